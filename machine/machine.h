@@ -1,0 +1,162 @@
+/**
+ * @file machine.h
+ * The SGL machine tree: one root master, masters below it, leaf workers.
+ *
+ * Every node of the tree has a level (the root is level 0), a number of
+ * children (its arity; 0 for a worker), the kind of link to its children
+ * (MPI between processes, threads inside a process) and the hardware or
+ * process it stands for (an hwloc object type and OS index, an MPI rank).
+ *
+ * A tree comes from discovery on the running machine (hwloc inside a
+ * process, MPI across processes), from a shape string, from an hwloc XML
+ * export, or from an explicit list of fan-outs per level.
+ *
+ * Shape strings extend hwloc's synthetic syntax: a space-separated list of
+ * `type:count` tokens from the top down, e.g. "node:16 core:8". Types that
+ * stand for separate processes (cluster, rack, node, host, rank) are joined
+ * by MPI links; types inside a process (package/pack/socket, numa, group,
+ * l3, l2, l1, core, pu/thread) by thread links. An MPI type may not appear
+ * below a thread type. `type:[a,b,...]` gives each node of the level above
+ * its own count (a heterogeneous tree); the list has one entry per node of
+ * the level above, e.g. "node:2 core:[3,5]". Note that "node" is a cluster
+ * node as in the SGL paper, not hwloc's NUMA node ("numa").
+ *
+ * Thread safety: a built sgl_machine_t is immutable; any number of threads
+ * may read it at once. Building and freeing are not thread-safe on one tree.
+ */
+#ifndef SGL_MACHINE_H
+#define SGL_MACHINE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "errors.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A machine tree (opaque). Free with sgl_machine_free(). */
+typedef struct sgl_machine sgl_machine_t;
+/** A node of a machine tree (opaque); owned by its tree. */
+typedef struct sgl_node sgl_node_t;
+
+/** How a master reaches its children. */
+typedef enum sgl_link {
+    SGL_LINK_NONE = 0, /**< a leaf worker: no children */
+    SGL_LINK_THREADS,  /**< children are threads of the same process */
+    SGL_LINK_MPI,      /**< children are other MPI processes */
+} sgl_link_t;
+
+/** Options for building a tree. Initialise with sgl_machine_opts_default(). */
+typedef struct sgl_machine_opts {
+    int keep_single;      /**< nonzero: keep single-child levels (default 0:
+                               collapse them, as DESIGN.md asks) */
+    unsigned max_threads; /**< cap on workers per process in discovery;
+                               0 = OMP_NUM_THREADS if set, else all cores
+                               of the process's cpuset */
+} sgl_machine_opts_t;
+
+/** Fill @p opts with the defaults. */
+void sgl_machine_opts_default(sgl_machine_opts_t *opts);
+
+/** Build the tree of the running process from hwloc, restricted to the
+ *  cpuset the process is bound to (mpirun binding, taskset) and to
+ *  OMP_NUM_THREADS. If MPI is initialised, this is collective over
+ *  MPI_COMM_WORLD: ranks are grouped by shared-memory node and every rank
+ *  gets the same tree. Without MPI it describes this single process.
+ *  @param opts        may be NULL for defaults; not stored.
+ *  @param ret_machine set on success only.
+ *  @return SGL_OK, SGL_EHWLOC, SGL_EMPI or SGL_ENOMEM. */
+int sgl_machine_discover(const sgl_machine_opts_t *opts,
+                         sgl_machine_t **ret_machine);
+
+/** Build a tree from a shape string (see the file comment).
+ *  @param shape  copied; the caller keeps ownership.
+ *  @return SGL_OK, SGL_EPARSE (with the offending token and its position in
+ *          sgl_last_error()), SGL_EINVAL (NULL) or SGL_ENOMEM. */
+int sgl_machine_from_shape(const char *shape, const sgl_machine_opts_t *opts,
+                           sgl_machine_t **ret_machine);
+
+/** Build a tree from an hwloc XML export (as `lstopo file.xml` writes); all
+ *  levels are thread levels of one process.
+ *  @return SGL_OK, SGL_EIO (file missing or unreadable), SGL_EHWLOC
+ *          (not valid hwloc XML) or SGL_ENOMEM. */
+int sgl_machine_from_xml(const char *path, const sgl_machine_opts_t *opts,
+                         sgl_machine_t **ret_machine);
+
+/** Build a homogeneous tree from fan-outs per level, top down.
+ *  @param fanouts  nlevels counts, each >= 1.
+ *  @param links    nlevels link kinds (MPI or THREADS; MPI never below
+ *                  THREADS); NULL = all thread links.
+ *  @return SGL_OK, SGL_EINVAL or SGL_ENOMEM. */
+int sgl_machine_from_fanouts(const unsigned *fanouts, const sgl_link_t *links,
+                             unsigned nlevels, const sgl_machine_opts_t *opts,
+                             sgl_machine_t **ret_machine);
+
+/** Free a tree and all its nodes. NULL is a no-op. */
+void sgl_machine_free(sgl_machine_t *machine);
+
+/** The root master (a worker if the machine has a single worker). */
+const sgl_node_t *sgl_machine_root(const sgl_machine_t *m);
+/** Number of levels below the root: 0 for a single worker. */
+unsigned sgl_machine_depth(const sgl_machine_t *m);
+/** Number of leaf workers. */
+size_t sgl_machine_workers(const sgl_machine_t *m);
+/** Number of MPI processes the tree needs (1 if it has no MPI link). */
+size_t sgl_machine_processes(const sgl_machine_t *m);
+/** Number of nodes at @p level (0 if level > depth). */
+size_t sgl_machine_level_size(const sgl_machine_t *m, unsigned level);
+/** Number of masters (nodes with children) at @p level. */
+size_t sgl_machine_level_masters(const sgl_machine_t *m, unsigned level);
+/** The i-th worker in depth-first order, or NULL if out of range. */
+const sgl_node_t *sgl_machine_worker(const sgl_machine_t *m, size_t i);
+/** The human-readable source: "discovered", "shape: node:16 core:8", ... */
+const char *sgl_machine_source(const sgl_machine_t *m);
+
+/** Level of the node (root = 0). */
+unsigned sgl_node_level(const sgl_node_t *n);
+/** Number of children (0 for a worker). */
+unsigned sgl_node_arity(const sgl_node_t *n);
+/** Child @p i, or NULL if out of range. */
+const sgl_node_t *sgl_node_child(const sgl_node_t *n, unsigned i);
+/** Parent, or NULL for the root. */
+const sgl_node_t *sgl_node_parent(const sgl_node_t *n);
+/** Position among its siblings (0 for the root). */
+unsigned sgl_node_index(const sgl_node_t *n);
+/** Link to the children (SGL_LINK_NONE for a worker). */
+sgl_link_t sgl_node_link(const sgl_node_t *n);
+/** Type name: "machine", "node", "package", "l3", "core", ... */
+const char *sgl_node_type(const sgl_node_t *n);
+/** OS index of the hardware object (hwloc os_index), -1 if none/unknown. */
+int sgl_node_os_index(const sgl_node_t *n);
+/** MPI rank (in the tree's process numbering) that plays this node: for a
+ *  master, the rank of its first descendant worker. */
+int sgl_node_rank(const sgl_node_t *n);
+/** Number of workers in the subtree (1 for a worker). */
+size_t sgl_node_workers(const sgl_node_t *n);
+/** Index of the first worker of the subtree in depth-first order (the
+ *  worker's own index for a worker). */
+size_t sgl_node_first_worker(const sgl_node_t *n);
+/** Host name for discovered MPI nodes, NULL otherwise. */
+const char *sgl_node_host(const sgl_node_t *n);
+
+/** Print the tree the way lstopo prints hardware: one line per node,
+ *  indented by level, with type, index, fan-out, link kind and, for workers,
+ *  rank and core. Single lines per level are used when a level is
+ *  homogeneous and large (more than @p max_lines nodes shown in full,
+ *  0 = no limit). @return SGL_OK or SGL_EIO. */
+int sgl_machine_print(const sgl_machine_t *m, FILE *out, unsigned max_lines);
+
+/** Write the tree as JSON (nested objects, one per node).
+ *  @return SGL_OK or SGL_EIO. */
+int sgl_machine_write_json(const sgl_machine_t *m, FILE *out);
+
+/** Short name of a link kind: "none", "threads", "mpi". */
+const char *sgl_link_name(sgl_link_t link);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

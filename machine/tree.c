@@ -1,0 +1,321 @@
+/* The machine tree as data: node allocation, collapsing of single-child
+ * levels, numbering of levels, workers and ranks, and the accessors. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine_impl.h"
+
+struct sgl_node *sgl__node_new(const char *type, int os_index)
+{
+    struct sgl_node *n = calloc(1, sizeof *n);
+    if (!n) {
+        sgl_error_set(SGL_ENOMEM, "out of memory allocating a tree node");
+        return NULL;
+    }
+    snprintf(n->type, sizeof n->type, "%s", type);
+    n->os_index = os_index;
+    n->rank = -1;
+    return n;
+}
+
+int sgl__node_add(struct sgl_node *parent, struct sgl_node *child)
+{
+    if (parent->arity == parent->cap) {
+        unsigned cap = parent->cap ? 2 * parent->cap : 4;
+        struct sgl_node **c = realloc(parent->child, cap * sizeof *c);
+        if (!c)
+            return sgl_error_set(SGL_ENOMEM,
+                                 "out of memory adding a child to a %s node",
+                                 parent->type);
+        parent->child = c;
+        parent->cap = cap;
+    }
+    parent->child[parent->arity++] = child;
+    child->parent = parent;
+    return SGL_OK;
+}
+
+void sgl__node_free(struct sgl_node *n)
+{
+    if (!n)
+        return;
+    for (unsigned i = 0; i < n->arity; i++)
+        sgl__node_free(n->child[i]);
+    free(n->child);
+    free(n->host);
+    free(n);
+}
+
+sgl_link_t sgl__type_link(const char *type)
+{
+    static const char *const mpi_types[] = {"cluster", "rack", "node",
+                                            "host", "rank"};
+    static const char *const thread_types[] = {
+        "machine", "package", "pack", "socket", "numa", "group", "die",
+        "l3",      "l2",      "l1",   "core",   "pu",   "thread"};
+    for (size_t i = 0; i < sizeof mpi_types / sizeof *mpi_types; i++)
+        if (strcmp(type, mpi_types[i]) == 0)
+            return SGL_LINK_MPI;
+    for (size_t i = 0; i < sizeof thread_types / sizeof *thread_types; i++)
+        if (strcmp(type, thread_types[i]) == 0)
+            return SGL_LINK_THREADS;
+    return SGL_LINK_NONE;
+}
+
+/* Replace every single-child master by its child. The child keeps its own
+ * type, link and hardware identity: a package with one L3 with two cores
+ * becomes one master of two cores. */
+static struct sgl_node *collapse(struct sgl_node *n)
+{
+    while (n->arity == 1) {
+        struct sgl_node *c = n->child[0];
+        c->parent = n->parent;
+        if (!c->host && n->host) {
+            c->host = n->host;
+            n->host = NULL;
+        }
+        n->arity = 0;
+        sgl__node_free(n);
+        n = c;
+    }
+    for (unsigned i = 0; i < n->arity; i++) {
+        n->child[i] = collapse(n->child[i]);
+        n->child[i]->parent = n;
+    }
+    return n;
+}
+
+struct numbering {
+    size_t workers;
+    size_t processes;
+    unsigned depth;
+};
+
+/* Depth-first numbering. A process is a node reached over an MPI link (or
+ * the root) whose own link is not MPI: it and everything below live in one
+ * rank. An MPI master is played by the rank of its first child. */
+static int number(struct sgl_node *n, unsigned level, unsigned index,
+                  int process_rank, struct numbering *num)
+{
+    int in_process = process_rank >= 0;
+    n->level = level;
+    n->index = index;
+    if (level > num->depth)
+        num->depth = level;
+    if (n->arity == 0)
+        n->link = SGL_LINK_NONE;
+    if (in_process) {
+        n->rank = process_rank;
+    } else if (n->link != SGL_LINK_MPI) {
+        n->rank = (int)num->processes++;
+        in_process = 1;
+    }
+    n->first_worker = num->workers;
+    if (n->arity == 0) {
+        num->workers++;
+        n->workers = 1;
+        return SGL_OK;
+    }
+    n->workers = 0;
+    for (unsigned i = 0; i < n->arity; i++) {
+        struct sgl_node *c = n->child[i];
+        if (in_process && n->link == SGL_LINK_MPI)
+            return sgl_error_set(SGL_EINVAL,
+                                 "an MPI level (%s) is below a thread level",
+                                 c->type);
+        int rc = number(c, level + 1, i, in_process ? n->rank : -1, num);
+        if (rc)
+            return rc;
+        n->workers += c->workers;
+    }
+    if (n->rank < 0)
+        n->rank = n->child[0]->rank;
+    return SGL_OK;
+}
+
+static void fill_levels(struct sgl_machine *m, struct sgl_node *n)
+{
+    m->level_size[n->level]++;
+    if (n->arity == 0)
+        m->worker[n->first_worker] = n;
+    else
+        m->level_masters[n->level]++;
+    for (unsigned i = 0; i < n->arity; i++)
+        fill_levels(m, n->child[i]);
+}
+
+int sgl__machine_finish(struct sgl_node *root, int keep_single,
+                        const char *source, sgl_machine_t **ret_machine)
+{
+    if (!keep_single)
+        root = collapse(root);
+    root->parent = NULL;
+    struct numbering num = {0, 0, 0};
+    int rc = number(root, 0, 0, -1, &num);
+    if (rc) {
+        sgl__node_free(root);
+        return rc;
+    }
+    struct sgl_machine *m = calloc(1, sizeof *m);
+    if (m) {
+        m->level_size = calloc(num.depth + 1, sizeof *m->level_size);
+        m->level_masters = calloc(num.depth + 1, sizeof *m->level_masters);
+        m->worker = calloc(num.workers, sizeof *m->worker);
+        m->source = strdup(source ? source : "");
+    }
+    if (!m || !m->level_size || !m->level_masters || !m->worker ||
+        !m->source) {
+        if (m) {
+            free(m->level_size);
+            free(m->level_masters);
+            free(m->worker);
+            free(m->source);
+            free(m);
+        }
+        sgl__node_free(root);
+        return sgl_error_set(SGL_ENOMEM, "out of memory building a machine");
+    }
+    m->root = root;
+    m->depth = num.depth;
+    m->workers = num.workers;
+    m->processes = num.processes;
+    fill_levels(m, root);
+    *ret_machine = m;
+    return SGL_OK;
+}
+
+void sgl_machine_opts_default(sgl_machine_opts_t *opts)
+{
+    memset(opts, 0, sizeof *opts);
+}
+
+void sgl_machine_free(sgl_machine_t *m)
+{
+    if (!m)
+        return;
+    sgl__node_free(m->root);
+    free(m->level_size);
+    free(m->level_masters);
+    free(m->worker);
+    free(m->source);
+    free(m);
+}
+
+int sgl_machine_from_fanouts(const unsigned *fanouts, const sgl_link_t *links,
+                             unsigned nlevels, const sgl_machine_opts_t *opts,
+                             sgl_machine_t **ret_machine)
+{
+    if ((!fanouts && nlevels > 0) || !ret_machine)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_machine_from_fanouts: NULL argument");
+    for (unsigned l = 0; l < nlevels; l++) {
+        if (fanouts[l] == 0)
+            return sgl_error_set(SGL_EINVAL,
+                                 "sgl_machine_from_fanouts: fan-out of level "
+                                 "%u is 0",
+                                 l + 1);
+        sgl_link_t k = links ? links[l] : SGL_LINK_THREADS;
+        if (k != SGL_LINK_MPI && k != SGL_LINK_THREADS)
+            return sgl_error_set(SGL_EINVAL,
+                                 "sgl_machine_from_fanouts: link of level %u "
+                                 "is neither MPI nor threads",
+                                 l + 1);
+        if (k == SGL_LINK_MPI && l > 0 && links[l - 1] == SGL_LINK_THREADS)
+            return sgl_error_set(SGL_EINVAL,
+                                 "sgl_machine_from_fanouts: MPI level %u is "
+                                 "below a thread level",
+                                 l + 1);
+    }
+    /* Build level by level; a frontier holds the nodes of the last level. */
+    struct sgl_node *root = sgl__node_new("machine", -1);
+    if (!root)
+        return SGL_ENOMEM;
+    struct sgl_node **front = malloc(sizeof *front);
+    size_t nfront = 1;
+    if (!front) {
+        sgl__node_free(root);
+        return sgl_error_set(SGL_ENOMEM, "out of memory building a machine");
+    }
+    front[0] = root;
+    for (unsigned l = 0; l < nlevels; l++) {
+        sgl_link_t k = links ? links[l] : SGL_LINK_THREADS;
+        const char *type =
+            k == SGL_LINK_MPI ? "node" : (l + 1 == nlevels ? "core" : "group");
+        struct sgl_node **next = malloc(nfront * fanouts[l] * sizeof *next);
+        if (!next)
+            goto oom;
+        size_t nn = 0;
+        for (size_t f = 0; f < nfront; f++) {
+            front[f]->link = k;
+            for (unsigned c = 0; c < fanouts[l]; c++) {
+                struct sgl_node *n = sgl__node_new(type, -1);
+                if (!n || sgl__node_add(front[f], n)) {
+                    free(n);
+                    free(next);
+                    goto oom;
+                }
+                next[nn++] = n;
+            }
+        }
+        free(front);
+        front = next;
+        nfront = nn;
+    }
+    free(front);
+    return sgl__machine_finish(root, opts ? opts->keep_single : 0,
+                               "fan-outs", ret_machine);
+oom:
+    free(front);
+    sgl__node_free(root);
+    return sgl_error_set(SGL_ENOMEM, "out of memory building a machine");
+}
+
+const sgl_node_t *sgl_machine_root(const sgl_machine_t *m) { return m->root; }
+unsigned sgl_machine_depth(const sgl_machine_t *m) { return m->depth; }
+size_t sgl_machine_workers(const sgl_machine_t *m) { return m->workers; }
+size_t sgl_machine_processes(const sgl_machine_t *m) { return m->processes; }
+const char *sgl_machine_source(const sgl_machine_t *m) { return m->source; }
+
+size_t sgl_machine_level_size(const sgl_machine_t *m, unsigned level)
+{
+    return level <= m->depth ? m->level_size[level] : 0;
+}
+
+size_t sgl_machine_level_masters(const sgl_machine_t *m, unsigned level)
+{
+    return level <= m->depth ? m->level_masters[level] : 0;
+}
+
+const sgl_node_t *sgl_machine_worker(const sgl_machine_t *m, size_t i)
+{
+    return i < m->workers ? m->worker[i] : NULL;
+}
+
+unsigned sgl_node_level(const sgl_node_t *n) { return n->level; }
+unsigned sgl_node_arity(const sgl_node_t *n) { return n->arity; }
+const sgl_node_t *sgl_node_child(const sgl_node_t *n, unsigned i)
+{
+    return i < n->arity ? n->child[i] : NULL;
+}
+const sgl_node_t *sgl_node_parent(const sgl_node_t *n) { return n->parent; }
+unsigned sgl_node_index(const sgl_node_t *n) { return n->index; }
+sgl_link_t sgl_node_link(const sgl_node_t *n) { return n->link; }
+const char *sgl_node_type(const sgl_node_t *n) { return n->type; }
+int sgl_node_os_index(const sgl_node_t *n) { return n->os_index; }
+int sgl_node_rank(const sgl_node_t *n) { return n->rank; }
+size_t sgl_node_workers(const sgl_node_t *n) { return n->workers; }
+size_t sgl_node_first_worker(const sgl_node_t *n) { return n->first_worker; }
+const char *sgl_node_host(const sgl_node_t *n) { return n->host; }
+
+const char *sgl_link_name(sgl_link_t link)
+{
+    switch (link) {
+    case SGL_LINK_THREADS:
+        return "threads";
+    case SGL_LINK_MPI:
+        return "mpi";
+    case SGL_LINK_NONE:
+        break;
+    }
+    return "none";
+}

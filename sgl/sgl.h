@@ -1,0 +1,210 @@
+/**
+ * @file sgl.h
+ * The SGL runtime: recursive scatter / pardo / gather programs on a machine
+ * tree of MPI processes and threads.
+ *
+ * Execution model (master-driven, not SPMD). sgl_run() runs the main task
+ * on the root master only; every other process waits for its master's
+ * commands until the main task returns. Code outside a pardo runs on the
+ * master alone. A superstep at a master is
+ *
+ *     sgl_scatter() or sgl_bcast()   stage one block per child (optional)
+ *     sgl_pardo(task, arg)           run task on every child; the staged
+ *                                    blocks travel with the command, and
+ *                                    what the children sgl_put() travels
+ *                                    back with the end of the pardo
+ *     sgl_gather()                   copy the children's blocks out
+ *
+ * so that a superstep costs one synchronisation down and one up on every
+ * level. Inside the task a child reads its block with sgl_recv(), may run
+ * supersteps on its own children if it is a master, and hands a block up
+ * with sgl_put(). Children keep state across supersteps with
+ * sgl_ctx_set_state().
+ *
+ * Tasks run in other processes at MPI levels, so they are named by
+ * registration (sgl_task_register(), in the same order in every process)
+ * rather than by raw function pointer; thread levels need no registration.
+ *
+ * Thread safety: a context belongs to the thread running it. Master-side
+ * calls (scatter, bcast, pardo, gather) are valid only on a master's own
+ * context, child-side calls (recv, put) only inside the task running on
+ * that context. Only each process's main thread calls MPI, so the runtime
+ * needs MPI_THREAD_FUNNELED.
+ *
+ * Errors: every function returns SGL_OK or a negative code from errors.h;
+ * sgl_last_error() gives the message. A task's error reaches the master that
+ * ran the pardo, prefixed with the child's position, and the whole program
+ * (sgl_run) returns it.
+ */
+#ifndef SGL_SGL_H
+#define SGL_SGL_H
+
+#include <stddef.h>
+
+#include "errors.h"
+#include "machine.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The runtime of one process (opaque). */
+typedef struct sgl_runtime sgl_runtime_t;
+/** The context of one node of the machine tree as seen by the thread that
+ *  plays it (opaque). Owned by the runtime. */
+typedef struct sgl_ctx sgl_ctx_t;
+
+/** A task: runs on a child (or, for sgl_run, on the root).
+ *  @param ctx       the context of the node running the task.
+ *  @param arg       the pardo's argument bytes (read-only; NULL if none).
+ *  @param arg_size  their size.
+ *  @return SGL_OK or a negative code, which reaches the master. */
+typedef int (*sgl_task_fn)(sgl_ctx_t *ctx, const void *arg, size_t arg_size);
+
+/** Options of sgl_init(). Initialise with sgl_opts_default(). */
+typedef struct sgl_opts {
+    const char *shape; /**< shape string (see machine.h); NULL: the
+                            SGL_SHAPE environment variable, else discover */
+    const char *xml;   /**< hwloc XML for the in-process levels; NULL: the
+                            SGL_XML environment variable */
+    int keep_single;   /**< nonzero keeps single-child levels (default 0) */
+    int bind;          /**< bind worker threads to their cores when the tree
+                            was discovered (default 1) */
+    unsigned max_threads; /**< cap on threads per process; 0 = default */
+} sgl_opts_t;
+
+/** Fill @p opts with the defaults. */
+void sgl_opts_default(sgl_opts_t *opts);
+
+/** Start the runtime in every process of MPI_COMM_WORLD (collective).
+ *  Initialises MPI with MPI_THREAD_FUNNELED if the caller has not; then
+ *  sgl_finalize() also finalises it. Builds the machine tree (shape, XML or
+ *  discovery) and checks it fits the processes.
+ *  @param argc,argv  passed to MPI_Init_thread; may be NULL.
+ *  @param opts       may be NULL for defaults; not stored.
+ *  @param ret_rt     set on success only.
+ *  @return SGL_OK, SGL_EMPI (MPI gives less than FUNNELED), SGL_ESHAPE (the
+ *          tree needs a different number of processes), SGL_EPARSE, SGL_EIO,
+ *          SGL_EHWLOC or SGL_ENOMEM. The result is the same on every rank. */
+int sgl_init(int *argc, char ***argv, const sgl_opts_t *opts,
+             sgl_runtime_t **ret_rt);
+
+/** Stop the runtime (collective); frees every context and child state
+ *  (calling the state destructors) and the machine tree. NULL is a no-op.
+ *  @return SGL_OK or SGL_EMPI. */
+int sgl_finalize(sgl_runtime_t *rt);
+
+/** Register a task so that it can run at MPI levels. Every process must
+ *  register the same tasks in the same order, before sgl_run().
+ *  @param name  copied; used in error messages and to check that every
+ *               process agrees.
+ *  @return SGL_OK, SGL_EINVAL (NULL, or already registered), SGL_ENOMEM. */
+int sgl_task_register(sgl_runtime_t *rt, sgl_task_fn fn, const char *name);
+
+/** Run a program (collective): the root master runs @p main_task on the
+ *  root context while every other process serves its master. May be called
+ *  again after it returns, also after an error.
+ *  @param arg  copied to every process that needs it; may be NULL.
+ *  @return on every process, the main task's status. */
+int sgl_run(sgl_runtime_t *rt, sgl_task_fn main_task, const void *arg,
+            size_t arg_size);
+
+/** The machine tree the runtime runs on. Owned by the runtime. */
+const sgl_machine_t *sgl_runtime_machine(const sgl_runtime_t *rt);
+/** This process's rank in the runtime's communicator. */
+int sgl_runtime_rank(const sgl_runtime_t *rt);
+
+/** Level of the context's node (root = 0). */
+unsigned sgl_ctx_level(const sgl_ctx_t *ctx);
+/** Number of children (0 on a worker). */
+unsigned sgl_ctx_children(const sgl_ctx_t *ctx);
+/** Position among the siblings (0 at the root). */
+unsigned sgl_ctx_index(const sgl_ctx_t *ctx);
+/** Nonzero on a leaf worker. */
+int sgl_ctx_is_worker(const sgl_ctx_t *ctx);
+/** Number of workers below (1 on a worker). */
+size_t sgl_ctx_workers(const sgl_ctx_t *ctx);
+/** Number of workers below child @p i (0 if out of range): the natural
+ *  weight for splitting data over heterogeneous children. */
+size_t sgl_ctx_child_workers(const sgl_ctx_t *ctx, unsigned i);
+/** Depth-first index of the first worker below (the worker's own index). */
+size_t sgl_ctx_first_worker(const sgl_ctx_t *ctx);
+/** The machine-tree node this context plays. */
+const sgl_node_t *sgl_ctx_node(const sgl_ctx_t *ctx);
+/** The machine tree. */
+const sgl_machine_t *sgl_ctx_machine(const sgl_ctx_t *ctx);
+
+/** The state this node keeps across supersteps (NULL until set). */
+void *sgl_ctx_state(const sgl_ctx_t *ctx);
+/** Set the node's persistent state. The runtime does not copy it; if
+ *  @p destroy is not NULL it is called on the previous state when replaced
+ *  and on the last one by sgl_finalize(). */
+void sgl_ctx_set_state(sgl_ctx_t *ctx, void *state, void (*destroy)(void *));
+
+/** Stage a different block for each child for the next sgl_pardo().
+ *  @param src        children's blocks back to back, in child order; must
+ *                    stay valid and unchanged until sgl_pardo() returns.
+ *  @param elem_size  bytes per element, > 0.
+ *  @param counts     sgl_ctx_children() element counts; copied.
+ *  @return SGL_OK, SGL_ESTATE (not a master, or a block already staged),
+ *          SGL_EINVAL (NULL with a non-zero count, elem_size 0), SGL_ERANGE
+ *          (total size overflows size_t).
+ *  @par Cost: k_down = sum of counts * elem_size bytes at this level. */
+int sgl_scatter(sgl_ctx_t *ctx, const void *src, size_t elem_size,
+                const size_t *counts);
+
+/** Stage the same block for every child for the next sgl_pardo().
+ *  @param src  must stay valid until sgl_pardo() returns.
+ *  @return as sgl_scatter(). */
+int sgl_bcast(sgl_ctx_t *ctx, const void *src, size_t bytes);
+
+/** Run @p task on every child with a copy of the argument bytes, then wait
+ *  for all of them. Blocks staged by sgl_scatter()/sgl_bcast() are delivered
+ *  with the command; blocks children sgl_put() come back with the end.
+ *  @return SGL_OK; SGL_ESTATE (not a master); SGL_ENOTASK (an MPI level and
+ *          @p task is not registered); or the first failing child's code,
+ *          with "child i of <node> (rank r): <its message>" as message.
+ *          All children run to completion even if one fails.
+ *  @par Cost: max over children + 2 l at this level. */
+int sgl_pardo(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
+              size_t arg_size);
+
+/** Copy the blocks the children put in the last pardo, back to back in
+ *  child order, into @p dst.
+ *  @param capacity    elements @p dst holds.
+ *  @param ret_counts  if not NULL, receives sgl_ctx_children() element
+ *                     counts.
+ *  @return SGL_OK, SGL_ESTATE (no pardo ran), SGL_ESIZE (a block is not a
+ *          whole number of elements, or the total exceeds @p capacity; in
+ *          both cases nothing is copied).
+ *  @par Cost: k_up = total bytes at this level. */
+int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size, size_t capacity,
+               size_t *ret_counts);
+
+/** Look at child @p i's block from the last pardo without copying. Valid
+ *  until the next sgl_pardo() on this context.
+ *  @return SGL_OK, SGL_ESTATE, SGL_EINVAL (i out of range). */
+int sgl_gather_block(const sgl_ctx_t *ctx, unsigned i, const void **ret_data,
+                     size_t *ret_bytes);
+
+/** The block the master staged for this child in the current pardo. The
+ *  buffer belongs to this child (first touched by it) and stays valid,
+ *  and writable, until the next pardo that reaches this node.
+ *  @return SGL_OK, or SGL_ESTATE outside a task (the root has no block). */
+int sgl_recv(sgl_ctx_t *ctx, void **ret_data, size_t *ret_bytes);
+
+/** Hand a block up to the master: copies @p bytes from @p src now.
+ *  A later put in the same task replaces the earlier one.
+ *  @return SGL_OK, SGL_ESTATE (at the root), SGL_EINVAL, SGL_ENOMEM. */
+int sgl_put(sgl_ctx_t *ctx, const void *src, size_t bytes);
+
+/** Like sgl_put(), but returns a child-owned buffer of @p bytes for the
+ *  caller to fill in place (no copy). Valid until the task returns.
+ *  @return SGL_OK, SGL_ESTATE, SGL_EINVAL, SGL_ENOMEM. */
+int sgl_put_buffer(sgl_ctx_t *ctx, size_t bytes, void **ret_data);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
