@@ -120,6 +120,8 @@ unsigned sgl_ctx_level(const sgl_ctx_t *ctx);
 unsigned sgl_ctx_children(const sgl_ctx_t *ctx);
 /** Position among the siblings (0 at the root). */
 unsigned sgl_ctx_index(const sgl_ctx_t *ctx);
+/** Nonzero on the root master (which has no master to put to). */
+int sgl_ctx_is_root(const sgl_ctx_t *ctx);
 /** Nonzero on a leaf worker. */
 int sgl_ctx_is_worker(const sgl_ctx_t *ctx);
 /** Number of workers below (1 on a worker). */

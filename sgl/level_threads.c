@@ -1,0 +1,65 @@
+/* The thread level: a pardo is one OpenMP parallel region over the node's
+ * children. Each child thread copies its own block into its own buffer
+ * (first touch on its core) and runs the task; the end of the region is the
+ * superstep's synchronisation up, the start its synchronisation down. */
+#include <omp.h>
+
+#include "runtime_impl.h"
+
+/* Bind the calling thread to the PU of @c's first worker, once per thread
+ * and target: rebinding on every pardo would cost a system call each. */
+static void bind_to(const struct sgl_ctx *c)
+{
+    static _Thread_local int bound = -1;
+    const sgl_node_t *w = sgl_machine_worker(c->rt->machine,
+                                             c->node->first_worker);
+    int pu = sgl_node_os_index(w);
+    if (pu < 0 || pu == bound)
+        return;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    if (!set)
+        return;
+    hwloc_bitmap_only(set, (unsigned)pu);
+    /* Binding is a placement hint: a refusal (a cpuset we may not use)
+     * leaves the thread where the OS put it, which is still correct. */
+    if (hwloc_set_cpubind(c->rt->topo, set, HWLOC_CPUBIND_THREAD) == 0)
+        bound = pu;
+    hwloc_bitmap_free(set);
+}
+
+int sgl__pardo_threads(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
+                       size_t arg_size)
+{
+    unsigned p = m->node->arity;
+    int bind = m->rt->bind;
+#pragma omp parallel num_threads(p)
+    {
+        /* A team smaller than asked (OMP_THREAD_LIMIT, dynamic threads)
+         * runs several children per thread: slower, still correct. */
+        unsigned nt = (unsigned)omp_get_num_threads();
+        for (unsigned i = (unsigned)omp_get_thread_num(); i < p; i += nt) {
+            struct sgl_ctx *c = m->child[i];
+            if (bind)
+                bind_to(c);
+            int rc = sgl__deliver_local(m, i, c);
+            if (rc) {
+                c->status = rc;
+                snprintf(c->errmsg, sizeof c->errmsg, "%s", sgl_last_error());
+                c->up_bytes = 0;
+                continue;
+            }
+            sgl__run_child(c, task, arg, arg_size);
+        }
+    }
+    int status = SGL_OK;
+    for (unsigned i = 0; i < p; i++) {
+        struct sgl_ctx *c = m->child[i];
+        m->gdata[i] = c->up.data;
+        m->gbytes[i] = c->status < 0 ? 0 : c->up_bytes;
+        if (c->status < 0 && status == SGL_OK)
+            status = sgl__child_failed(m, i, m->rt->rank, c->status,
+                                       c->errmsg);
+    }
+    m->gathered = 1;
+    return status;
+}

@@ -1,0 +1,115 @@
+/* Internal layout of the runtime: the runtime object, contexts, and the
+ * functions the level implementations (threads, MPI) share. Never
+ * installed. */
+#ifndef SGL_RUNTIME_IMPL_H
+#define SGL_RUNTIME_IMPL_H
+
+#include <hwloc.h>
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "machine_impl.h"
+#include "sgl.h"
+
+/* A growable byte buffer. Grown by the thread that uses it, so that at the
+ * thread level a child's buffers are first touched on the child's core. */
+struct sgl_buf {
+    void *data;
+    size_t cap;
+};
+
+/* Ensure @b holds @bytes; contents are not preserved. */
+int sgl__buf_reserve(struct sgl_buf *b, size_t bytes);
+void sgl__buf_free(struct sgl_buf *b);
+
+enum sgl_staged { SGL_STAGED_NONE, SGL_STAGED_SCATTER, SGL_STAGED_BCAST };
+
+struct sgl_task_entry {
+    sgl_task_fn fn;
+    char *name;
+    uint32_t hash;
+};
+
+#define SGL_ERRMSG_MAX 1024
+
+struct sgl_ctx {
+    struct sgl_runtime *rt;
+    const struct sgl_node *node;
+    /* Children played by this process (all of them below a thread link,
+     * only the first below an MPI link); NULL entries are remote. */
+    struct sgl_ctx **child;
+
+    /* Child side: the block received in the current pardo and the block
+     * handed up. down_msg holds a whole MPI message at an MPI entry node. */
+    struct sgl_buf down;
+    void *down_data;
+    size_t down_bytes;
+    struct sgl_buf up;
+    size_t up_bytes;
+    int in_task;
+    int status;                   /* the task's return code */
+    char errmsg[SGL_ERRMSG_MAX];  /* its message when status < 0 */
+
+    /* Master side: what the next pardo sends, and what the last returned. */
+    enum sgl_staged staged;
+    const void *src;
+    size_t elem_size;
+    size_t *counts;   /* arity entries, bytes per child */
+    size_t *offsets;  /* arity entries, byte offset of each child's block */
+    int gathered;
+    const void **gdata;      /* arity entries */
+    size_t *gbytes;          /* arity entries */
+    struct sgl_buf *gbuf;    /* arity entries; MPI level receive buffers */
+    MPI_Request *reqs;       /* arity entries; MPI level sends */
+    struct sgl_buf hdrs;     /* MPI level: one message header per child */
+
+    void *state;
+    void (*destroy)(void *);
+};
+
+struct sgl_runtime {
+    MPI_Comm comm;
+    int rank;
+    int size;
+    int own_mpi;             /* sgl_init called MPI_Init_thread */
+    sgl_machine_t *machine;
+    int bind;                /* bind threads to their workers' PUs */
+    hwloc_topology_t topo;   /* loaded only when binding */
+    struct sgl_ctx *entry;   /* the highest node this process plays */
+    struct sgl_task_entry *tasks;
+    size_t ntasks;
+    size_t cap_tasks;
+};
+
+/* Run @task on @child as a child of the current pardo: mark it in a task,
+ * clear its hand-up, record status and message. */
+void sgl__run_child(struct sgl_ctx *child, sgl_task_fn task, const void *arg,
+                    size_t arg_size);
+
+/* Copy child @i's staged block of @master into @child's own down buffer. */
+int sgl__deliver_local(struct sgl_ctx *master, unsigned i,
+                       struct sgl_ctx *child);
+
+/* The pardo of one level. Both return the pardo's status after every child
+ * finished; per-child statuses are in the children (threads) or reported
+ * through @master->gdata and the messages (MPI). */
+int sgl__pardo_threads(struct sgl_ctx *master, sgl_task_fn task,
+                       const void *arg, size_t arg_size);
+int sgl__pardo_mpi(struct sgl_ctx *master, sgl_task_fn task, const void *arg,
+                   size_t arg_size);
+
+/* Serve the master of this process's entry node until it says stop;
+ * returns the program's status sent with the stop. */
+int sgl__mpi_serve(struct sgl_runtime *rt);
+/* Tell every remote child of every MPI master this process plays to stop
+ * serving, with the program's @status. */
+int sgl__mpi_stop(struct sgl_runtime *rt, int status);
+
+/* Record child @i's failure in the master's error message. */
+int sgl__child_failed(const struct sgl_ctx *master, unsigned i, int rank,
+                      int status, const char *msg);
+
+uint32_t sgl__hash(const char *s);
+
+#endif

@@ -1,0 +1,29 @@
+/**
+ * @file sgl_mpi.h
+ * Running SGL inside an existing MPI application. The only public header
+ * that exposes MPI types.
+ */
+#ifndef SGL_SGL_MPI_H
+#define SGL_SGL_MPI_H
+
+#include <mpi.h>
+
+#include "sgl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Like sgl_init(), on the processes of @p comm (collective over it). MPI
+ *  must already be initialised with at least MPI_THREAD_FUNNELED; the
+ *  runtime duplicates @p comm and never finalises MPI.
+ *  @return as sgl_init(); SGL_ESTATE if MPI is not initialised, SGL_EMPI if
+ *          its thread level is below FUNNELED. */
+int sgl_init_comm(MPI_Comm comm, const sgl_opts_t *opts,
+                  sgl_runtime_t **ret_rt);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

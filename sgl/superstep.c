@@ -1,0 +1,266 @@
+/* The superstep primitives independent of the level: staging of scatter
+ * and broadcast blocks, the pardo entry point that picks the level's
+ * implementation, gather, and the child side (recv, put). */
+#include <stdint.h>
+#include <string.h>
+
+#include "runtime_impl.h"
+
+static const char *role(const struct sgl_ctx *c)
+{
+    return c->node->arity ? "master" : "worker";
+}
+
+/* Master-side calls are valid on a master with no staged block. */
+static int check_stage(struct sgl_ctx *ctx, const char *fn)
+{
+    if (!ctx)
+        return sgl_error_set(SGL_EINVAL, "%s: context is NULL", fn);
+    if (ctx->node->arity == 0)
+        return sgl_error_set(SGL_ESTATE,
+                             "%s: called on a worker (level %u, index %u); "
+                             "only a master has children",
+                             fn, ctx->node->level, ctx->node->index);
+    if (ctx->staged != SGL_STAGED_NONE)
+        return sgl_error_set(SGL_ESTATE,
+                             "%s: a block is already staged for the next "
+                             "pardo at level %u",
+                             fn, ctx->node->level);
+    return SGL_OK;
+}
+
+int sgl_scatter(sgl_ctx_t *ctx, const void *src, size_t elem_size,
+                const size_t *counts)
+{
+    int rc = check_stage(ctx, "sgl_scatter");
+    if (rc)
+        return rc;
+    unsigned p = ctx->node->arity;
+    if (elem_size == 0)
+        return sgl_error_set(SGL_EINVAL, "sgl_scatter: elem_size is 0");
+    if (!counts)
+        return sgl_error_set(SGL_EINVAL, "sgl_scatter: counts is NULL");
+    size_t total = 0;
+    for (unsigned i = 0; i < p; i++) {
+        size_t bytes;
+        if (__builtin_mul_overflow(counts[i], elem_size, &bytes) ||
+            __builtin_add_overflow(total, bytes, &total))
+            return sgl_error_set(SGL_ERANGE,
+                                 "sgl_scatter: counts up to child %u "
+                                 "overflow size_t bytes",
+                                 i);
+    }
+    if (total > 0 && !src)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_scatter: src is NULL but counts total "
+                             "%zu bytes",
+                             total);
+    size_t off = 0;
+    for (unsigned i = 0; i < p; i++) {
+        ctx->counts[i] = counts[i] * elem_size;
+        ctx->offsets[i] = off;
+        off += ctx->counts[i];
+    }
+    ctx->src = src;
+    ctx->elem_size = elem_size;
+    ctx->staged = SGL_STAGED_SCATTER;
+    return SGL_OK;
+}
+
+int sgl_bcast(sgl_ctx_t *ctx, const void *src, size_t bytes)
+{
+    int rc = check_stage(ctx, "sgl_bcast");
+    if (rc)
+        return rc;
+    if (bytes > 0 && !src)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_bcast: src is NULL but bytes is %zu", bytes);
+    for (unsigned i = 0; i < ctx->node->arity; i++) {
+        ctx->counts[i] = bytes;
+        ctx->offsets[i] = 0;
+    }
+    ctx->src = src;
+    ctx->elem_size = 1;
+    ctx->staged = SGL_STAGED_BCAST;
+    return SGL_OK;
+}
+
+int sgl__deliver_local(struct sgl_ctx *master, unsigned i,
+                       struct sgl_ctx *child)
+{
+    size_t bytes = master->staged == SGL_STAGED_NONE ? 0 : master->counts[i];
+    int rc = sgl__buf_reserve(&child->down, bytes);
+    if (rc)
+        return rc;
+    if (bytes)
+        memcpy(child->down.data,
+               (const char *)master->src + master->offsets[i], bytes);
+    child->down_data = child->down.data;
+    child->down_bytes = bytes;
+    return SGL_OK;
+}
+
+void sgl__run_child(struct sgl_ctx *child, sgl_task_fn task, const void *arg,
+                    size_t arg_size)
+{
+    child->up_bytes = 0;
+    child->errmsg[0] = '\0';
+    child->in_task = 1;
+    child->status = task(child, arg, arg_size);
+    child->in_task = 0;
+    if (child->status < 0)
+        snprintf(child->errmsg, sizeof child->errmsg, "%s", sgl_last_error());
+}
+
+int sgl__child_failed(const struct sgl_ctx *master, unsigned i, int rank,
+                      int status, const char *msg)
+{
+    return sgl_error_set(status, "child %u of %s L#%u at level %u (rank %d): "
+                                 "%s",
+                         i, master->node->type, master->node->index,
+                         master->node->level, rank,
+                         msg && *msg ? msg : sgl_strerror(status));
+}
+
+int sgl_pardo(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
+              size_t arg_size)
+{
+    if (!ctx)
+        return sgl_error_set(SGL_EINVAL, "sgl_pardo: context is NULL");
+    int rc;
+    if (ctx->node->arity == 0)
+        rc = sgl_error_set(SGL_ESTATE,
+                           "sgl_pardo: called on a worker (level %u, index "
+                           "%u); only a master has children",
+                           ctx->node->level, ctx->node->index);
+    else if (!task)
+        rc = sgl_error_set(SGL_EINVAL, "sgl_pardo: task is NULL");
+    else if (arg_size > 0 && !arg)
+        rc = sgl_error_set(SGL_EINVAL,
+                           "sgl_pardo: arg is NULL but arg_size is %zu",
+                           arg_size);
+    else if (ctx->node->link == SGL_LINK_MPI)
+        rc = sgl__pardo_mpi(ctx, task, arg, arg_size);
+    else
+        rc = sgl__pardo_threads(ctx, task, arg, arg_size);
+    /* Staged blocks belong to one superstep, whatever its outcome. */
+    ctx->staged = SGL_STAGED_NONE;
+    ctx->src = NULL;
+    return rc;
+}
+
+int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size, size_t capacity,
+               size_t *ret_counts)
+{
+    if (!ctx)
+        return sgl_error_set(SGL_EINVAL, "sgl_gather: context is NULL");
+    if (ctx->node->arity == 0 || !ctx->gathered)
+        return sgl_error_set(SGL_ESTATE,
+                             "sgl_gather: no pardo has returned on this %s "
+                             "(level %u, index %u)",
+                             role(ctx), ctx->node->level, ctx->node->index);
+    if (elem_size == 0)
+        return sgl_error_set(SGL_EINVAL, "sgl_gather: elem_size is 0");
+    unsigned p = ctx->node->arity;
+    size_t total = 0;
+    for (unsigned i = 0; i < p; i++) {
+        if (ctx->gbytes[i] % elem_size)
+            return sgl_error_set(SGL_ESIZE,
+                                 "sgl_gather: child %u put %zu bytes, not a "
+                                 "multiple of the element size %zu",
+                                 i, ctx->gbytes[i], elem_size);
+        total += ctx->gbytes[i] / elem_size;
+    }
+    if (total > capacity)
+        return sgl_error_set(SGL_ESIZE,
+                             "sgl_gather: children put %zu elements, dst "
+                             "holds %zu",
+                             total, capacity);
+    if (total > 0 && !dst)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_gather: dst is NULL but children put %zu "
+                             "elements",
+                             total);
+    char *out = dst;
+    for (unsigned i = 0; i < p; i++) {
+        if (ctx->gbytes[i])
+            memcpy(out, ctx->gdata[i], ctx->gbytes[i]);
+        out += ctx->gbytes[i];
+        if (ret_counts)
+            ret_counts[i] = ctx->gbytes[i] / elem_size;
+    }
+    return SGL_OK;
+}
+
+int sgl_gather_block(const sgl_ctx_t *ctx, unsigned i, const void **ret_data,
+                     size_t *ret_bytes)
+{
+    if (!ctx || !ret_data || !ret_bytes)
+        return sgl_error_set(SGL_EINVAL, "sgl_gather_block: NULL argument");
+    if (ctx->node->arity == 0 || !ctx->gathered)
+        return sgl_error_set(SGL_ESTATE,
+                             "sgl_gather_block: no pardo has returned on "
+                             "this %s",
+                             role(ctx));
+    if (i >= ctx->node->arity)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_gather_block: child %u of %u", i,
+                             ctx->node->arity);
+    *ret_data = ctx->gdata[i];
+    *ret_bytes = ctx->gbytes[i];
+    return SGL_OK;
+}
+
+static int check_child(const struct sgl_ctx *ctx, const char *fn)
+{
+    if (!ctx)
+        return sgl_error_set(SGL_EINVAL, "%s: context is NULL", fn);
+    if (!ctx->node->parent)
+        return sgl_error_set(SGL_ESTATE,
+                             "%s: called on the root, which has no master",
+                             fn);
+    if (!ctx->in_task)
+        return sgl_error_set(SGL_ESTATE, "%s: called outside a task", fn);
+    return SGL_OK;
+}
+
+int sgl_recv(sgl_ctx_t *ctx, void **ret_data, size_t *ret_bytes)
+{
+    int rc = check_child(ctx, "sgl_recv");
+    if (rc)
+        return rc;
+    if (!ret_data || !ret_bytes)
+        return sgl_error_set(SGL_EINVAL, "sgl_recv: NULL out-parameter");
+    *ret_data = ctx->down_data;
+    *ret_bytes = ctx->down_bytes;
+    return SGL_OK;
+}
+
+int sgl_put_buffer(sgl_ctx_t *ctx, size_t bytes, void **ret_data)
+{
+    int rc = check_child(ctx, "sgl_put_buffer");
+    if (rc)
+        return rc;
+    if (!ret_data)
+        return sgl_error_set(SGL_EINVAL, "sgl_put_buffer: ret_data is NULL");
+    rc = sgl__buf_reserve(&ctx->up, bytes);
+    if (rc)
+        return rc;
+    ctx->up_bytes = bytes;
+    *ret_data = ctx->up.data;
+    return SGL_OK;
+}
+
+int sgl_put(sgl_ctx_t *ctx, const void *src, size_t bytes)
+{
+    if (bytes > 0 && !src)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_put: src is NULL but bytes is %zu", bytes);
+    void *dst;
+    int rc = sgl_put_buffer(ctx, bytes, &dst);
+    if (rc)
+        return rc;
+    if (bytes)
+        memcpy(dst, src, bytes);
+    return SGL_OK;
+}

@@ -1,0 +1,67 @@
+/* Multi-rank driver: the shared test programs on the shape in SGL_SHAPE
+ * (or the discovered machine), under mpiexec. Every rank runs every
+ * program (the non-root ranks serve); rank 0 judges and prints one line
+ * per check and the closing "N passed, M failed" line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "programs.h"
+
+static int passed, failed, rank;
+
+static void check(const char *what, int rc)
+{
+    if (rank != 0)
+        return;
+    if (rc == SGL_OK) {
+        passed++;
+        printf("ok %d - %s\n", passed + failed, what);
+    } else {
+        failed++;
+        printf("not ok %d - %s: %s (%s)\n", passed + failed, what,
+               sgl_err_name(rc), sgl_last_error());
+    }
+    fflush(stdout);
+}
+
+int main(int argc, char **argv)
+{
+    sgl_runtime_t *rt;
+    int rc = sgl_init(&argc, &argv, NULL, &rt);
+    if (rc != SGL_OK) {
+        fprintf(stderr, "sgl_init: %s\n", sgl_last_error());
+        return 1;
+    }
+    rank = sgl_runtime_rank(rt);
+    if (prog_register(rt) != SGL_OK) {
+        fprintf(stderr, "register: %s\n", sgl_last_error());
+        return 1;
+    }
+    const sgl_machine_t *m = sgl_runtime_machine(rt);
+    size_t p = sgl_machine_workers(m);
+    if (rank == 0)
+        printf("# shape %s: %zu workers, %zu processes, depth %u\n",
+               sgl_machine_source(m), p, sgl_machine_processes(m),
+               sgl_machine_depth(m));
+    size_t sizes[] = {0, 1, p - 1, p, p + 1, 1009, 200003};
+    char what[96];
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        snprintf(what, sizeof what, "roundtrip n=%zu", sizes[i]);
+        check(what, prog_roundtrip(rt, 100 + i, sizes[i]));
+    }
+    check("distributed sum", prog_distributed_sum(rt, 1000000));
+    check("random blocks", prog_random_blocks(rt, 7, 4));
+    check("misuse", prog_misuse(rt));
+    check("failing first worker", prog_failing_worker(rt, 0));
+    check("failing middle worker", prog_failing_worker(rt, p / 2));
+    check("failing last worker", prog_failing_worker(rt, p - 1));
+    check("roundtrip after failures", prog_roundtrip(rt, 3, 50000));
+    if (sgl_finalize(rt) != SGL_OK)
+        failed++;
+    if (rank == 0) {
+        printf("1..%d\n", passed + failed);
+        printf("%d passed, %d failed\n", passed, failed);
+    }
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,576 @@
+/* Test programs written only against the public API, in the recursive
+ * "if worker ... else scatter / pardo / gather" shape of the SGL paper. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "programs.h"
+
+#define CHECK(cond, ...)                                                       \
+    do {                                                                       \
+        if (!(cond))                                                           \
+            return sgl_error_set(SGL_ETASK, __VA_ARGS__);                      \
+    } while (0)
+
+#define TRY(call)                                                              \
+    do {                                                                       \
+        int rc_ = (call);                                                      \
+        if (rc_ < 0)                                                           \
+            return rc_;                                                        \
+    } while (0)
+
+static uint64_t splitmix(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+/* Split @n into @p random parts; about one in four parts is empty. */
+static void random_split(size_t n, unsigned p, uint64_t seed, size_t *counts)
+{
+    uint64_t s = seed;
+    uint64_t *w = malloc(p * sizeof *w);
+    uint64_t total = 0;
+    for (unsigned i = 0; i < p; i++) {
+        w[i] = splitmix(&s) % 4 == 0 ? 0 : 1 + splitmix(&s) % 100;
+        total += w[i];
+    }
+    size_t given = 0;
+    for (unsigned i = 0; i < p; i++) {
+        counts[i] = total ? (size_t)((double)n * (double)w[i] / (double)total) : 0;
+        given += counts[i];
+    }
+    counts[p - 1] += n - given;
+    free(w);
+}
+
+struct block {
+    int64_t *v;
+    size_t n;
+};
+
+static void block_free(void *p)
+{
+    struct block *b = p;
+    free(b->v);
+    free(b);
+}
+
+/* ---- roundtrip: scatter down with random splits, keep, scale, gather ---- */
+
+static int distribute(sgl_ctx_t *ctx, const int64_t *v, size_t n,
+                      uint64_t seed, int64_t *ret_sum);
+
+static int distribute_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    CHECK(size == sizeof(uint64_t), "distribute: arg of %zu bytes", size);
+    void *v;
+    size_t bytes;
+    TRY(sgl_recv(ctx, &v, &bytes));
+    int64_t sum;
+    TRY(distribute(ctx, v, bytes / sizeof(int64_t), *(const uint64_t *)arg,
+                   &sum));
+    return sgl_put(ctx, &sum, sizeof sum);
+}
+
+static int distribute(sgl_ctx_t *ctx, const int64_t *v, size_t n,
+                      uint64_t seed, int64_t *ret_sum)
+{
+    int64_t sum = 0;
+    if (sgl_ctx_is_worker(ctx)) {
+        struct block *b = malloc(sizeof *b);
+        CHECK(b, "out of memory");
+        b->n = n;
+        b->v = malloc(n ? n * sizeof *b->v : 1);
+        CHECK(b->v, "out of memory");
+        if (n)
+            memcpy(b->v, v, n * sizeof *v);
+        sgl_ctx_set_state(ctx, b, block_free);
+        for (size_t i = 0; i < n; i++)
+            sum += v[i];
+    } else {
+        unsigned p = sgl_ctx_children(ctx);
+        size_t *counts = malloc(p * sizeof *counts);
+        int64_t *sums = malloc(p * sizeof *sums);
+        CHECK(counts && sums, "out of memory");
+        random_split(n, p, seed ^ (sgl_ctx_first_worker(ctx) * 7919 +
+                                   sgl_ctx_level(ctx)),
+                     counts);
+        int rc = sgl_scatter(ctx, v, sizeof *v, counts);
+        uint64_t child_seed = seed * 31 + 7;
+        if (!rc)
+            rc = sgl_pardo(ctx, distribute_task, &child_seed,
+                           sizeof child_seed);
+        if (!rc)
+            rc = sgl_gather(ctx, sums, sizeof *sums, p, NULL);
+        for (unsigned i = 0; !rc && i < p; i++)
+            sum += sums[i];
+        free(counts);
+        free(sums);
+        TRY(rc);
+    }
+    *ret_sum = sum;
+    return SGL_OK;
+}
+
+/* Hand up the scaled subtree vector; the caller frees *ret_v. */
+static int collect(sgl_ctx_t *ctx, int64_t k, int64_t **ret_v, size_t *ret_n);
+
+static int collect_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)arg;
+    CHECK(size == 0, "collect: unexpected arg");
+    void *kp;
+    size_t bytes;
+    TRY(sgl_recv(ctx, &kp, &bytes));
+    CHECK(bytes == sizeof(int64_t), "collect: broadcast of %zu bytes", bytes);
+    int64_t *v;
+    size_t n;
+    TRY(collect(ctx, *(int64_t *)kp, &v, &n));
+    int rc = sgl_put(ctx, v, n * sizeof *v);
+    free(v);
+    return rc;
+}
+
+static int collect(sgl_ctx_t *ctx, int64_t k, int64_t **ret_v, size_t *ret_n)
+{
+    if (sgl_ctx_is_worker(ctx)) {
+        struct block *b = sgl_ctx_state(ctx);
+        CHECK(b, "worker %zu lost its state", sgl_ctx_first_worker(ctx));
+        int64_t *v = malloc(b->n ? b->n * sizeof *v : 1);
+        CHECK(v, "out of memory");
+        for (size_t i = 0; i < b->n; i++)
+            v[i] = b->v[i] * k;
+        *ret_v = v;
+        *ret_n = b->n;
+        return SGL_OK;
+    }
+    unsigned p = sgl_ctx_children(ctx);
+    TRY(sgl_bcast(ctx, &k, sizeof k));
+    TRY(sgl_pardo(ctx, collect_task, NULL, 0));
+    size_t total = 0;
+    for (unsigned i = 0; i < p; i++) {
+        const void *d;
+        size_t bytes;
+        TRY(sgl_gather_block(ctx, i, &d, &bytes));
+        total += bytes / sizeof(int64_t);
+    }
+    int64_t *v = malloc(total ? total * sizeof *v : 1);
+    CHECK(v, "out of memory");
+    int rc = sgl_gather(ctx, v, sizeof *v, total, NULL);
+    if (rc) {
+        free(v);
+        return rc;
+    }
+    *ret_v = v;
+    *ret_n = total;
+    return SGL_OK;
+}
+
+struct roundtrip_arg {
+    uint64_t seed;
+    size_t n;
+};
+
+static int roundtrip_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)size;
+    const struct roundtrip_arg *a = arg;
+    uint64_t s = a->seed;
+    int64_t *v = malloc(a->n ? a->n * sizeof *v : 1);
+    CHECK(v, "out of memory");
+    int64_t expect = 0;
+    for (size_t i = 0; i < a->n; i++) {
+        v[i] = (int64_t)(splitmix(&s) % 2000001) - 1000000;
+        expect += v[i];
+    }
+    int64_t sum = 0, k = (int64_t)(splitmix(&s) % 7) - 3;
+    int64_t *out = NULL;
+    size_t nout = 0;
+    int rc = distribute(root, v, a->n, a->seed, &sum);
+    if (!rc && sum != expect)
+        rc = sgl_error_set(SGL_ETASK, "roundtrip: sum %" PRId64
+                                      " != %" PRId64,
+                           sum, expect);
+    if (!rc)
+        rc = collect(root, k, &out, &nout);
+    if (!rc && nout != a->n)
+        rc = sgl_error_set(SGL_ETASK, "roundtrip: %zu elements back of %zu",
+                           nout, a->n);
+    for (size_t i = 0; !rc && i < a->n; i++)
+        if (out[i] != v[i] * k)
+            rc = sgl_error_set(SGL_ETASK,
+                               "roundtrip: element %zu is %" PRId64
+                               ", expected %" PRId64,
+                               i, out[i], v[i] * k);
+    free(v);
+    free(out);
+    return rc;
+}
+
+int prog_roundtrip(sgl_runtime_t *rt, uint64_t seed, size_t n)
+{
+    struct roundtrip_arg a = {seed, n};
+    return sgl_run(rt, roundtrip_main, &a, sizeof a);
+}
+
+/* ---- distributed sum: the data is generated where it lives ---- */
+
+static int dsum(sgl_ctx_t *ctx, size_t n, double *ret);
+
+static int dsum_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)size;
+    double s;
+    TRY(dsum(ctx, *(const size_t *)arg, &s));
+    return sgl_put(ctx, &s, sizeof s);
+}
+
+static int dsum(sgl_ctx_t *ctx, size_t n, double *ret)
+{
+    double s = 0;
+    if (sgl_ctx_is_worker(ctx)) {
+        size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
+        size_t w = sgl_ctx_first_worker(ctx);
+        for (size_t i = n * w / p; i < n * (w + 1) / p; i++)
+            s += (double)i;
+    } else {
+        unsigned p = sgl_ctx_children(ctx);
+        double *part = malloc(p * sizeof *part);
+        CHECK(part, "out of memory");
+        int rc = sgl_pardo(ctx, dsum_task, &n, sizeof n);
+        if (!rc)
+            rc = sgl_gather(ctx, part, sizeof *part, p, NULL);
+        for (unsigned i = 0; !rc && i < p; i++)
+            s += part[i];
+        free(part);
+        TRY(rc);
+    }
+    *ret = s;
+    return SGL_OK;
+}
+
+static int dsum_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)size;
+    size_t n = *(const size_t *)arg;
+    double s;
+    TRY(dsum(root, n, &s));
+    double expect = (double)n * (double)(n - 1) / 2;
+    CHECK(s == expect, "distributed sum %.17g, expected %.17g", s, expect);
+    return SGL_OK;
+}
+
+int prog_distributed_sum(sgl_runtime_t *rt, size_t n)
+{
+    return sgl_run(rt, dsum_main, &n, sizeof n);
+}
+
+/* ---- a failing worker ---- */
+
+static int fail_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)size;
+    size_t victim = *(const size_t *)arg;
+    if (sgl_ctx_is_worker(ctx))
+        return sgl_ctx_first_worker(ctx) == victim
+                   ? sgl_error_set(SGL_ETASK, "worker %zu fails on purpose",
+                                   victim)
+                   : SGL_OK;
+    return sgl_pardo(ctx, fail_task, arg, size);
+}
+
+static int fail_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    if (sgl_ctx_is_worker(root))
+        return fail_task(root, arg, size);
+    return sgl_pardo(root, fail_task, arg, size);
+}
+
+int prog_failing_worker(sgl_runtime_t *rt, size_t victim)
+{
+    int rc = sgl_run(rt, fail_main, &victim, sizeof victim);
+    if (rc != SGL_ETASK)
+        return sgl_error_set(SGL_ETASK, "failing worker: sgl_run gave %s",
+                             sgl_err_name(rc));
+    char want[64];
+    snprintf(want, sizeof want, "worker %zu fails on purpose", victim);
+    const char *msg = sgl_last_error();
+    if (!strstr(msg, want))
+        return sgl_error_set(SGL_ETASK, "failing worker: message '%s'", msg);
+    if (sgl_machine_depth(sgl_runtime_machine(rt)) > 0 && !strstr(msg, "child"))
+        return sgl_error_set(SGL_ETASK, "failing worker: no child path in "
+                                        "'%s'",
+                             msg);
+    return SGL_OK;
+}
+
+/* ---- misuse ---- */
+
+static int expect(int got, int want, const char *what)
+{
+    if (got == want)
+        return SGL_OK;
+    return sgl_error_set(SGL_ETASK, "misuse '%s': got %s, expected %s", what,
+                         sgl_err_name(got), sgl_err_name(want));
+}
+
+static int noop_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)ctx;
+    (void)arg;
+    (void)size;
+    return SGL_OK;
+}
+
+static int misuse_worker(sgl_ctx_t *ctx)
+{
+    double x = 0;
+    size_t one = 1;
+    TRY(expect(sgl_scatter(ctx, &x, sizeof x, &one), SGL_ESTATE,
+               "scatter on a worker"));
+    TRY(expect(sgl_bcast(ctx, &x, sizeof x), SGL_ESTATE,
+               "bcast on a worker"));
+    TRY(expect(sgl_pardo(ctx, noop_task, NULL, 0), SGL_ESTATE,
+               "pardo on a worker"));
+    TRY(expect(sgl_gather(ctx, &x, sizeof x, 1, NULL), SGL_ESTATE,
+               "gather on a worker"));
+    TRY(expect(sgl_put(ctx, NULL, 8), SGL_EINVAL, "put of NULL"));
+    return SGL_OK;
+}
+
+static int misuse_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    if (sgl_ctx_is_worker(ctx))
+        return misuse_worker(ctx);
+    return sgl_pardo(ctx, misuse_task, arg, size);
+}
+
+static int unregistered_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    return noop_task(ctx, arg, size);
+}
+
+static int misuse_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg;
+    (void)size;
+    double x[4] = {0};
+    void *d;
+    size_t bytes;
+    TRY(expect(sgl_put(root, x, sizeof x), SGL_ESTATE, "put on the root"));
+    TRY(expect(sgl_recv(root, &d, &bytes), SGL_ESTATE, "recv on the root"));
+    if (sgl_ctx_is_worker(root))
+        return misuse_worker(root);
+    unsigned p = sgl_ctx_children(root);
+    size_t *counts = calloc(p, sizeof *counts);
+    CHECK(counts, "out of memory");
+    counts[0] = 3;
+    int rc = expect(sgl_scatter(root, x, sizeof *x, NULL), SGL_EINVAL,
+                    "scatter without counts");
+    if (!rc)
+        rc = expect(sgl_scatter(root, NULL, sizeof *x, counts), SGL_EINVAL,
+                    "scatter of NULL with counts");
+    if (!rc)
+        rc = expect(sgl_scatter(root, x, 0, counts), SGL_EINVAL,
+                    "scatter with element size 0");
+    counts[0] = SIZE_MAX / 2;
+    if (!rc)
+        rc = expect(sgl_scatter(root, x, 4, counts), SGL_ERANGE,
+                    "scatter overflowing size_t");
+    counts[0] = 1;
+    if (!rc)
+        rc = expect(sgl_scatter(root, x, sizeof *x, counts), SGL_OK,
+                    "scatter");
+    if (!rc)
+        rc = expect(sgl_bcast(root, x, sizeof *x), SGL_ESTATE,
+                    "second block staged");
+    if (!rc)
+        rc = expect(sgl_pardo(root, NULL, NULL, 0), SGL_EINVAL,
+                    "pardo of NULL");
+    if (!rc)
+        rc = expect(sgl_pardo(root, misuse_task, NULL, 4), SGL_EINVAL,
+                    "pardo with NULL arg of 4 bytes");
+    if (!rc && sgl_node_link(sgl_ctx_node(root)) == SGL_LINK_MPI)
+        rc = expect(sgl_pardo(root, unregistered_task, NULL, 0), SGL_ENOTASK,
+                    "unregistered task at an MPI level");
+    if (!rc)
+        rc = expect(sgl_pardo(root, misuse_task, NULL, 0), SGL_OK,
+                    "pardo of misuse on the workers");
+    /* Every child put nothing; a put of 3 bytes checks the element size. */
+    if (!rc)
+        rc = expect(sgl_gather(root, x, sizeof *x, 4, counts), SGL_OK,
+                    "gather of empty blocks");
+    if (!rc && counts[0] != 0)
+        rc = sgl_error_set(SGL_ETASK, "empty gather gave %zu", counts[0]);
+    free(counts);
+    return rc;
+}
+
+int prog_misuse(sgl_runtime_t *rt)
+{
+    return sgl_run(rt, misuse_main, NULL, 0);
+}
+
+/* ---- random block sizes with broadcasts ---- */
+
+struct rb_arg {
+    uint64_t seed;
+    uint32_t step;
+};
+
+static uint8_t rb_byte(uint64_t seed, size_t worker, uint32_t step, size_t i)
+{
+    uint64_t s = seed ^ (worker * 1000003u) ^ ((uint64_t)step << 40) ^ i;
+    return (uint8_t)splitmix(&s);
+}
+
+/* Each worker hands up a block of 0..1000 bytes determined by the seed, its
+ * index and the step, followed by a checksum of the broadcast it got;
+ * masters concatenate. */
+static int rb_collect(sgl_ctx_t *ctx, const struct rb_arg *a, uint8_t **ret,
+                      size_t *ret_n);
+
+static int rb_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    CHECK(size == sizeof(struct rb_arg), "rb: arg of %zu bytes", size);
+    uint8_t *v;
+    size_t n;
+    TRY(rb_collect(ctx, arg, &v, &n));
+    int rc = sgl_put(ctx, v, n);
+    free(v);
+    return rc;
+}
+
+static uint64_t rb_bcast_sum(uint64_t seed, uint32_t step, size_t *ret_n)
+{
+    uint64_t s = seed + step;
+    size_t n = splitmix(&s) % 1001;
+    uint64_t sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += rb_byte(seed, SIZE_MAX, step, i);
+    *ret_n = n;
+    return sum;
+}
+
+static int rb_collect(sgl_ctx_t *ctx, const struct rb_arg *a, uint8_t **ret,
+                      size_t *ret_n)
+{
+    if (sgl_ctx_is_worker(ctx)) {
+        size_t w = sgl_ctx_first_worker(ctx);
+        uint64_t s = a->seed ^ w ^ ((uint64_t)a->step << 32);
+        size_t n = splitmix(&s) % 1001;
+        uint8_t *v = malloc(n + sizeof(uint64_t));
+        CHECK(v, "out of memory");
+        for (size_t i = 0; i < n; i++)
+            v[i] = rb_byte(a->seed, w, a->step, i);
+        uint64_t sum = 0;
+        if (!sgl_ctx_is_root(ctx)) {
+            void *b;
+            size_t nb;
+            TRY(sgl_recv(ctx, &b, &nb));
+            for (size_t i = 0; i < nb; i++)
+                sum += ((uint8_t *)b)[i];
+        } else {
+            size_t nb;
+            sum = rb_bcast_sum(a->seed, a->step, &nb);
+        }
+        memcpy(v + n, &sum, sizeof sum);
+        *ret = v;
+        *ret_n = n + sizeof sum;
+        return SGL_OK;
+    }
+    size_t nb;
+    rb_bcast_sum(a->seed, a->step, &nb);
+    uint8_t *b = malloc(nb ? nb : 1);
+    CHECK(b, "out of memory");
+    for (size_t i = 0; i < nb; i++)
+        b[i] = rb_byte(a->seed, SIZE_MAX, a->step, i);
+    int rc = sgl_bcast(ctx, b, nb);
+    if (!rc)
+        rc = sgl_pardo(ctx, rb_task, a, sizeof *a);
+    free(b);
+    TRY(rc);
+    size_t total = 0;
+    for (unsigned i = 0; i < sgl_ctx_children(ctx); i++) {
+        const void *d;
+        size_t bytes;
+        TRY(sgl_gather_block(ctx, i, &d, &bytes));
+        total += bytes;
+    }
+    uint8_t *v = malloc(total ? total : 1);
+    CHECK(v, "out of memory");
+    rc = sgl_gather(ctx, v, 1, total, NULL);
+    if (rc) {
+        free(v);
+        return rc;
+    }
+    *ret = v;
+    *ret_n = total;
+    return SGL_OK;
+}
+
+static int rb_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)size;
+    const struct rb_arg *base = arg;
+    size_t nw = sgl_machine_workers(sgl_ctx_machine(root));
+    for (uint32_t step = 0; step < base->step; step++) {
+        struct rb_arg a = {base->seed, step};
+        uint8_t *v;
+        size_t n;
+        TRY(rb_collect(root, &a, &v, &n));
+        size_t nb, off = 0;
+        uint64_t bsum = rb_bcast_sum(a.seed, step, &nb);
+        int rc = SGL_OK;
+        for (size_t w = 0; !rc && w < nw; w++) {
+            uint64_t s = a.seed ^ w ^ ((uint64_t)step << 32);
+            size_t len = splitmix(&s) % 1001;
+            if (off + len + sizeof bsum > n) {
+                rc = sgl_error_set(SGL_ETASK, "rb: result too short at "
+                                              "worker %zu",
+                                   w);
+                break;
+            }
+            for (size_t i = 0; !rc && i < len; i++)
+                if (v[off + i] != rb_byte(a.seed, w, step, i))
+                    rc = sgl_error_set(SGL_ETASK,
+                                       "rb: step %u worker %zu byte %zu "
+                                       "differs",
+                                       step, w, i);
+            uint64_t got;
+            memcpy(&got, v + off + len, sizeof got);
+            if (!rc && got != bsum)
+                rc = sgl_error_set(SGL_ETASK,
+                                   "rb: step %u worker %zu saw a broadcast "
+                                   "checksum %" PRIu64 ", expected %" PRIu64,
+                                   step, w, got, bsum);
+            off += len + sizeof got;
+        }
+        if (!rc && off != n)
+            rc = sgl_error_set(SGL_ETASK, "rb: %zu bytes back, expected %zu",
+                               n, off);
+        free(v);
+        TRY(rc);
+    }
+    return SGL_OK;
+}
+
+int prog_random_blocks(sgl_runtime_t *rt, uint64_t seed, unsigned rounds)
+{
+    struct rb_arg a = {seed, rounds};
+    return sgl_run(rt, rb_main, &a, sizeof a);
+}
+
+int prog_register(sgl_runtime_t *rt)
+{
+    TRY(sgl_task_register(rt, distribute_task, "distribute"));
+    TRY(sgl_task_register(rt, collect_task, "collect"));
+    TRY(sgl_task_register(rt, dsum_task, "dsum"));
+    TRY(sgl_task_register(rt, fail_task, "fail"));
+    TRY(sgl_task_register(rt, misuse_task, "misuse"));
+    TRY(sgl_task_register(rt, rb_task, "random_blocks"));
+    return SGL_OK;
+}

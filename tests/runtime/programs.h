@@ -1,0 +1,39 @@
+/* SGL test programs shared by the Criterion tests (one process, thread
+ * levels) and the multi-rank driver (MPI levels). Each checks its own
+ * result against a sequential computation and returns SGL_OK or an error
+ * whose message says what differed. */
+#ifndef SGL_TEST_PROGRAMS_H
+#define SGL_TEST_PROGRAMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sgl.h"
+
+/* Register every task below, in the same order on every process. */
+int prog_register(sgl_runtime_t *rt);
+
+/* Random recursive program: the root's vector of @n random int64 is split
+ * at every master by random counts (some zero) and scattered down; workers
+ * keep their block as persistent state and hand up its sum. A second
+ * superstep broadcasts a factor; workers scale their kept block and hand it
+ * up; masters concatenate. The root checks the sums and the scaled vector
+ * element by element. */
+int prog_roundtrip(sgl_runtime_t *rt, uint64_t seed, size_t n);
+
+/* Sum of a vector generated on the workers (data starts distributed). */
+int prog_distributed_sum(sgl_runtime_t *rt, size_t n);
+
+/* A task fails on worker @victim: sgl_run must return SGL_ETASK with the
+ * worker's message and the path of children. Returns SGL_OK if it did. */
+int prog_failing_worker(sgl_runtime_t *rt, size_t victim);
+
+/* Misuse of every primitive on the root and on a worker; SGL_OK if each
+ * call gave the documented error. */
+int prog_misuse(sgl_runtime_t *rt);
+
+/* Random block sizes 0..1000 bytes with three supersteps and a broadcast
+ * of a random block per step; @rounds repetitions. */
+int prog_random_blocks(sgl_runtime_t *rt, uint64_t seed, unsigned rounds);
+
+#endif

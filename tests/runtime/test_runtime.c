@@ -1,0 +1,139 @@
+/* The runtime in one process: every primitive on thread levels of
+ * synthetic shapes (flat, nested, heterogeneous, one worker) and on the
+ * discovered machine, with the shared test programs. */
+#include <criterion/criterion.h>
+#include <mpi.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "programs.h"
+
+static sgl_runtime_t *start(const char *shape)
+{
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = shape;
+    sgl_runtime_t *rt = NULL;
+    int rc = sgl_init(NULL, NULL, &o, &rt);
+    cr_assert_eq(rc, SGL_OK, "sgl_init(%s): %s", shape ? shape : "discover",
+                 sgl_last_error());
+    cr_assert_eq(prog_register(rt), SGL_OK, "%s", sgl_last_error());
+    return rt;
+}
+
+#define RUN_OK(call)                                                           \
+    do {                                                                       \
+        int rc_ = (call);                                                      \
+        cr_assert_eq(rc_, SGL_OK, "%s: %s (%s)", #call, sgl_err_name(rc_),     \
+                     sgl_last_error());                                        \
+    } while (0)
+
+/* Everything the runtime must do on any shape. */
+static void exercise(const char *shape)
+{
+    sgl_runtime_t *rt = start(shape);
+    size_t p = sgl_machine_workers(sgl_runtime_machine(rt));
+    size_t sizes[] = {0, 1, p - 1, p, p + 1, 97, 1000, 100003};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        RUN_OK(prog_roundtrip(rt, 1234 + i, sizes[i]));
+    RUN_OK(prog_distributed_sum(rt, 1000000));
+    RUN_OK(prog_random_blocks(rt, 99, 3));
+    RUN_OK(prog_misuse(rt));
+    RUN_OK(prog_failing_worker(rt, 0));
+    RUN_OK(prog_failing_worker(rt, p - 1));
+    /* The runtime stays usable after a failed program. */
+    RUN_OK(prog_roundtrip(rt, 77, 5000));
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+Test(runtime, one_worker) { exercise("core:1"); }
+Test(runtime, flat_two) { exercise("core:2"); }
+Test(runtime, flat_odd) { exercise("core:3"); }
+Test(runtime, two_levels) { exercise("pack:2 core:3"); }
+Test(runtime, three_levels) { exercise("pack:2 l3:2 core:2"); }
+Test(runtime, heterogeneous) { exercise("pack:3 core:[1,4,2]"); }
+Test(runtime, heterogeneous_nested) { exercise("pack:2 l3:[1,2] core:[2,3,1]"); }
+Test(runtime, discovered) { exercise(NULL); }
+
+Test(runtime, single_thread_env)
+{
+    setenv("OMP_NUM_THREADS", "1", 1);
+    sgl_runtime_t *rt = start(NULL);
+    cr_assert_eq(sgl_machine_workers(sgl_runtime_machine(rt)), 1);
+    RUN_OK(prog_roundtrip(rt, 5, 1000));
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+Test(runtime, randomized_shapes)
+{
+    /* Random thread-level trees: fan-outs 1..4 over 1..3 levels. Several
+     * runtimes in one process need MPI started by the caller. */
+    int provided;
+    MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
+    uint64_t s = 42;
+    for (int t = 0; t < 12; t++) {
+        char shape[128] = "";
+        size_t len = 0;
+        unsigned levels = 1 + (unsigned)(t % 3);
+        static const char *const types[] = {"pack", "l3", "core"};
+        for (unsigned l = 0; l < levels; l++) {
+            s = s * 6364136223846793005u + 1442695040888963407u;
+            len += (size_t)snprintf(shape + len, sizeof shape - len, "%s%s:%u",
+                                    l ? " " : "", types[3 - levels + l],
+                                    1 + (unsigned)(s >> 61) % 4);
+        }
+        sgl_runtime_t *rt = start(shape);
+        RUN_OK(prog_roundtrip(rt, s, (size_t)(s >> 54)));
+        RUN_OK(prog_random_blocks(rt, s, 2));
+        cr_assert_eq(sgl_finalize(rt), SGL_OK);
+    }
+    MPI_Finalize();
+}
+
+Test(runtime, restart_after_own_finalize_is_an_error)
+{
+    sgl_runtime_t *rt = start("core:2");
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+    rt = NULL;
+    cr_assert_eq(sgl_init(NULL, NULL, NULL, &rt), SGL_ESTATE);
+    cr_assert(strstr(sgl_last_error(), "sgl_init_comm"), "%s",
+              sgl_last_error());
+}
+
+Test(runtime, bad_shape_is_an_error)
+{
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = "core:0";
+    sgl_runtime_t *rt = NULL;
+    cr_assert_eq(sgl_init(NULL, NULL, &o, &rt), SGL_EPARSE);
+    cr_assert_null(rt);
+    cr_assert_neq(sgl_last_error()[0], '\0');
+}
+
+Test(runtime, shape_needing_more_processes)
+{
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = "node:2 core:2";
+    sgl_runtime_t *rt = NULL;
+    cr_assert_eq(sgl_init(NULL, NULL, &o, &rt), SGL_ESHAPE);
+    cr_assert(strstr(sgl_last_error(), "needs 2 MPI processes"), "%s",
+              sgl_last_error());
+}
+
+Test(runtime, null_arguments)
+{
+    cr_assert_eq(sgl_init(NULL, NULL, NULL, NULL), SGL_EINVAL);
+    cr_assert_eq(sgl_run(NULL, NULL, NULL, 0), SGL_EINVAL);
+    cr_assert_eq(sgl_task_register(NULL, NULL, "x"), SGL_EINVAL);
+    cr_assert_eq(sgl_finalize(NULL), SGL_OK);
+}
+
+Test(runtime, duplicate_registration)
+{
+    sgl_runtime_t *rt = start("core:2");
+    cr_assert_eq(prog_register(rt), SGL_EINVAL);
+    cr_assert(strstr(sgl_last_error(), "already registered"));
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
