@@ -7,10 +7,21 @@
 
 #include "machine.h"
 
+/* Limits on a tree's size: a shape beyond them is a typo, not a machine,
+ * and the limits keep node counts far from overflowing size_t products. */
+#define SGL__MAX_WORKERS ((size_t)1 << 24)
+#define SGL__MAX_NODES (2 * SGL__MAX_WORKERS)
+#define SGL__MAX_DEPTH 64u
+
+struct hwloc_topology;
+struct hwloc_bitmap_s;
+
 struct sgl_node {
     char type[16];          /* "node", "core", ... */
     int os_index;           /* hwloc os_index, -1 if none */
-    int rank;               /* rank that plays the node, set by finalize */
+    int rank;               /* rank that plays the node, set by finalize;
+                               a builder may preset it on a process node
+                               (discovery: the MPI_COMM_WORLD rank) */
     sgl_link_t link;        /* to the children */
     unsigned level;         /* set by finalize */
     unsigned index;         /* among siblings, set by finalize */
@@ -49,6 +60,19 @@ void sgl__node_free(struct sgl_node *n);
  * @source is copied. */
 int sgl__machine_finish(struct sgl_node *root, int keep_single,
                         const char *source, sgl_machine_t **ret_machine);
+
+/* Add to @parent (whose link becomes threads) the cores of @topo that
+ * intersect @cpuset (all cores if NULL), at most @max_cores of them (0 = no
+ * cap) taken in hwloc logical order, as package -> numa -> l3 -> core
+ * subtrees; levels the topology lacks are left out. A core's os_index is
+ * that of its first PU in @cpuset, so the runtime can bind a thread to it.
+ * Topologies without cores get one worker per PU instead. */
+int sgl__hwloc_fill(struct sgl_node *parent, struct hwloc_topology *topo,
+                    const struct hwloc_bitmap_s *cpuset, unsigned max_cores);
+
+/* Load an hwloc XML export into a new topology. @return SGL_OK, SGL_EIO
+ * (missing or unreadable file) or SGL_EHWLOC (not hwloc XML). */
+int sgl__hwloc_load_xml(const char *path, struct hwloc_topology **ret_topo);
 
 /* Link kind implied by a level type name: SGL_LINK_MPI for process types
  * (cluster, rack, node, host, rank), SGL_LINK_THREADS for types inside a

@@ -74,6 +74,10 @@ static struct sgl_node *collapse(struct sgl_node *n)
             c->host = n->host;
             n->host = NULL;
         }
+        /* A discovered process keeps its MPI rank when its single child
+         * takes its place (a rank bound to one core becomes that core). */
+        if (c->rank < 0)
+            c->rank = n->rank;
         n->arity = 0;
         sgl__node_free(n);
         n = c;
@@ -93,11 +97,18 @@ struct numbering {
 
 /* Depth-first numbering. A process is a node reached over an MPI link (or
  * the root) whose own link is not MPI: it and everything below live in one
- * rank. An MPI master is played by the rank of its first child. */
+ * rank. Processes are numbered depth-first unless the builder preset their
+ * rank: discovery presets the MPI_COMM_WORLD rank, because a round-robin
+ * mapping of ranks to hosts cannot be both grouped by host and in rank
+ * order. An MPI master is played by the rank of its first child. */
 static int number(struct sgl_node *n, unsigned level, unsigned index,
                   int process_rank, struct numbering *num)
 {
     int in_process = process_rank >= 0;
+    /* Bounds the recursion here and lets printers size per-level arrays. */
+    if (level > SGL__MAX_DEPTH)
+        return sgl_error_set(SGL_EINVAL, "the tree is deeper than %u levels",
+                             SGL__MAX_DEPTH);
     n->level = level;
     n->index = index;
     if (level > num->depth)
@@ -107,7 +118,9 @@ static int number(struct sgl_node *n, unsigned level, unsigned index,
     if (in_process) {
         n->rank = process_rank;
     } else if (n->link != SGL_LINK_MPI) {
-        n->rank = (int)num->processes++;
+        if (n->rank < 0)
+            n->rank = (int)num->processes;
+        num->processes++;
         in_process = 1;
     }
     n->first_worker = num->workers;
@@ -128,9 +141,38 @@ static int number(struct sgl_node *n, unsigned level, unsigned index,
             return rc;
         n->workers += c->workers;
     }
-    if (n->rank < 0)
+    if (!in_process)
         n->rank = n->child[0]->rank;
     return SGL_OK;
+}
+
+/* Preset ranks must number the processes 0..P-1 exactly once, or the
+ * runtime would send to a rank that plays nothing. Every process has at
+ * least one worker, so it suffices that the workers' ranks cover 0..P-1. */
+static int check_ranks(const struct sgl_machine *m)
+{
+    unsigned char *seen = calloc(m->processes, 1);
+    if (!seen)
+        return sgl_error_set(SGL_ENOMEM, "out of memory checking ranks");
+    size_t distinct = 0;
+    int rc = SGL_OK;
+    for (size_t i = 0; i < m->workers && rc == SGL_OK; i++) {
+        int r = m->worker[i]->rank;
+        if (r < 0 || (size_t)r >= m->processes)
+            rc = sgl_error_set(SGL_EINVAL,
+                               "worker %zu has rank %d, outside 0..%zu", i, r,
+                               m->processes - 1);
+        else if (!seen[r]) {
+            seen[r] = 1;
+            distinct++;
+        }
+    }
+    if (rc == SGL_OK && distinct != m->processes)
+        rc = sgl_error_set(SGL_EINVAL,
+                           "%zu processes but only %zu distinct ranks",
+                           m->processes, distinct);
+    free(seen);
+    return rc;
 }
 
 static void fill_levels(struct sgl_machine *m, struct sgl_node *n)
@@ -180,6 +222,11 @@ int sgl__machine_finish(struct sgl_node *root, int keep_single,
     m->workers = num.workers;
     m->processes = num.processes;
     fill_levels(m, root);
+    rc = check_ranks(m);
+    if (rc) {
+        sgl_machine_free(m);
+        return rc;
+    }
     *ret_machine = m;
     return SGL_OK;
 }
@@ -208,6 +255,12 @@ int sgl_machine_from_fanouts(const unsigned *fanouts, const sgl_link_t *links,
     if ((!fanouts && nlevels > 0) || !ret_machine)
         return sgl_error_set(SGL_EINVAL,
                              "sgl_machine_from_fanouts: NULL argument");
+    if (nlevels > SGL__MAX_DEPTH)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_machine_from_fanouts: %u levels, more than "
+                             "%u",
+                             nlevels, SGL__MAX_DEPTH);
+    size_t level_size = 1, nodes = 1;
     for (unsigned l = 0; l < nlevels; l++) {
         if (fanouts[l] == 0)
             return sgl_error_set(SGL_EINVAL,
@@ -225,6 +278,15 @@ int sgl_machine_from_fanouts(const unsigned *fanouts, const sgl_link_t *links,
                                  "sgl_machine_from_fanouts: MPI level %u is "
                                  "below a thread level",
                                  l + 1);
+        /* Also keeps the frontier allocation below from overflowing. */
+        if (fanouts[l] > SGL__MAX_WORKERS / level_size ||
+            level_size * fanouts[l] > SGL__MAX_NODES - nodes)
+            return sgl_error_set(SGL_EINVAL,
+                                 "sgl_machine_from_fanouts: more than %zu "
+                                 "workers or %zu nodes at level %u",
+                                 SGL__MAX_WORKERS, SGL__MAX_NODES, l + 1);
+        level_size *= fanouts[l];
+        nodes += level_size;
     }
     /* Build level by level; a frontier holds the nodes of the last level. */
     struct sgl_node *root = sgl__node_new("machine", -1);

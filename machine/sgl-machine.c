@@ -1,0 +1,148 @@
+/* sgl-machine: show the machine tree SGL builds, from discovery (also
+ * under mpirun, where it is collective and rank 0 prints), a shape string
+ * or an hwloc XML export. Exit status: 0 success, 1 bad input or failure,
+ * 2 usage error. */
+#include <getopt.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine.h"
+
+static void usage(FILE *f)
+{
+    fputs("Usage: sgl-machine [OPTION]...\n"
+          "Print the SGL machine tree: discovered (hwloc in each process, MPI\n"
+          "across processes; run under mpirun for several ranks), or given.\n"
+          "\n"
+          "  --shape STR      tree from a shape, e.g. \"node:16 core:8\" or\n"
+          "                   \"node:2 core:[3,5]\"\n"
+          "  --xml FILE       tree from an hwloc XML export (lstopo --of xml)\n"
+          "  --json           write JSON instead of the listing\n"
+          "  --keep-single    keep levels that have a single child\n"
+          "  --max-lines N    show at most N alike siblings in a row (0: all)\n"
+          "  --help           show this help\n"
+          "  --version        show the version\n"
+          "\n"
+          "Discovery honours the process's CPU binding, OMP_NUM_THREADS and\n"
+          "SGL_XML (an XML file to use instead of this host's topology).\n",
+          f);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("sgl-machine: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\nTry 'sgl-machine --help'.\n", stderr);
+    return 2;
+}
+
+static int show(const sgl_machine_t *m, int json, unsigned max_lines)
+{
+    int rc = json ? sgl_machine_write_json(m, stdout)
+                  : sgl_machine_print(m, stdout, max_lines);
+    if (rc) {
+        fprintf(stderr, "sgl-machine: %s\n", sgl_last_error());
+        return 1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {"shape", required_argument, NULL, 's'},
+        {"xml", required_argument, NULL, 'x'},
+        {"json", no_argument, NULL, 'j'},
+        {"keep-single", no_argument, NULL, 'k'},
+        {"max-lines", required_argument, NULL, 'm'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *shape = NULL, *xml = NULL;
+    int json = 0;
+    unsigned max_lines = 0;
+    sgl_machine_opts_t opts;
+    sgl_machine_opts_default(&opts);
+
+    int c;
+    opterr = 0; /* our own messages, and exit status 2 */
+    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            usage(stdout);
+            return 0;
+        case 'V':
+            printf("sgl-machine %s\n", SGL_VERSION);
+            return 0;
+        case 's':
+            shape = optarg;
+            break;
+        case 'x':
+            xml = optarg;
+            break;
+        case 'j':
+            json = 1;
+            break;
+        case 'k':
+            opts.keep_single = 1;
+            break;
+        case 'm': {
+            char *end;
+            unsigned long v = strtoul(optarg, &end, 10);
+            if (!*optarg || *end || optarg[0] == '-' || v > 1000000)
+                return usage_error("--max-lines wants a number from 0 to "
+                                   "1000000, not '%s'",
+                                   optarg);
+            max_lines = (unsigned)v;
+            break;
+        }
+        default:
+            return usage_error("unknown option or missing argument: '%s'",
+                               argv[optind - 1]);
+        }
+    }
+    if (optind < argc)
+        return usage_error("unexpected argument '%s'", argv[optind]);
+    if (shape && xml)
+        return usage_error("--shape and --xml exclude each other%s", "");
+
+    sgl_machine_t *m = NULL;
+    if (shape || xml) {
+        int rc = shape ? sgl_machine_from_shape(shape, &opts, &m)
+                       : sgl_machine_from_xml(xml, &opts, &m);
+        if (rc) {
+            fprintf(stderr, "sgl-machine: %s\n", sgl_last_error());
+            return 1;
+        }
+        int status = show(m, json, max_lines);
+        sgl_machine_free(m);
+        return status;
+    }
+
+    int provided, rank = 0, size = 1;
+    if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) !=
+        MPI_SUCCESS) {
+        fputs("sgl-machine: MPI_Init_thread failed\n", stderr);
+        return 1;
+    }
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int status = 0;
+    int rc = sgl_machine_discover(&opts, &m);
+    if (rc) {
+        if (size > 1)
+            fprintf(stderr, "sgl-machine: rank %d: %s\n", rank,
+                    sgl_last_error());
+        else
+            fprintf(stderr, "sgl-machine: %s\n", sgl_last_error());
+        status = 1;
+    } else if (rank == 0) {
+        status = show(m, json, max_lines);
+    }
+    sgl_machine_free(m);
+    MPI_Finalize();
+    return status;
+}
