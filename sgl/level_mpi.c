@@ -17,6 +17,9 @@
 #define MAGIC_DOWN 0x53474c44u /* "SGLD" */
 #define MAGIC_UP 0x53474c55u   /* "SGLU" */
 #define HDR_BYTES 64
+/* Messages up to this size are packed into one contiguous buffer: a copy
+ * of a few KiB costs less than building a derived datatype. */
+#define PACK_MAX 16384
 
 enum { KIND_TASK = 1, KIND_STOP = 2 };
 
@@ -54,11 +57,34 @@ struct part {
     size_t len;
 };
 
-/* Start sending the concatenation of @parts to @dest. The caller checked
- * that the total fits in an int. */
-static int send_parts(MPI_Comm comm, int dest, int tag,
-                      const struct part *parts, int nparts, MPI_Request *req)
+static size_t parts_size(const struct part *parts, int nparts)
 {
+    size_t n = 0;
+    for (int i = 0; i < nparts; i++)
+        n += parts[i].len;
+    return n;
+}
+
+/* Start sending the concatenation of @parts to @dest: packed into @pack
+ * (which must hold them) if not NULL, else straight from where they lie.
+ * The caller checked that the total fits in an int. */
+static int send_parts(MPI_Comm comm, int dest, int tag,
+                      const struct part *parts, int nparts, char *pack,
+                      MPI_Request *req)
+{
+    if (pack) {
+        size_t off = 0;
+        for (int i = 0; i < nparts; i++) {
+            if (parts[i].len)
+                memcpy(pack + off, parts[i].ptr, parts[i].len);
+            off += parts[i].len;
+        }
+        if (MPI_Isend(pack, (int)off, MPI_BYTE, dest, tag, comm, req) !=
+            MPI_SUCCESS)
+            return sgl_error_set(SGL_EMPI, "MPI_Isend to rank %d failed",
+                                 dest);
+        return SGL_OK;
+    }
     int len[4];
     MPI_Aint disp[4];
     int n = 0;
@@ -139,10 +165,19 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
                                  "%d bytes per message",
                                  i, bytes, INT_MAX);
     }
-    int rc = sgl__buf_reserve(&m->hdrs, p * sizeof(struct down_hdr));
+    /* One header per child, then the packed small messages. */
+    size_t hdr_bytes = p * sizeof(struct down_hdr), pack_bytes = 0;
+    for (unsigned i = 0; i < p; i++) {
+        size_t bytes = m->staged == SGL_STAGED_NONE ? 0 : m->counts[i];
+        size_t total = HDR_BYTES + round16(arg_size) + bytes;
+        if (!m->child[i] && total <= PACK_MAX)
+            pack_bytes += total;
+    }
+    int rc = sgl__buf_reserve(&m->hdrs, hdr_bytes + pack_bytes);
     if (rc)
         return rc;
     struct down_hdr *hdr = m->hdrs.data;
+    char *pack = (char *)m->hdrs.data + hdr_bytes;
     int nreq = 0;
     for (unsigned i = 0; i < p; i++) {
         if (m->child[i])
@@ -159,8 +194,12 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
             {arg, arg_size},
             {zeros, round16(arg_size) - arg_size},
             {bytes ? (const char *)m->src + m->offsets[i] : NULL, bytes}};
+        size_t total = parts_size(parts, 4);
         rc = send_parts(rt->comm, m->node->child[i]->rank, tag_down(level),
-                        parts, 4, &m->reqs[nreq]);
+                        parts, 4, total <= PACK_MAX ? pack : NULL,
+                        &m->reqs[nreq]);
+        if (total <= PACK_MAX)
+            pack += total;
         if (rc) {
             MPI_Waitall(nreq, m->reqs, MPI_STATUSES_IGNORE);
             return rc;
@@ -283,8 +322,12 @@ int sgl__mpi_serve(struct sgl_runtime *rt)
                                {e->errmsg, msg_len},
                                {zeros, round16(msg_len) - msg_len},
                                {e->up.data, bytes}};
+        size_t total = parts_size(parts, 4);
+        if (total <= PACK_MAX && (rc = sgl__buf_reserve(&e->hdrs, total)))
+            return rc;
         MPI_Request req;
-        rc = send_parts(rt->comm, master, tag_up(level), parts, 4, &req);
+        rc = send_parts(rt->comm, master, tag_up(level), parts, 4,
+                        total <= PACK_MAX ? e->hdrs.data : NULL, &req);
         if (rc)
             return rc;
         if (MPI_Wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)

@@ -1,0 +1,323 @@
+/* Cost of the runtime's superstep against the raw primitives of the level
+ * it runs on, measured in the same run, medians of several trials:
+ *
+ *   empty superstep (1 word down, empty task, 1 word up)
+ *       thread level: OpenMP parallel region + barrier
+ *       MPI level:    MPI_Scatterv + MPI_Gatherv of one word
+ *   scatter / gather of a large block (default 1e7 doubles in total)
+ *       thread level: memcpy of the same bytes
+ *       MPI level:    MPI_Scatterv / MPI_Gatherv of the same bytes
+ *
+ * The level is the root's link: run it alone for the thread level, under
+ * `mpirun -n 2` with SGL_SHAPE=node:2 for the MPI level. Ratios are
+ * peer time / SGL time, so >= 1 means SGL is as fast as the peer.
+ * Usage: bench_superstep [--quick] [--doubles N] [--csv FILE] */
+#include <mpi.h>
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sgl/sgl.h>
+
+enum { TRIALS = 7 };
+
+struct cfg {
+    size_t doubles; /* total elements of the large block */
+    int reps;       /* supersteps per trial for the empty case */
+    int big_reps;   /* per trial for the large case */
+    const char *csv;
+};
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ---- the SGL side ---- */
+
+static int echo_word(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    void *d;
+    size_t n;
+    int rc = sgl_recv(ctx, &d, &n);
+    return rc ? rc : sgl_put(ctx, d, n);
+}
+
+static int nothing(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)ctx, (void)arg, (void)size;
+    return SGL_OK;
+}
+
+/* Hand up a block of the size given in arg, filled in place. */
+static int put_block(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)size;
+    void *d;
+    return sgl_put_buffer(ctx, *(const size_t *)arg, &d);
+}
+
+struct results {
+    double empty, scatter, gather;
+};
+
+struct sgl_arg {
+    const struct cfg *cfg;
+    struct results *res;
+    int trial;
+};
+
+static int sgl_side(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)size;
+    const struct sgl_arg *a = *(const struct sgl_arg *const *)arg;
+    const struct cfg *c = a->cfg;
+    unsigned p = sgl_ctx_children(root);
+    if (p == 0)
+        return sgl_error_set(SGL_ESHAPE, "the benchmark needs a master");
+    size_t *counts = malloc(p * sizeof *counts);
+    double *big = malloc(c->doubles * sizeof *big);
+    double word[64] = {0};
+    if (!counts || !big || p > 64)
+        return sgl_error_set(SGL_ENOMEM, "bench: out of memory");
+    memset(big, 1, c->doubles * sizeof *big);
+    int rc = SGL_OK;
+
+    for (unsigned i = 0; i < p; i++)
+        counts[i] = 1;
+    double t0 = now();
+    for (int r = 0; !rc && r < c->reps; r++) {
+        rc = sgl_scatter(root, word, sizeof *word, counts);
+        if (!rc)
+            rc = sgl_pardo(root, echo_word, NULL, 0);
+        if (!rc)
+            rc = sgl_gather(root, word, sizeof *word, p, NULL);
+    }
+    a->res->empty = (now() - t0) / c->reps;
+
+    for (unsigned i = 0; i < p; i++)
+        counts[i] = c->doubles / p + (i < c->doubles % p);
+    t0 = now();
+    for (int r = 0; !rc && r < c->big_reps; r++) {
+        rc = sgl_scatter(root, big, sizeof *big, counts);
+        if (!rc)
+            rc = sgl_pardo(root, nothing, NULL, 0);
+    }
+    a->res->scatter = (now() - t0) / c->big_reps;
+
+    size_t each = c->doubles / p * sizeof(double);
+    t0 = now();
+    for (int r = 0; !rc && r < c->big_reps; r++) {
+        rc = sgl_pardo(root, put_block, &each, sizeof each);
+        if (!rc)
+            rc = sgl_gather(root, big, sizeof *big, c->doubles, NULL);
+    }
+    a->res->gather = (now() - t0) / c->big_reps;
+    free(counts);
+    free(big);
+    return rc;
+}
+
+/* ---- the peers ---- */
+
+static void threads_peer(const struct cfg *c, unsigned p, struct results *r)
+{
+    double t0 = now();
+    for (int k = 0; k < c->reps; k++) {
+#pragma omp parallel num_threads(p)
+        {
+#pragma omp barrier
+        }
+    }
+    r->empty = (now() - t0) / c->reps;
+    size_t bytes = c->doubles * sizeof(double);
+    char *a = malloc(bytes), *b = malloc(bytes);
+    memset(a, 1, bytes);
+    memset(b, 2, bytes);
+    t0 = now();
+    for (int k = 0; k < c->big_reps; k++) {
+        memcpy(b, a, bytes);
+        /* Keep the copy: its result is otherwise unused. */
+        __asm__ volatile("" : : "r"(b) : "memory");
+    }
+    r->scatter = r->gather = (now() - t0) / c->big_reps;
+    free(a);
+    free(b);
+}
+
+static void mpi_peer(const struct cfg *c, struct results *r)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int *counts = malloc((size_t)size * sizeof *counts);
+    int *displs = malloc((size_t)size * sizeof *displs);
+    double word[64] = {0}, mine = 0;
+    for (int i = 0; i < size; i++) {
+        counts[i] = 1;
+        displs[i] = i;
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = now();
+    for (int k = 0; k < c->reps; k++) {
+        MPI_Scatterv(word, counts, displs, MPI_DOUBLE, &mine, 1, MPI_DOUBLE, 0,
+                     MPI_COMM_WORLD);
+        MPI_Gatherv(&mine, 1, MPI_DOUBLE, word, counts, displs, MPI_DOUBLE, 0,
+                    MPI_COMM_WORLD);
+    }
+    r->empty = (now() - t0) / c->reps;
+    int each = (int)(c->doubles / (size_t)size);
+    for (int i = 0; i < size; i++) {
+        counts[i] = each;
+        displs[i] = i * each;
+    }
+    double *big = malloc(c->doubles * sizeof *big);
+    double *part = malloc((size_t)each * sizeof *part);
+    memset(big, 1, c->doubles * sizeof *big);
+    memset(part, 1, (size_t)each * sizeof *part);
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = now();
+    for (int k = 0; k < c->big_reps; k++)
+        MPI_Scatterv(big, counts, displs, MPI_DOUBLE, part, each, MPI_DOUBLE, 0,
+                     MPI_COMM_WORLD);
+    r->scatter = (now() - t0) / c->big_reps;
+    MPI_Barrier(MPI_COMM_WORLD);
+    t0 = now();
+    for (int k = 0; k < c->big_reps; k++)
+        MPI_Gatherv(part, each, MPI_DOUBLE, big, counts, displs, MPI_DOUBLE, 0,
+                    MPI_COMM_WORLD);
+    r->gather = (now() - t0) / c->big_reps;
+    free(big);
+    free(part);
+    free(counts);
+    free(displs);
+}
+
+static int parse(int argc, char **argv, struct cfg *c)
+{
+    *c = (struct cfg){10000000, 2000, 5, NULL};
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0) {
+            c->doubles = 1000000;
+            c->reps = 300;
+            c->big_reps = 3;
+        } else if (strcmp(argv[i], "--doubles") == 0 && i + 1 < argc) {
+            c->doubles = strtoull(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--csv") == 0 && i + 1 < argc) {
+            c->csv = argv[++i];
+        } else {
+            fprintf(stderr,
+                    "usage: %s [--quick] [--doubles N] [--csv FILE]\n",
+                    argv[0]);
+            return 2;
+        }
+    }
+    if (c->doubles < 64) {
+        fprintf(stderr, "bench_superstep: --doubles must be >= 64\n");
+        return 2;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    struct cfg c;
+    sgl_runtime_t *rt;
+    int rc = parse(argc, argv, &c);
+    if (rc)
+        return rc;
+    if (sgl_init(&argc, &argv, NULL, &rt) ||
+        sgl_task_register(rt, echo_word, "echo_word") ||
+        sgl_task_register(rt, nothing, "nothing") ||
+        sgl_task_register(rt, put_block, "put_block")) {
+        fprintf(stderr, "bench_superstep: %s\n", sgl_last_error());
+        return 1;
+    }
+    const sgl_machine_t *m = sgl_runtime_machine(rt);
+    const sgl_node_t *root = sgl_machine_root(m);
+    int mpi = sgl_node_link(root) == SGL_LINK_MPI;
+    int rank = sgl_runtime_rank(rt);
+    double se[TRIALS], ss[TRIALS], sg[TRIALS], pe[TRIALS], ps[TRIALS],
+        pg[TRIALS];
+    for (int t = 0; t < TRIALS && !rc; t++) {
+        if (rank == 0)
+            fprintf(stderr, "\rbench_superstep: trial %d/%d", t + 1, TRIALS);
+        struct results peer, mine = {0, 0, 0};
+        if (mpi)
+            mpi_peer(&c, &peer);
+        else
+            threads_peer(&c, sgl_node_arity(root), &peer);
+        struct sgl_arg a = {&c, &mine, t};
+        const struct sgl_arg *ap = &a;
+        rc = sgl_run(rt, sgl_side, &ap, sizeof ap);
+        se[t] = mine.empty, ss[t] = mine.scatter, sg[t] = mine.gather;
+        pe[t] = peer.empty, ps[t] = peer.scatter, pg[t] = peer.gather;
+    }
+    if (rank == 0)
+        fprintf(stderr, "\n");
+    if (rc) {
+        fprintf(stderr, "bench_superstep: %s\n", sgl_last_error());
+        sgl_finalize(rt);
+        return 1;
+    }
+    if (rank == 0) {
+        const char *level = mpi ? "mpi" : "threads";
+        const char *pe_name = mpi ? "Scatterv+Gatherv 1 word" : "omp parallel+barrier";
+        const char *ps_name = mpi ? "MPI_Scatterv" : "memcpy";
+        const char *pg_name = mpi ? "MPI_Gatherv" : "memcpy";
+        struct {
+            const char *what, *peer;
+            double sgl, peer_t, goal;
+        } row[] = {
+            {"empty superstep", pe_name, median(se, TRIALS), median(pe, TRIALS),
+             1 / 1.5},
+            {"scatter large block", ps_name, median(ss, TRIALS),
+             median(ps, TRIALS), 0.8},
+            {"gather large block", pg_name, median(sg, TRIALS),
+             median(pg, TRIALS), 0.8},
+        };
+        printf("superstep cost, %s level, %u children, %zu doubles, median "
+               "of %d trials (%s)\n",
+               level, sgl_node_arity(root), c.doubles, TRIALS,
+               sgl_machine_source(m));
+        printf("%-20s %-26s %12s %12s %8s %6s %s\n", "case", "peer",
+               "sgl [us]", "peer [us]", "ratio", "goal", "");
+        for (size_t i = 0; i < sizeof row / sizeof *row; i++) {
+            double ratio = row[i].peer_t / row[i].sgl;
+            printf("%-20s %-26s %12.2f %12.2f %8.3f %6.2f %s\n", row[i].what,
+                   row[i].peer, 1e6 * row[i].sgl, 1e6 * row[i].peer_t, ratio,
+                   row[i].goal, ratio >= row[i].goal ? "met" : "MISSED");
+        }
+        if (c.csv) {
+            FILE *f = fopen(c.csv, "w");
+            if (f) {
+                fprintf(f, "level,case,peer,sgl_s,peer_s,ratio,goal\n");
+                for (size_t i = 0; i < sizeof row / sizeof *row; i++)
+                    fprintf(f, "%s,%s,%s,%.9g,%.9g,%.4f,%.3f\n", level,
+                            row[i].what, row[i].peer, row[i].sgl,
+                            row[i].peer_t, row[i].peer_t / row[i].sgl,
+                            row[i].goal);
+                fclose(f);
+            }
+        }
+    }
+    sgl_finalize(rt);
+    return 0;
+}
