@@ -1,5 +1,5 @@
-/* Recursive sum of a distributed vector (SGL paper, Algorithm 1 shape).
- * The vector x_i = i starts distributed: each worker makes its own slice.
+/* Recursive sum of a distributed vector x_i = i (the paper's reduction):
+ * each worker makes its own slice, masters add their children's sums.
  * Run: ./sum [n]   or   mpirun -n 2 ./sum [n] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,18 +19,17 @@ static int sum_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 static int sum(sgl_ctx_t *ctx, size_t n, double *ret)
 {
     *ret = 0;
-    if (sgl_ctx_is_worker(ctx)) { /* my slice of the vector */
+    if (sgl_ctx_is_worker(ctx)) { /* worker: my slice */
         size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
         size_t w = sgl_ctx_first_worker(ctx);
         for (size_t i = n * w / p; i < n * (w + 1) / p; i++)
             *ret += (double)i;
         return SGL_OK;
     }
-    unsigned p = sgl_ctx_children(ctx); /* master: pardo, gather, add */
-    double part[64];
-    if (p > 64)
-        return sgl_error_set(SGL_ENOTSUP, "example handles 64 children");
-    int rc = sgl_pardo(ctx, sum_task, &n, sizeof n);
+    double part[64]; /* master: pardo, gather, add */
+    unsigned p = sgl_ctx_children(ctx);
+    int rc = p > 64 ? sgl_error_set(SGL_ENOTSUP, "over 64 children")
+                    : sgl_pardo(ctx, sum_task, &n, sizeof n);
     if (!rc)
         rc = sgl_gather(ctx, part, sizeof *part, p, NULL);
     for (unsigned i = 0; !rc && i < p; i++)
@@ -41,23 +40,19 @@ static int sum(sgl_ctx_t *ctx, size_t n, double *ret)
 static int program(sgl_ctx_t *root, const void *arg, size_t size)
 {
     (void)size;
-    size_t n = *(const size_t *)arg;
     double s;
-    int rc = sum(root, n, &s);
+    int rc = sum(root, *(const size_t *)arg, &s);
     if (!rc)
-        printf("sum of 0..%zu = %.0f on %zu workers\n", n - 1, s,
-               sgl_machine_workers(sgl_ctx_machine(root)));
+        printf("sum = %.0f on %zu workers\n", s, sgl_ctx_workers(root));
     return rc;
 }
 
 int main(int argc, char **argv)
 {
-    sgl_runtime_t *rt;
+    sgl_runtime_t *rt = NULL;
     size_t n = argc > 1 ? strtoull(argv[1], NULL, 10) : 1000000;
     int rc = sgl_init(&argc, &argv, NULL, &rt);
-    if (!rc)
-        rc = sgl_task_register(rt, sum_task, "sum");
-    if (!rc)
+    if (!rc && !(rc = sgl_task_register(rt, sum_task, "sum")))
         rc = sgl_run(rt, program, &n, sizeof n);
     if (rc)
         fprintf(stderr, "sum: %s\n", sgl_last_error());

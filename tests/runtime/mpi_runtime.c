@@ -61,7 +61,7 @@ int main(int argc, char **argv)
         failed++;
     if (rank == 0) {
         printf("1..%d\n", passed + failed);
-        printf("%d passed, %d failed\n", passed, failed);
+        printf("# %d passed, %d failed\n", passed, failed);
     }
     return failed ? 1 : 0;
 }
