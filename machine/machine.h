@@ -79,7 +79,9 @@ int sgl_machine_from_shape(const char *shape, const sgl_machine_opts_t *opts,
                            sgl_machine_t **ret_machine);
 
 /** Build a tree from an hwloc XML export (as `lstopo file.xml` writes); all
- *  levels are thread levels of one process.
+ *  levels are thread levels of one process. The export describes another
+ *  machine, so neither this process's binding nor OMP_NUM_THREADS apply;
+ *  opts->max_threads, if nonzero, still caps the workers.
  *  @return SGL_OK, SGL_EIO (file missing or unreadable), SGL_EHWLOC
  *          (not valid hwloc XML) or SGL_ENOMEM. */
 int sgl_machine_from_xml(const char *path, const sgl_machine_opts_t *opts,

@@ -9,9 +9,10 @@ struct printer {
     FILE *out;
     unsigned max_lines;
     int ranks; /* print ranks: only when there is more than one */
-    /* L# of the next node on each level: hwloc's logical index, counted
-     * across the whole level so that an elided run still leaves the
-     * numbers of what follows right. */
+    /* L# of the next node on each level. As in lstopo it counts across
+     * the whole tree, but per level rather than per type, because levels
+     * are what SGL runs on. Elided runs are counted too, so that the
+     * numbers after them stay right. */
     size_t next[SGL__MAX_DEPTH + 1];
 };
 
@@ -38,7 +39,7 @@ static void skip(struct printer *pr, const struct sgl_node *n)
 static void print_children(FILE *out, const struct sgl_node *n)
 {
     const char *type = n->child[0]->type;
-    for (unsigned i = 1; i < n->arity; i++)
+    for (unsigned i = 1; type && i < n->arity; i++)
         if (strcmp(n->child[i]->type, type) != 0)
             type = NULL;
     if (type)
