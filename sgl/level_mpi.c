@@ -1,14 +1,19 @@
-/* The MPI level: master-driven. A pardo sends each remote child one
- * message (command, argument and its staged block together) and receives
- * one message back from each (status, error message and its hand-up block
- * together): one synchronisation down and one up, as the cost model
- * charges. The master plays its first child itself without messages.
- * Processes that are not the root serve their master's commands in
- * sgl__mpi_serve() until a stop message ends the program.
+/* The MPI level: master-driven. A pardo sends each remote child its
+ * command, argument and staged block together, and receives from each its
+ * status, error message and hand-up block together: one synchronisation
+ * down and one up, as the cost model charges. The master plays its first
+ * child itself without messages. Processes that are not the root serve
+ * their master's commands in sgl__mpi_serve() until a stop message.
  *
- * Messages are sent straight from the caller's buffers through a derived
- * datatype of absolute addresses (no packing copy) and received with a
- * matched probe, so that sizes need no extra round trip. */
+ * Protocol. A message of at most PACK_MAX bytes travels as one, packed
+ * into a contiguous buffer and received into a pre-posted buffer of that
+ * size, so no probe is needed. A larger one travels as a small first part
+ * (the header; up, also the error message) and the rest, sent straight
+ * from the caller's buffers through a derived datatype of absolute
+ * addresses. The rest of a large hand-up is received only when the master
+ * knows where it goes: by sgl_gather() directly into the destination, or
+ * into a staging buffer by sgl_gather_block(), the next pardo or the end
+ * of the program (sgl__mpi_drain()). */
 #include <limits.h>
 #include <string.h>
 
@@ -65,30 +70,32 @@ static size_t parts_size(const struct part *parts, int nparts)
     return n;
 }
 
-/* Start sending the concatenation of @parts to @dest: packed into @pack
- * (which must hold them) if not NULL, else straight from where they lie.
- * The caller checked that the total fits in an int. */
-static int send_parts(MPI_Comm comm, int dest, int tag,
-                      const struct part *parts, int nparts, char *pack,
-                      MPI_Request *req)
+/* Copy @parts back to back into @pack and start sending it. */
+static int send_packed(MPI_Comm comm, int dest, int tag,
+                       const struct part *parts, int nparts, char *pack,
+                       MPI_Request *req)
 {
-    if (pack) {
-        size_t off = 0;
-        for (int i = 0; i < nparts; i++) {
-            if (parts[i].len)
-                memcpy(pack + off, parts[i].ptr, parts[i].len);
-            off += parts[i].len;
-        }
-        if (MPI_Isend(pack, (int)off, MPI_BYTE, dest, tag, comm, req) !=
-            MPI_SUCCESS)
-            return sgl_error_set(SGL_EMPI, "MPI_Isend to rank %d failed",
-                                 dest);
-        return SGL_OK;
+    size_t off = 0;
+    for (int i = 0; i < nparts; i++) {
+        if (parts[i].len)
+            memcpy(pack + off, parts[i].ptr, parts[i].len);
+        off += parts[i].len;
     }
+    if (MPI_Isend(pack, (int)off, MPI_BYTE, dest, tag, comm, req) !=
+        MPI_SUCCESS)
+        return sgl_error_set(SGL_EMPI, "MPI_Isend to rank %d failed", dest);
+    return SGL_OK;
+}
+
+/* Start sending the concatenation of @parts from where they lie. The
+ * caller checked that the total fits in an int. */
+static int send_parts(MPI_Comm comm, int dest, int tag,
+                      const struct part *parts, int nparts, MPI_Request *req)
+{
     int len[4];
     MPI_Aint disp[4];
     int n = 0;
-    for (int i = 0; i < nparts; i++) {
+    for (int i = 0; i < nparts && i < 4; i++) {
         if (parts[i].len == 0)
             continue;
         len[n] = (int)parts[i].len;
@@ -98,39 +105,13 @@ static int send_parts(MPI_Comm comm, int dest, int tag,
     MPI_Datatype t;
     if (MPI_Type_create_hindexed(n, len, disp, MPI_BYTE, &t) != MPI_SUCCESS ||
         MPI_Type_commit(&t) != MPI_SUCCESS)
-        return sgl_error_set(SGL_EMPI, "MPI datatype for a message to rank "
-                                       "%d failed",
+        return sgl_error_set(SGL_EMPI,
+                             "MPI datatype for a message to rank %d failed",
                              dest);
     int rc = MPI_Isend(MPI_BOTTOM, 1, t, dest, tag, comm, req);
     MPI_Type_free(&t);
     if (rc != MPI_SUCCESS)
         return sgl_error_set(SGL_EMPI, "MPI_Isend to rank %d failed", dest);
-    return SGL_OK;
-}
-
-/* Receive the next message from @src with @tag into @buf, whatever size. */
-static int recv_msg(MPI_Comm comm, int src, int tag, struct sgl_buf *buf,
-                    size_t *ret_bytes)
-{
-    MPI_Message msg;
-    MPI_Status st;
-    int n;
-    if (MPI_Mprobe(src, tag, comm, &msg, &st) != MPI_SUCCESS ||
-        MPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS || n < HDR_BYTES)
-        return sgl_error_set(SGL_EMPI,
-                             "receiving from rank %d (tag %d) failed", src,
-                             tag);
-    int rc = sgl__buf_reserve(buf, (size_t)n);
-    if (rc) {
-        /* Drain the message anyway so that the protocol stays in step. */
-        char hdr[HDR_BYTES];
-        MPI_Mrecv(hdr, 0, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
-        return rc;
-    }
-    if (MPI_Mrecv(buf->data, n, MPI_BYTE, &msg, MPI_STATUS_IGNORE) !=
-        MPI_SUCCESS)
-        return sgl_error_set(SGL_EMPI, "MPI_Mrecv from rank %d failed", src);
-    *ret_bytes = (size_t)n;
     return SGL_OK;
 }
 
@@ -140,6 +121,58 @@ static int find_task(const struct sgl_runtime *rt, sgl_task_fn fn)
         if (rt->tasks[i].fn == fn)
             return (int)i;
     return -1;
+}
+
+static size_t staged_bytes(const struct sgl_ctx *m, unsigned i)
+{
+    return m->staged == SGL_STAGED_NONE ? 0 : m->counts[i];
+}
+
+int sgl__mpi_drain(struct sgl_ctx *m, char *dst)
+{
+    int rc = SGL_OK;
+    size_t off = 0;
+    unsigned level = m->node->level + 1;
+    for (unsigned i = 0; i < m->node->arity; i++) {
+        size_t n = m->pending[i];
+        if (n) {
+            int r = SGL_OK;
+            void *to = dst ? dst + off : NULL;
+            if (!to && (r = sgl__buf_reserve(&m->gbuf[i], n)) == SGL_OK)
+                to = m->gbuf[i].data;
+            if (to && MPI_Recv(to, (int)n, MPI_BYTE, m->node->child[i]->rank,
+                               tag_up(level), m->rt->comm,
+                               MPI_STATUS_IGNORE) != MPI_SUCCESS)
+                r = sgl_error_set(SGL_EMPI, "receiving %zu bytes from rank %d "
+                                            "failed",
+                                  n, m->node->child[i]->rank);
+            /* The message must be taken off the wire even without memory,
+             * or the child stays blocked: truncate it into nothing. */
+            if (!to)
+                MPI_Recv(NULL, 0, MPI_BYTE, m->node->child[i]->rank,
+                         tag_up(level), m->rt->comm, MPI_STATUS_IGNORE);
+            m->pending[i] = 0;
+            m->gdata[i] = dst || r ? NULL : to;
+            if (r && rc == SGL_OK)
+                rc = r;
+        }
+        off += m->gbytes[i];
+    }
+    return rc;
+}
+
+/* Post the receive of child @i's reply (its first part). */
+static int post_reply(struct sgl_ctx *m, unsigned i, MPI_Request *req)
+{
+    int rc = sgl__buf_reserve(&m->gbuf[i], PACK_MAX);
+    if (rc)
+        return rc;
+    if (MPI_Irecv(m->gbuf[i].data, PACK_MAX, MPI_BYTE,
+                  m->node->child[i]->rank, tag_up(m->node->level + 1),
+                  m->rt->comm, req) != MPI_SUCCESS)
+        return sgl_error_set(SGL_EMPI, "MPI_Irecv from rank %d failed",
+                             m->node->child[i]->rank);
+    return SGL_OK;
 }
 
 int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
@@ -156,33 +189,37 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
                              "be registered with sgl_task_register() in "
                              "every process",
                              m->node->level);
+    size_t pack_bytes = 0;
     for (unsigned i = 0; i < p; i++) {
-        size_t bytes = m->staged == SGL_STAGED_NONE ? 0 : m->counts[i];
-        if (bytes > (size_t)INT_MAX - HDR_BYTES - round16(arg_size))
+        size_t bytes = staged_bytes(m, i);
+        if (bytes > (size_t)INT_MAX - round16(arg_size))
             return sgl_error_set(SGL_ERANGE,
                                  "sgl_pardo: the block for child %u (%zu "
                                  "bytes) exceeds the MPI level's limit of "
                                  "%d bytes per message",
                                  i, bytes, INT_MAX);
-    }
-    /* One header per child, then the packed small messages. */
-    size_t hdr_bytes = p * sizeof(struct down_hdr), pack_bytes = 0;
-    for (unsigned i = 0; i < p; i++) {
-        size_t bytes = m->staged == SGL_STAGED_NONE ? 0 : m->counts[i];
         size_t total = HDR_BYTES + round16(arg_size) + bytes;
         if (!m->child[i] && total <= PACK_MAX)
             pack_bytes += total;
     }
-    int rc = sgl__buf_reserve(&m->hdrs, hdr_bytes + pack_bytes);
+    /* Blocks left in flight by the last superstep come off the wire first:
+     * their senders wait for it. */
+    int rc = sgl__mpi_drain(m, NULL);
     if (rc)
+        return rc;
+    size_t hdr_bytes = p * sizeof(struct down_hdr);
+    if ((rc = sgl__buf_reserve(&m->hdrs, hdr_bytes + pack_bytes)))
         return rc;
     struct down_hdr *hdr = m->hdrs.data;
     char *pack = (char *)m->hdrs.data + hdr_bytes;
-    int nreq = 0;
+    MPI_Request *sends = m->reqs, *recvs = m->reqs + 2 * p;
+    int nsend = 0;
     for (unsigned i = 0; i < p; i++) {
+        recvs[i] = MPI_REQUEST_NULL;
         if (m->child[i])
             continue;
-        size_t bytes = m->staged == SGL_STAGED_NONE ? 0 : m->counts[i];
+        int dest = m->node->child[i]->rank;
+        size_t bytes = staged_bytes(m, i);
         hdr[i] = (struct down_hdr){.magic = MAGIC_DOWN,
                                    .kind = KIND_TASK,
                                    .task = (uint32_t)id,
@@ -195,21 +232,32 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
             {zeros, round16(arg_size) - arg_size},
             {bytes ? (const char *)m->src + m->offsets[i] : NULL, bytes}};
         size_t total = parts_size(parts, 4);
-        rc = send_parts(rt->comm, m->node->child[i]->rank, tag_down(level),
-                        parts, 4, total <= PACK_MAX ? pack : NULL,
-                        &m->reqs[nreq]);
-        if (total <= PACK_MAX)
+        if (total <= PACK_MAX) {
+            rc = send_packed(rt->comm, dest, tag_down(level), parts, 4, pack,
+                             &sends[nsend++]);
             pack += total;
+        } else if (MPI_Isend(&hdr[i], HDR_BYTES, MPI_BYTE, dest,
+                             tag_down(level), rt->comm,
+                             &sends[nsend++]) != MPI_SUCCESS) {
+            rc = sgl_error_set(SGL_EMPI, "MPI_Isend to rank %d failed", dest);
+        } else {
+            rc = send_parts(rt->comm, dest, tag_down(level), parts + 1, 3,
+                            &sends[nsend++]);
+        }
+        if (!rc)
+            rc = post_reply(m, i, &recvs[i]);
         if (rc) {
-            MPI_Waitall(nreq, m->reqs, MPI_STATUSES_IGNORE);
+            /* Children already commanded will reply; collect them so that
+             * the protocol stays in step. */
+            MPI_Waitall(nsend, sends, MPI_STATUSES_IGNORE);
+            MPI_Waitall((int)i, recvs, MPI_STATUSES_IGNORE);
             return rc;
         }
-        nreq++;
     }
     /* Complete the sends before running the local child: without an
      * asynchronous progress thread a large message would otherwise wait
      * for the local child's computation. */
-    if (MPI_Waitall(nreq, m->reqs, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
+    if (MPI_Waitall(nsend, sends, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
         return sgl_error_set(SGL_EMPI, "sgl_pardo: MPI_Waitall failed");
 
     for (unsigned i = 0; i < p; i++) {
@@ -227,43 +275,135 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
     }
 
     int status = SGL_OK, proto = SGL_OK;
+    if (MPI_Waitall((int)p, recvs, m->stats) != MPI_SUCCESS)
+        proto = sgl_error_set(SGL_EMPI, "sgl_pardo: receiving replies failed");
     for (unsigned i = 0; i < p; i++) {
         struct sgl_ctx *c = m->child[i];
         int child_status;
         const char *msg;
         int rank = m->node->child[i]->rank;
+        m->pending[i] = 0;
         if (c) {
             child_status = c->status;
             msg = c->errmsg;
             m->gdata[i] = c->up.data;
             m->gbytes[i] = c->status < 0 ? 0 : c->up_bytes;
         } else {
-            size_t n = 0;
+            int n = 0;
             m->gdata[i] = NULL;
             m->gbytes[i] = 0;
-            rc = recv_msg(rt->comm, rank, tag_up(level), &m->gbuf[i], &n);
+            if (proto)
+                continue;
+            MPI_Get_count(&m->stats[i], MPI_BYTE, &n);
             const struct up_hdr *h = m->gbuf[i].data;
-            if (rc == SGL_OK &&
-                (h->magic != MAGIC_UP ||
-                 HDR_BYTES + round16(h->msg_size) + h->data_size != n))
-                rc = sgl_error_set(SGL_EMPI,
-                                   "sgl_pardo: malformed reply from rank %d",
-                                   rank);
-            if (rc) {
-                if (proto == SGL_OK)
-                    proto = rc;
+            size_t first = HDR_BYTES + round16(h->msg_size);
+            if (n < HDR_BYTES || h->magic != MAGIC_UP ||
+                (first + h->data_size <= PACK_MAX
+                     ? first + h->data_size != (size_t)n
+                     : first != (size_t)n)) {
+                proto = sgl_error_set(SGL_EMPI,
+                                      "sgl_pardo: malformed reply from rank "
+                                      "%d",
+                                      rank);
                 continue;
             }
             child_status = h->status;
             msg = (const char *)h + HDR_BYTES;
-            m->gdata[i] = (const char *)h + HDR_BYTES + round16(h->msg_size);
             m->gbytes[i] = h->data_size;
+            if (first + h->data_size <= PACK_MAX)
+                m->gdata[i] = (const char *)h + first;
+            else
+                m->pending[i] = h->data_size;
         }
         if (child_status < 0 && status == SGL_OK)
             status = sgl__child_failed(m, i, rank, child_status, msg);
     }
     m->gathered = 1;
+    m->consumed = 0;
     return proto ? proto : status;
+}
+
+/* Receive the next command into the entry's down buffer. */
+static int recv_command(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
+                        int tag)
+{
+    int rc = sgl__buf_reserve(&e->down, PACK_MAX);
+    if (rc)
+        return rc;
+    MPI_Status st;
+    int n = 0;
+    int cap = e->down.cap > INT_MAX ? INT_MAX : (int)e->down.cap;
+    if (MPI_Recv(e->down.data, cap, MPI_BYTE, master, tag, rt->comm, &st) !=
+            MPI_SUCCESS ||
+        MPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS || n < HDR_BYTES)
+        return sgl_error_set(SGL_EMPI, "rank %d: receiving a command from "
+                                       "rank %d failed",
+                             rt->rank, master);
+    struct down_hdr h = *(const struct down_hdr *)e->down.data;
+    if (h.magic != MAGIC_DOWN)
+        return sgl_error_set(SGL_EMPI, "rank %d: malformed command from "
+                                       "rank %d",
+                             rt->rank, master);
+    if (h.kind != KIND_TASK)
+        return SGL_OK;
+    size_t rest = round16(h.arg_size) + h.data_size;
+    if ((size_t)n == HDR_BYTES + rest)
+        return SGL_OK;
+    if (n != HDR_BYTES || HDR_BYTES + rest <= PACK_MAX)
+        return sgl_error_set(SGL_EMPI, "rank %d: command of %d bytes from "
+                                       "rank %d, header says %zu",
+                             rt->rank, n, master, HDR_BYTES + rest);
+    /* A large command: the header came alone, the rest follows. */
+    if ((rc = sgl__buf_reserve(&e->down, HDR_BYTES + rest))) {
+        MPI_Recv(NULL, 0, MPI_BYTE, master, tag, rt->comm, MPI_STATUS_IGNORE);
+        return rc;
+    }
+    memcpy(e->down.data, &h, HDR_BYTES);
+    if (MPI_Recv((char *)e->down.data + HDR_BYTES, (int)rest, MPI_BYTE, master,
+                 tag, rt->comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
+        return sgl_error_set(SGL_EMPI, "rank %d: receiving %zu bytes from "
+                                       "rank %d failed",
+                             rt->rank, rest, master);
+    return SGL_OK;
+}
+
+/* Send the entry's status, message and hand-up block to its master. */
+static int send_reply(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
+                      int tag)
+{
+    size_t bytes = e->status < 0 ? 0 : e->up_bytes;
+    if (bytes > (size_t)INT_MAX) {
+        e->status = sgl_error_set(SGL_ERANGE,
+                                  "rank %d put %zu bytes, over the MPI "
+                                  "level's limit of %d per message",
+                                  rt->rank, bytes, INT_MAX);
+        snprintf(e->errmsg, sizeof e->errmsg, "%s", sgl_last_error());
+        bytes = 0;
+    }
+    size_t msg_len = e->status < 0 ? strlen(e->errmsg) + 1 : 0;
+    struct up_hdr uh = {.magic = MAGIC_UP,
+                        .status = e->status,
+                        .data_size = bytes,
+                        .msg_size = msg_len};
+    struct part parts[] = {{&uh, HDR_BYTES},
+                           {e->errmsg, msg_len},
+                           {zeros, round16(msg_len) - msg_len},
+                           {e->up.data, bytes}};
+    size_t total = parts_size(parts, 4);
+    int large = total > PACK_MAX;
+    int rc = sgl__buf_reserve(&e->hdrs, large ? total - bytes : total);
+    if (rc)
+        return rc;
+    MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+    rc = send_packed(rt->comm, master, tag, parts, large ? 3 : 4,
+                     e->hdrs.data, &req[0]);
+    if (!rc && large &&
+        MPI_Isend(e->up.data, (int)bytes, MPI_BYTE, master, tag, rt->comm,
+                  &req[1]) != MPI_SUCCESS)
+        rc = sgl_error_set(SGL_EMPI, "rank %d: MPI_Isend failed", rt->rank);
+    if (MPI_Waitall(2, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS && !rc)
+        rc = sgl_error_set(SGL_EMPI, "rank %d: MPI_Waitall failed", rt->rank);
+    return rc;
 }
 
 int sgl__mpi_serve(struct sgl_runtime *rt)
@@ -272,17 +412,10 @@ int sgl__mpi_serve(struct sgl_runtime *rt)
     unsigned level = e->node->level;
     int master = e->node->parent->rank;
     for (;;) {
-        size_t n = 0;
-        int rc = recv_msg(rt->comm, master, tag_down(level), &e->down, &n);
+        int rc = recv_command(rt, e, master, tag_down(level));
         if (rc)
             return rc;
         const struct down_hdr *h = e->down.data;
-        if (h->magic != MAGIC_DOWN ||
-            (h->kind == KIND_TASK &&
-             HDR_BYTES + round16(h->arg_size) + h->data_size != n))
-            return sgl_error_set(SGL_EMPI,
-                                 "rank %d: malformed command from rank %d",
-                                 rt->rank, master);
         if (h->kind == KIND_STOP)
             return h->status;
 
@@ -302,43 +435,14 @@ int sgl__mpi_serve(struct sgl_runtime *rt)
                 rt->rank, h->task, h->hash);
             snprintf(e->errmsg, sizeof e->errmsg, "%s", sgl_last_error());
         }
-
-        size_t bytes = e->status < 0 ? 0 : e->up_bytes;
-        size_t msg_len = e->status < 0 ? strlen(e->errmsg) + 1 : 0;
-        if (bytes > (size_t)INT_MAX - HDR_BYTES - SGL_ERRMSG_MAX) {
-            e->status = sgl_error_set(SGL_ERANGE,
-                                      "rank %d put %zu bytes, over the MPI "
-                                      "level's limit of %d per message",
-                                      rt->rank, bytes, INT_MAX);
-            snprintf(e->errmsg, sizeof e->errmsg, "%s", sgl_last_error());
-            bytes = 0;
-            msg_len = strlen(e->errmsg) + 1;
-        }
-        struct up_hdr uh = {.magic = MAGIC_UP,
-                            .status = e->status,
-                            .data_size = bytes,
-                            .msg_size = msg_len};
-        struct part parts[] = {{&uh, HDR_BYTES},
-                               {e->errmsg, msg_len},
-                               {zeros, round16(msg_len) - msg_len},
-                               {e->up.data, bytes}};
-        size_t total = parts_size(parts, 4);
-        if (total <= PACK_MAX && (rc = sgl__buf_reserve(&e->hdrs, total)))
+        if ((rc = send_reply(rt, e, master, tag_up(level))))
             return rc;
-        MPI_Request req;
-        rc = send_parts(rt->comm, master, tag_up(level), parts, 4,
-                        total <= PACK_MAX ? e->hdrs.data : NULL, &req);
-        if (rc)
-            return rc;
-        if (MPI_Wait(&req, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-            return sgl_error_set(SGL_EMPI, "rank %d: MPI_Wait failed",
-                                 rt->rank);
     }
 }
 
 static int stop_below(struct sgl_ctx *c, int status)
 {
-    int rc = SGL_OK;
+    int rc = c->node->link == SGL_LINK_MPI ? sgl__mpi_drain(c, NULL) : SGL_OK;
     for (unsigned i = 0; i < c->node->arity; i++) {
         if (c->child[i]) {
             int r = stop_below(c->child[i], status);
@@ -349,7 +453,8 @@ static int stop_below(struct sgl_ctx *c, int status)
             .magic = MAGIC_DOWN, .kind = KIND_STOP, .status = status};
         if (MPI_Send(&h, HDR_BYTES, MPI_BYTE, c->node->child[i]->rank,
                      tag_down(c->node->level + 1),
-                     c->rt->comm) != MPI_SUCCESS && rc == SGL_OK)
+                     c->rt->comm) != MPI_SUCCESS &&
+            rc == SGL_OK)
             rc = sgl_error_set(SGL_EMPI, "sending stop to rank %d failed",
                                c->node->child[i]->rank);
     }

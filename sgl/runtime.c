@@ -43,6 +43,8 @@ static void ctx_free(struct sgl_ctx *c)
     free(c->gbytes);
     free(c->gbuf);
     free(c->reqs);
+    free(c->stats);
+    free(c->pending);
     sgl__buf_free(&c->hdrs);
     sgl__buf_free(&c->down);
     sgl__buf_free(&c->up);
@@ -66,9 +68,11 @@ static struct sgl_ctx *ctx_new(struct sgl_runtime *rt, const struct sgl_node *n)
     c->gdata = calloc(p, sizeof *c->gdata);
     c->gbytes = calloc(p, sizeof *c->gbytes);
     c->gbuf = calloc(p, sizeof *c->gbuf);
-    c->reqs = calloc(p, sizeof *c->reqs);
+    c->reqs = calloc(3 * (size_t)p, sizeof *c->reqs);
+    c->stats = calloc(p, sizeof *c->stats);
+    c->pending = calloc(p, sizeof *c->pending);
     if (!c->child || !c->counts || !c->offsets || !c->gdata || !c->gbytes ||
-        !c->gbuf || !c->reqs) {
+        !c->gbuf || !c->reqs || !c->stats || !c->pending) {
         ctx_free(c);
         return NULL;
     }

@@ -58,11 +58,15 @@ struct sgl_ctx {
     size_t *counts;   /* arity entries, bytes per child */
     size_t *offsets;  /* arity entries, byte offset of each child's block */
     int gathered;
+    int consumed;            /* a block went straight into a gather's dst */
     const void **gdata;      /* arity entries */
     size_t *gbytes;          /* arity entries */
     struct sgl_buf *gbuf;    /* arity entries; MPI level receive buffers */
-    MPI_Request *reqs;       /* arity entries; MPI level sends */
-    struct sgl_buf hdrs;     /* MPI level: one message header per child */
+    /* MPI level only. */
+    MPI_Request *reqs;       /* 3 * arity: two sends and a receive a child */
+    MPI_Status *stats;       /* arity entries, for the receives */
+    size_t *pending;         /* arity: hand-up bytes not yet received */
+    struct sgl_buf hdrs;     /* message headers and packed small messages */
 
     void *state;
     void (*destroy)(void *);
@@ -102,6 +106,11 @@ int sgl__pardo_mpi(struct sgl_ctx *master, sgl_task_fn task, const void *arg,
 /* Serve the master of this process's entry node until it says stop;
  * returns the program's status sent with the stop. */
 int sgl__mpi_serve(struct sgl_runtime *rt);
+/* Receive every hand-up block still in flight below @m (see level_mpi.c),
+ * into @dst at the children's offsets if not NULL, else into the staging
+ * buffers. */
+int sgl__mpi_drain(struct sgl_ctx *m, char *dst);
+
 /* Tell every remote child of every MPI master this process plays to stop
  * serving, with the program's @status. */
 int sgl__mpi_stop(struct sgl_runtime *rt, int status);

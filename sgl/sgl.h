@@ -172,7 +172,8 @@ int sgl_pardo(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
               size_t arg_size);
 
 /** Copy the blocks the children put in the last pardo, back to back in
- *  child order, into @p dst.
+ *  child order, into @p dst. Call it once per pardo: at an MPI level large
+ *  blocks are received straight into @p dst, not kept.
  *  @param capacity    elements @p dst holds.
  *  @param ret_counts  if not NULL, receives sgl_ctx_children() element
  *                     counts.
@@ -184,9 +185,12 @@ int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size, size_t capacity,
                size_t *ret_counts);
 
 /** Look at child @p i's block from the last pardo without copying. Valid
- *  until the next sgl_pardo() on this context.
- *  @return SGL_OK, SGL_ESTATE, SGL_EINVAL (i out of range). */
-int sgl_gather_block(const sgl_ctx_t *ctx, unsigned i, const void **ret_data,
+ *  until the next sgl_pardo() on this context. Call it before
+ *  sgl_gather(), which at an MPI level may receive large blocks straight
+ *  into its destination and then no longer holds them.
+ *  @return SGL_OK, SGL_ESTATE (no pardo ran, or the block is gone into an
+ *          earlier gather's destination), SGL_EINVAL (i out of range). */
+int sgl_gather_block(sgl_ctx_t *ctx, unsigned i, const void **ret_data,
                      size_t *ret_bytes);
 
 /** The block the master staged for this child in the current pardo. The

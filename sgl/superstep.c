@@ -149,6 +149,23 @@ int sgl_pardo(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
     return rc;
 }
 
+/* A block received straight into an earlier sgl_gather()'s destination
+ * is not kept anywhere else. */
+static int check_not_consumed(const struct sgl_ctx *ctx, const char *fn,
+                              unsigned from, unsigned to)
+{
+    if (!ctx->consumed)
+        return SGL_OK;
+    for (unsigned i = from; i < to; i++)
+        if (!ctx->gdata[i] && ctx->gbytes[i] && !ctx->pending[i])
+            return sgl_error_set(SGL_ESTATE,
+                                 "%s: the block of child %u went straight "
+                                 "into an earlier sgl_gather() destination "
+                                 "and is no longer held",
+                                 fn, i);
+    return SGL_OK;
+}
+
 int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size, size_t capacity,
                size_t *ret_counts)
 {
@@ -181,18 +198,28 @@ int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size, size_t capacity,
                              "sgl_gather: dst is NULL but children put %zu "
                              "elements",
                              total);
+    int rc = check_not_consumed(ctx, "sgl_gather", 0, p);
+    /* Large MPI blocks still in flight land straight in dst. */
+    if (!rc && ctx->node->link == SGL_LINK_MPI)
+        rc = sgl__mpi_drain(ctx, dst);
+    if (rc)
+        return rc;
     char *out = dst;
     for (unsigned i = 0; i < p; i++) {
-        if (ctx->gbytes[i])
+        if (ctx->gbytes[i] && ctx->gdata[i])
             memcpy(out, ctx->gdata[i], ctx->gbytes[i]);
         out += ctx->gbytes[i];
         if (ret_counts)
             ret_counts[i] = ctx->gbytes[i] / elem_size;
     }
+    if (ctx->node->link == SGL_LINK_MPI)
+        for (unsigned i = 0; i < p; i++)
+            if (!ctx->gdata[i] && ctx->gbytes[i])
+                ctx->consumed = 1;
     return SGL_OK;
 }
 
-int sgl_gather_block(const sgl_ctx_t *ctx, unsigned i, const void **ret_data,
+int sgl_gather_block(sgl_ctx_t *ctx, unsigned i, const void **ret_data,
                      size_t *ret_bytes)
 {
     if (!ctx || !ret_data || !ret_bytes)
@@ -206,6 +233,11 @@ int sgl_gather_block(const sgl_ctx_t *ctx, unsigned i, const void **ret_data,
         return sgl_error_set(SGL_EINVAL,
                              "sgl_gather_block: child %u of %u", i,
                              ctx->node->arity);
+    int rc = check_not_consumed(ctx, "sgl_gather_block", i, i + 1);
+    if (!rc && ctx->node->link == SGL_LINK_MPI && ctx->pending[i])
+        rc = sgl__mpi_drain(ctx, NULL);
+    if (rc)
+        return rc;
     *ret_data = ctx->gdata[i];
     *ret_bytes = ctx->gbytes[i];
     return SGL_OK;

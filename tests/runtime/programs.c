@@ -564,6 +564,74 @@ int prog_random_blocks(sgl_runtime_t *rt, uint64_t seed, unsigned rounds)
     return sgl_run(rt, rb_main, &a, sizeof a);
 }
 
+static int big_task(sgl_ctx_t *ctx, const void *arg, size_t size);
+
+/* ---- large blocks gathered straight into the destination ---- */
+
+/* Worker w hands up 3000 + 7 w values w * 1e6 + i (over 16 KiB, the MPI
+ * level's large-message path); masters size their buffer from the tree
+ * alone and call sgl_gather without looking at the blocks first. */
+static size_t big_len(size_t w) { return 3000 + 7 * w; }
+
+static size_t big_total(const sgl_ctx_t *ctx)
+{
+    size_t n = 0, w0 = sgl_ctx_first_worker(ctx);
+    for (size_t w = w0; w < w0 + sgl_ctx_workers(ctx); w++)
+        n += big_len(w);
+    return n;
+}
+
+static int big(sgl_ctx_t *ctx, int64_t *out)
+{
+    if (sgl_ctx_is_worker(ctx)) {
+        size_t w = sgl_ctx_first_worker(ctx);
+        for (size_t i = 0; i < big_len(w); i++)
+            out[i] = (int64_t)(w * 1000000 + i);
+        return SGL_OK;
+    }
+    TRY(sgl_pardo(ctx, big_task, NULL, 0));
+    TRY(sgl_gather(ctx, out, sizeof *out, big_total(ctx), NULL));
+    if (sgl_node_link(sgl_ctx_node(ctx)) == SGL_LINK_MPI) {
+        const void *d;
+        size_t b;
+        unsigned last = sgl_ctx_children(ctx) - 1;
+        CHECK(sgl_gather_block(ctx, last, &d, &b) == SGL_ESTATE,
+              "gather_block after a direct gather did not say ESTATE");
+    }
+    return SGL_OK;
+}
+
+static int big_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    void *out;
+    TRY(sgl_put_buffer(ctx, big_total(ctx) * sizeof(int64_t), &out));
+    return big(ctx, out);
+}
+
+static int big_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    size_t n = big_total(root);
+    int64_t *out = malloc(n * sizeof *out);
+    CHECK(out, "out of memory");
+    int rc = big(root, out);
+    size_t k = 0;
+    for (size_t w = 0; !rc && w < sgl_ctx_workers(root); w++)
+        for (size_t i = 0; !rc && i < big_len(w); i++, k++)
+            if (out[k] != (int64_t)(w * 1000000 + i))
+                rc = sgl_error_set(SGL_ETASK, "big gather: slot %zu holds "
+                                              "%" PRId64,
+                                   k, out[k]);
+    free(out);
+    return rc;
+}
+
+int prog_big_gather(sgl_runtime_t *rt)
+{
+    return sgl_run(rt, big_main, NULL, 0);
+}
+
 int prog_register(sgl_runtime_t *rt)
 {
     TRY(sgl_task_register(rt, distribute_task, "distribute"));
@@ -572,5 +640,6 @@ int prog_register(sgl_runtime_t *rt)
     TRY(sgl_task_register(rt, fail_task, "fail"));
     TRY(sgl_task_register(rt, misuse_task, "misuse"));
     TRY(sgl_task_register(rt, rb_task, "random_blocks"));
+    TRY(sgl_task_register(rt, big_task, "big_gather"));
     return SGL_OK;
 }

@@ -36,4 +36,8 @@ int prog_misuse(sgl_runtime_t *rt);
  * of a random block per step; @rounds repetitions. */
 int prog_random_blocks(sgl_runtime_t *rt, uint64_t seed, unsigned rounds);
 
+/* Blocks over 16 KiB per worker gathered straight into the destination
+ * (the MPI level's deferred receive). */
+int prog_big_gather(sgl_runtime_t *rt);
+
 #endif
