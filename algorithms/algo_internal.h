@@ -1,0 +1,119 @@
+/* Shared internals of the algorithms: operator and fill registries, the
+ * per-context state that holds distributed blocks, and small helpers. Uses
+ * only the public SGL API; never installed. */
+#ifndef SGL_ALGO_INTERNAL_H
+#define SGL_ALGO_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "algorithms.h"
+
+#define ALGO_MAX_ELEM 256
+#define ALGO_MAX_ARG 256
+
+#define TRY(call)                                                              \
+    do {                                                                       \
+        int rc_ = (call);                                                      \
+        if (rc_ < 0)                                                           \
+            return rc_;                                                        \
+    } while (0)
+
+/* A resolved operator: what a worker needs to apply it. */
+struct algo_op {
+    sgl_dtype_t dtype;
+    uint32_t op;       /* SGL_OP_* or a registered number */
+    size_t elem_size;
+    sgl_op_fn fn;      /* user operators only */
+    const void *identity;
+};
+
+/* Resolve (dtype, op): SGL_EINVAL for an unknown operator or a type that
+ * does not fit it. @elem_size is checked against a user operator's. */
+int algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, struct algo_op *ret);
+size_t algo_dtype_size(sgl_dtype_t dtype);
+
+/* One distributed block on a worker. */
+struct algo_block {
+    uint32_t id;
+    void *data;
+    size_t count;
+    size_t first;       /* global index of the first element at creation */
+    size_t elem_size;
+    unsigned char *value; /* last broadcast result, elem_size bytes */
+};
+
+/* The state every context of the algorithms keeps: blocks on workers, a
+ * small scratch array on masters (scan totals between two supersteps). */
+struct algo_state {
+    struct algo_block *blocks;
+    size_t nblocks, cap;
+    unsigned char *scratch;
+    size_t scratch_bytes;
+};
+
+/* The context's state, created on first use (NULL only if out of memory
+ * and @create). */
+struct algo_state *algo_state(sgl_ctx_t *ctx, int create);
+struct algo_block *algo_block_find(sgl_ctx_t *ctx, uint32_t id);
+/* Add (or replace) the block @id, taking ownership of @data. */
+int algo_block_set(sgl_ctx_t *ctx, uint32_t id, void *data, size_t count,
+                   size_t first, size_t elem_size);
+void algo_block_drop(sgl_ctx_t *ctx, uint32_t id);
+/* Grow the context's scratch to @bytes. */
+void *algo_scratch(sgl_ctx_t *ctx, size_t bytes);
+
+struct sgl_dvec {
+    uint32_t id;
+    sgl_dtype_t dtype;
+    size_t elem_size;
+    size_t n;
+    size_t workers;
+    size_t *counts; /* per worker */
+};
+
+/* Root-side checks shared by every entry point. */
+int algo_check_root(sgl_ctx_t *root, const char *fn);
+int algo_check_vec(const sgl_dvec_t *v, const char *fn);
+
+__extension__ typedef unsigned __int128 algo_u128;
+
+/* Worker w's share of n elements over P workers. */
+static inline size_t algo_split(size_t n, size_t w, size_t p)
+{
+    return (size_t)(((algo_u128)n * w) / p);
+}
+
+/* Counts of child blocks when a master splits its @n elements, which start
+ * at global index @first, by workers: equal shares per worker. */
+void algo_child_counts(sgl_ctx_t *ctx, size_t total_n, size_t *counts);
+
+/* Local kernels of reduce.c, used by scan.c too. */
+void algo_local_reduce(const struct algo_op *op, const void *x, size_t n,
+                       void *acc);
+/* acc = a (+) b (may alias). */
+void algo_combine(const struct algo_op *op, void *acc, const void *b);
+/* y = scan of x starting from @off (NULL: identity); exclusive or not;
+ * leaves the total (off (+) all x) in @total. x may equal y. */
+void algo_local_scan(const struct algo_op *op, const void *x, void *y,
+                     size_t n, const void *off, int exclusive, void *total);
+/* y_i = off (+) y_i. */
+void algo_local_add(const struct algo_op *op, void *y, size_t n,
+                    const void *off);
+
+/* Register the tasks of each file. */
+int algo_register_common(sgl_runtime_t *rt);
+int algo_register_reduce(sgl_runtime_t *rt);
+int algo_register_scan(sgl_runtime_t *rt);
+int algo_register_psrs(sgl_runtime_t *rt);
+
+/* Ops arg for tasks: fixed-width, process-independent. */
+struct algo_op_arg {
+    uint32_t dtype;
+    uint32_t op;
+    uint32_t id;    /* vector id */
+    uint32_t flags;
+    uint64_t elem_size;
+};
+
+#endif

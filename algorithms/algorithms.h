@@ -1,0 +1,246 @@
+/**
+ * @file algorithms.h
+ * Reference SGL algorithms written against the public sgl.h API only:
+ * reduction, prefix scan and PSRS sort, on data centralised at the root or
+ * distributed over the workers.
+ *
+ * Use: call sgl_algorithms_register() on every process after sgl_init()
+ * and before sgl_run() (it registers the algorithms' tasks, so that they
+ * run at MPI levels), then call the functions below from the main task on
+ * the root context.
+ *
+ * Element types and operators. Built-in element types are SGL_F64, SGL_F32,
+ * SGL_I64 and SGL_U64; built-in operators SGL_OP_SUM, SGL_OP_PROD,
+ * SGL_OP_MIN and SGL_OP_MAX apply to each of them (integer sums and products
+ * wrap modulo 2^64; min and max ignore NaN as fmin/fmax do). A user operator
+ * is registered with sgl_op_register() and used with element type SGL_USER.
+ * Operators are named by a process-independent number (an enum value for
+ * built-ins, the registration index for user operators), since they travel
+ * to other processes at MPI levels.
+ *
+ * Determinism: the order of combination is fixed by the tree and the
+ * distribution: each worker folds its block left to right (built-in
+ * floating-point sums use eight interleaved partial sums, folded in a fixed
+ * order), and each master folds its children's results in child order. The
+ * same tree and the same n give bit-identical results on every run.
+ *
+ * Distributed vectors (sgl_dvec_t): a handle held by the root for a vector
+ * whose blocks live on the workers between supersteps, each block allocated
+ * and first touched by its worker's thread. The algorithms keep the blocks in
+ * the workers' context state (sgl_ctx_set_state()): a program that uses
+ * distributed vectors must not set the state of any context itself.
+ * A new vector of n elements gives worker w of P the elements
+ * [n*w/P, n*(w+1)/P); sorting changes the block sizes.
+ *
+ * Thread safety: registration functions are not thread-safe and must be
+ * called in the same order on every process before sgl_run(). The other
+ * functions are master-side calls on the root context (see sgl.h), except
+ * sgl_dvec_local() and sgl_dvec_local_value(), which a user task calls on a
+ * worker. Errors are returned as in sgl.h; on an error the contents of the
+ * output (and of a distributed vector being sorted or scanned in place) are
+ * unspecified, but every handle can still be freed.
+ */
+#ifndef SGL_ALGORITHMS_H
+#define SGL_ALGORITHMS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sgl.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Element types. */
+typedef enum sgl_dtype {
+    SGL_F64 = 1, /**< double */
+    SGL_F32 = 2, /**< float */
+    SGL_I64 = 3, /**< int64_t */
+    SGL_U64 = 4, /**< uint64_t */
+    SGL_USER = 5, /**< opaque elements of a user operator's size */
+} sgl_dtype_t;
+
+/** An operator: a built-in below, or a number from sgl_op_register(). */
+typedef uint32_t sgl_op_t;
+
+enum {
+    SGL_OP_SUM = 1,
+    SGL_OP_PROD = 2,
+    SGL_OP_MIN = 3,
+    SGL_OP_MAX = 4,
+    SGL_OP_USER_FIRST = 256, /**< registered operators are numbered from here */
+};
+
+/** A user operator: acc = acc (+) x, for one element each. Must be
+ *  associative; need not be commutative (the left operand is always the
+ *  earlier part of the vector). */
+typedef void (*sgl_op_fn)(void *acc, const void *x);
+
+/** Register a user operator in this process. Every process must register
+ *  the same operators in the same order. Registering the same function,
+ *  size and name again returns the same number.
+ *  @param elem_size  bytes per element, 1..256.
+ *  @param identity   elem_size bytes: e (+) x = x (+) e = x; copied.
+ *  @param name       copied; used in error messages.
+ *  @return SGL_OK, SGL_EINVAL (NULL argument, bad size), SGL_ENOMEM. */
+int sgl_op_register(sgl_op_fn fn, size_t elem_size, const void *identity,
+                    const char *name, sgl_op_t *ret_op);
+
+/** Register the algorithms' tasks with @p rt (every process, same order
+ *  relative to the program's own registrations, before sgl_run()).
+ *  @return as sgl_task_register(). */
+int sgl_algorithms_register(sgl_runtime_t *rt);
+
+/* ---- distributed vectors ---- */
+
+/** A distributed vector (opaque), held by the root. */
+typedef struct sgl_dvec sgl_dvec_t;
+
+/** Fill a worker's block: @p block holds @p count elements, the vector's
+ *  elements [first, first + count). Runs on the worker's thread.
+ *  @return SGL_OK or an error, which reaches the root. */
+typedef int (*sgl_fill_fn)(void *block, size_t first, size_t count,
+                           size_t elem_size, const void *arg, size_t arg_size);
+
+/** Built-in fills. */
+enum {
+    SGL_FILL_NONE = 0,   /**< zero bytes */
+    SGL_FILL_IOTA = 1,   /**< element i = i (F64, F32, I64, U64) */
+    SGL_FILL_RANDOM = 2, /**< arg: uint64_t seed. F64/F32 uniform in [0,1),
+                              I64/U64 uniform over all values; a function of
+                              (seed, i) only, so independent of the tree */
+    SGL_FILL_CONST = 3,  /**< arg: one element, copied to every element */
+    SGL_FILL_USER_FIRST = 256, /**< registered fills are numbered from here */
+};
+
+/** Register a user fill (same rules as sgl_op_register()).
+ *  @return SGL_OK, SGL_EINVAL, SGL_ENOMEM. */
+int sgl_fill_register(sgl_fill_fn fn, const char *name, uint32_t *ret_fill);
+
+/** Create a distributed vector whose workers allocate and fill their own
+ *  blocks (one superstep).
+ *  @param root       the root context.
+ *  @param dtype      element type; SGL_USER needs @p elem_size.
+ *  @param elem_size  ignored for built-in types.
+ *  @param fill       SGL_FILL_* or a registered fill.
+ *  @param arg        the fill's argument bytes (at most 256), copied.
+ *  @return SGL_OK, SGL_EINVAL, SGL_ESTATE (not the root), SGL_ENOMEM, or a
+ *          failing fill's code. */
+int sgl_dvec_create(sgl_ctx_t *root, sgl_dtype_t dtype, size_t elem_size,
+                    size_t n, uint32_t fill, const void *arg, size_t arg_size,
+                    sgl_dvec_t **ret_vec);
+
+/** Create a distributed vector from @p n elements at the root, scattered
+ *  down the tree (one superstep). @p src may be freed after return. */
+int sgl_dvec_scatter(sgl_ctx_t *root, sgl_dtype_t dtype, size_t elem_size,
+                     const void *src, size_t n, sgl_dvec_t **ret_vec);
+
+/** Gather the vector to the root, in order, into @p dst (capacity
+ *  elements; at least sgl_dvec_size()). One superstep.
+ *  @return SGL_OK, SGL_EINVAL, SGL_ESIZE (dst too small). */
+int sgl_dvec_gather(sgl_ctx_t *root, const sgl_dvec_t *vec, void *dst,
+                    size_t capacity);
+
+/** Free the blocks on the workers (one superstep) and the handle.
+ *  NULL is a no-op. @return SGL_OK or the superstep's error (the handle is
+ *  freed in every case). */
+int sgl_dvec_free(sgl_ctx_t *root, sgl_dvec_t *vec);
+
+/** Number of elements. */
+size_t sgl_dvec_size(const sgl_dvec_t *vec);
+/** Element type and size. */
+sgl_dtype_t sgl_dvec_dtype(const sgl_dvec_t *vec);
+size_t sgl_dvec_elem_size(const sgl_dvec_t *vec);
+/** The process-independent number that names the vector on the workers. */
+uint32_t sgl_dvec_id(const sgl_dvec_t *vec);
+/** Element counts per worker (sgl_ctx_workers(root) entries), as the root
+ *  last saw them (after create, scatter and sort). */
+const size_t *sgl_dvec_counts(const sgl_dvec_t *vec);
+
+/** On a worker, inside a user task: the worker's block of vector @p id.
+ *  @return SGL_OK, SGL_EINVAL (NULL), SGL_ESTATE (not a worker, or the
+ *          worker has no block of that vector). */
+int sgl_dvec_local(sgl_ctx_t *worker, uint32_t id, void **ret_data,
+                   size_t *ret_count, size_t *ret_first);
+
+/** On a worker: the last result broadcast back by sgl_dvec_reduce() with
+ *  @p bcast set. @return SGL_OK, SGL_EINVAL, SGL_ESTATE (none). */
+int sgl_dvec_local_value(sgl_ctx_t *worker, uint32_t id,
+                         const void **ret_value);
+
+/* ---- reduction ---- */
+
+/** Reduce @p n elements at the root: scattered down the tree, reduced on
+ *  the workers, combined up (one superstep per level).
+ *  @param ret_result  one element; the operator's identity if n is 0.
+ *  @return SGL_OK, SGL_EINVAL (NULL buffer, unknown operator, type that
+ *          does not fit the operator), SGL_ESTATE, SGL_ENOMEM.
+ *  @par Cost: n*elem words down and P words up per level,
+ *       max_i (n_i c) + p c0 + 2 l per level. */
+int sgl_reduce(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
+               const void *src, size_t n, void *ret_result);
+
+/** Reduce a distributed vector (one superstep; a second one if @p bcast,
+ *  which leaves the result on every worker for sgl_dvec_local_value()).
+ *  @param op  must fit the vector's type.
+ *  @par Cost: max_i (n_i c) + p words up and 2 l per level. */
+int sgl_dvec_reduce(sgl_ctx_t *root, const sgl_dvec_t *vec, sgl_op_t op,
+                    int bcast, void *ret_result);
+
+/* ---- scan ---- */
+
+/** Scan flags: or one kind with one variant. */
+enum {
+    SGL_SCAN_INCLUSIVE = 0, /**< y_i = x_0 (+) ... (+) x_i */
+    SGL_SCAN_EXCLUSIVE = 1, /**< y_i = x_0 (+) ... (+) x_{i-1}, y_0 = e */
+    SGL_SCAN_AUTO = 0,         /**< pick by the cost model: reduce-first */
+    SGL_SCAN_LOCAL_FIRST = 2,  /**< workers scan, masters scan the block
+                                    totals, children add offsets: reads 2n,
+                                    writes 2n */
+    SGL_SCAN_REDUCE_FIRST = 4, /**< workers reduce, masters scan the totals,
+                                    workers scan from their offset: reads 2n,
+                                    writes n */
+};
+
+/** Scan a distributed vector into @p out (same type and block sizes, e.g.
+ *  from sgl_dvec_create() with SGL_FILL_NONE; may be @p in itself). Two
+ *  supersteps, recursive over levels.
+ *  @return SGL_OK, SGL_EINVAL, SGL_ESIZE (blocks differ), SGL_ESTATE. */
+int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in, sgl_dvec_t *out,
+                  sgl_op_t op, unsigned flags);
+
+/** Scan @p n elements at the root into @p dst (may equal @p src): a
+ *  distributed vector is scattered, scanned and gathered back. */
+int sgl_scan(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
+             const void *src, void *dst, size_t n, unsigned flags);
+
+/* ---- PSRS sort ---- */
+
+/** What a sort reports. */
+typedef struct sgl_sort_stats {
+    size_t n;          /**< elements sorted */
+    size_t workers;    /**< P */
+    size_t max_block;  /**< largest final block (partition) */
+    size_t min_block;  /**< smallest final block */
+    size_t samples;    /**< regular samples the root sorted */
+} sgl_sort_stats_t;
+
+/** Sort a distributed vector in place by PSRS (three supersteps over the
+ *  whole tree; see psrs.c). Types SGL_F64, SGL_F32, SGL_I64, SGL_U64; floats
+ *  in IEEE totalOrder except that every NaN sorts after +inf. Afterwards
+ *  worker w holds the w-th part of the sorted vector; block sizes change.
+ *  @param ret_stats  may be NULL.
+ *  @return SGL_OK, SGL_EINVAL (unsupported type), SGL_ENOMEM, SGL_ESTATE. */
+int sgl_dvec_sort(sgl_ctx_t *root, sgl_dvec_t *vec,
+                  sgl_sort_stats_t *ret_stats);
+
+/** Sort @p n elements at the root in place (scatter, PSRS, gather). */
+int sgl_sort(sgl_ctx_t *root, sgl_dtype_t dtype, void *data, size_t n,
+             sgl_sort_stats_t *ret_stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,705 @@
+/* Distributed vectors and the registries of operators and fills.
+ *
+ * A distributed vector is a handle at the root plus one block per worker,
+ * kept in the worker's context state between supersteps. Create, scatter,
+ * gather and free are one superstep each, recursive over the tree: a master
+ * forwards the command to its children and concatenates what they hand up
+ * (the per-worker element counts, or the blocks themselves). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "algo_internal.h"
+
+/* ---- registries ---- */
+
+struct op_entry {
+    sgl_op_fn fn;
+    size_t elem_size;
+    unsigned char identity[ALGO_MAX_ELEM];
+    char *name;
+};
+
+struct fill_entry {
+    sgl_fill_fn fn;
+    char *name;
+};
+
+static struct op_entry *ops;
+static size_t nops;
+static struct fill_entry *fills;
+static size_t nfills;
+
+int sgl_op_register(sgl_op_fn fn, size_t elem_size, const void *identity,
+                    const char *name, sgl_op_t *ret_op)
+{
+    if (!fn || !identity || !name || !ret_op)
+        return sgl_error_set(SGL_EINVAL, "sgl_op_register: NULL argument");
+    if (elem_size == 0 || elem_size > ALGO_MAX_ELEM)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_op_register: element size %zu not in "
+                             "1..%d",
+                             elem_size, ALGO_MAX_ELEM);
+    for (size_t i = 0; i < nops; i++)
+        if (ops[i].fn == fn && ops[i].elem_size == elem_size &&
+            strcmp(ops[i].name, name) == 0) {
+            *ret_op = (sgl_op_t)(SGL_OP_USER_FIRST + i);
+            return SGL_OK;
+        }
+    struct op_entry *t = realloc(ops, (nops + 1) * sizeof *t);
+    if (!t)
+        return sgl_error_set(SGL_ENOMEM, "sgl_op_register: out of memory");
+    ops = t;
+    char *copy = strdup(name);
+    if (!copy)
+        return sgl_error_set(SGL_ENOMEM, "sgl_op_register: out of memory");
+    ops[nops].fn = fn;
+    ops[nops].elem_size = elem_size;
+    memcpy(ops[nops].identity, identity, elem_size);
+    ops[nops].name = copy;
+    *ret_op = (sgl_op_t)(SGL_OP_USER_FIRST + nops);
+    nops++;
+    return SGL_OK;
+}
+
+int sgl_fill_register(sgl_fill_fn fn, const char *name, uint32_t *ret_fill)
+{
+    if (!fn || !name || !ret_fill)
+        return sgl_error_set(SGL_EINVAL, "sgl_fill_register: NULL argument");
+    for (size_t i = 0; i < nfills; i++)
+        if (fills[i].fn == fn && strcmp(fills[i].name, name) == 0) {
+            *ret_fill = (uint32_t)(SGL_FILL_USER_FIRST + i);
+            return SGL_OK;
+        }
+    struct fill_entry *t = realloc(fills, (nfills + 1) * sizeof *t);
+    if (!t)
+        return sgl_error_set(SGL_ENOMEM, "sgl_fill_register: out of memory");
+    fills = t;
+    char *copy = strdup(name);
+    if (!copy)
+        return sgl_error_set(SGL_ENOMEM, "sgl_fill_register: out of memory");
+    fills[nfills].fn = fn;
+    fills[nfills].name = copy;
+    *ret_fill = (uint32_t)(SGL_FILL_USER_FIRST + nfills);
+    nfills++;
+    return SGL_OK;
+}
+
+size_t algo_dtype_size(sgl_dtype_t dtype)
+{
+    switch (dtype) {
+    case SGL_F64:
+    case SGL_I64:
+    case SGL_U64:
+        return 8;
+    case SGL_F32:
+        return 4;
+    default:
+        return 0;
+    }
+}
+
+static const double f64_id[5] = {0, 0, 1, __builtin_inf(), -__builtin_inf()};
+static const float f32_id[5] = {0, 0, 1, __builtin_inff(), -__builtin_inff()};
+static const int64_t i64_id[5] = {0, 0, 1, INT64_MAX, INT64_MIN};
+static const uint64_t u64_id[5] = {0, 0, 1, UINT64_MAX, 0};
+
+int algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, struct algo_op *ret)
+{
+    memset(ret, 0, sizeof *ret);
+    ret->dtype = dtype;
+    ret->op = op;
+    if (op >= SGL_OP_USER_FIRST) {
+        size_t i = op - SGL_OP_USER_FIRST;
+        if (i >= nops)
+            return sgl_error_set(SGL_EINVAL,
+                                 "unknown operator %u (%zu user operators "
+                                 "registered)",
+                                 op, nops);
+        if (dtype != SGL_USER)
+            return sgl_error_set(SGL_EINVAL,
+                                 "user operator '%s' needs element type "
+                                 "SGL_USER, got %d",
+                                 ops[i].name, (int)dtype);
+        ret->elem_size = ops[i].elem_size;
+        ret->fn = ops[i].fn;
+        ret->identity = ops[i].identity;
+        return SGL_OK;
+    }
+    if (op < SGL_OP_SUM || op > SGL_OP_MAX)
+        return sgl_error_set(SGL_EINVAL, "unknown operator %u", op);
+    switch (dtype) {
+    case SGL_F64:
+        ret->identity = &f64_id[op];
+        break;
+    case SGL_F32:
+        ret->identity = &f32_id[op];
+        break;
+    case SGL_I64:
+        ret->identity = &i64_id[op];
+        break;
+    case SGL_U64:
+        ret->identity = &u64_id[op];
+        break;
+    default:
+        return sgl_error_set(SGL_EINVAL,
+                             "built-in operator %u on element type %d", op,
+                             (int)dtype);
+    }
+    ret->elem_size = algo_dtype_size(dtype);
+    return SGL_OK;
+}
+
+/* ---- per-context state ---- */
+
+static void state_free(void *p)
+{
+    struct algo_state *s = p;
+    for (size_t i = 0; i < s->nblocks; i++) {
+        free(s->blocks[i].data);
+        free(s->blocks[i].value);
+    }
+    free(s->blocks);
+    free(s->scratch);
+    free(s);
+}
+
+struct algo_state *algo_state(sgl_ctx_t *ctx, int create)
+{
+    struct algo_state *s = sgl_ctx_state(ctx);
+    if (s || !create)
+        return s;
+    s = calloc(1, sizeof *s);
+    if (s)
+        sgl_ctx_set_state(ctx, s, state_free);
+    return s;
+}
+
+struct algo_block *algo_block_find(sgl_ctx_t *ctx, uint32_t id)
+{
+    struct algo_state *s = algo_state(ctx, 0);
+    for (size_t i = 0; s && i < s->nblocks; i++)
+        if (s->blocks[i].id == id)
+            return &s->blocks[i];
+    return NULL;
+}
+
+int algo_block_set(sgl_ctx_t *ctx, uint32_t id, void *data, size_t count,
+                   size_t first, size_t elem_size)
+{
+    struct algo_block *b = algo_block_find(ctx, id);
+    if (b) {
+        if (b->data != data)
+            free(b->data);
+    } else {
+        struct algo_state *s = algo_state(ctx, 1);
+        if (!s)
+            goto oom;
+        if (s->nblocks == s->cap) {
+            size_t cap = s->cap ? 2 * s->cap : 4;
+            struct algo_block *t = realloc(s->blocks, cap * sizeof *t);
+            if (!t)
+                goto oom;
+            s->blocks = t;
+            s->cap = cap;
+        }
+        b = &s->blocks[s->nblocks++];
+        memset(b, 0, sizeof *b);
+        b->id = id;
+    }
+    b->data = data;
+    b->count = count;
+    b->first = first;
+    b->elem_size = elem_size;
+    return SGL_OK;
+oom:
+    free(data);
+    return sgl_error_set(SGL_ENOMEM, "out of memory for a block's state");
+}
+
+void algo_block_drop(sgl_ctx_t *ctx, uint32_t id)
+{
+    struct algo_state *s = algo_state(ctx, 0);
+    for (size_t i = 0; s && i < s->nblocks; i++)
+        if (s->blocks[i].id == id) {
+            free(s->blocks[i].data);
+            free(s->blocks[i].value);
+            s->blocks[i] = s->blocks[--s->nblocks];
+            return;
+        }
+}
+
+void *algo_scratch(sgl_ctx_t *ctx, size_t bytes)
+{
+    struct algo_state *s = algo_state(ctx, 1);
+    if (!s)
+        return NULL;
+    if (s->scratch_bytes < bytes) {
+        void *p = realloc(s->scratch, bytes);
+        if (!p)
+            return NULL;
+        s->scratch = p;
+        s->scratch_bytes = bytes;
+    }
+    return s->scratch;
+}
+
+int sgl_dvec_local(sgl_ctx_t *worker, uint32_t id, void **ret_data,
+                   size_t *ret_count, size_t *ret_first)
+{
+    if (!worker || !ret_data || !ret_count)
+        return sgl_error_set(SGL_EINVAL, "sgl_dvec_local: NULL argument");
+    if (!sgl_ctx_is_worker(worker))
+        return sgl_error_set(SGL_ESTATE, "sgl_dvec_local: not a worker");
+    struct algo_block *b = algo_block_find(worker, id);
+    if (!b)
+        return sgl_error_set(SGL_ESTATE,
+                             "sgl_dvec_local: worker %zu has no block of "
+                             "vector %u",
+                             sgl_ctx_first_worker(worker), id);
+    *ret_data = b->data;
+    *ret_count = b->count;
+    if (ret_first)
+        *ret_first = b->first;
+    return SGL_OK;
+}
+
+int sgl_dvec_local_value(sgl_ctx_t *worker, uint32_t id,
+                         const void **ret_value)
+{
+    if (!worker || !ret_value)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_dvec_local_value: NULL argument");
+    struct algo_block *b =
+        sgl_ctx_is_worker(worker) ? algo_block_find(worker, id) : NULL;
+    if (!b || !b->value)
+        return sgl_error_set(SGL_ESTATE,
+                             "sgl_dvec_local_value: no value of vector %u "
+                             "here",
+                             id);
+    *ret_value = b->value;
+    return SGL_OK;
+}
+
+/* ---- checks and splits ---- */
+
+int algo_check_root(sgl_ctx_t *root, const char *fn)
+{
+    if (!root)
+        return sgl_error_set(SGL_EINVAL, "%s: context is NULL", fn);
+    if (!sgl_ctx_is_root(root))
+        return sgl_error_set(SGL_ESTATE,
+                             "%s: call it on the root context (got level "
+                             "%u)",
+                             fn, sgl_ctx_level(root));
+    return SGL_OK;
+}
+
+int algo_check_vec(const sgl_dvec_t *v, const char *fn)
+{
+    if (!v)
+        return sgl_error_set(SGL_EINVAL, "%s: vector is NULL", fn);
+    return SGL_OK;
+}
+
+void algo_child_counts(sgl_ctx_t *ctx, size_t total_n, size_t *counts)
+{
+    size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
+    size_t w = sgl_ctx_first_worker(ctx);
+    for (unsigned i = 0; i < sgl_ctx_children(ctx); i++) {
+        size_t wc = sgl_ctx_child_workers(ctx, i);
+        counts[i] = algo_split(total_n, w + wc, p) - algo_split(total_n, w, p);
+        w += wc;
+    }
+}
+
+size_t sgl_dvec_size(const sgl_dvec_t *v) { return v ? v->n : 0; }
+sgl_dtype_t sgl_dvec_dtype(const sgl_dvec_t *v) { return v->dtype; }
+size_t sgl_dvec_elem_size(const sgl_dvec_t *v) { return v->elem_size; }
+uint32_t sgl_dvec_id(const sgl_dvec_t *v) { return v->id; }
+const size_t *sgl_dvec_counts(const sgl_dvec_t *v) { return v->counts; }
+
+/* Gather one uint64 per worker from the children into @out (the subtree's
+ * workers, in order) after a pardo. */
+static int gather_u64(sgl_ctx_t *ctx, uint64_t *out)
+{
+    return sgl_gather(ctx, out, sizeof *out, sgl_ctx_workers(ctx), NULL);
+}
+
+/* ---- create ---- */
+
+struct create_arg {
+    uint32_t id;
+    uint32_t dtype;
+    uint32_t fill;
+    uint32_t pad;
+    uint64_t elem_size;
+    uint64_t n;
+    unsigned char farg[ALGO_MAX_ARG];
+};
+#define CREATE_HDR offsetof(struct create_arg, farg)
+
+static uint64_t splitmix(uint64_t x)
+{
+    uint64_t z = x + 0x9e3779b97f4a7c15u;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static int builtin_fill(const struct create_arg *a, size_t fsize, void *block,
+                        size_t first, size_t count)
+{
+    size_t es = a->elem_size;
+    sgl_dtype_t t = (sgl_dtype_t)a->dtype;
+    switch (a->fill) {
+    case SGL_FILL_NONE:
+        memset(block, 0, count * es);
+        return SGL_OK;
+    case SGL_FILL_CONST:
+        if (fsize != es)
+            return sgl_error_set(SGL_EINVAL,
+                                 "SGL_FILL_CONST: argument of %zu bytes for "
+                                 "elements of %zu",
+                                 fsize, es);
+        for (size_t i = 0; i < count; i++)
+            memcpy((char *)block + i * es, a->farg, es);
+        return SGL_OK;
+    case SGL_FILL_IOTA:
+    case SGL_FILL_RANDOM: {
+        uint64_t seed = 0;
+        if (a->fill == SGL_FILL_RANDOM) {
+            if (fsize != sizeof seed)
+                return sgl_error_set(SGL_EINVAL,
+                                     "SGL_FILL_RANDOM: the argument is one "
+                                     "uint64_t seed");
+            memcpy(&seed, a->farg, sizeof seed);
+        }
+        int rnd = a->fill == SGL_FILL_RANDOM;
+        for (size_t i = 0; i < count; i++) {
+            uint64_t g = first + i;
+            uint64_t r = rnd ? splitmix(seed ^ (g * 0xd1342543de82ef95u)) : g;
+            switch (t) {
+            case SGL_F64:
+                ((double *)block)[i] =
+                    rnd ? (double)(r >> 11) * 0x1p-53 : (double)g;
+                break;
+            case SGL_F32:
+                ((float *)block)[i] =
+                    rnd ? (float)(r >> 40) * 0x1p-24f : (float)g;
+                break;
+            case SGL_I64:
+                ((int64_t *)block)[i] = (int64_t)r;
+                break;
+            case SGL_U64:
+                ((uint64_t *)block)[i] = r;
+                break;
+            default:
+                return sgl_error_set(SGL_EINVAL,
+                                     "built-in fill %u needs a built-in "
+                                     "element type",
+                                     a->fill);
+            }
+        }
+        return SGL_OK;
+    }
+    default:
+        return sgl_error_set(SGL_EINVAL, "unknown fill %u", a->fill);
+    }
+}
+
+static int create_worker(sgl_ctx_t *ctx, const struct create_arg *a,
+                         size_t fsize, uint64_t *ret_count)
+{
+    size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
+    size_t w = sgl_ctx_first_worker(ctx);
+    size_t first = algo_split(a->n, w, p);
+    size_t count = algo_split(a->n, w + 1, p) - first;
+    void *data = malloc(count ? count * a->elem_size : 1);
+    if (!data)
+        return sgl_error_set(SGL_ENOMEM, "worker %zu: out of memory for %zu "
+                                         "elements",
+                             w, count);
+    int rc;
+    if (a->fill >= SGL_FILL_USER_FIRST) {
+        size_t i = a->fill - SGL_FILL_USER_FIRST;
+        rc = i < nfills ? fills[i].fn(data, first, count, a->elem_size,
+                                      fsize ? a->farg : NULL, fsize)
+                        : sgl_error_set(SGL_EINVAL, "unknown fill %u",
+                                        a->fill);
+    } else {
+        rc = builtin_fill(a, fsize, data, first, count);
+    }
+    if (rc) {
+        free(data);
+        return rc;
+    }
+    *ret_count = count;
+    return algo_block_set(ctx, a->id, data, count, first, a->elem_size);
+}
+
+static int create_task(sgl_ctx_t *ctx, const void *arg, size_t size);
+
+static int create_rec(sgl_ctx_t *ctx, const struct create_arg *a, size_t size,
+                      uint64_t *ret_counts)
+{
+    if (sgl_ctx_is_worker(ctx))
+        return create_worker(ctx, a, size - CREATE_HDR, ret_counts);
+    TRY(sgl_pardo(ctx, create_task, a, size));
+    return gather_u64(ctx, ret_counts);
+}
+
+static int create_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    uint64_t *counts = malloc(sgl_ctx_workers(ctx) * sizeof *counts);
+    if (!counts)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    int rc = create_rec(ctx, arg, size, counts);
+    if (!rc)
+        rc = sgl_put(ctx, counts, sgl_ctx_workers(ctx) * sizeof *counts);
+    free(counts);
+    return rc;
+}
+
+static uint32_t next_id = 1;
+
+static int vec_new(sgl_ctx_t *root, sgl_dtype_t dtype, size_t elem_size,
+                   size_t n, sgl_dvec_t **ret)
+{
+    size_t es = dtype == SGL_USER ? elem_size : algo_dtype_size(dtype);
+    if (es == 0 || es > ALGO_MAX_ELEM)
+        return sgl_error_set(SGL_EINVAL,
+                             "distributed vector: element type %d with "
+                             "size %zu",
+                             (int)dtype, elem_size);
+    size_t p = sgl_ctx_workers(root);
+    sgl_dvec_t *v = calloc(1, sizeof *v);
+    uint64_t *c = v ? calloc(p, sizeof *c) : NULL;
+    if (!c) {
+        free(v);
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    }
+    _Static_assert(sizeof(uint64_t) == sizeof(size_t), "64-bit size_t");
+    v->counts = (size_t *)c;
+    v->id = next_id++;
+    v->dtype = dtype;
+    v->elem_size = es;
+    v->n = n;
+    v->workers = p;
+    *ret = v;
+    return SGL_OK;
+}
+
+static void vec_free(sgl_dvec_t *v)
+{
+    if (v)
+        free(v->counts);
+    free(v);
+}
+
+int sgl_dvec_create(sgl_ctx_t *root, sgl_dtype_t dtype, size_t elem_size,
+                    size_t n, uint32_t fill, const void *arg, size_t arg_size,
+                    sgl_dvec_t **ret_vec)
+{
+    TRY(algo_check_root(root, "sgl_dvec_create"));
+    if (!ret_vec || (arg_size && !arg))
+        return sgl_error_set(SGL_EINVAL, "sgl_dvec_create: NULL argument");
+    if (arg_size > ALGO_MAX_ARG)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_dvec_create: fill argument of %zu bytes "
+                             "(at most %d)",
+                             arg_size, ALGO_MAX_ARG);
+    sgl_dvec_t *v;
+    TRY(vec_new(root, dtype, elem_size, n, &v));
+    struct create_arg a = {v->id, (uint32_t)dtype, fill, 0, v->elem_size, n,
+                           {0}};
+    if (arg_size)
+        memcpy(a.farg, arg, arg_size);
+    int rc = create_rec(root, &a, CREATE_HDR + arg_size, (uint64_t *)v->counts);
+    if (rc) {
+        sgl_dvec_free(root, v);
+        return rc;
+    }
+    *ret_vec = v;
+    return SGL_OK;
+}
+
+/* ---- scatter from the root ---- */
+
+struct scatter_arg {
+    uint32_t id;
+    uint32_t pad;
+    uint64_t elem_size;
+    uint64_t n; /* the whole vector's size */
+};
+
+static int scatter_task(sgl_ctx_t *ctx, const void *arg, size_t size);
+
+static int scatter_rec(sgl_ctx_t *ctx, const struct scatter_arg *a,
+                       const void *src, uint64_t *ret_counts)
+{
+    size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
+    size_t w = sgl_ctx_first_worker(ctx);
+    if (sgl_ctx_is_worker(ctx)) {
+        size_t first = algo_split(a->n, w, p);
+        size_t count = algo_split(a->n, w + 1, p) - first;
+        void *data = malloc(count ? count * a->elem_size : 1);
+        if (!data)
+            return sgl_error_set(SGL_ENOMEM, "out of memory");
+        if (count)
+            memcpy(data, src, count * a->elem_size);
+        *ret_counts = count;
+        return algo_block_set(ctx, a->id, data, count, first, a->elem_size);
+    }
+    size_t *counts = malloc(sgl_ctx_children(ctx) * sizeof *counts);
+    if (!counts)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    algo_child_counts(ctx, a->n, counts);
+    int rc = sgl_scatter(ctx, src, a->elem_size, counts);
+    free(counts);
+    TRY(rc);
+    TRY(sgl_pardo(ctx, scatter_task, a, sizeof *a));
+    return gather_u64(ctx, ret_counts);
+}
+
+static int scatter_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)size;
+    void *src;
+    size_t bytes;
+    TRY(sgl_recv(ctx, &src, &bytes));
+    uint64_t *counts = malloc(sgl_ctx_workers(ctx) * sizeof *counts);
+    if (!counts)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    int rc = scatter_rec(ctx, arg, src, counts);
+    if (!rc)
+        rc = sgl_put(ctx, counts, sgl_ctx_workers(ctx) * sizeof *counts);
+    free(counts);
+    return rc;
+}
+
+int sgl_dvec_scatter(sgl_ctx_t *root, sgl_dtype_t dtype, size_t elem_size,
+                     const void *src, size_t n, sgl_dvec_t **ret_vec)
+{
+    TRY(algo_check_root(root, "sgl_dvec_scatter"));
+    if (!ret_vec || (n && !src))
+        return sgl_error_set(SGL_EINVAL, "sgl_dvec_scatter: NULL argument");
+    sgl_dvec_t *v;
+    TRY(vec_new(root, dtype, elem_size, n, &v));
+    struct scatter_arg a = {v->id, 0, v->elem_size, n};
+    int rc = scatter_rec(root, &a, src, (uint64_t *)v->counts);
+    if (rc) {
+        sgl_dvec_free(root, v);
+        return rc;
+    }
+    *ret_vec = v;
+    return SGL_OK;
+}
+
+/* ---- gather to the root ---- */
+
+struct id_arg {
+    uint32_t id;
+    uint32_t pad;
+    uint64_t elem_size;
+};
+
+static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size);
+
+/* Total bytes the children handed up in the last pardo. */
+static size_t gathered_bytes(sgl_ctx_t *ctx)
+{
+    size_t total = 0;
+    for (unsigned i = 0; i < sgl_ctx_children(ctx); i++) {
+        const void *d;
+        size_t b;
+        if (sgl_gather_block(ctx, i, &d, &b) == SGL_OK)
+            total += b;
+    }
+    return total;
+}
+
+static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    const struct id_arg *a = arg;
+    (void)size;
+    if (sgl_ctx_is_worker(ctx)) {
+        struct algo_block *b = algo_block_find(ctx, a->id);
+        if (!b)
+            return sgl_error_set(SGL_ESTATE, "worker %zu has no block of "
+                                             "vector %u",
+                                 sgl_ctx_first_worker(ctx), a->id);
+        return sgl_put(ctx, b->data, b->count * b->elem_size);
+    }
+    TRY(sgl_pardo(ctx, gather_task, arg, size));
+    size_t bytes = gathered_bytes(ctx);
+    void *out;
+    TRY(sgl_put_buffer(ctx, bytes, &out));
+    return sgl_gather(ctx, out, 1, bytes, NULL);
+}
+
+int sgl_dvec_gather(sgl_ctx_t *root, const sgl_dvec_t *v, void *dst,
+                    size_t capacity)
+{
+    TRY(algo_check_root(root, "sgl_dvec_gather"));
+    TRY(algo_check_vec(v, "sgl_dvec_gather"));
+    if (v->n && !dst)
+        return sgl_error_set(SGL_EINVAL, "sgl_dvec_gather: dst is NULL");
+    if (capacity < v->n)
+        return sgl_error_set(SGL_ESIZE,
+                             "sgl_dvec_gather: dst holds %zu elements, the "
+                             "vector has %zu",
+                             capacity, v->n);
+    if (sgl_ctx_is_worker(root)) {
+        struct algo_block *b = algo_block_find(root, v->id);
+        if (!b)
+            return sgl_error_set(SGL_ESTATE, "vector %u has no block", v->id);
+        if (b->count)
+            memcpy(dst, b->data, b->count * b->elem_size);
+        return SGL_OK;
+    }
+    struct id_arg a = {v->id, 0, v->elem_size};
+    TRY(sgl_pardo(root, gather_task, &a, sizeof a));
+    return sgl_gather(root, dst, v->elem_size, capacity, NULL);
+}
+
+/* ---- free ---- */
+
+static int free_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    if (sgl_ctx_is_worker(ctx)) {
+        algo_block_drop(ctx, ((const struct id_arg *)arg)->id);
+        return SGL_OK;
+    }
+    return sgl_pardo(ctx, free_task, arg, size);
+}
+
+int sgl_dvec_free(sgl_ctx_t *root, sgl_dvec_t *v)
+{
+    if (!v)
+        return SGL_OK;
+    int rc = algo_check_root(root, "sgl_dvec_free");
+    if (!rc) {
+        struct id_arg a = {v->id, 0, v->elem_size};
+        rc = free_task(root, &a, sizeof a);
+    }
+    vec_free(v);
+    return rc;
+}
+
+int algo_register_common(sgl_runtime_t *rt)
+{
+    TRY(sgl_task_register(rt, create_task, "sgl_algo.create"));
+    TRY(sgl_task_register(rt, scatter_task, "sgl_algo.scatter"));
+    TRY(sgl_task_register(rt, gather_task, "sgl_algo.gather"));
+    TRY(sgl_task_register(rt, free_task, "sgl_algo.free"));
+    return SGL_OK;
+}
+
+int sgl_algorithms_register(sgl_runtime_t *rt)
+{
+    TRY(algo_register_common(rt));
+    TRY(algo_register_reduce(rt));
+    TRY(algo_register_scan(rt));
+    TRY(algo_register_psrs(rt));
+    return SGL_OK;
+}

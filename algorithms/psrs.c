@@ -1,0 +1,679 @@
+/* PSRS (parallel sorting by regular sampling), flattened over all P
+ * workers of the tree; the exchange goes through the root, as a
+ * gather-reorder-scatter. Three supersteps from the root, each recursive
+ * over the levels (masters forward commands and concatenate or split
+ * blocks):
+ *
+ *   S1  workers: map values to ordered integer keys, radix-sort the block,
+ *       hand up its size and P regular samples (key, position).
+ *       root: sort the <= P^2 samples by (key, global index), pick P-1
+ *       pivots at ranks i*S/P.
+ *   S2  broadcast pivots and block offsets; workers split their block into
+ *       P buckets at the pivots and hand up the bucket sizes and the block.
+ *       root: reorder the buckets by destination.
+ *   S3  scatter bucket runs to their destinations; workers P-way merge them,
+ *       map keys back to values, hand up their new size.
+ *
+ * Ties are broken by the element's global index (its position in the
+ * concatenation of the locally sorted blocks), so the composite keys are
+ * distinct: all-equal input splits exactly like distinct input (blocks of
+ * n/P). Floats are ordered as IEEE totalOrder, except that every NaN (of
+ * either sign) sorts after +inf; -0.0 sorts before +0.0.
+ *
+ * Why flattened: with recursion per level, every level would sort and
+ * exchange the data again; flattening sorts once and moves every element
+ * once up and once down the tree. Cost, with m = n/P and levels l:
+ *   S1: c*m*r (radix passes r) + sum_l (P_l-subtree*(2P+1) words up) g_up
+ *       + c0*P^2 log P + 2 L per level
+ *   S2: (P-1) words down, n + P^2 words up per level + c*P log m + 2 L
+ *   S3: n + P^2 words down per level + c*m log P (merge) + 2 L
+ * Memory on a worker: its block, a radix buffer of the same size, and the
+ * runtime's copies of what it hands up and receives. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "algo_internal.h"
+
+/* ---- keys: an order-preserving bijection from values to unsigned ---- */
+
+#define NNAN64 ((UINT64_C(1) << 52) - 1) /* negative NaN bit patterns */
+#define NNAN32 ((UINT32_C(1) << 23) - 1)
+#define TOP64 (UINT64_C(1) << 63)
+#define TOP32 (UINT32_C(1) << 31)
+
+static void to_keys(sgl_dtype_t t, void *data, size_t n)
+{
+    if (t == SGL_F64) {
+        uint64_t *a = data;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t b = a[i];
+            /* totalOrder; then rotate the negative NaNs (the lowest keys)
+             * above the positive ones. */
+            a[i] = ((b & TOP64) ? ~b : b | TOP64) - NNAN64;
+        }
+    } else if (t == SGL_F32) {
+        uint32_t *a = data;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t b = a[i];
+            a[i] = ((b & TOP32) ? ~b : b | TOP32) - NNAN32;
+        }
+    } else if (t == SGL_I64) {
+        uint64_t *a = data;
+        for (size_t i = 0; i < n; i++)
+            a[i] ^= TOP64;
+    }
+}
+
+static void from_keys(sgl_dtype_t t, void *data, size_t n)
+{
+    if (t == SGL_F64) {
+        uint64_t *a = data;
+        for (size_t i = 0; i < n; i++) {
+            uint64_t k = a[i] + NNAN64;
+            a[i] = (k & TOP64) ? k & ~TOP64 : ~k;
+        }
+    } else if (t == SGL_F32) {
+        uint32_t *a = data;
+        for (size_t i = 0; i < n; i++) {
+            uint32_t k = a[i] + NNAN32;
+            a[i] = (k & TOP32) ? k & ~TOP32 : ~k;
+        }
+    } else if (t == SGL_I64) {
+        uint64_t *a = data;
+        for (size_t i = 0; i < n; i++)
+            a[i] ^= TOP64;
+    }
+}
+
+/* ---- local kernels, for 64- and 32-bit keys ---- */
+
+#define RADIX_BITS 11
+#define RADIX_SIZE (1u << RADIX_BITS)
+
+#define DEFINE_KERNELS(K, SFX, NPASS)                                          \
+    /* LSD radix sort, 11-bit digits; passes whose digit is the same for   \
+     * every element are skipped (all-equal input costs one read). */      \
+    static int radix_##SFX(K *a, size_t n)                                    \
+    {                                                                          \
+        if (n < 64) {                                                          \
+            for (size_t i = 1; i < n; i++) {                                   \
+                K v = a[i];                                                    \
+                size_t j = i;                                                  \
+                for (; j > 0 && a[j - 1] > v; j--)                             \
+                    a[j] = a[j - 1];                                           \
+                a[j] = v;                                                      \
+            }                                                                  \
+            return SGL_OK;                                                     \
+        }                                                                      \
+        K *tmp = malloc(n * sizeof *tmp);                                      \
+        size_t(*h)[RADIX_SIZE] = calloc(NPASS, sizeof *h);                     \
+        if (!tmp || !h) {                                                      \
+            free(tmp);                                                         \
+            free(h);                                                           \
+            return sgl_error_set(SGL_ENOMEM, "sort: out of memory for %zu "    \
+                                             "keys",                           \
+                                 n);                                           \
+        }                                                                      \
+        for (size_t i = 0; i < n; i++) {                                       \
+            K v = a[i];                                                        \
+            for (unsigned p = 0; p < NPASS; p++)                               \
+                h[p][(v >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++;            \
+        }                                                                      \
+        K *src = a, *dst = tmp;                                                \
+        for (unsigned p = 0; p < NPASS; p++) {                                 \
+            unsigned sh = p * RADIX_BITS;                                      \
+            size_t *hp = h[p];                                                 \
+            if (hp[(src[0] >> sh) & (RADIX_SIZE - 1)] == n)                    \
+                continue;                                                      \
+            size_t sum = 0;                                                    \
+            for (unsigned d = 0; d < RADIX_SIZE; d++) {                        \
+                size_t c = hp[d];                                              \
+                hp[d] = sum;                                                   \
+                sum += c;                                                      \
+            }                                                                  \
+            for (size_t i = 0; i < n; i++) {                                   \
+                K v = src[i];                                                  \
+                dst[hp[(v >> sh) & (RADIX_SIZE - 1)]++] = v;                   \
+            }                                                                  \
+            K *t = src;                                                        \
+            src = dst;                                                         \
+            dst = t;                                                           \
+        }                                                                      \
+        if (src != a)                                                          \
+            memcpy(a, src, n * sizeof *a);                                     \
+        free(tmp);                                                             \
+        free(h);                                                               \
+        return SGL_OK;                                                         \
+    }                                                                          \
+                                                                               \
+    /* First position with a[i] >= k (lower) or > k (upper). */             \
+    static size_t bound_##SFX(const K *a, size_t n, K k, int upper)            \
+    {                                                                          \
+        size_t lo = 0, hi = n;                                                 \
+        while (lo < hi) {                                                      \
+            size_t mid = lo + (hi - lo) / 2;                                   \
+            if (a[mid] < k || (upper && a[mid] == k))                          \
+                lo = mid + 1;                                                  \
+            else                                                               \
+                hi = mid;                                                      \
+        }                                                                      \
+        return lo;                                                             \
+    }                                                                          \
+                                                                               \
+    /* Merge @p sorted runs (lengths len[]) lying back to back in @in into  \
+     * @out. Equal keys are equal values, so stability does not matter. */  \
+    static void merge_##SFX(const K *in, const uint64_t *len, size_t p,        \
+                            K *out, size_t *heap, size_t *pos, size_t *end)    \
+    {                                                                          \
+        size_t off = 0, nh = 0, o = 0;                                         \
+        for (size_t s = 0; s < p; s++) {                                       \
+            pos[s] = off;                                                      \
+            off += len[s];                                                     \
+            end[s] = off;                                                      \
+        }                                                                      \
+        if (p == 2) {                                                          \
+            size_t i = pos[0], j = pos[1];                                     \
+            while (i < end[0] && j < end[1]) {                                 \
+                K a = in[i], b = in[j];                                        \
+                int t = b < a;                                                 \
+                out[o++] = t ? b : a;                                          \
+                i += (size_t)!t;                                               \
+                j += (size_t)t;                                                \
+            }                                                                  \
+            while (i < end[0])                                                 \
+                out[o++] = in[i++];                                            \
+            while (j < end[1])                                                 \
+                out[o++] = in[j++];                                            \
+            return;                                                            \
+        }                                                                      \
+        /* A binary min-heap of run numbers, keyed by their head. */           \
+        for (size_t s = 0; s < p; s++) {                                       \
+            if (pos[s] == end[s])                                              \
+                continue;                                                      \
+            size_t c = nh++;                                                   \
+            while (c > 0 && in[pos[heap[(c - 1) / 2]]] > in[pos[s]]) {         \
+                heap[c] = heap[(c - 1) / 2];                                   \
+                c = (c - 1) / 2;                                               \
+            }                                                                  \
+            heap[c] = s;                                                       \
+        }                                                                      \
+        while (nh > 0) {                                                       \
+            size_t s = heap[0];                                                \
+            out[o++] = in[pos[s]++];                                           \
+            if (pos[s] == end[s])                                              \
+                s = heap[--nh];                                                \
+            if (nh == 0)                                                       \
+                break;                                                         \
+            K v = in[pos[s]];                                                  \
+            size_t c = 0;                                                      \
+            for (;;) {                                                         \
+                size_t l = 2 * c + 1, m = c;                                   \
+                K mv = v;                                                      \
+                if (l < nh && in[pos[heap[l]]] < mv)                           \
+                    m = l, mv = in[pos[heap[l]]];                              \
+                if (l + 1 < nh && in[pos[heap[l + 1]]] < mv)                   \
+                    m = l + 1;                                                 \
+                if (m == c)                                                    \
+                    break;                                                     \
+                heap[c] = heap[m];                                             \
+                c = m;                                                         \
+            }                                                                  \
+            heap[c] = s;                                                       \
+        }                                                                      \
+    }
+
+DEFINE_KERNELS(uint64_t, 64, 6)
+DEFINE_KERNELS(uint32_t, 32, 3)
+
+static int local_sort(int wide, void *a, size_t n)
+{
+    return wide ? radix_64(a, n) : radix_32(a, n);
+}
+
+static uint64_t key_at(int wide, const void *a, size_t i)
+{
+    return wide ? ((const uint64_t *)a)[i] : ((const uint32_t *)a)[i];
+}
+
+/* Elements of the sorted block (at global offset @off) below the composite
+ * pivot (k, g). */
+static size_t split_at(int wide, const void *a, size_t n, size_t off,
+                       uint64_t k, uint64_t g)
+{
+    size_t lo, hi;
+    if (wide) {
+        lo = bound_64(a, n, k, 0);
+        hi = bound_64(a, n, k, 1);
+    } else {
+        lo = bound_32(a, n, (uint32_t)k, 0);
+        hi = bound_32(a, n, (uint32_t)k, 1);
+    }
+    if (g <= off + lo)
+        return lo;
+    if (g >= off + hi)
+        return hi;
+    return (size_t)(g - off);
+}
+
+/* ---- the three supersteps ---- */
+
+struct sort_arg {
+    uint32_t id;
+    uint32_t dtype;
+    uint64_t p;      /* workers */
+    uint32_t step;   /* 1, 2, 3 */
+    uint32_t pad;
+};
+
+static int sort_task(sgl_ctx_t *ctx, const void *arg, size_t size);
+
+static struct algo_block *my_block(sgl_ctx_t *ctx, uint32_t id)
+{
+    struct algo_block *b = algo_block_find(ctx, id);
+    if (!b)
+        sgl_error_set(SGL_ESTATE, "worker %zu has no block of vector %u",
+                      sgl_ctx_first_worker(ctx), id);
+    return b;
+}
+
+/* S1 on a worker: sort, hand up [count][P x (key, pos)]. */
+static int s1_worker(sgl_ctx_t *ctx, const struct sort_arg *a, uint64_t *rec)
+{
+    struct algo_block *b = my_block(ctx, a->id);
+    if (!b)
+        return SGL_ESTATE;
+    int wide = b->elem_size == 8;
+    to_keys((sgl_dtype_t)a->dtype, b->data, b->count);
+    TRY(local_sort(wide, b->data, b->count));
+    size_t m = b->count, p = a->p;
+    rec[0] = m;
+    for (size_t j = 0; j < p; j++) {
+        size_t pos = m ? (size_t)(((algo_u128)j * m) / p) : 0;
+        rec[1 + 2 * j] = m ? key_at(wide, b->data, pos) : 0;
+        rec[2 + 2 * j] = pos;
+    }
+    return SGL_OK;
+}
+
+/* S2 on a worker: split at the pivots, hand up [P counts][block]. @bc is
+ * the broadcast: [P-1 x (key, gidx)][P offsets]. */
+static int s2_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
+                     const uint64_t *bc)
+{
+    struct algo_block *b = my_block(ctx, a->id);
+    if (!b)
+        return SGL_ESTATE;
+    int wide = b->elem_size == 8;
+    size_t p = a->p, m = b->count, es = b->elem_size;
+    size_t w = sgl_ctx_first_worker(ctx);
+    size_t off = bc[2 * (p - 1) + w];
+    void *up;
+    TRY(sgl_put_buffer(ctx, p * 8 + m * es, &up));
+    uint64_t *cnt = up;
+    size_t prev = 0;
+    for (size_t d = 0; d + 1 < p; d++) {
+        size_t s = split_at(wide, b->data, m, off, bc[2 * d], bc[2 * d + 1]);
+        if (s < prev)
+            s = prev;
+        cnt[d] = s - prev;
+        prev = s;
+    }
+    cnt[p - 1] = m - prev;
+    if (m)
+        memcpy((char *)up + p * 8, b->data, m * es);
+    /* The block lives on in the runtime's hand-up copy; S3 rebuilds it. */
+    free(b->data);
+    b->data = NULL;
+    b->count = 0;
+    return SGL_OK;
+}
+
+/* S3 on a worker: [P counts][P runs] -> merged block. */
+static int s3_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
+                     const void *msg, size_t bytes, uint64_t *ret_count)
+{
+    struct algo_block *b = my_block(ctx, a->id);
+    if (!b)
+        return SGL_ESTATE;
+    size_t p = a->p, es = b->elem_size, m = 0;
+    const uint64_t *len = msg;
+    for (size_t s = 0; s < p; s++)
+        m += len[s];
+    if (bytes != p * 8 + m * es)
+        return sgl_error_set(SGL_ESIZE, "sort: worker %zu got %zu bytes for "
+                                        "%zu elements",
+                             sgl_ctx_first_worker(ctx), bytes, m);
+    void *out = malloc(m ? m * es : 1);
+    size_t *scratch = malloc(3 * p * sizeof *scratch);
+    if (!out || !scratch) {
+        free(out);
+        free(scratch);
+        return sgl_error_set(SGL_ENOMEM, "sort: out of memory");
+    }
+    const char *runs = (const char *)msg + p * 8;
+    if (es == 8)
+        merge_64((const uint64_t *)(const void *)runs, len, p, out, scratch,
+                 scratch + p, scratch + 2 * p);
+    else
+        merge_32((const uint32_t *)(const void *)runs, len, p, out, scratch,
+                 scratch + p, scratch + 2 * p);
+    free(scratch);
+    from_keys((sgl_dtype_t)a->dtype, out, m);
+    free(b->data);
+    b->data = out;
+    b->count = m;
+    *ret_count = m;
+    return SGL_OK;
+}
+
+/* Hand up the concatenation of the children's S2 blocks, rearranged as
+ * [all workers' P counts][all workers' data]. */
+static int s2_concat(sgl_ctx_t *ctx, size_t p)
+{
+    unsigned nc = sgl_ctx_children(ctx);
+    size_t total = 0;
+    for (unsigned c = 0; c < nc; c++) {
+        const void *d;
+        size_t bytes;
+        TRY(sgl_gather_block(ctx, c, &d, &bytes));
+        total += bytes;
+    }
+    char *up;
+    TRY(sgl_put_buffer(ctx, total, (void **)&up));
+    size_t hdr = sgl_ctx_workers(ctx) * p * 8, ho = 0, dof = hdr;
+    for (unsigned c = 0; c < nc; c++) {
+        const char *d;
+        size_t bytes;
+        TRY(sgl_gather_block(ctx, c, (const void **)&d, &bytes));
+        size_t ch = sgl_ctx_child_workers(ctx, c) * p * 8;
+        if (bytes < ch)
+            return sgl_error_set(SGL_ESIZE, "sort: child %u handed up %zu "
+                                            "bytes",
+                                 c, bytes);
+        memcpy(up + ho, d, ch);
+        ho += ch;
+        memcpy(up + dof, d + ch, bytes - ch);
+        dof += bytes - ch;
+    }
+    return SGL_OK;
+}
+
+/* S3 at a master: split the message [per worker: P counts, runs] between
+ * the children and pass it down. */
+static int s3_forward(sgl_ctx_t *ctx, const struct sort_arg *a,
+                      const void *msg, size_t bytes, size_t es)
+{
+    unsigned nc = sgl_ctx_children(ctx);
+    size_t *counts = malloc(nc * sizeof *counts);
+    if (!counts)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    size_t off = 0;
+    int rc = SGL_OK;
+    for (unsigned c = 0; c < nc && !rc; c++) {
+        size_t start = off;
+        for (size_t w = 0; w < sgl_ctx_child_workers(ctx, c); w++) {
+            if (off + a->p * 8 > bytes) {
+                rc = sgl_error_set(SGL_ESIZE, "sort: short S3 message");
+                break;
+            }
+            uint64_t len[1];
+            size_t m = 0;
+            for (size_t s = 0; s < a->p; s++) {
+                memcpy(len, (const char *)msg + off + s * 8, 8);
+                m += len[0];
+            }
+            off += a->p * 8 + m * es;
+        }
+        counts[c] = off - start;
+    }
+    if (!rc && off != bytes)
+        rc = sgl_error_set(SGL_ESIZE, "sort: S3 message of %zu bytes, "
+                                      "parsed %zu",
+                           bytes, off);
+    if (!rc)
+        rc = sgl_scatter(ctx, msg, 1, counts);
+    free(counts);
+    return rc;
+}
+
+/* The recursive body of all three steps below the root. @in is what this
+ * node received (S2: the broadcast; S3: its runs). */
+static int sort_rec(sgl_ctx_t *ctx, const struct sort_arg *a, const void *in,
+                    size_t in_bytes, size_t es)
+{
+    size_t p = a->p;
+    if (sgl_ctx_is_worker(ctx)) {
+        if (a->step == 1) {
+            uint64_t *rec;
+            TRY(sgl_put_buffer(ctx, (1 + 2 * p) * 8, (void **)&rec));
+            return s1_worker(ctx, a, rec);
+        }
+        if (a->step == 2)
+            return s2_worker(ctx, a, in);
+        uint64_t m;
+        TRY(s3_worker(ctx, a, in, in_bytes, &m));
+        return sgl_put(ctx, &m, sizeof m);
+    }
+    if (a->step == 2)
+        TRY(sgl_bcast(ctx, in, in_bytes));
+    else if (a->step == 3)
+        TRY(s3_forward(ctx, a, in, in_bytes, es));
+    TRY(sgl_pardo(ctx, sort_task, a, sizeof *a));
+    if (a->step == 2)
+        return s2_concat(ctx, p);
+    size_t per = a->step == 1 ? 1 + 2 * p : 1;
+    size_t words = sgl_ctx_workers(ctx) * per;
+    void *up;
+    TRY(sgl_put_buffer(ctx, words * 8, &up));
+    return sgl_gather(ctx, up, 8, words, NULL);
+}
+
+static int sort_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)size;
+    const struct sort_arg *a = arg;
+    void *in = NULL;
+    size_t bytes = 0;
+    if (a->step > 1)
+        TRY(sgl_recv(ctx, &in, &bytes));
+    size_t es = algo_dtype_size((sgl_dtype_t)a->dtype);
+    return sort_rec(ctx, a, in, bytes, es);
+}
+
+struct sample {
+    uint64_t key, g;
+};
+
+static int sample_cmp(const void *x, const void *y)
+{
+    const struct sample *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return (a->g > b->g) - (a->g < b->g);
+}
+
+/* The root's side of the three steps. */
+static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_sort_stats_t *st)
+{
+    size_t p = sgl_ctx_workers(root), es = v->elem_size;
+    struct sort_arg a = {v->id, (uint32_t)v->dtype, p, 1, 0};
+    int rc = SGL_OK;
+    uint64_t *recs = malloc(p * (1 + 2 * p) * 8);
+    struct sample *smp = malloc(p * p * sizeof *smp);
+    uint64_t *bc = malloc((3 * p) * 8);
+    uint64_t *cnt = malloc(p * p * 8); /* cnt[s*p + d] */
+    const char **src = malloc(p * sizeof *src);
+    size_t *dest_bytes = malloc(p * sizeof *dest_bytes);
+    size_t *child_bytes = malloc(sgl_ctx_children(root) * sizeof(size_t));
+    char *buf = NULL;
+    if (!recs || !smp || !bc || !cnt || !src || !dest_bytes || !child_bytes) {
+        rc = sgl_error_set(SGL_ENOMEM, "sort: out of memory at the root");
+        goto out;
+    }
+
+    /* S1: local sorts and samples. */
+    if ((rc = sgl_pardo(root, sort_task, &a, sizeof a)) ||
+        (rc = sgl_gather(root, recs, 8, p * (1 + 2 * p), NULL)))
+        goto out;
+    size_t ns = 0, off = 0;
+    uint64_t *offs = bc + 2 * (p - 1);
+    for (size_t s = 0; s < p; s++) {
+        const uint64_t *r = recs + s * (1 + 2 * p);
+        offs[s] = off;
+        for (size_t j = 0; r[0] && j < p; j++)
+            smp[ns++] = (struct sample){r[1 + 2 * j], off + r[2 + 2 * j]};
+        off += r[0];
+    }
+    if (off != v->n) {
+        rc = sgl_error_set(SGL_ESIZE, "sort: the workers hold %zu elements, "
+                                      "the vector %zu",
+                           off, v->n);
+        goto out;
+    }
+    qsort(smp, ns, sizeof *smp, sample_cmp);
+    for (size_t i = 1; i < p; i++) {
+        struct sample s = ns ? smp[i * ns / p] : (struct sample){0, 0};
+        bc[2 * (i - 1)] = s.key;
+        bc[2 * (i - 1) + 1] = s.g;
+    }
+
+    /* S2: pivots down, buckets up. */
+    a.step = 2;
+    if ((rc = sgl_bcast(root, bc, (3 * p - 2) * 8)) ||
+        (rc = sgl_pardo(root, sort_task, &a, sizeof a)))
+        goto out;
+    size_t w = 0;
+    for (unsigned c = 0; c < sgl_ctx_children(root); c++) {
+        const char *d;
+        size_t bytes, wc = sgl_ctx_child_workers(root, c);
+        if ((rc = sgl_gather_block(root, c, (const void **)&d, &bytes)))
+            goto out;
+        memcpy(cnt + w * p, d, wc * p * 8);
+        const char *data = d + wc * p * 8;
+        for (size_t k = 0; k < wc; k++, w++) {
+            src[w] = data;
+            size_t m = 0;
+            for (size_t dd = 0; dd < p; dd++)
+                m += cnt[w * p + dd];
+            data += m * es;
+        }
+        if ((size_t)(data - d) != bytes) {
+            rc = sgl_error_set(SGL_ESIZE, "sort: child %u handed up %zu "
+                                          "bytes, expected %zu",
+                               c, bytes, (size_t)(data - d));
+            goto out;
+        }
+    }
+    /* Reorder by destination: dest d gets [P counts][runs from s = 0..]. */
+    size_t total = p * p * 8 + v->n * es;
+    buf = malloc(total ? total : 1);
+    if (!buf) {
+        rc = sgl_error_set(SGL_ENOMEM, "sort: out of memory for %zu bytes",
+                           total);
+        goto out;
+    }
+    char *o = buf;
+    for (size_t d = 0; d < p; d++) {
+        char *start = o;
+        for (size_t s = 0; s < p; s++) {
+            memcpy(o, &cnt[s * p + d], 8);
+            o += 8;
+        }
+        for (size_t s = 0; s < p; s++) {
+            size_t bytes = cnt[s * p + d] * es;
+            if (bytes)
+                memcpy(o, src[s], bytes);
+            src[s] += bytes;
+            o += bytes;
+        }
+        dest_bytes[d] = (size_t)(o - start);
+    }
+    w = 0;
+    for (unsigned c = 0; c < sgl_ctx_children(root); c++) {
+        child_bytes[c] = 0;
+        for (size_t k = 0; k < sgl_ctx_child_workers(root, c); k++)
+            child_bytes[c] += dest_bytes[w++];
+    }
+
+    /* S3: runs down, merged sizes up. */
+    a.step = 3;
+    if ((rc = sgl_scatter(root, buf, 1, child_bytes)) ||
+        (rc = sgl_pardo(root, sort_task, &a, sizeof a)) ||
+        (rc = sgl_gather(root, recs, 8, p, NULL)))
+        goto out;
+    for (size_t s = 0; s < p; s++)
+        v->counts[s] = recs[s];
+    if (st)
+        st->samples = ns;
+out:
+    free(buf);
+    free(recs);
+    free(smp);
+    free(bc);
+    free(cnt);
+    free(src);
+    free(dest_bytes);
+    free(child_bytes);
+    return rc;
+}
+
+int sgl_dvec_sort(sgl_ctx_t *root, sgl_dvec_t *v, sgl_sort_stats_t *st)
+{
+    TRY(algo_check_root(root, "sgl_dvec_sort"));
+    TRY(algo_check_vec(v, "sgl_dvec_sort"));
+    if (algo_dtype_size(v->dtype) == 0)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_dvec_sort: sorts SGL_F64, SGL_F32, "
+                             "SGL_I64 and SGL_U64, not type %d",
+                             (int)v->dtype);
+    if (st)
+        memset(st, 0, sizeof *st);
+    if (sgl_ctx_is_worker(root)) {
+        struct algo_block *b = my_block(root, v->id);
+        if (!b)
+            return SGL_ESTATE;
+        to_keys(v->dtype, b->data, b->count);
+        TRY(local_sort(v->elem_size == 8, b->data, b->count));
+        from_keys(v->dtype, b->data, b->count);
+        v->counts[0] = b->count;
+    } else {
+        TRY(psrs_root(root, v, st));
+    }
+    if (st) {
+        st->n = v->n;
+        st->workers = v->workers;
+        st->min_block = v->n;
+        for (size_t s = 0; s < v->workers; s++) {
+            if (v->counts[s] > st->max_block)
+                st->max_block = v->counts[s];
+            if (v->counts[s] < st->min_block)
+                st->min_block = v->counts[s];
+        }
+    }
+    return SGL_OK;
+}
+
+int sgl_sort(sgl_ctx_t *root, sgl_dtype_t dtype, void *data, size_t n,
+             sgl_sort_stats_t *st)
+{
+    TRY(algo_check_root(root, "sgl_sort"));
+    if (n && !data)
+        return sgl_error_set(SGL_EINVAL, "sgl_sort: data is NULL");
+    if (algo_dtype_size(dtype) == 0)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_sort: sorts SGL_F64, SGL_F32, SGL_I64 and "
+                             "SGL_U64, not type %d",
+                             (int)dtype);
+    sgl_dvec_t *v;
+    TRY(sgl_dvec_scatter(root, dtype, 0, data, n, &v));
+    int rc = sgl_dvec_sort(root, v, st);
+    if (!rc)
+        rc = sgl_dvec_gather(root, v, data, n);
+    int rc2 = sgl_dvec_free(root, v);
+    return rc ? rc : rc2;
+}
+
+int algo_register_psrs(sgl_runtime_t *rt)
+{
+    return sgl_task_register(rt, sort_task, "sgl_algo.sort");
+}

@@ -1,0 +1,356 @@
+/* Prefix scan: two supersteps from the root, each recursive over levels.
+ *
+ *   pass 1 (up):   worker: LOCAL_FIRST scans its block into the output and
+ *                  hands up its total; REDUCE_FIRST only folds its block.
+ *                  master: pardo(pass 1) ; gather the p child totals and
+ *                  keep them (context state) ; hand up their fold.
+ *   pass 2 (down): master: offset o (identity at the root) ; child i gets
+ *                  o (+) t_0 (+) ... (+) t_{i-1} ; scatter ; pardo(pass 2).
+ *                  worker: LOCAL_FIRST adds its offset to its block (skipped
+ *                  for worker 0); REDUCE_FIRST scans its input from its
+ *                  offset into the output.
+ *
+ * Cost per level and pass: max_i Cost_i + p*c0 + p words (g_up in pass 1,
+ * g_down in pass 2) + 2l. LOCAL_FIRST reads 2n and writes 2n elements on
+ * the workers, REDUCE_FIRST reads 2n and writes n: on a memory-bound machine
+ * REDUCE_FIRST is predicted faster, so it is what SGL_SCAN_AUTO picks.
+ * Extra memory: p elements per master. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "algo_internal.h"
+
+/* ---- local kernels ---- */
+
+#define SCAN_LOOP(T, STEP)                                                     \
+    do {                                                                       \
+        const T *xs = x;                                                       \
+        T *ys = y;                                                             \
+        T acc = *(const T *)start;                                             \
+        if (exclusive)                                                         \
+            for (size_t i = 0; i < n; i++) {                                   \
+                T t = xs[i];                                                   \
+                ys[i] = acc;                                                   \
+                acc = STEP(acc, t);                                            \
+            }                                                                  \
+        else                                                                   \
+            for (size_t i = 0; i < n; i++) {                                   \
+                acc = STEP(acc, xs[i]);                                        \
+                ys[i] = acc;                                                   \
+            }                                                                  \
+        *(T *)total = acc;                                                     \
+    } while (0)
+
+#define ADD(a, b) ((a) + (b))
+#define MUL(a, b) ((a) * (b))
+#define MINF(a, b) ((b) < (a) ? (b) : (a))
+#define MAXF(a, b) ((b) > (a) ? (b) : (a))
+#define UADD(a, b) ((int64_t)((uint64_t)(a) + (uint64_t)(b)))
+#define UMUL(a, b) ((int64_t)((uint64_t)(a) * (uint64_t)(b)))
+
+#define SCAN_TYPE(T, ADDOP, MULOP)                                             \
+    switch (op->op) {                                                          \
+    case SGL_OP_SUM:                                                           \
+        SCAN_LOOP(T, ADDOP);                                                   \
+        break;                                                                 \
+    case SGL_OP_PROD:                                                          \
+        SCAN_LOOP(T, MULOP);                                                   \
+        break;                                                                 \
+    case SGL_OP_MIN:                                                           \
+        SCAN_LOOP(T, MINF);                                                    \
+        break;                                                                 \
+    default:                                                                   \
+        SCAN_LOOP(T, MAXF);                                                    \
+        break;                                                                 \
+    }
+
+void algo_local_scan(const struct algo_op *op, const void *x, void *y,
+                     size_t n, const void *off, int exclusive, void *total)
+{
+    const void *start = off ? off : op->identity;
+    switch (op->dtype) {
+    case SGL_F64:
+        SCAN_TYPE(double, ADD, MUL);
+        return;
+    case SGL_F32:
+        SCAN_TYPE(float, ADD, MUL);
+        return;
+    case SGL_I64:
+        SCAN_TYPE(int64_t, UADD, UMUL);
+        return;
+    case SGL_U64:
+        SCAN_TYPE(uint64_t, ADD, MUL);
+        return;
+    default:
+        break;
+    }
+    size_t es = op->elem_size;
+    unsigned char acc[ALGO_MAX_ELEM], t[ALGO_MAX_ELEM];
+    memcpy(acc, start, es);
+    for (size_t i = 0; i < n; i++) {
+        const char *xi = (const char *)x + i * es;
+        char *yi = (char *)y + i * es;
+        memcpy(t, xi, es);
+        if (exclusive) {
+            memcpy(yi, acc, es);
+            op->fn(acc, t);
+        } else {
+            op->fn(acc, t);
+            memcpy(yi, acc, es);
+        }
+    }
+    memcpy(total, acc, es);
+}
+
+#define ADD_LOOP(T, STEP)                                                      \
+    do {                                                                       \
+        T *ys = y;                                                             \
+        T o = *(const T *)off;                                                 \
+        for (size_t i = 0; i < n; i++)                                         \
+            ys[i] = STEP(o, ys[i]);                                            \
+    } while (0)
+
+#define ADD_TYPE(T, ADDOP, MULOP)                                              \
+    switch (op->op) {                                                          \
+    case SGL_OP_SUM:                                                           \
+        ADD_LOOP(T, ADDOP);                                                    \
+        break;                                                                 \
+    case SGL_OP_PROD:                                                          \
+        ADD_LOOP(T, MULOP);                                                    \
+        break;                                                                 \
+    case SGL_OP_MIN:                                                           \
+        ADD_LOOP(T, MINF);                                                     \
+        break;                                                                 \
+    default:                                                                   \
+        ADD_LOOP(T, MAXF);                                                     \
+        break;                                                                 \
+    }
+
+void algo_local_add(const struct algo_op *op, void *y, size_t n,
+                    const void *off)
+{
+    switch (op->dtype) {
+    case SGL_F64:
+        ADD_TYPE(double, ADD, MUL);
+        return;
+    case SGL_F32:
+        ADD_TYPE(float, ADD, MUL);
+        return;
+    case SGL_I64:
+        ADD_TYPE(int64_t, UADD, UMUL);
+        return;
+    case SGL_U64:
+        ADD_TYPE(uint64_t, ADD, MUL);
+        return;
+    default:
+        break;
+    }
+    size_t es = op->elem_size;
+    unsigned char t[ALGO_MAX_ELEM];
+    for (size_t i = 0; i < n; i++) {
+        char *yi = (char *)y + i * es;
+        memcpy(t, off, es);
+        op->fn(t, yi);
+        memcpy(yi, t, es);
+    }
+}
+
+/* ---- the two passes ---- */
+
+struct scan_arg {
+    struct algo_op_arg op; /* op.id: input vector */
+    uint32_t out;          /* output vector */
+    uint32_t pad;
+};
+
+static int blocks(sgl_ctx_t *ctx, const struct scan_arg *a,
+                  struct algo_block **in, struct algo_block **out)
+{
+    *in = algo_block_find(ctx, a->op.id);
+    *out = algo_block_find(ctx, a->out);
+    if (!*in || !*out)
+        return sgl_error_set(SGL_ESTATE,
+                             "worker %zu has no block of vector %u",
+                             sgl_ctx_first_worker(ctx),
+                             *in ? a->out : a->op.id);
+    if ((*in)->count != (*out)->count)
+        return sgl_error_set(SGL_ESIZE,
+                             "scan: worker %zu has %zu input and %zu output "
+                             "elements",
+                             sgl_ctx_first_worker(ctx), (*in)->count,
+                             (*out)->count);
+    return SGL_OK;
+}
+
+static int resolve(const struct scan_arg *a, struct algo_op *op)
+{
+    TRY(algo_op_resolve((sgl_dtype_t)a->op.dtype, a->op.op, op));
+    if (op->elem_size != a->op.elem_size)
+        return sgl_error_set(SGL_EINVAL, "operator %u registered with "
+                                         "another size here",
+                             a->op.op);
+    return SGL_OK;
+}
+
+static int pass1_task(sgl_ctx_t *ctx, const void *arg, size_t size);
+
+static int pass1(sgl_ctx_t *ctx, const struct scan_arg *a,
+                 const struct algo_op *op, void *total)
+{
+    if (sgl_ctx_is_worker(ctx)) {
+        struct algo_block *in, *out;
+        TRY(blocks(ctx, a, &in, &out));
+        if (a->op.flags & SGL_SCAN_LOCAL_FIRST) {
+            algo_local_scan(op, in->data, out->data, in->count, NULL,
+                            a->op.flags & SGL_SCAN_EXCLUSIVE, total);
+        } else {
+            memcpy(total, op->identity, op->elem_size);
+            algo_local_reduce(op, in->data, in->count, total);
+        }
+        return SGL_OK;
+    }
+    unsigned p = sgl_ctx_children(ctx);
+    TRY(sgl_pardo(ctx, pass1_task, a, sizeof *a));
+    unsigned char *t = algo_scratch(ctx, (size_t)p * op->elem_size);
+    if (!t)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    TRY(sgl_gather(ctx, t, op->elem_size, p, NULL));
+    memcpy(total, op->identity, op->elem_size);
+    for (unsigned i = 0; i < p; i++)
+        algo_combine(op, total, t + (size_t)i * op->elem_size);
+    return SGL_OK;
+}
+
+static int pass1_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)size;
+    struct algo_op op;
+    TRY(resolve(arg, &op));
+    unsigned char total[ALGO_MAX_ELEM];
+    TRY(pass1(ctx, arg, &op, total));
+    return sgl_put(ctx, total, op.elem_size);
+}
+
+static int pass2_task(sgl_ctx_t *ctx, const void *arg, size_t size);
+
+/* @off: the fold of everything before this subtree (identity at worker 0). */
+static int pass2(sgl_ctx_t *ctx, const struct scan_arg *a,
+                 const struct algo_op *op, const void *off)
+{
+    int first = sgl_ctx_first_worker(ctx) == 0;
+    if (sgl_ctx_is_worker(ctx)) {
+        struct algo_block *in, *out;
+        TRY(blocks(ctx, a, &in, &out));
+        if (a->op.flags & SGL_SCAN_LOCAL_FIRST) {
+            if (!first)
+                algo_local_add(op, out->data, out->count, off);
+        } else {
+            unsigned char total[ALGO_MAX_ELEM];
+            algo_local_scan(op, in->data, out->data, in->count,
+                            first ? NULL : off,
+                            a->op.flags & SGL_SCAN_EXCLUSIVE, total);
+        }
+        return SGL_OK;
+    }
+    unsigned p = sgl_ctx_children(ctx);
+    size_t es = op->elem_size;
+    const unsigned char *t = algo_scratch(ctx, (size_t)p * es);
+    unsigned char *offs = malloc((size_t)p * es);
+    size_t *counts = malloc(p * sizeof *counts);
+    int rc = SGL_OK;
+    if (!t || !offs || !counts)
+        rc = sgl_error_set(SGL_ENOMEM, "out of memory");
+    for (unsigned i = 0; !rc && i < p; i++) {
+        counts[i] = 1;
+        if (i == 0)
+            memcpy(offs, off, es);
+        else {
+            memcpy(offs + i * es, offs + (i - 1) * es, es);
+            algo_combine(op, offs + i * es, t + (i - 1) * es);
+        }
+    }
+    if (!rc)
+        rc = sgl_scatter(ctx, offs, es, counts);
+    if (!rc)
+        rc = sgl_pardo(ctx, pass2_task, a, sizeof *a);
+    free(offs);
+    free(counts);
+    return rc;
+}
+
+static int pass2_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)size;
+    struct algo_op op;
+    TRY(resolve(arg, &op));
+    void *off;
+    size_t bytes;
+    TRY(sgl_recv(ctx, &off, &bytes));
+    if (bytes != op.elem_size)
+        return sgl_error_set(SGL_ESIZE, "scan offset of %zu bytes", bytes);
+    return pass2(ctx, arg, &op, off);
+}
+
+int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in, sgl_dvec_t *out,
+                  sgl_op_t op, unsigned flags)
+{
+    TRY(algo_check_root(root, "sgl_dvec_scan"));
+    TRY(algo_check_vec(in, "sgl_dvec_scan"));
+    TRY(algo_check_vec(out, "sgl_dvec_scan"));
+    if (in->n != out->n || in->elem_size != out->elem_size ||
+        in->dtype != out->dtype)
+        return sgl_error_set(SGL_ESIZE,
+                             "sgl_dvec_scan: input and output differ in "
+                             "size or type");
+    if ((flags & SGL_SCAN_LOCAL_FIRST) && (flags & SGL_SCAN_REDUCE_FIRST))
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_dvec_scan: pick one of LOCAL_FIRST and "
+                             "REDUCE_FIRST");
+    if (flags & ~(unsigned)(SGL_SCAN_EXCLUSIVE | SGL_SCAN_LOCAL_FIRST |
+                            SGL_SCAN_REDUCE_FIRST))
+        return sgl_error_set(SGL_EINVAL, "sgl_dvec_scan: unknown flags %#x",
+                             flags);
+    struct algo_op o;
+    TRY(algo_op_resolve(in->dtype, op, &o));
+    if (o.elem_size != in->elem_size)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_dvec_scan: operator on %zu-byte elements, "
+                             "vector of %zu-byte elements",
+                             o.elem_size, in->elem_size);
+    struct scan_arg a = {{(uint32_t)in->dtype, op, in->id, flags, o.elem_size},
+                         out->id, 0};
+    unsigned char total[ALGO_MAX_ELEM];
+    if (sgl_ctx_is_worker(root)) {
+        struct algo_block *bi, *bo;
+        TRY(blocks(root, &a, &bi, &bo));
+        algo_local_scan(&o, bi->data, bo->data, bi->count, NULL,
+                        flags & SGL_SCAN_EXCLUSIVE, total);
+        return SGL_OK;
+    }
+    TRY(pass1(root, &a, &o, total));
+    return pass2(root, &a, &o, o.identity);
+}
+
+int sgl_scan(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
+             const void *src, void *dst, size_t n, unsigned flags)
+{
+    TRY(algo_check_root(root, "sgl_scan"));
+    if (n && (!src || !dst))
+        return sgl_error_set(SGL_EINVAL, "sgl_scan: NULL buffer");
+    struct algo_op o;
+    TRY(algo_op_resolve(dtype, op, &o));
+    sgl_dvec_t *v;
+    TRY(sgl_dvec_scatter(root, dtype, o.elem_size, src, n, &v));
+    int rc = sgl_dvec_scan(root, v, v, op, flags);
+    if (!rc)
+        rc = sgl_dvec_gather(root, v, dst, n);
+    int rc2 = sgl_dvec_free(root, v);
+    return rc ? rc : rc2;
+}
+
+int algo_register_scan(sgl_runtime_t *rt)
+{
+    TRY(sgl_task_register(rt, pass1_task, "sgl_algo.scan1"));
+    TRY(sgl_task_register(rt, pass2_task, "sgl_algo.scan2"));
+    return SGL_OK;
+}

@@ -1,0 +1,107 @@
+/* The algorithms in one process on thread levels: every algorithm against
+ * a sequential reference on flat, nested and heterogeneous trees, at the
+ * sizes that catch uneven splits (0, 1, p-1, p, p+1, primes, 1e6), PSRS on
+ * adversarial inputs, and every documented error. */
+#include <criterion/criterion.h>
+#include <criterion/logging.h>
+#include <stdio.h>
+
+#include "algo_programs.h"
+
+static sgl_runtime_t *start(const char *shape)
+{
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = shape;
+    sgl_runtime_t *rt = NULL;
+    int rc = sgl_init(NULL, NULL, &o, &rt);
+    cr_assert_eq(rc, SGL_OK, "sgl_init(%s): %s", shape, sgl_last_error());
+    cr_assert_eq(algo_test_register(rt), SGL_OK, "%s", sgl_last_error());
+    return rt;
+}
+
+#define RUN_OK(call)                                                           \
+    do {                                                                       \
+        int rc_ = (call);                                                      \
+        cr_assert_eq(rc_, SGL_OK, "%s: %s (%s)", #call, sgl_err_name(rc_),     \
+                     sgl_last_error());                                        \
+    } while (0)
+
+static size_t workers(sgl_runtime_t *rt)
+{
+    return sgl_machine_workers(sgl_runtime_machine(rt));
+}
+
+static void reduce_all(const char *shape)
+{
+    sgl_runtime_t *rt = start(shape);
+    size_t p = workers(rt);
+    size_t sizes[] = {0, 1, p - 1, p, p + 1, 97, 1009, 1000000};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        RUN_OK(algo_check_reduce(rt, sizes[i], 11 + i));
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+static void scan_all(const char *shape)
+{
+    sgl_runtime_t *rt = start(shape);
+    size_t p = workers(rt);
+    size_t sizes[] = {0, 1, p - 1, p, p + 1, 97, 1009, 100003};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        RUN_OK(algo_check_scan(rt, sizes[i], 21 + i));
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+static void sort_all(const char *shape)
+{
+    sgl_runtime_t *rt = start(shape);
+    size_t p = workers(rt);
+    size_t sizes[] = {0, 1, p - 1, p, p + 1, 97, 1009, 20011};
+    static const sgl_dtype_t types[] = {SGL_F64, SGL_F32, SGL_I64, SGL_U64};
+    for (size_t t = 0; t < 4; t++)
+        for (int pat = 0; pat < PAT_COUNT; pat++)
+            for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+                RUN_OK(algo_check_sort(rt, types[t], (enum algo_pattern)pat,
+                                       sizes[i], 31 + i, NULL));
+    size_t big = 1000000, maxb;
+    RUN_OK(algo_check_sort(rt, SGL_F64, PAT_RANDOM, big, 5, &maxb));
+    cr_log_info("%s random n=%zu: largest block %zu = %.4f n/P", shape, big,
+                maxb, (double)maxb * (double)p / (double)big);
+    RUN_OK(algo_check_sort(rt, SGL_F64, PAT_EQUAL, big, 5, &maxb));
+    cr_log_info("%s all-equal n=%zu: largest block %zu = %.4f n/P", shape,
+                big, maxb, (double)maxb * (double)p / (double)big);
+    cr_assert_leq(maxb, big / p + 1, "all-equal block %zu", maxb);
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+#define SHAPE_TESTS(name, shape)                                               \
+    Test(algorithms, reduce_##name) { reduce_all(shape); }                     \
+    Test(algorithms, scan_##name) { scan_all(shape); }                         \
+    Test(algorithms, sort_##name) { sort_all(shape); }
+
+SHAPE_TESTS(one_worker, "core:1")
+SHAPE_TESTS(flat_two, "core:2")
+SHAPE_TESTS(flat_odd, "core:3")
+SHAPE_TESTS(two_levels, "pack:2 core:3")
+SHAPE_TESTS(heterogeneous, "pack:3 core:[1,4,2]")
+
+Test(algorithms, errors_flat)
+{
+    sgl_runtime_t *rt = start("core:3");
+    RUN_OK(algo_check_errors(rt));
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+Test(algorithms, errors_one_worker)
+{
+    sgl_runtime_t *rt = start("core:1");
+    RUN_OK(algo_check_errors(rt));
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+Test(algorithms, register_before_run_only_once)
+{
+    sgl_runtime_t *rt = start("core:2");
+    cr_assert_eq(sgl_algorithms_register(rt), SGL_EINVAL);
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
