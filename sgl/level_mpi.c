@@ -36,7 +36,9 @@ struct down_hdr {
     uint64_t arg_size;
     uint64_t data_size;
     int32_t status; /* the program's status, with KIND_STOP */
-    uint8_t pad[HDR_BYTES - 36];
+    uint32_t pad0;
+    uint64_t parent_seq; /* the master's superstep, for the trace */
+    uint8_t pad[HDR_BYTES - 48];
 };
 
 struct up_hdr {
@@ -44,7 +46,9 @@ struct up_hdr {
     int32_t status;
     uint64_t data_size;
     uint64_t msg_size;
-    uint8_t pad[HDR_BYTES - 24];
+    double time; /* the task's run time and declared work, for the trace */
+    double work;
+    uint8_t pad[HDR_BYTES - 40];
 };
 
 _Static_assert(sizeof(struct down_hdr) == HDR_BYTES, "down header size");
@@ -225,7 +229,8 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
                                    .task = (uint32_t)id,
                                    .hash = rt->tasks[id].hash,
                                    .arg_size = arg_size,
-                                   .data_size = bytes};
+                                   .data_size = bytes,
+                                   .parent_seq = m->seq};
         struct part parts[] = {
             {&hdr[i], HDR_BYTES},
             {arg, arg_size},
@@ -269,7 +274,9 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
             c->status = rc;
             snprintf(c->errmsg, sizeof c->errmsg, "%s", sgl_last_error());
             c->up_bytes = 0;
+            c->task_time = c->work = 0;
         } else {
+            c->parent_seq = (long)m->seq;
             sgl__run_child(c, task, arg, arg_size);
         }
     }
@@ -288,10 +295,13 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
             msg = c->errmsg;
             m->gdata[i] = c->up.data;
             m->gbytes[i] = c->status < 0 ? 0 : c->up_bytes;
+            m->ctime[i] = c->task_time;
+            m->cwork[i] = c->work;
         } else {
             int n = 0;
             m->gdata[i] = NULL;
             m->gbytes[i] = 0;
+            m->ctime[i] = m->cwork[i] = 0;
             if (proto)
                 continue;
             MPI_Get_count(&m->stats[i], MPI_BYTE, &n);
@@ -310,6 +320,8 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
             child_status = h->status;
             msg = (const char *)h + HDR_BYTES;
             m->gbytes[i] = h->data_size;
+            m->ctime[i] = h->time;
+            m->cwork[i] = h->work;
             if (first + h->data_size <= PACK_MAX)
                 m->gdata[i] = (const char *)h + first;
             else
@@ -384,7 +396,9 @@ static int send_reply(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
     struct up_hdr uh = {.magic = MAGIC_UP,
                         .status = e->status,
                         .data_size = bytes,
-                        .msg_size = msg_len};
+                        .msg_size = msg_len,
+                        .time = e->task_time,
+                        .work = e->work};
     struct part parts[] = {{&uh, HDR_BYTES},
                            {e->errmsg, msg_len},
                            {zeros, round16(msg_len) - msg_len},
@@ -422,6 +436,7 @@ int sgl__mpi_serve(struct sgl_runtime *rt)
         const char *arg = (const char *)h + HDR_BYTES;
         e->down_data = (char *)e->down.data + HDR_BYTES + round16(h->arg_size);
         e->down_bytes = h->data_size;
+        e->parent_seq = (long)h->parent_seq;
         if (h->task < rt->ntasks && rt->tasks[h->task].hash == h->hash) {
             sgl__run_child(e, rt->tasks[h->task].fn,
                            h->arg_size ? arg : NULL, h->arg_size);

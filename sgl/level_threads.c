@@ -46,8 +46,10 @@ int sgl__pardo_threads(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
                 c->status = rc;
                 snprintf(c->errmsg, sizeof c->errmsg, "%s", sgl_last_error());
                 c->up_bytes = 0;
+                c->task_time = c->work = 0;
                 continue;
             }
+            c->parent_seq = (long)m->seq;
             sgl__run_child(c, task, arg, arg_size);
         }
     }
@@ -56,6 +58,8 @@ int sgl__pardo_threads(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
         struct sgl_ctx *c = m->child[i];
         m->gdata[i] = c->up.data;
         m->gbytes[i] = c->status < 0 ? 0 : c->up_bytes;
+        m->ctime[i] = c->task_time;
+        m->cwork[i] = c->work;
         if (c->status < 0 && status == SGL_OK)
             status = sgl__child_failed(m, i, m->rt->rank, c->status,
                                        c->errmsg);

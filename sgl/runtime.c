@@ -13,6 +13,7 @@ void sgl_opts_default(sgl_opts_t *opts)
 {
     memset(opts, 0, sizeof *opts);
     opts->bind = 1;
+    opts->trace = 1;
 }
 
 uint32_t sgl__hash(const char *s)
@@ -42,6 +43,9 @@ static void ctx_free(struct sgl_ctx *c)
     free(c->gdata);
     free(c->gbytes);
     free(c->gbuf);
+    free(c->ctime);
+    free(c->cwork);
+    sgl__trace_free(&c->trace);
     free(c->reqs);
     free(c->stats);
     free(c->pending);
@@ -70,9 +74,12 @@ static struct sgl_ctx *ctx_new(struct sgl_runtime *rt, const struct sgl_node *n)
     c->gbuf = calloc(p, sizeof *c->gbuf);
     c->reqs = calloc(3 * (size_t)p, sizeof *c->reqs);
     c->stats = calloc(p, sizeof *c->stats);
+    c->ctime = calloc(p, sizeof *c->ctime);
+    c->cwork = calloc(p, sizeof *c->cwork);
     c->pending = calloc(p, sizeof *c->pending);
     if (!c->child || !c->counts || !c->offsets || !c->gdata || !c->gbytes ||
-        !c->gbuf || !c->reqs || !c->stats || !c->pending) {
+        !c->gbuf || !c->reqs || !c->stats || !c->pending || !c->ctime ||
+        !c->cwork) {
         ctx_free(c);
         return NULL;
     }
@@ -182,6 +189,12 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
         sgl_finalize(rt);
         return sgl_error_set(rc, "%s", msg);
     }
+    const char *env_trace = getenv("SGL_TRACE");
+    rt->trace = opts->trace && !(env_trace && strcmp(env_trace, "0") == 0);
+    /* One origin for every process's trace times. */
+    MPI_Barrier(rt->comm);
+    rt->epoch = 0;
+    rt->epoch = sgl__now(rt);
     /* Nested thread levels (package -> core) are nested parallel regions. */
     omp_set_max_active_levels((int)sgl_machine_depth(rt->machine) + 1);
     *ret_rt = rt;
@@ -251,6 +264,7 @@ int sgl_finalize(sgl_runtime_t *rt)
     for (size_t i = 0; i < rt->ntasks; i++)
         free(rt->tasks[i].name);
     free(rt->tasks);
+    free(rt->index);
     if (rt->comm != MPI_COMM_NULL)
         MPI_Comm_free(&rt->comm);
     int own = rt->own_mpi;
@@ -303,6 +317,8 @@ int sgl_run(sgl_runtime_t *rt, sgl_task_fn main_task, const void *arg,
         status = sgl_error_set(SGL_EINVAL, "sgl_run: main task is NULL");
     } else {
         struct sgl_ctx *root = rt->entry;
+        root->task_start = root->last_end = sgl__now(rt);
+        root->parent_seq = -1;
         root->in_task = 1;
         status = main_task(root, arg, arg_size);
         root->in_task = 0;

@@ -33,6 +33,21 @@ struct sgl_task_entry {
 
 #define SGL_ERRMSG_MAX 1024
 
+/* The supersteps recorded at one master: fixed fields per record, and per
+ * record one entry per child in each of the four columns. */
+struct sgl_trace_rec {
+    unsigned long seq;
+    long parent_seq;
+    double start, end, master;
+};
+
+struct sgl_trace {
+    struct sgl_trace_rec *rec;
+    size_t *down, *up;     /* n * arity entries */
+    double *time, *work;   /* n * arity entries */
+    size_t n, cap;
+};
+
 struct sgl_ctx {
     struct sgl_runtime *rt;
     const struct sgl_node *node;
@@ -70,6 +85,17 @@ struct sgl_ctx {
 
     void *state;
     void (*destroy)(void *);
+
+    /* Trace. A child's task: when it started, how long it ran, the work it
+     * declared, and the parent's superstep it ran in. A master: its
+     * superstep counter, the end of its last superstep, the children's
+     * times and work of the last pardo, and its records. */
+    double task_start, task_time, work;
+    long parent_seq;
+    unsigned long seq;
+    double last_end;
+    double *ctime, *cwork;   /* arity entries */
+    struct sgl_trace trace;
 };
 
 struct sgl_runtime {
@@ -81,6 +107,12 @@ struct sgl_runtime {
     int bind;                /* bind threads to their workers' PUs */
     hwloc_topology_t topo;   /* loaded only when binding */
     struct sgl_ctx *entry;   /* the highest node this process plays */
+    int trace;               /* record supersteps */
+    double epoch;            /* sgl__now() origin, aligned by a barrier */
+    /* Pointers to every record of this process in order of start, built
+     * on demand by sgl_trace_step(). */
+    struct sgl_trace_ref *index;
+    size_t nindex;
     struct sgl_task_entry *tasks;
     size_t ntasks;
     size_t cap_tasks;
@@ -120,5 +152,12 @@ int sgl__child_failed(const struct sgl_ctx *master, unsigned i, int rank,
                       int status, const char *msg);
 
 uint32_t sgl__hash(const char *s);
+
+/* Seconds since the runtime's epoch. */
+double sgl__now(const struct sgl_runtime *rt);
+/* Record the superstep @m just ran from @start to now. */
+void sgl__trace_record(struct sgl_ctx *m, double start);
+/* Free a master's records. */
+void sgl__trace_free(struct sgl_trace *t);
 
 #endif

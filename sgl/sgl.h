@@ -71,6 +71,8 @@ typedef struct sgl_opts {
     int bind;          /**< bind worker threads to their cores when the tree
                             was discovered (default 1) */
     unsigned max_threads; /**< cap on threads per process; 0 = default */
+    int trace;         /**< record every superstep (default 1; the
+                            SGL_TRACE=0 environment variable turns it off) */
 } sgl_opts_t;
 
 /** Fill @p opts with the defaults. */
@@ -208,6 +210,59 @@ int sgl_put(sgl_ctx_t *ctx, const void *src, size_t bytes);
  *  caller to fill in place (no copy). Valid until the task returns.
  *  @return SGL_OK, SGL_ESTATE, SGL_EINVAL, SGL_ENOMEM. */
 int sgl_put_buffer(sgl_ctx_t *ctx, size_t bytes, void **ret_data);
+
+/** Declare @p units of work done by this node in the current task (the
+ *  w of the cost model, in elements of the kernel that bounds it). Adds up
+ *  over the task; the trace reports it next to the measured time.
+ *  @return SGL_OK, or SGL_ESTATE outside a task. */
+int sgl_ctx_add_work(sgl_ctx_t *ctx, double units);
+
+/** One recorded superstep at a master, as the trace holds it. Times are in
+ *  seconds since the runtime started on that process (the processes'
+ *  clocks are aligned by a barrier at sgl_init()). Arrays have @c children
+ *  entries and belong to the trace. */
+typedef struct sgl_trace_step {
+    unsigned level;        /**< the master's level */
+    unsigned index;        /**< the master's position among its siblings */
+    int rank;              /**< the process that played the master */
+    unsigned long seq;     /**< superstep number at this master, from 0 */
+    long parent_seq;       /**< the parent's superstep this one ran in
+                                (-1 at the root) */
+    unsigned children;
+    double start, end;     /**< pardo entry and return */
+    double master_time;    /**< master's own time since its last superstep
+                                (or its task start): the w0 c0 term */
+    const size_t *down_bytes; /**< staged for each child */
+    const size_t *up_bytes;   /**< handed up by each child */
+    const double *child_time; /**< each child's task time, seconds */
+    const double *child_work; /**< each child's declared work units */
+} sgl_trace_step_t;
+
+/** Trace export formats. */
+typedef enum sgl_trace_format {
+    SGL_TRACE_CSV,      /**< one row per child per superstep */
+    SGL_TRACE_JSON,     /**< an array of supersteps with per-child arrays */
+    SGL_TRACE_PERFETTO, /**< Chrome/Perfetto trace-event JSON (timeline) */
+} sgl_trace_format_t;
+
+/** Number of supersteps recorded in this process since the start or the
+ *  last sgl_trace_clear(). */
+size_t sgl_trace_steps(const sgl_runtime_t *rt);
+
+/** Read recorded superstep @p i of this process, in order of start time.
+ *  The arrays stay valid until the next sgl_run() or sgl_trace_clear().
+ *  @return SGL_OK or SGL_EINVAL (out of range). */
+int sgl_trace_step(const sgl_runtime_t *rt, size_t i,
+                   sgl_trace_step_t *ret_step);
+
+/** Write the supersteps of every process to @p path on rank 0
+ *  (collective; call it between programs, on every process).
+ *  @return SGL_OK, SGL_EIO (cannot write), SGL_EMPI, SGL_ENOMEM. */
+int sgl_trace_write(sgl_runtime_t *rt, const char *path,
+                    sgl_trace_format_t format);
+
+/** Forget every recorded superstep of this process. */
+void sgl_trace_clear(sgl_runtime_t *rt);
 
 #ifdef __cplusplus
 }

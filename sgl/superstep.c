@@ -105,9 +105,12 @@ void sgl__run_child(struct sgl_ctx *child, sgl_task_fn task, const void *arg,
 {
     child->up_bytes = 0;
     child->errmsg[0] = '\0';
+    child->work = 0;
+    child->task_start = child->last_end = sgl__now(child->rt);
     child->in_task = 1;
     child->status = task(child, arg, arg_size);
     child->in_task = 0;
+    child->task_time = sgl__now(child->rt) - child->task_start;
     if (child->status < 0)
         snprintf(child->errmsg, sizeof child->errmsg, "%s", sgl_last_error());
 }
@@ -139,10 +142,14 @@ int sgl_pardo(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
         rc = sgl_error_set(SGL_EINVAL,
                            "sgl_pardo: arg is NULL but arg_size is %zu",
                            arg_size);
-    else if (ctx->node->link == SGL_LINK_MPI)
-        rc = sgl__pardo_mpi(ctx, task, arg, arg_size);
-    else
-        rc = sgl__pardo_threads(ctx, task, arg, arg_size);
+    else {
+        double start = sgl__now(ctx->rt);
+        if (ctx->node->link == SGL_LINK_MPI)
+            rc = sgl__pardo_mpi(ctx, task, arg, arg_size);
+        else
+            rc = sgl__pardo_threads(ctx, task, arg, arg_size);
+        sgl__trace_record(ctx, start);
+    }
     /* Staged blocks belong to one superstep, whatever its outcome. */
     ctx->staged = SGL_STAGED_NONE;
     ctx->src = NULL;
@@ -280,6 +287,14 @@ int sgl_put_buffer(sgl_ctx_t *ctx, size_t bytes, void **ret_data)
         return rc;
     ctx->up_bytes = bytes;
     *ret_data = ctx->up.data;
+    return SGL_OK;
+}
+
+int sgl_ctx_add_work(sgl_ctx_t *ctx, double units)
+{
+    if (!ctx || !ctx->in_task)
+        return sgl_error_set(SGL_ESTATE, "sgl_ctx_add_work: outside a task");
+    ctx->work += units;
     return SGL_OK;
 }
 

@@ -53,6 +53,9 @@ int main(int argc, char **argv)
     check("distributed sum", prog_distributed_sum(rt, 1000000));
     check("random blocks", prog_random_blocks(rt, 7, 4));
     check("large blocks gathered in place", prog_big_gather(rt));
+    check("trace counts bytes and work", prog_trace(rt));
+    check("trace written",
+          sgl_trace_write(rt, "mpi_runtime-trace.json", SGL_TRACE_PERFETTO));
     check("misuse", prog_misuse(rt));
     check("failing first worker", prog_failing_worker(rt, 0));
     check("failing middle worker", prog_failing_worker(rt, p / 2));

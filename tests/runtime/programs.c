@@ -565,6 +565,7 @@ int prog_random_blocks(sgl_runtime_t *rt, uint64_t seed, unsigned rounds)
 }
 
 static int big_task(sgl_ctx_t *ctx, const void *arg, size_t size);
+static int traced_task(sgl_ctx_t *ctx, const void *arg, size_t size);
 
 /* ---- large blocks gathered straight into the destination ---- */
 
@@ -632,6 +633,105 @@ int prog_big_gather(sgl_runtime_t *rt)
     return sgl_run(rt, big_main, NULL, 0);
 }
 
+/* ---- the trace counts bytes and work exactly ---- */
+
+/* Child i of every master gets 3 (i + 1) int64 and hands up 2 (i + 1)
+ * bytes; each worker declares its index + 1 units of work. */
+static int traced(sgl_ctx_t *ctx);
+
+static int traced_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    TRY(traced(ctx));
+    char up[256] = {0};
+    unsigned i = sgl_ctx_index(ctx);
+    return sgl_put(ctx, up, 2 * (size_t)(i + 1));
+}
+
+static int traced(sgl_ctx_t *ctx)
+{
+    if (sgl_ctx_is_worker(ctx))
+        return sgl_ctx_is_root(ctx)
+                   ? SGL_OK
+                   : sgl_ctx_add_work(ctx, (double)sgl_ctx_first_worker(ctx) +
+                                               1);
+    unsigned p = sgl_ctx_children(ctx);
+    size_t *counts = malloc(p * sizeof *counts), total = 0;
+    CHECK(counts, "out of memory");
+    for (unsigned i = 0; i < p; i++)
+        total += counts[i] = 3 * (size_t)(i + 1);
+    int64_t *v = calloc(total, sizeof *v);
+    int rc = v ? sgl_scatter(ctx, v, sizeof *v, counts) : SGL_ENOMEM;
+    if (!rc)
+        rc = sgl_pardo(ctx, traced_task, NULL, 0);
+    free(v);
+    free(counts);
+    return rc;
+}
+
+static int traced_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    return traced(root);
+}
+
+int prog_trace(sgl_runtime_t *rt)
+{
+    sgl_trace_clear(rt);
+    int rc = sgl_run(rt, traced_main, NULL, 0);
+    if (rc || sgl_runtime_rank(rt) != 0)
+        return rc;
+    const sgl_machine_t *m = sgl_runtime_machine(rt);
+    const sgl_node_t *root = sgl_machine_root(m);
+    size_t n = sgl_trace_steps(rt);
+    if (sgl_node_arity(root) == 0)
+        return n == 0 ? SGL_OK
+                      : sgl_error_set(SGL_ETASK, "trace: %zu steps on a "
+                                                 "single worker",
+                                      n);
+    CHECK(n >= 1, "trace: no step recorded");
+    sgl_trace_step_t s, r;
+    TRY(sgl_trace_step(rt, 0, &r));
+    CHECK(r.level == 0 && r.parent_seq == -1 && r.children ==
+                                                    sgl_node_arity(root),
+          "trace: first step is level %u with %u children", r.level,
+          r.children);
+    CHECK(r.end >= r.start, "trace: step ends before it starts");
+    for (unsigned i = 0; i < r.children; i++) {
+        const sgl_node_t *c = sgl_node_child(root, i);
+        CHECK(r.down_bytes[i] == 3 * (i + 1) * sizeof(int64_t),
+              "trace: child %u down %zu bytes", i, r.down_bytes[i]);
+        CHECK(r.up_bytes[i] == 2 * (size_t)(i + 1), "trace: child %u up %zu",
+              i, r.up_bytes[i]);
+        double want = sgl_node_arity(c) ? 0 : (double)sgl_node_first_worker(c) + 1;
+        CHECK(r.child_work[i] == want, "trace: child %u work %g, want %g", i,
+              r.child_work[i], want);
+        CHECK(r.child_time[i] >= 0 && r.child_time[i] <= r.end - r.start,
+              "trace: child %u time %g outside its superstep", i,
+              r.child_time[i]);
+    }
+    /* Every other step of this process ran inside the root's superstep,
+     * one per master that rank 0 plays. */
+    size_t masters = 0;
+    for (size_t w = 0; w < sgl_machine_workers(m); w++)
+        for (const sgl_node_t *a = sgl_node_parent(sgl_machine_worker(m, w));
+             a && sgl_node_rank(a) == 0; a = sgl_node_parent(a))
+            if (sgl_node_first_worker(a) == w)
+                masters++;
+    CHECK(n == masters, "trace: %zu steps for %zu masters on rank 0", n,
+          masters);
+    for (size_t i = 1; i < n; i++) {
+        TRY(sgl_trace_step(rt, i, &s));
+        CHECK(s.level > 0 && s.start >= r.start && s.end <= r.end,
+              "trace: step %zu (level %u) outside the root's", i, s.level);
+        for (unsigned c = 0; c < s.children; c++)
+            CHECK(s.down_bytes[c] == 3 * (c + 1) * sizeof(int64_t),
+                  "trace: level %u child %u down %zu bytes", s.level, c,
+                  s.down_bytes[c]);
+    }
+    return SGL_OK;
+}
+
 int prog_register(sgl_runtime_t *rt)
 {
     TRY(sgl_task_register(rt, distribute_task, "distribute"));
@@ -641,5 +741,6 @@ int prog_register(sgl_runtime_t *rt)
     TRY(sgl_task_register(rt, misuse_task, "misuse"));
     TRY(sgl_task_register(rt, rb_task, "random_blocks"));
     TRY(sgl_task_register(rt, big_task, "big_gather"));
+    TRY(sgl_task_register(rt, traced_task, "traced"));
     return SGL_OK;
 }

@@ -40,4 +40,8 @@ int prog_random_blocks(sgl_runtime_t *rt, uint64_t seed, unsigned rounds);
  * (the MPI level's deferred receive). */
 int prog_big_gather(sgl_runtime_t *rt);
 
+/* A known program; on rank 0 the trace must hold exactly its bytes,
+ * declared work and nesting. */
+int prog_trace(sgl_runtime_t *rt);
+
 #endif

@@ -39,6 +39,7 @@ static void exercise(const char *shape)
     RUN_OK(prog_distributed_sum(rt, 1000000));
     RUN_OK(prog_random_blocks(rt, 99, 3));
     RUN_OK(prog_big_gather(rt));
+    RUN_OK(prog_trace(rt));
     RUN_OK(prog_misuse(rt));
     RUN_OK(prog_failing_worker(rt, 0));
     RUN_OK(prog_failing_worker(rt, p - 1));
@@ -136,5 +137,56 @@ Test(runtime, duplicate_registration)
     sgl_runtime_t *rt = start("core:2");
     cr_assert_eq(prog_register(rt), SGL_EINVAL);
     cr_assert(strstr(sgl_last_error(), "already registered"));
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+Test(runtime, trace_export)
+{
+    sgl_runtime_t *rt = start("pack:2 core:2");
+    RUN_OK(prog_trace(rt));
+    cr_assert_eq(sgl_trace_steps(rt), 3);
+    const char *files[] = {"trace-test.csv", "trace-test.json",
+                           "trace-test.perfetto.json"};
+    sgl_trace_format_t fmts[] = {SGL_TRACE_CSV, SGL_TRACE_JSON,
+                                 SGL_TRACE_PERFETTO};
+    const char *starts[] = {"level,index", "[", "{\"traceEvents\""};
+    for (int i = 0; i < 3; i++) {
+        RUN_OK(sgl_trace_write(rt, files[i], fmts[i]));
+        FILE *f = fopen(files[i], "r");
+        cr_assert_not_null(f);
+        char line[64] = "";
+        cr_assert_not_null(fgets(line, sizeof line, f));
+        cr_assert(strncmp(line, starts[i], strlen(starts[i])) == 0,
+                  "%s starts with %s", files[i], line);
+        fclose(f);
+        remove(files[i]);
+    }
+    /* CSV: a header and one row per child of the 3 supersteps (2+2+2). */
+    RUN_OK(sgl_trace_write(rt, files[0], SGL_TRACE_CSV));
+    FILE *f = fopen(files[0], "r");
+    int rows = 0;
+    for (int ch; (ch = fgetc(f)) != EOF;)
+        rows += ch == '\n';
+    fclose(f);
+    remove(files[0]);
+    cr_assert_eq(rows, 1 + 6);
+    cr_assert_eq(sgl_trace_write(rt, "/nonexistent/dir/t.csv", SGL_TRACE_CSV),
+                 SGL_EIO);
+    sgl_trace_clear(rt);
+    cr_assert_eq(sgl_trace_steps(rt), 0);
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+Test(runtime, trace_off)
+{
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = "core:2";
+    o.trace = 0;
+    sgl_runtime_t *rt;
+    RUN_OK(sgl_init(NULL, NULL, &o, &rt));
+    RUN_OK(prog_register(rt));
+    RUN_OK(prog_roundtrip(rt, 1, 100));
+    cr_assert_eq(sgl_trace_steps(rt), 0);
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }

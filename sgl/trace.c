@@ -1,0 +1,327 @@
+/* The superstep trace: one record per pardo at each master, kept by the
+ * thread that plays the master (so recording takes no lock), read back in
+ * start order, and written by rank 0 for every process as CSV, JSON or a
+ * Chrome/Perfetto trace-event timeline. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "runtime_impl.h"
+
+struct sgl_trace_ref {
+    const struct sgl_ctx *ctx;
+    size_t i;
+};
+
+double sgl__now(const struct sgl_runtime *rt)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec - rt->epoch;
+}
+
+void sgl__trace_free(struct sgl_trace *t)
+{
+    free(t->rec);
+    free(t->down);
+    free(t->up);
+    free(t->time);
+    free(t->work);
+    memset(t, 0, sizeof *t);
+}
+
+static int trace_grow(struct sgl_trace *t, unsigned p)
+{
+    size_t cap = t->cap ? 2 * t->cap : 16;
+    struct sgl_trace_rec *rec = realloc(t->rec, cap * sizeof *rec);
+    if (rec)
+        t->rec = rec;
+    size_t *down = realloc(t->down, cap * p * sizeof *down);
+    if (down)
+        t->down = down;
+    size_t *up = realloc(t->up, cap * p * sizeof *up);
+    if (up)
+        t->up = up;
+    double *time = realloc(t->time, cap * p * sizeof *time);
+    if (time)
+        t->time = time;
+    double *work = realloc(t->work, cap * p * sizeof *work);
+    if (work)
+        t->work = work;
+    if (!rec || !down || !up || !time || !work)
+        return SGL_ENOMEM;
+    t->cap = cap;
+    return SGL_OK;
+}
+
+void sgl__trace_record(struct sgl_ctx *m, double start)
+{
+    double end = sgl__now(m->rt);
+    double master = start - m->last_end;
+    m->last_end = end;
+    unsigned long seq = m->seq++;
+    if (!m->rt->trace)
+        return;
+    struct sgl_trace *t = &m->trace;
+    unsigned p = m->node->arity;
+    /* Out of memory loses trace records, never the program's result. */
+    if (t->n == t->cap && trace_grow(t, p) != SGL_OK)
+        return;
+    t->rec[t->n] = (struct sgl_trace_rec){seq, m->parent_seq, start, end,
+                                          master};
+    size_t o = t->n * p;
+    for (unsigned i = 0; i < p; i++) {
+        t->down[o + i] = m->staged == SGL_STAGED_NONE ? 0 : m->counts[i];
+        t->up[o + i] = m->gbytes[i];
+        t->time[o + i] = m->ctime[i];
+        t->work[o + i] = m->cwork[i];
+    }
+    t->n++;
+    free(m->rt->index);
+    m->rt->index = NULL;
+}
+
+static size_t count_ctx(const struct sgl_ctx *c)
+{
+    size_t n = c->trace.n;
+    for (unsigned i = 0; c->child && i < c->node->arity; i++)
+        if (c->child[i])
+            n += count_ctx(c->child[i]);
+    return n;
+}
+
+static void fill_index(const struct sgl_ctx *c, struct sgl_trace_ref *r,
+                       size_t *k)
+{
+    for (size_t i = 0; i < c->trace.n; i++)
+        r[(*k)++] = (struct sgl_trace_ref){c, i};
+    for (unsigned i = 0; c->child && i < c->node->arity; i++)
+        if (c->child[i])
+            fill_index(c->child[i], r, k);
+}
+
+static int by_start(const void *a, const void *b)
+{
+    const struct sgl_trace_ref *x = a, *y = b;
+    double s = x->ctx->trace.rec[x->i].start, t = y->ctx->trace.rec[y->i].start;
+    if (s != t)
+        return (s > t) - (s < t);
+    /* Equal clock readings: the outer level first. */
+    return (x->ctx->node->level > y->ctx->node->level) -
+           (x->ctx->node->level < y->ctx->node->level);
+}
+
+size_t sgl_trace_steps(const sgl_runtime_t *rt)
+{
+    return rt ? count_ctx(rt->entry) : 0;
+}
+
+int sgl_trace_step(const sgl_runtime_t *rt, size_t i,
+                   sgl_trace_step_t *ret_step)
+{
+    if (!rt || !ret_step)
+        return sgl_error_set(SGL_EINVAL, "sgl_trace_step: NULL argument");
+    size_t n = count_ctx(rt->entry);
+    if (i >= n)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_trace_step: step %zu of %zu recorded", i,
+                             n);
+    struct sgl_runtime *mrt = (struct sgl_runtime *)rt;
+    if (!mrt->index || mrt->nindex != n) {
+        free(mrt->index);
+        mrt->index = malloc(n * sizeof *mrt->index);
+        if (!mrt->index)
+            return sgl_error_set(SGL_ENOMEM, "sgl_trace_step: out of memory");
+        size_t k = 0;
+        fill_index(rt->entry, mrt->index, &k);
+        qsort(mrt->index, n, sizeof *mrt->index, by_start);
+        mrt->nindex = n;
+    }
+    const struct sgl_ctx *c = mrt->index[i].ctx;
+    const struct sgl_trace *t = &c->trace;
+    size_t r = mrt->index[i].i, p = c->node->arity, o = r * p;
+    *ret_step = (sgl_trace_step_t){
+        .level = c->node->level,
+        .index = c->node->index,
+        .rank = rt->rank,
+        .seq = t->rec[r].seq,
+        .parent_seq = t->rec[r].parent_seq,
+        .children = (unsigned)p,
+        .start = t->rec[r].start,
+        .end = t->rec[r].end,
+        .master_time = t->rec[r].master,
+        .down_bytes = t->down + o,
+        .up_bytes = t->up + o,
+        .child_time = t->time + o,
+        .child_work = t->work + o,
+    };
+    return SGL_OK;
+}
+
+static void clear_ctx(struct sgl_ctx *c)
+{
+    c->trace.n = 0;
+    for (unsigned i = 0; c->child && i < c->node->arity; i++)
+        if (c->child[i])
+            clear_ctx(c->child[i]);
+}
+
+void sgl_trace_clear(sgl_runtime_t *rt)
+{
+    if (!rt)
+        return;
+    clear_ctx(rt->entry);
+    free(rt->index);
+    rt->index = NULL;
+}
+
+/* Steps travel to rank 0 as doubles: 9 fixed fields, then 4 per child. */
+enum { FIXED = 9 };
+
+static int serialize(const sgl_runtime_t *rt, double **ret, size_t *ret_n)
+{
+    size_t steps = sgl_trace_steps(rt), n = 0;
+    sgl_trace_step_t s;
+    for (size_t i = 0; i < steps; i++) {
+        if (sgl_trace_step(rt, i, &s))
+            return SGL_ENOMEM;
+        n += FIXED + 4 * (size_t)s.children;
+    }
+    double *v = malloc((n ? n : 1) * sizeof *v), *w = v;
+    if (!v)
+        return sgl_error_set(SGL_ENOMEM, "sgl_trace_write: out of memory");
+    for (size_t i = 0; i < steps; i++) {
+        sgl_trace_step(rt, i, &s);
+        double fixed[FIXED] = {s.level, s.index,      s.rank,
+                               (double)s.seq, (double)s.parent_seq,
+                               s.children, s.start, s.end, s.master_time};
+        memcpy(w, fixed, sizeof fixed);
+        w += FIXED;
+        for (unsigned c = 0; c < s.children; c++) {
+            w[0] = (double)s.down_bytes[c];
+            w[1] = (double)s.up_bytes[c];
+            w[2] = s.child_time[c];
+            w[3] = s.child_work[c];
+            w += 4;
+        }
+    }
+    *ret = v;
+    *ret_n = n;
+    return SGL_OK;
+}
+
+static void write_step(FILE *f, sgl_trace_format_t fmt, const double *s,
+                       int first)
+{
+    unsigned p = (unsigned)s[5];
+    const double *c = s + FIXED;
+    switch (fmt) {
+    case SGL_TRACE_CSV:
+        for (unsigned i = 0; i < p; i++, c += 4)
+            fprintf(f, "%u,%u,%d,%.0f,%.0f,%.9f,%.9f,%.9f,%u,%.0f,%.0f,%.9f,"
+                       "%.17g\n",
+                    (unsigned)s[0], (unsigned)s[1], (int)s[2], s[3], s[4],
+                    s[6], s[7], s[8], i, c[0], c[1], c[2], c[3]);
+        break;
+    case SGL_TRACE_JSON:
+        fprintf(f,
+                "%s\n  {\"level\": %u, \"index\": %u, \"rank\": %d, \"seq\": "
+                "%.0f, \"parent_seq\": %.0f, \"start_s\": %.9f, \"end_s\": "
+                "%.9f, \"master_s\": %.9f, \"syncs\": 2, \"children\": [",
+                first ? "" : ",", (unsigned)s[0], (unsigned)s[1], (int)s[2],
+                s[3], s[4], s[6], s[7], s[8]);
+        for (unsigned i = 0; i < p; i++, c += 4)
+            fprintf(f,
+                    "%s{\"down_bytes\": %.0f, \"up_bytes\": %.0f, "
+                    "\"time_s\": %.9f, \"work\": %.17g}",
+                    i ? ", " : "", c[0], c[1], c[2], c[3]);
+        fprintf(f, "]}");
+        break;
+    case SGL_TRACE_PERFETTO: {
+        /* One process per rank, one thread lane per tree level. */
+        double down = 0, up = 0;
+        for (unsigned i = 0; i < p; i++, c += 4) {
+            down += c[0];
+            up += c[1];
+        }
+        fprintf(f,
+                "%s\n  {\"name\": \"superstep %.0f L%u#%u\", \"ph\": \"X\", "
+                "\"pid\": %d, \"tid\": %u, \"ts\": %.3f, \"dur\": %.3f, "
+                "\"args\": {\"children\": %u, \"down_bytes\": %.0f, "
+                "\"up_bytes\": %.0f, \"master_s\": %.9f}}",
+                first ? "" : ",", s[3], (unsigned)s[0], (unsigned)s[1],
+                (int)s[2], 1000 * (unsigned)s[0] + (unsigned)s[1], 1e6 * s[6], 1e6 * (s[7] - s[6]), p,
+                down, up, s[8]);
+        break;
+    }
+    }
+}
+
+int sgl_trace_write(sgl_runtime_t *rt, const char *path,
+                    sgl_trace_format_t format)
+{
+    if (!rt || !path)
+        return sgl_error_set(SGL_EINVAL, "sgl_trace_write: NULL argument");
+    if (format != SGL_TRACE_CSV && format != SGL_TRACE_JSON &&
+        format != SGL_TRACE_PERFETTO)
+        return sgl_error_set(SGL_EINVAL, "sgl_trace_write: unknown format %d",
+                             (int)format);
+    double *mine = NULL;
+    size_t n = 0;
+    int rc = serialize(rt, &mine, &n), ok = rc == SGL_OK;
+    int count = ok && n <= (size_t)INT32_MAX ? (int)n : 0;
+    int *counts = NULL, *displs = NULL;
+    double *all = NULL;
+    FILE *f = NULL;
+    if (rt->rank == 0) {
+        counts = calloc((size_t)rt->size, sizeof *counts);
+        displs = calloc((size_t)rt->size, sizeof *displs);
+    }
+    MPI_Gather(&count, 1, MPI_INT, counts, 1, MPI_INT, 0, rt->comm);
+    size_t total = 0;
+    if (rt->rank == 0 && counts && displs) {
+        for (int r = 0; r < rt->size; r++) {
+            displs[r] = (int)total;
+            total += (size_t)counts[r];
+        }
+        all = malloc((total ? total : 1) * sizeof *all);
+    }
+    MPI_Gatherv(ok ? mine : NULL, count, MPI_DOUBLE, all, counts, displs,
+                MPI_DOUBLE, 0, rt->comm);
+    if (ok)
+        free(mine);
+    if (rt->rank == 0) {
+        if (!counts || !displs || !all)
+            rc = sgl_error_set(SGL_ENOMEM, "sgl_trace_write: out of memory");
+        else if (!(f = fopen(path, "w")))
+            rc = sgl_error_set(SGL_EIO, "sgl_trace_write: cannot write %s",
+                               path);
+    }
+    if (f) {
+        if (format == SGL_TRACE_CSV)
+            fprintf(f, "level,index,rank,seq,parent_seq,start_s,end_s,"
+                       "master_s,child,down_bytes,up_bytes,child_time_s,"
+                       "child_work\n");
+        else
+            fprintf(f, format == SGL_TRACE_JSON ? "[" : "{\"traceEvents\": [");
+        int first = 1;
+        for (size_t o = 0; o < total; first = 0) {
+            write_step(f, format, all + o, first);
+            o += FIXED + 4 * (size_t)all[o + 5];
+        }
+        if (format == SGL_TRACE_JSON)
+            fprintf(f, "\n]\n");
+        else if (format == SGL_TRACE_PERFETTO)
+            fprintf(f, "\n], \"displayTimeUnit\": \"ns\"}\n");
+        if (fclose(f) != 0)
+            rc = sgl_error_set(SGL_EIO, "sgl_trace_write: writing %s failed",
+                               path);
+    }
+    free(counts);
+    free(displs);
+    free(all);
+    /* Every rank returns rank 0's verdict. */
+    MPI_Bcast(&rc, 1, MPI_INT, 0, rt->comm);
+    return rc;
+}
