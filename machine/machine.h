@@ -157,6 +157,122 @@ int sgl_machine_write_json(const sgl_machine_t *m, FILE *out);
 /** Short name of a link kind: "none", "threads", "mpi". */
 const char *sgl_link_name(sgl_link_t link);
 
+
+/* ---- Cost parameters (DESIGN.md section 4) ----
+ *
+ * Units: seconds for l, seconds per BYTE for g, seconds per element for a
+ * kernel's c. SGL_WORD_BYTES converts g to the paper's per-word figures.
+ * Parameters belong to masters: "level L" means the masters at level L (the
+ * root is level 0) and the link from them to their children at level L+1.
+ * A master's effective parameters are its own override if one was set with
+ * sgl_machine_set_node_params(), else those of its level. Setting
+ * parameters mutates the tree: do it before sharing it between threads. */
+
+/** Bytes in the word of the paper's cost tables (a 32-bit word). */
+#define SGL_WORD_BYTES 4
+
+/** Cost parameters of one master's link to its children. */
+typedef struct sgl_link_params {
+    double l;      /**< seconds per synchronisation (one scatter or gather) */
+    double g_down; /**< seconds per byte, master -> children (scatter) */
+    double g_up;   /**< seconds per byte, children -> master (gather) */
+} sgl_link_params_t;
+
+/** Set the parameters of every master at @p level (overriding nothing set
+ *  per node). @return SGL_OK, or SGL_EINVAL if the level has no masters or
+ *  a value is negative or not finite (nothing changes then). */
+int sgl_machine_set_level_params(sgl_machine_t *m, unsigned level,
+                                 const sgl_link_params_t *p);
+/** The parameters set for @p level. @return SGL_OK, SGL_ERANGE if none were
+ *  set (or the level has no masters). */
+int sgl_machine_level_params(const sgl_machine_t *m, unsigned level,
+                             sgl_link_params_t *ret);
+/** Small-message regime of a level: @p p applies to messages of at most
+ *  @p max_bytes bytes per child, the level's parameters above that.
+ *  @return SGL_OK or SGL_EINVAL (as sgl_machine_set_level_params(), or
+ *  max_bytes 0 / not finite). */
+int sgl_machine_set_level_small_params(sgl_machine_t *m, unsigned level,
+                                       const sgl_link_params_t *p,
+                                       double max_bytes);
+/** The small-message regime of @p level. @return SGL_OK or SGL_ERANGE. */
+int sgl_machine_level_small_params(const sgl_machine_t *m, unsigned level,
+                                   sgl_link_params_t *ret,
+                                   double *ret_max_bytes);
+/** Effective parameters of @p master's link (its override, else its
+ *  level's). @return SGL_OK, SGL_EINVAL for a worker, SGL_ERANGE if none
+ *  are set. */
+int sgl_node_params(const sgl_node_t *master, sgl_link_params_t *ret);
+/** Override the parameters of one master (heterogeneous links).
+ *  @return SGL_OK or SGL_EINVAL (not a master of @p m, bad values). */
+int sgl_machine_set_node_params(sgl_machine_t *m, const sgl_node_t *master,
+                                const sgl_link_params_t *p);
+/** The i-th master (left to right) at @p level, or NULL. */
+const sgl_node_t *sgl_machine_master(const sgl_machine_t *m, unsigned level,
+                                     size_t i);
+/** Position of @p master among the masters of its level (as
+ *  sgl_machine_master() counts them). */
+size_t sgl_node_master_index(const sgl_node_t *master);
+
+/** Maximum length of a kernel name, without the terminating NUL. */
+#define SGL_KERNEL_NAME_MAX 31
+
+/** Set c of @p kernel for every worker: @p seconds_per_elem seconds per
+ *  element (per n log2 n for "sort"), replacing any per-worker values.
+ *  Kernel names are [A-Za-z0-9_.-]+, at most SGL_KERNEL_NAME_MAX long; the
+ *  reference algorithms use "sum", "product", "scan", "sort", "merge".
+ *  @return SGL_OK, SGL_EINVAL (bad name, negative or non-finite value) or
+ *  SGL_ENOMEM. */
+int sgl_machine_set_kernel(sgl_machine_t *m, const char *kernel,
+                           double seconds_per_elem);
+/** Set c of @p kernel for one worker (heterogeneous workers).
+ *  @return as sgl_machine_set_kernel(), SGL_EINVAL if worker is out of
+ *  range. */
+int sgl_machine_set_worker_kernel(sgl_machine_t *m, size_t worker,
+                                  const char *kernel, double seconds_per_elem);
+/** c of @p kernel on @p node in seconds per element, NAN if unknown. For a
+ *  master, the c of its first worker (the thread or process that plays it
+ *  does the master's local work). */
+double sgl_node_kernel(const sgl_node_t *node, const char *kernel);
+/** Number of kernels known to the machine. */
+size_t sgl_machine_kernels(const sgl_machine_t *m);
+/** Name of the i-th kernel (in the order they were first set), or NULL. */
+const char *sgl_machine_kernel_name(const sgl_machine_t *m, size_t i);
+
+/** Set a provenance record (host, date, sgl_version, method, ...). Keys are
+ *  [A-Za-z0-9_.-]+; values any text without control characters (newlines).
+ *  Setting an existing key replaces its value; a NULL value removes it.
+ *  @return SGL_OK, SGL_EINVAL or SGL_ENOMEM. */
+int sgl_machine_set_provenance(sgl_machine_t *m, const char *key,
+                               const char *value);
+/** The value of a provenance record, or NULL. */
+const char *sgl_machine_provenance(const sgl_machine_t *m, const char *key);
+/** Number of provenance records. */
+size_t sgl_machine_provenance_count(const sgl_machine_t *m);
+/** Key of the i-th provenance record (insertion order), or NULL. */
+const char *sgl_machine_provenance_key(const sgl_machine_t *m, size_t i);
+
+/* ---- Machine files (format: machine/MACHINE_FILE.md) ---- */
+
+/** Read a machine file: its shape line builds the tree (as
+ *  sgl_machine_from_shape() with single-child levels kept as written), the
+ *  other records set parameters, kernels and provenance.
+ *  @return SGL_OK, SGL_EIO (cannot open or read), SGL_EPARSE (with
+ *  "path:line: what" in sgl_last_error()) or SGL_ENOMEM. */
+int sgl_machine_load(const char *path, sgl_machine_t **ret_machine);
+/** Read a machine file from an open stream; @p name is used in messages. */
+int sgl_machine_read(FILE *in, const char *name, sgl_machine_t **ret_machine);
+/** Write @p m as a machine file; values print with 17 significant digits,
+ *  so that sgl_machine_load() gives back every value exactly.
+ *  @return SGL_OK, SGL_EIO or SGL_EINVAL (the tree has no shape string). */
+int sgl_machine_save(const sgl_machine_t *m, const char *path);
+/** As sgl_machine_save(), to an open stream. */
+int sgl_machine_write(const sgl_machine_t *m, FILE *out);
+/** A shape string that rebuilds the tree with sgl_machine_from_shape()
+ *  (and keep_single), e.g. "node:16 core:8" or "node:2 core:[3,5]"; NULL
+ *  for a tree no shape string can describe (leaves at different depths).
+ *  Owned by the tree. */
+const char *sgl_machine_shape(const sgl_machine_t *m);
+
 #ifdef __cplusplus
 }
 #endif

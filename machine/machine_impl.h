@@ -30,6 +30,11 @@ struct sgl_node {
     size_t workers;         /* leaves below, set by finalize */
     size_t first_worker;    /* set by finalize */
     char *host;             /* discovered MPI nodes only */
+    const struct sgl_machine *machine; /* owning tree, set by finish */
+    size_t master_index;    /* among the masters of its level, set by
+                               finish (masters only) */
+    int has_params;         /* nonzero: params overrides the level's */
+    sgl_link_params_t params;
     struct sgl_node *parent;
     struct sgl_node **child;
 };
@@ -43,7 +48,50 @@ struct sgl_machine {
     size_t *level_masters;  /* depth + 1 entries */
     struct sgl_node **worker; /* workers in depth-first order */
     char *source;
+    char *shape;            /* sgl_machine_shape(), NULL if none */
+    /* Masters level by level, left to right within a level:
+     * master[master_first[l] + i] is master i of level l. */
+    struct sgl_node **master;
+    size_t *master_first;   /* depth + 1 entries */
+    struct sgl__level_params *params; /* depth + 1 entries */
+    struct sgl__kernel *kernel;
+    size_t nkernels;
+    struct sgl__prov *prov;
+    size_t nprov;
 };
+
+/* Parameters of one level (DESIGN.md section 4); all unset at first. */
+struct sgl__level_params {
+    int set;
+    sgl_link_params_t p;
+    int small_set;          /* small-message regime */
+    double small_max;       /* bytes per child */
+    sgl_link_params_t small;
+};
+
+/* c of one kernel: all_c for every worker, per-worker values where
+ * worker_c is non-NULL and the entry is not NAN. */
+struct sgl__kernel {
+    char name[SGL_KERNEL_NAME_MAX + 1];
+    double all_c;           /* NAN if only per-worker values */
+    double *worker_c;       /* NULL or m->workers entries */
+};
+
+struct sgl__prov {
+    char *key;
+    char *value;
+};
+
+/* Set *ret (malloc'd) to a shape string that rebuilds @p m's tree with
+ * keep_single, or to NULL if none can (leaves at different depths, or
+ * masters of one level with different links). SGL_OK or SGL_ENOMEM. */
+int sgl__machine_shape_string(const struct sgl_machine *m, char **ret);
+
+/* Free what params.c added to a machine (kernels, provenance). */
+void sgl__machine_params_free(struct sgl_machine *m);
+/* Nonzero if @p name is a valid kernel or provenance key:
+ * [A-Za-z0-9_.-]+ of at most @p max characters. */
+int sgl__valid_name(const char *name, size_t max);
 
 /* Allocate a detached node; NULL on out of memory (message set). */
 struct sgl_node *sgl__node_new(const char *type, int os_index);

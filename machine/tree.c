@@ -178,12 +178,50 @@ static int check_ranks(const struct sgl_machine *m)
 static void fill_levels(struct sgl_machine *m, struct sgl_node *n)
 {
     m->level_size[n->level]++;
+    n->machine = m;
     if (n->arity == 0)
         m->worker[n->first_worker] = n;
     else
         m->level_masters[n->level]++;
     for (unsigned i = 0; i < n->arity; i++)
         fill_levels(m, n->child[i]);
+}
+
+/* Depth-first order visits the masters of each level left to right, so
+ * a cursor per level (master_first, advanced here and reset after) lists
+ * them in the order sgl_machine_master() promises. */
+static void fill_masters(struct sgl_machine *m, struct sgl_node *n,
+                         size_t *cursor)
+{
+    if (n->arity == 0)
+        return;
+    n->master_index = cursor[n->level] - m->master_first[n->level];
+    m->master[cursor[n->level]++] = n;
+    for (unsigned i = 0; i < n->arity; i++)
+        fill_masters(m, n->child[i], cursor);
+}
+
+/* The per-level parameter tables, the master index and the shape string
+ * that sgl_machine_save() writes. */
+static int finish_params(struct sgl_machine *m)
+{
+    size_t nmasters = 0;
+    for (unsigned l = 0; l <= m->depth; l++)
+        nmasters += m->level_masters[l];
+    m->params = calloc(m->depth + 1, sizeof *m->params);
+    m->master_first = calloc(m->depth + 1, sizeof *m->master_first);
+    m->master = calloc(nmasters ? nmasters : 1, sizeof *m->master);
+    size_t *cursor = calloc(m->depth + 1, sizeof *cursor);
+    if (!m->params || !m->master_first || !m->master || !cursor) {
+        free(cursor);
+        return sgl_error_set(SGL_ENOMEM, "out of memory building a machine");
+    }
+    for (unsigned l = 1; l <= m->depth; l++)
+        m->master_first[l] = m->master_first[l - 1] + m->level_masters[l - 1];
+    memcpy(cursor, m->master_first, (m->depth + 1) * sizeof *cursor);
+    fill_masters(m, m->root, cursor);
+    free(cursor);
+    return sgl__machine_shape_string(m, &m->shape);
 }
 
 int sgl__machine_finish(struct sgl_node *root, int keep_single,
@@ -223,6 +261,8 @@ int sgl__machine_finish(struct sgl_node *root, int keep_single,
     m->processes = num.processes;
     fill_levels(m, root);
     rc = check_ranks(m);
+    if (rc == SGL_OK)
+        rc = finish_params(m);
     if (rc) {
         sgl_machine_free(m);
         return rc;
@@ -245,6 +285,11 @@ void sgl_machine_free(sgl_machine_t *m)
     free(m->level_masters);
     free(m->worker);
     free(m->source);
+    free(m->shape);
+    free(m->master);
+    free(m->master_first);
+    free(m->params);
+    sgl__machine_params_free(m);
     free(m);
 }
 

@@ -1,0 +1,839 @@
+/* Machine files: the tree's shape, per-level link parameters, per-kernel c
+ * and provenance as a line-oriented text file (machine/MACHINE_FILE.md).
+ *
+ *   # comment                        blank lines and comments anywhere
+ *   sgl-machine 1                    first record: format and version
+ *   shape node:16 core:8             the tree, as sgl_machine_from_shape()
+ *   provenance KEY VALUE             VALUE: "quoted" or the rest of the line
+ *   level L [link K] [p N] l T g_down G g_up G     masters at level L
+ *   level L small max_bytes B l T g_down G g_up G  small-message regime
+ *   master L I l T g_down G g_up G   override for master I of level L
+ *   kernel NAME C [worker W]         c for every worker, or for worker W
+ *   end                              last record: a file without it is
+ *                                    truncated
+ *
+ * T and C are seconds (or a number with unit s, ms, us, ns, ps), G seconds
+ * per byte (or e.g. 4.8ns/word, 1.2ns/B; a word is SGL_WORD_BYTES bytes).
+ * Every error names the file and line. The writer prints every value with
+ * 17 significant digits, so that reading gives back the same doubles. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine_impl.h"
+
+/* ---- shape string of a tree ---- */
+
+struct strbuf {
+    char *s;
+    size_t len, cap;
+    int oom;
+};
+
+__attribute__((format(printf, 2, 3))) static void sb_printf(struct strbuf *b,
+                                                            const char *fmt,
+                                                            ...)
+{
+    if (b->oom)
+        return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->s ? b->s + b->len : NULL,
+                          b->s ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            b->oom = 1;
+            return;
+        }
+        if (b->s && b->len + (size_t)n < b->cap) {
+            b->len += (size_t)n;
+            return;
+        }
+        size_t cap = b->cap ? 2 * b->cap : 64;
+        while (cap <= b->len + (size_t)n)
+            cap *= 2;
+        char *s = realloc(b->s, cap);
+        if (!s) {
+            b->oom = 1;
+            return;
+        }
+        b->s = s;
+        b->cap = cap;
+    }
+}
+
+int sgl__machine_shape_string(const struct sgl_machine *m, char **ret)
+{
+    *ret = NULL;
+    /* One worker: the loader collapses "core:1" back to a single worker. */
+    if (m->depth == 0) {
+        *ret = strdup("core:1");
+        return *ret ? SGL_OK
+                    : sgl_error_set(SGL_ENOMEM, "out of memory building a "
+                                                "shape string");
+    }
+    for (size_t i = 0; i < m->workers; i++)
+        if (m->worker[i]->level != m->depth)
+            return SGL_OK;
+    struct strbuf b = {0};
+    for (unsigned l = 0; l < m->depth; l++) {
+        struct sgl_node *const *ms = m->master + m->master_first[l];
+        size_t nm = m->level_masters[l];
+        sgl_link_t link = ms[0]->link;
+        const char *type = ms[0]->child[0]->type;
+        int same_type = 1, same_arity = 1;
+        for (size_t i = 0; i < nm; i++) {
+            if (ms[i]->link != link) {
+                free(b.s);
+                return SGL_OK;
+            }
+            same_arity = same_arity && ms[i]->arity == ms[0]->arity;
+            for (unsigned c = 0; c < ms[i]->arity; c++)
+                same_type = same_type && !strcmp(ms[i]->child[c]->type, type);
+        }
+        /* The shape parser derives a level's link from its type, so a
+         * collapsed tree (cores reached over MPI) gets a generic type. */
+        if (!same_type || sgl__type_link(type) != link)
+            type = link == SGL_LINK_MPI ? "rank" : "group";
+        sb_printf(&b, "%s%s:", l ? " " : "", type);
+        if (same_arity) {
+            sb_printf(&b, "%u", ms[0]->arity);
+        } else {
+            for (size_t i = 0; i < nm; i++)
+                sb_printf(&b, "%c%u", i ? ',' : '[', ms[i]->arity);
+            sb_printf(&b, "]");
+        }
+    }
+    if (b.oom) {
+        free(b.s);
+        return sgl_error_set(SGL_ENOMEM, "out of memory building a shape "
+                                         "string");
+    }
+    *ret = b.s;
+    return SGL_OK;
+}
+
+const char *sgl_machine_shape(const sgl_machine_t *m) { return m->shape; }
+
+/* ---- writing ---- */
+
+static void write_quoted(FILE *out, const char *s)
+{
+    fputc('"', out);
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            fputc('\\', out);
+        fputc(*s, out);
+    }
+    fputc('"', out);
+}
+
+static void write_params(FILE *out, const sgl_link_params_t *p)
+{
+    fprintf(out, " l %.17g g_down %.17g g_up %.17g", p->l, p->g_down,
+            p->g_up);
+}
+
+/* The same values in the paper's units, for a person reading the file. */
+static void write_params_comment(FILE *out, const sgl_link_params_t *p)
+{
+    fprintf(out, "  # l %.4g us, g_down %.4g ns/word, g_up %.4g ns/word\n",
+            p->l * 1e6, p->g_down * 1e9 * SGL_WORD_BYTES,
+            p->g_up * 1e9 * SGL_WORD_BYTES);
+}
+
+int sgl_machine_write(const sgl_machine_t *m, FILE *out)
+{
+    if (!m || !out)
+        return sgl_error_set(SGL_EINVAL, "sgl_machine_write: NULL argument");
+    if (!m->shape)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_machine_write: the tree (%s) has leaves at "
+                             "different depths or mixed links on a level; "
+                             "no shape string describes it",
+                             m->source);
+    fprintf(out, "# SGL machine file (format: machine/MACHINE_FILE.md)\n"
+                 "# l: seconds per sync; g_down, g_up: seconds per byte; "
+                 "kernel c: seconds per element\n"
+                 "sgl-machine 1\n"
+                 "shape %s\n",
+            m->shape);
+    for (size_t i = 0; i < m->nprov; i++) {
+        fprintf(out, "provenance %s ", m->prov[i].key);
+        write_quoted(out, m->prov[i].value);
+        fputc('\n', out);
+    }
+    for (unsigned l = 0; l < m->depth; l++) {
+        const struct sgl__level_params *lp = &m->params[l];
+        struct sgl_node *const *ms = m->master + m->master_first[l];
+        size_t nm = m->level_masters[l];
+        if (nm == 0)
+            continue;
+        int same_arity = 1;
+        for (size_t i = 0; i < nm; i++)
+            same_arity = same_arity && ms[i]->arity == ms[0]->arity;
+        if (lp->set) {
+            fprintf(out, "level %u link %s", l, sgl_link_name(ms[0]->link));
+            if (same_arity)
+                fprintf(out, " p %u", ms[0]->arity);
+            write_params(out, &lp->p);
+            write_params_comment(out, &lp->p);
+        }
+        if (lp->small_set) {
+            fprintf(out, "level %u small max_bytes %.17g", l, lp->small_max);
+            write_params(out, &lp->small);
+            write_params_comment(out, &lp->small);
+        }
+        for (size_t i = 0; i < nm; i++)
+            if (ms[i]->has_params) {
+                fprintf(out, "master %u %zu", l, i);
+                write_params(out, &ms[i]->params);
+                write_params_comment(out, &ms[i]->params);
+            }
+    }
+    for (size_t k = 0; k < m->nkernels; k++) {
+        const struct sgl__kernel *kn = &m->kernel[k];
+        if (!isnan(kn->all_c))
+            fprintf(out, "kernel %s %.17g  # %.4g ns per element\n",
+                    kn->name, kn->all_c, kn->all_c * 1e9);
+        if (kn->worker_c)
+            for (size_t w = 0; w < m->workers; w++)
+                if (!isnan(kn->worker_c[w]))
+                    fprintf(out, "kernel %s %.17g worker %zu\n", kn->name,
+                            kn->worker_c[w], w);
+    }
+    fprintf(out, "end\n");
+    if (fflush(out) != 0 || ferror(out))
+        return sgl_error_set(SGL_EIO, "writing the machine file failed: %s",
+                             strerror(errno));
+    return SGL_OK;
+}
+
+int sgl_machine_save(const sgl_machine_t *m, const char *path)
+{
+    if (!m || !path)
+        return sgl_error_set(SGL_EINVAL, "sgl_machine_save: NULL argument");
+    FILE *out = fopen(path, "w");
+    if (!out)
+        return sgl_error_set(SGL_EIO, "cannot write %s: %s", path,
+                             strerror(errno));
+    int rc = sgl_machine_write(m, out);
+    if (fclose(out) != 0 && rc == SGL_OK)
+        rc = sgl_error_set(SGL_EIO, "cannot write %s: %s", path,
+                           strerror(errno));
+    if (rc == SGL_EIO && strstr(sgl_last_error(), path) == NULL)
+        rc = sgl_error_set(SGL_EIO, "cannot write %s: %s", path,
+                           strerror(errno));
+    return rc;
+}
+
+/* ---- reading ---- */
+
+struct reader {
+    const char *name;
+    unsigned long line;
+    char *text;         /* the current line, comments removed */
+    size_t pos;
+    sgl_machine_t *m;
+    int seen_header, seen_end;
+    unsigned char *level_seen; /* depth + 1 entries: 1 level, 2 small */
+    char tok[256];
+};
+
+__attribute__((format(printf, 3, 4))) static int
+rbad(const struct reader *r, int code, const char *fmt, ...)
+{
+    char what[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return sgl_error_set(code, "%s:%lu: %s", r->name, r->line, what);
+}
+
+/* Control characters other than tab (and a CR before the newline) mean the
+ * file is not text; checking first keeps the parser's messages honest. */
+static int check_text(const struct reader *r, const char *s, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if ((c < 0x20 && c != '\t' && !(c == '\r' && i + 1 == len)) ||
+            c == 0x7f)
+            return rbad(r, SGL_EPARSE,
+                        "binary data (byte 0x%02x at column %zu): not a "
+                        "machine file",
+                        c, i + 1);
+    }
+    return SGL_OK;
+}
+
+/* Remove a comment: '#' at the start or after a blank, outside quotes. */
+static void strip_comment(char *s)
+{
+    int quoted = 0;
+    for (size_t i = 0; s[i]; i++) {
+        if (quoted && s[i] == '\\' && s[i + 1]) {
+            i++;
+        } else if (s[i] == '"') {
+            quoted = !quoted;
+        } else if (!quoted && s[i] == '#' &&
+                   (i == 0 || isspace((unsigned char)s[i - 1]))) {
+            s[i] = '\0';
+            break;
+        }
+    }
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = '\0';
+}
+
+static void skip_blanks(struct reader *r)
+{
+    while (isspace((unsigned char)r->text[r->pos]))
+        r->pos++;
+}
+
+/* The next blank-separated token into r->tok; 0 at the end of the line. */
+static int next(struct reader *r)
+{
+    skip_blanks(r);
+    size_t n = 0;
+    while (r->text[r->pos] && !isspace((unsigned char)r->text[r->pos])) {
+        if (n + 1 < sizeof r->tok)
+            r->tok[n++] = r->text[r->pos];
+        r->pos++;
+    }
+    r->tok[n] = '\0';
+    return n > 0;
+}
+
+static int at_end(struct reader *r)
+{
+    skip_blanks(r);
+    return r->text[r->pos] == '\0';
+}
+
+static int parse_uint(struct reader *r, const char *what, unsigned long *ret)
+{
+    if (!next(r))
+        return rbad(r, SGL_EPARSE, "missing %s", what);
+    char *end;
+    errno = 0;
+    unsigned long v = strtoul(r->tok, &end, 10);
+    if (!isdigit((unsigned char)r->tok[0]) || *end || errno)
+        return rbad(r, SGL_EPARSE, "bad %s '%.40s' (expected a number >= 0)",
+                    what, r->tok);
+    *ret = v;
+    return SGL_OK;
+}
+
+enum unit { UNIT_TIME, UNIT_PER_BYTE, UNIT_BYTES };
+
+static int parse_time_unit(const char *u, double *scale)
+{
+    static const struct {
+        const char *name;
+        double scale;
+    } units[] = {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9},
+                 {"ps", 1e-12}};
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++)
+        if (strcmp(u, units[i].name) == 0) {
+            *scale = units[i].scale;
+            return 1;
+        }
+    return 0;
+}
+
+/* A number >= 0, with an optional unit glued to it ("23us", "4.8ns/word"). */
+static int parse_value(struct reader *r, const char *what, enum unit unit,
+                       double *ret)
+{
+    if (!next(r))
+        return rbad(r, SGL_EPARSE, "missing value of %s", what);
+    char *end;
+    double v = strtod(r->tok, &end);
+    if (end == r->tok)
+        return rbad(r, SGL_EPARSE, "bad value of %s '%.40s' (expected a "
+                                   "number)",
+                    what, r->tok);
+    if (isnan(v) || isinf(v))
+        return rbad(r, SGL_EPARSE, "%s is not a finite number (%.40s)", what,
+                    r->tok);
+    if (*end) {
+        char u[32];
+        snprintf(u, sizeof u, "%s", end);
+        char *slash = strchr(u, '/');
+        double scale = 1, per = 1;
+        int ok;
+        if (unit == UNIT_BYTES) {
+            ok = 1;
+            if (strcmp(u, "word") == 0 || strcmp(u, "words") == 0)
+                scale = SGL_WORD_BYTES;
+            else if (strcmp(u, "B") != 0)
+                ok = 0;
+        } else if (unit == UNIT_TIME) {
+            ok = !slash && parse_time_unit(u, &scale);
+        } else {
+            ok = slash != NULL;
+            if (ok) {
+                *slash = '\0';
+                ok = parse_time_unit(u, &scale);
+                if (strcmp(slash + 1, "B") == 0 ||
+                    strcmp(slash + 1, "byte") == 0)
+                    per = 1;
+                else if (strcmp(slash + 1, "word") == 0)
+                    per = SGL_WORD_BYTES;
+                else
+                    ok = 0;
+            } else {
+                ok = parse_time_unit(u, &scale); /* "1.2ns" = per byte */
+            }
+        }
+        if (!ok)
+            return rbad(r, SGL_EPARSE,
+                        "bad unit '%.20s' in the value of %s (expected %s)",
+                        end, what,
+                        unit == UNIT_TIME ? "s, ms, us, ns or ps"
+                        : unit == UNIT_BYTES
+                            ? "B or word"
+                            : "a time per B or per word, e.g. 1.2ns/B");
+        v = v * scale / per;
+    }
+    if (v < 0)
+        return rbad(r, SGL_EPARSE, "negative %s (%.40s)", what, r->tok);
+    *ret = v;
+    return SGL_OK;
+}
+
+/* "l T g_down G g_up G" in any order ("g G" sets both g). */
+static int parse_params(struct reader *r, sgl_link_params_t *p)
+{
+    int have_l = 0, have_down = 0, have_up = 0;
+    while (next(r)) {
+        int rc;
+        char key[sizeof r->tok];
+        memcpy(key, r->tok, sizeof key);
+        if (strcmp(key, "l") == 0) {
+            rc = have_l++ ? rbad(r, SGL_EPARSE, "l given twice")
+                          : parse_value(r, "l", UNIT_TIME, &p->l);
+        } else if (strcmp(key, "g_down") == 0) {
+            rc = have_down++ ? rbad(r, SGL_EPARSE, "g_down given twice")
+                             : parse_value(r, "g_down", UNIT_PER_BYTE,
+                                           &p->g_down);
+        } else if (strcmp(key, "g_up") == 0) {
+            rc = have_up++ ? rbad(r, SGL_EPARSE, "g_up given twice")
+                           : parse_value(r, "g_up", UNIT_PER_BYTE, &p->g_up);
+        } else if (strcmp(key, "g") == 0) {
+            rc = (have_down++ || have_up++)
+                     ? rbad(r, SGL_EPARSE, "g given twice")
+                     : parse_value(r, "g", UNIT_PER_BYTE, &p->g_down);
+            p->g_up = p->g_down;
+        } else {
+            rc = rbad(r, SGL_EPARSE,
+                      "unknown parameter '%.40s' (expected l, g_down, g_up "
+                      "or g)",
+                      key);
+        }
+        if (rc)
+            return rc;
+    }
+    if (!have_l)
+        return rbad(r, SGL_EPARSE, "missing l");
+    if (!have_down)
+        return rbad(r, SGL_EPARSE, "missing g_down");
+    if (!have_up)
+        return rbad(r, SGL_EPARSE, "missing g_up");
+    return SGL_OK;
+}
+
+static int master_levels(const struct reader *r, char *buf, size_t len)
+{
+    unsigned lo = 0, hi = 0, any = 0;
+    for (unsigned l = 0; l <= r->m->depth; l++)
+        if (r->m->level_masters[l]) {
+            if (!any)
+                lo = l;
+            hi = l;
+            any = 1;
+        }
+    if (!any)
+        return snprintf(buf, len, "the shape has no masters");
+    return snprintf(buf, len, "the shape has masters at levels %u..%u", lo,
+                    hi);
+}
+
+static int check_level(struct reader *r, unsigned long level)
+{
+    if (level > r->m->depth || r->m->level_masters[level] == 0) {
+        char why[64];
+        master_levels(r, why, sizeof why);
+        return rbad(r, SGL_EPARSE, "level %lu does not exist (%s)", level,
+                    why);
+    }
+    return SGL_OK;
+}
+
+static int rec_level(struct reader *r)
+{
+    unsigned long level;
+    int rc = parse_uint(r, "level number", &level);
+    if (!rc)
+        rc = check_level(r, level);
+    if (rc)
+        return rc;
+    sgl_machine_t *m = r->m;
+    struct sgl_node *const *ms = m->master + m->master_first[level];
+    size_t nm = m->level_masters[level];
+    size_t save = r->pos;
+    if (next(r) && strcmp(r->tok, "small") == 0) {
+        if (r->level_seen[level] & 2)
+            return rbad(r, SGL_EPARSE, "duplicate 'level %lu small' record",
+                        level);
+        if (!next(r) || strcmp(r->tok, "max_bytes") != 0)
+            return rbad(r, SGL_EPARSE,
+                        "expected 'max_bytes B' after 'level %lu small'",
+                        level);
+        double max;
+        sgl_link_params_t p;
+        rc = parse_value(r, "max_bytes", UNIT_BYTES, &max);
+        if (!rc && max == 0)
+            rc = rbad(r, SGL_EPARSE, "max_bytes is 0");
+        if (!rc)
+            rc = parse_params(r, &p);
+        if (rc)
+            return rc;
+        r->level_seen[level] |= 2;
+        return sgl_machine_set_level_small_params(m, (unsigned)level, &p,
+                                                  max);
+    }
+    r->pos = save;
+    if (r->level_seen[level] & 1)
+        return rbad(r, SGL_EPARSE, "duplicate level %lu", level);
+    /* Optional checks of the record against the shape. */
+    for (;;) {
+        save = r->pos;
+        if (!next(r))
+            break;
+        if (strcmp(r->tok, "link") == 0) {
+            if (!next(r))
+                return rbad(r, SGL_EPARSE, "missing link kind after 'link'");
+            if (strcmp(r->tok, "mpi") && strcmp(r->tok, "threads"))
+                return rbad(r, SGL_EPARSE,
+                            "unknown link kind '%.40s' (expected mpi or "
+                            "threads)",
+                            r->tok);
+            for (size_t i = 0; i < nm; i++)
+                if (strcmp(sgl_link_name(ms[i]->link), r->tok) != 0)
+                    return rbad(r, SGL_EPARSE,
+                                "level %lu has link %s, but the shape gives "
+                                "master %zu of that level a %s link",
+                                level, r->tok, i, sgl_link_name(ms[i]->link));
+        } else if (strcmp(r->tok, "p") == 0) {
+            unsigned long p;
+            if ((rc = parse_uint(r, "fan-out p", &p)))
+                return rc;
+            for (size_t i = 0; i < nm; i++)
+                if (ms[i]->arity != p)
+                    return rbad(r, SGL_EPARSE,
+                                "wrong fan-out: level %lu has p %lu, but the "
+                                "shape gives master %zu of that level %u "
+                                "children",
+                                level, p, i, ms[i]->arity);
+        } else {
+            r->pos = save;
+            break;
+        }
+    }
+    sgl_link_params_t p;
+    if ((rc = parse_params(r, &p)))
+        return rc;
+    r->level_seen[level] |= 1;
+    return sgl_machine_set_level_params(m, (unsigned)level, &p);
+}
+
+static int rec_master(struct reader *r)
+{
+    unsigned long level, index;
+    int rc = parse_uint(r, "level number", &level);
+    if (!rc)
+        rc = check_level(r, level);
+    if (!rc)
+        rc = parse_uint(r, "master index", &index);
+    if (rc)
+        return rc;
+    const sgl_node_t *n = sgl_machine_master(r->m, (unsigned)level, index);
+    if (!n)
+        return rbad(r, SGL_EPARSE,
+                    "master %lu of level %lu does not exist (the level has "
+                    "%zu)",
+                    index, level, r->m->level_masters[level]);
+    if (n->has_params)
+        return rbad(r, SGL_EPARSE, "duplicate 'master %lu %lu' record", level,
+                    index);
+    sgl_link_params_t p;
+    if ((rc = parse_params(r, &p)))
+        return rc;
+    return sgl_machine_set_node_params(r->m, n, &p);
+}
+
+static int rec_kernel(struct reader *r)
+{
+    if (!next(r))
+        return rbad(r, SGL_EPARSE, "missing kernel name");
+    char name[sizeof r->tok];
+    memcpy(name, r->tok, sizeof name);
+    if (!sgl__valid_name(name, SGL_KERNEL_NAME_MAX))
+        return rbad(r, SGL_EPARSE,
+                    "bad kernel name '%.40s' (expected [A-Za-z0-9_.-], 1 to "
+                    "%d characters)",
+                    name, SGL_KERNEL_NAME_MAX);
+    double c;
+    int rc = parse_value(r, "c", UNIT_TIME, &c);
+    if (rc)
+        return rc;
+    sgl_machine_t *m = r->m;
+    struct sgl__kernel *k = NULL;
+    for (size_t i = 0; i < m->nkernels; i++)
+        if (strcmp(m->kernel[i].name, name) == 0)
+            k = &m->kernel[i];
+    if (at_end(r)) {
+        if (k && !isnan(k->all_c))
+            return rbad(r, SGL_EPARSE, "duplicate kernel %s", name);
+        if (k) { /* after per-worker lines: keep them */
+            k->all_c = c;
+            return SGL_OK;
+        }
+        return sgl_machine_set_kernel(m, name, c);
+    }
+    unsigned long w;
+    if (!next(r) || strcmp(r->tok, "worker") != 0)
+        return rbad(r, SGL_EPARSE,
+                    "unexpected '%.40s' after the kernel's c (expected "
+                    "'worker W' or the end of the line)",
+                    r->tok);
+    if ((rc = parse_uint(r, "worker number", &w)))
+        return rc;
+    if (!at_end(r)) {
+        next(r);
+        return rbad(r, SGL_EPARSE, "unexpected '%.40s' after the worker",
+                    r->tok);
+    }
+    if (w >= m->workers)
+        return rbad(r, SGL_EPARSE,
+                    "worker %lu does not exist (the shape has %zu workers)", w,
+                    m->workers);
+    if (k && k->worker_c && !isnan(k->worker_c[w]))
+        return rbad(r, SGL_EPARSE, "duplicate kernel %s for worker %lu", name,
+                    w);
+    return sgl_machine_set_worker_kernel(m, w, name, c);
+}
+
+/* A provenance value: a quoted string with \" and \\ escapes, or the
+ * rest of the line. */
+static int rec_provenance(struct reader *r)
+{
+    if (!next(r))
+        return rbad(r, SGL_EPARSE, "missing provenance key");
+    char key[sizeof r->tok];
+    memcpy(key, r->tok, sizeof key);
+    if (!sgl__valid_name(key, 64))
+        return rbad(r, SGL_EPARSE,
+                    "bad provenance key '%.40s' (expected [A-Za-z0-9_.-], 1 "
+                    "to 64 characters)",
+                    key);
+    if (sgl_machine_provenance(r->m, key))
+        return rbad(r, SGL_EPARSE, "duplicate provenance %s", key);
+    skip_blanks(r);
+    char *v = r->text + r->pos;
+    if (*v == '"') {
+        char *out = v, *in = v + 1;
+        for (;; in++) {
+            if (*in == '\0')
+                return rbad(r, SGL_EPARSE,
+                            "missing closing '\"' in provenance %s", key);
+            if (*in == '"')
+                break;
+            if (*in == '\\' && (in[1] == '"' || in[1] == '\\'))
+                in++;
+            *out++ = *in;
+        }
+        *out = '\0';
+        r->pos = (size_t)(in + 1 - r->text);
+        if (!at_end(r)) {
+            next(r);
+            return rbad(r, SGL_EPARSE,
+                        "unexpected '%.40s' after the quoted value", r->tok);
+        }
+    }
+    int rc = sgl_machine_set_provenance(r->m, key, v);
+    return rc == SGL_EINVAL ? rbad(r, SGL_EPARSE, "%s", sgl_last_error()) : rc;
+}
+
+static int rec_shape(struct reader *r)
+{
+    if (r->m)
+        return rbad(r, SGL_EPARSE, "duplicate shape");
+    skip_blanks(r);
+    const char *shape = r->text + r->pos;
+    if (!*shape)
+        return rbad(r, SGL_EPARSE, "missing shape string after 'shape'");
+    sgl_machine_opts_t o;
+    sgl_machine_opts_default(&o);
+    /* The file describes the tree as it is: single-child levels were
+     * collapsed (or deliberately kept) before it was written. */
+    o.keep_single = strcmp(shape, "core:1") != 0;
+    int rc = sgl_machine_from_shape(shape, &o, &r->m);
+    if (rc == SGL_EPARSE || rc == SGL_EINVAL)
+        return rbad(r, SGL_EPARSE, "%s", sgl_last_error());
+    if (rc)
+        return rc;
+    r->level_seen = calloc(r->m->depth + 1, 1);
+    if (!r->level_seen)
+        return sgl_error_set(SGL_ENOMEM, "out of memory reading %s", r->name);
+    return SGL_OK;
+}
+
+static int record(struct reader *r)
+{
+    if (!next(r))
+        return SGL_OK; /* blank or comment */
+    char kw[sizeof r->tok];
+    memcpy(kw, r->tok, sizeof kw);
+    if (r->seen_end)
+        return rbad(r, SGL_EPARSE, "'%.40s' after 'end'", kw);
+    if (!r->seen_header) {
+        if (strcmp(kw, "sgl-machine") != 0)
+            return rbad(r, SGL_EPARSE,
+                        "expected 'sgl-machine 1' as the first record, found "
+                        "'%.40s': not a machine file",
+                        kw);
+        unsigned long v;
+        int rc = parse_uint(r, "format version", &v);
+        if (rc)
+            return rc;
+        if (v != 1)
+            return rbad(r, SGL_EPARSE,
+                        "format version %lu is not supported (this SGL reads "
+                        "version 1)",
+                        v);
+        r->seen_header = 1;
+    } else if (strcmp(kw, "shape") == 0) {
+        return rec_shape(r);
+    } else if (strcmp(kw, "end") == 0) {
+        r->seen_end = 1;
+    } else if (strcmp(kw, "provenance") && strcmp(kw, "level") &&
+               strcmp(kw, "master") && strcmp(kw, "kernel")) {
+        return rbad(r, SGL_EPARSE,
+                    "unknown record '%.40s' (expected shape, provenance, "
+                    "level, master, kernel or end)",
+                    kw);
+    } else if (!r->m) {
+        return rbad(r, SGL_EPARSE, "'%s' before the 'shape' record", kw);
+    } else if (strcmp(kw, "provenance") == 0) {
+        return rec_provenance(r);
+    } else if (strcmp(kw, "level") == 0) {
+        return rec_level(r);
+    } else if (strcmp(kw, "master") == 0) {
+        return rec_master(r);
+    } else {
+        return rec_kernel(r);
+    }
+    if (!at_end(r)) {
+        next(r);
+        return rbad(r, SGL_EPARSE, "unexpected '%.40s' after '%s'", r->tok,
+                    kw);
+    }
+    return SGL_OK;
+}
+
+/* What must hold at the end of the file. */
+static int finish(struct reader *r)
+{
+    if (!r->seen_header)
+        return rbad(r, SGL_EPARSE, "empty file: expected 'sgl-machine 1'");
+    if (!r->m)
+        return rbad(r, SGL_EPARSE, "end of file without a 'shape' record");
+    if (!r->seen_end)
+        return rbad(r, SGL_EPARSE,
+                    "end of file without the 'end' record: the file is "
+                    "truncated");
+    for (unsigned l = 0; l <= r->m->depth; l++)
+        if (r->m->level_masters[l] && !(r->level_seen[l] & 1))
+            return rbad(r, SGL_EPARSE,
+                        "missing level %u: the shape has masters there but "
+                        "no 'level %u' record gives their l, g_down, g_up",
+                        l, l);
+    return SGL_OK;
+}
+
+int sgl_machine_read(FILE *in, const char *name, sgl_machine_t **ret_machine)
+{
+    if (!in || !ret_machine)
+        return sgl_error_set(SGL_EINVAL, "sgl_machine_read: NULL argument");
+    struct reader r = {.name = name ? name : "(stream)"};
+    char *buf = NULL;
+    size_t cap = 0;
+    int rc = SGL_OK;
+    for (;;) {
+        errno = 0;
+        ssize_t len = getline(&buf, &cap, in);
+        if (len < 0) {
+            if (ferror(in))
+                rc = sgl_error_set(SGL_EIO, "%s:%lu: read error: %s", r.name,
+                                   r.line, strerror(errno));
+            break;
+        }
+        r.line++;
+        size_t n = (size_t)len;
+        /* A missing newline at the end is harmless: truncation shows as
+         * a missing 'end' record or a record cut short. */
+        if (n > 0 && buf[n - 1] == '\n')
+            n--;
+        if ((rc = check_text(&r, buf, n)))
+            break;
+        buf[n] = '\0';
+        strip_comment(buf);
+        r.text = buf;
+        r.pos = 0;
+        if ((rc = record(&r)))
+            break;
+    }
+    if (rc == SGL_OK)
+        rc = finish(&r);
+    free(buf);
+    free(r.level_seen);
+    if (rc == SGL_OK) {
+        size_t len = strlen(r.name) + sizeof "machine file ";
+        char *src = malloc(len);
+        if (!src) {
+            rc = sgl_error_set(SGL_ENOMEM, "out of memory reading %s", r.name);
+        } else {
+            snprintf(src, len, "machine file %s", r.name);
+            free(r.m->source);
+            r.m->source = src;
+        }
+    }
+    if (rc) {
+        sgl_machine_free(r.m);
+        return rc;
+    }
+    *ret_machine = r.m;
+    return SGL_OK;
+}
+
+int sgl_machine_load(const char *path, sgl_machine_t **ret_machine)
+{
+    if (!path || !ret_machine)
+        return sgl_error_set(SGL_EINVAL, "sgl_machine_load: NULL argument");
+    FILE *in = fopen(path, "r");
+    if (!in)
+        return sgl_error_set(SGL_EIO, "cannot open machine file %s: %s", path,
+                             strerror(errno));
+    int rc = sgl_machine_read(in, path, ret_machine);
+    fclose(in);
+    return rc;
+}

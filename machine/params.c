@@ -1,0 +1,365 @@
+/* Cost parameters on the machine tree: l, g_down, g_up per level with
+ * per-master overrides, c per kernel with per-worker overrides, and
+ * provenance records. Setters check everything before changing anything,
+ * so a failed call leaves the tree as it was. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine_impl.h"
+
+int sgl__valid_name(const char *name, size_t max)
+{
+    size_t n = 0;
+    for (; name[n]; n++) {
+        char c = name[n];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+              (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-'))
+            return 0;
+    }
+    return n > 0 && n <= max;
+}
+
+static int check_value(const char *fn, const char *what, double v)
+{
+    if (!isfinite(v))
+        return sgl_error_set(SGL_EINVAL, "%s: %s is not finite (%g)", fn, what,
+                             v);
+    if (v < 0)
+        return sgl_error_set(SGL_EINVAL, "%s: negative %s (%g)", fn, what, v);
+    return SGL_OK;
+}
+
+static int check_params(const char *fn, const sgl_link_params_t *p)
+{
+    if (!p)
+        return sgl_error_set(SGL_EINVAL, "%s: NULL parameters", fn);
+    int rc = check_value(fn, "l", p->l);
+    if (!rc)
+        rc = check_value(fn, "g_down", p->g_down);
+    if (!rc)
+        rc = check_value(fn, "g_up", p->g_up);
+    return rc;
+}
+
+static int check_level(const char *fn, const sgl_machine_t *m, unsigned level)
+{
+    if (!m)
+        return sgl_error_set(SGL_EINVAL, "%s: NULL machine", fn);
+    if (level > m->depth || m->level_masters[level] == 0)
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: level %u has no masters (the tree has "
+                             "masters at levels 0..%u)",
+                             fn, level, m->depth ? m->depth - 1 : 0);
+    return SGL_OK;
+}
+
+int sgl_machine_set_level_params(sgl_machine_t *m, unsigned level,
+                                 const sgl_link_params_t *p)
+{
+    static const char fn[] = "sgl_machine_set_level_params";
+    int rc = check_level(fn, m, level);
+    if (!rc)
+        rc = check_params(fn, p);
+    if (rc)
+        return rc;
+    m->params[level].set = 1;
+    m->params[level].p = *p;
+    return SGL_OK;
+}
+
+int sgl_machine_level_params(const sgl_machine_t *m, unsigned level,
+                             sgl_link_params_t *ret)
+{
+    if (!m || !ret)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_machine_level_params: NULL argument");
+    if (level > m->depth || !m->params[level].set)
+        return sgl_error_set(SGL_ERANGE, "no parameters set for level %u",
+                             level);
+    *ret = m->params[level].p;
+    return SGL_OK;
+}
+
+int sgl_machine_set_level_small_params(sgl_machine_t *m, unsigned level,
+                                       const sgl_link_params_t *p,
+                                       double max_bytes)
+{
+    static const char fn[] = "sgl_machine_set_level_small_params";
+    int rc = check_level(fn, m, level);
+    if (!rc)
+        rc = check_params(fn, p);
+    if (!rc)
+        rc = check_value(fn, "max_bytes", max_bytes);
+    if (!rc && max_bytes == 0)
+        rc = sgl_error_set(SGL_EINVAL, "%s: max_bytes is 0", fn);
+    if (rc)
+        return rc;
+    m->params[level].small_set = 1;
+    m->params[level].small = *p;
+    m->params[level].small_max = max_bytes;
+    return SGL_OK;
+}
+
+int sgl_machine_level_small_params(const sgl_machine_t *m, unsigned level,
+                                   sgl_link_params_t *ret,
+                                   double *ret_max_bytes)
+{
+    if (!m || !ret || !ret_max_bytes)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_machine_level_small_params: NULL argument");
+    if (level > m->depth || !m->params[level].small_set)
+        return sgl_error_set(SGL_ERANGE,
+                             "no small-message parameters set for level %u",
+                             level);
+    *ret = m->params[level].small;
+    *ret_max_bytes = m->params[level].small_max;
+    return SGL_OK;
+}
+
+int sgl_node_params(const sgl_node_t *n, sgl_link_params_t *ret)
+{
+    if (!n || !ret)
+        return sgl_error_set(SGL_EINVAL, "sgl_node_params: NULL argument");
+    if (n->arity == 0)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_node_params: a worker has no link");
+    if (n->has_params) {
+        *ret = n->params;
+        return SGL_OK;
+    }
+    if (!n->machine || !n->machine->params[n->level].set)
+        return sgl_error_set(SGL_ERANGE,
+                             "no parameters set for level %u (master %zu)",
+                             n->level, n->master_index);
+    *ret = n->machine->params[n->level].p;
+    return SGL_OK;
+}
+
+int sgl_machine_set_node_params(sgl_machine_t *m, const sgl_node_t *master,
+                                const sgl_link_params_t *p)
+{
+    static const char fn[] = "sgl_machine_set_node_params";
+    if (!m || !master)
+        return sgl_error_set(SGL_EINVAL, "%s: NULL argument", fn);
+    if (master->machine != m || master->arity == 0)
+        return sgl_error_set(SGL_EINVAL, "%s: not a master of this machine",
+                             fn);
+    int rc = check_params(fn, p);
+    if (rc)
+        return rc;
+    /* The tree owns its nodes; the const in the API only says that
+     * callers reach them through read-only accessors. */
+    struct sgl_node *n = m->master[m->master_first[master->level] +
+                                   master->master_index];
+    n->has_params = 1;
+    n->params = *p;
+    return SGL_OK;
+}
+
+const sgl_node_t *sgl_machine_master(const sgl_machine_t *m, unsigned level,
+                                     size_t i)
+{
+    if (!m || level > m->depth || i >= m->level_masters[level])
+        return NULL;
+    return m->master[m->master_first[level] + i];
+}
+
+size_t sgl_node_master_index(const sgl_node_t *master)
+{
+    return master->master_index;
+}
+
+/* ---- kernels ---- */
+
+static struct sgl__kernel *find_kernel(const sgl_machine_t *m,
+                                       const char *name)
+{
+    for (size_t i = 0; i < m->nkernels; i++)
+        if (strcmp(m->kernel[i].name, name) == 0)
+            return &m->kernel[i];
+    return NULL;
+}
+
+/* The kernel called @name, added (all values NAN) if new. */
+static int get_kernel(sgl_machine_t *m, const char *fn, const char *name,
+                      struct sgl__kernel **ret)
+{
+    if (!name || !sgl__valid_name(name, SGL_KERNEL_NAME_MAX))
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: bad kernel name '%.40s' (expected "
+                             "[A-Za-z0-9_.-], 1 to %d characters)",
+                             fn, name ? name : "(null)", SGL_KERNEL_NAME_MAX);
+    struct sgl__kernel *k = find_kernel(m, name);
+    if (!k) {
+        struct sgl__kernel *a =
+            realloc(m->kernel, (m->nkernels + 1) * sizeof *a);
+        if (!a)
+            return sgl_error_set(SGL_ENOMEM, "out of memory adding a kernel");
+        m->kernel = a;
+        k = &a[m->nkernels++];
+        memset(k, 0, sizeof *k);
+        snprintf(k->name, sizeof k->name, "%s", name);
+        k->all_c = NAN;
+    }
+    *ret = k;
+    return SGL_OK;
+}
+
+int sgl_machine_set_kernel(sgl_machine_t *m, const char *kernel,
+                           double seconds_per_elem)
+{
+    static const char fn[] = "sgl_machine_set_kernel";
+    if (!m)
+        return sgl_error_set(SGL_EINVAL, "%s: NULL machine", fn);
+    int rc = check_value(fn, "c", seconds_per_elem);
+    struct sgl__kernel *k;
+    if (!rc)
+        rc = get_kernel(m, fn, kernel, &k);
+    if (rc)
+        return rc;
+    k->all_c = seconds_per_elem;
+    free(k->worker_c);
+    k->worker_c = NULL;
+    return SGL_OK;
+}
+
+int sgl_machine_set_worker_kernel(sgl_machine_t *m, size_t worker,
+                                  const char *kernel, double seconds_per_elem)
+{
+    static const char fn[] = "sgl_machine_set_worker_kernel";
+    if (!m)
+        return sgl_error_set(SGL_EINVAL, "%s: NULL machine", fn);
+    if (worker >= m->workers)
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: worker %zu does not exist (the tree has "
+                             "%zu)",
+                             fn, worker, m->workers);
+    int rc = check_value(fn, "c", seconds_per_elem);
+    if (rc)
+        return rc;
+    /* Allocate first, so that a failure adds no empty kernel. */
+    struct sgl__kernel *k = find_kernel(m, kernel ? kernel : "");
+    double *w = k ? k->worker_c : NULL;
+    if (!w) {
+        w = malloc(m->workers * sizeof *w);
+        if (!w)
+            return sgl_error_set(SGL_ENOMEM,
+                                 "out of memory setting a worker's kernel");
+        for (size_t i = 0; i < m->workers; i++)
+            w[i] = NAN;
+    }
+    if (!k && (rc = get_kernel(m, fn, kernel, &k))) {
+        free(w);
+        return rc;
+    }
+    k->worker_c = w;
+    w[worker] = seconds_per_elem;
+    return SGL_OK;
+}
+
+double sgl_node_kernel(const sgl_node_t *n, const char *kernel)
+{
+    if (!n || !kernel || !n->machine)
+        return NAN;
+    const struct sgl__kernel *k = find_kernel(n->machine, kernel);
+    if (!k)
+        return NAN;
+    if (k->worker_c && !isnan(k->worker_c[n->first_worker]))
+        return k->worker_c[n->first_worker];
+    return k->all_c;
+}
+
+size_t sgl_machine_kernels(const sgl_machine_t *m) { return m->nkernels; }
+
+const char *sgl_machine_kernel_name(const sgl_machine_t *m, size_t i)
+{
+    return i < m->nkernels ? m->kernel[i].name : NULL;
+}
+
+/* ---- provenance ---- */
+
+int sgl_machine_set_provenance(sgl_machine_t *m, const char *key,
+                               const char *value)
+{
+    static const char fn[] = "sgl_machine_set_provenance";
+    if (!m || !key)
+        return sgl_error_set(SGL_EINVAL, "%s: NULL argument", fn);
+    if (!sgl__valid_name(key, 64))
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: bad key '%.40s' (expected [A-Za-z0-9_.-], 1 "
+                             "to 64 characters)",
+                             fn, key);
+    size_t i = 0;
+    while (i < m->nprov && strcmp(m->prov[i].key, key) != 0)
+        i++;
+    if (!value) {
+        if (i < m->nprov) {
+            free(m->prov[i].key);
+            free(m->prov[i].value);
+            memmove(&m->prov[i], &m->prov[i + 1],
+                    (m->nprov - i - 1) * sizeof *m->prov);
+            m->nprov--;
+        }
+        return SGL_OK;
+    }
+    for (const char *c = value; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            return sgl_error_set(SGL_EINVAL,
+                                 "%s: the value of '%s' has a control "
+                                 "character at position %zu",
+                                 fn, key, (size_t)(c - value) + 1);
+    char *v = strdup(value);
+    if (!v)
+        return sgl_error_set(SGL_ENOMEM, "out of memory setting provenance");
+    if (i < m->nprov) {
+        free(m->prov[i].value);
+        m->prov[i].value = v;
+        return SGL_OK;
+    }
+    char *k = strdup(key);
+    struct sgl__prov *a = k ? realloc(m->prov, (m->nprov + 1) * sizeof *a)
+                            : NULL;
+    if (!a) {
+        free(k);
+        free(v);
+        return sgl_error_set(SGL_ENOMEM, "out of memory setting provenance");
+    }
+    m->prov = a;
+    a[m->nprov].key = k;
+    a[m->nprov].value = v;
+    m->nprov++;
+    return SGL_OK;
+}
+
+const char *sgl_machine_provenance(const sgl_machine_t *m, const char *key)
+{
+    if (!m || !key)
+        return NULL;
+    for (size_t i = 0; i < m->nprov; i++)
+        if (strcmp(m->prov[i].key, key) == 0)
+            return m->prov[i].value;
+    return NULL;
+}
+
+size_t sgl_machine_provenance_count(const sgl_machine_t *m)
+{
+    return m->nprov;
+}
+
+const char *sgl_machine_provenance_key(const sgl_machine_t *m, size_t i)
+{
+    return i < m->nprov ? m->prov[i].key : NULL;
+}
+
+void sgl__machine_params_free(struct sgl_machine *m)
+{
+    for (size_t i = 0; i < m->nkernels; i++)
+        free(m->kernel[i].worker_c);
+    free(m->kernel);
+    for (size_t i = 0; i < m->nprov; i++) {
+        free(m->prov[i].key);
+        free(m->prov[i].value);
+    }
+    free(m->prov);
+}
