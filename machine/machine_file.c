@@ -121,6 +121,18 @@ const char *sgl_machine_shape(const sgl_machine_t *m) { return m->shape; }
 
 /* ---- writing ---- */
 
+/* The shortest of %.15g, %.16g, %.17g that reads back as the same double:
+ * exact round trips with "2.3e-05" rather than "2.3000000000000001e-05". */
+static const char *fmt_double(char buf[32], double v)
+{
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, 32, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    return buf;
+}
+
 static void write_quoted(FILE *out, const char *s)
 {
     fputc('"', out);
@@ -134,8 +146,9 @@ static void write_quoted(FILE *out, const char *s)
 
 static void write_params(FILE *out, const sgl_link_params_t *p)
 {
-    fprintf(out, " l %.17g g_down %.17g g_up %.17g", p->l, p->g_down,
-            p->g_up);
+    char a[32], b[32], c[32];
+    fprintf(out, " l %s g_down %s g_up %s", fmt_double(a, p->l),
+            fmt_double(b, p->g_down), fmt_double(c, p->g_up));
 }
 
 /* The same values in the paper's units, for a person reading the file. */
@@ -184,7 +197,9 @@ int sgl_machine_write(const sgl_machine_t *m, FILE *out)
             write_params_comment(out, &lp->p);
         }
         if (lp->small_set) {
-            fprintf(out, "level %u small max_bytes %.17g", l, lp->small_max);
+            char b[32];
+            fprintf(out, "level %u small max_bytes %s", l,
+                    fmt_double(b, lp->small_max));
             write_params(out, &lp->small);
             write_params_comment(out, &lp->small);
         }
@@ -197,14 +212,15 @@ int sgl_machine_write(const sgl_machine_t *m, FILE *out)
     }
     for (size_t k = 0; k < m->nkernels; k++) {
         const struct sgl__kernel *kn = &m->kernel[k];
+        char b[32];
         if (!isnan(kn->all_c))
-            fprintf(out, "kernel %s %.17g  # %.4g ns per element\n",
-                    kn->name, kn->all_c, kn->all_c * 1e9);
+            fprintf(out, "kernel %s %s  # %.4g ns per element\n", kn->name,
+                    fmt_double(b, kn->all_c), kn->all_c * 1e9);
         if (kn->worker_c)
             for (size_t w = 0; w < m->workers; w++)
                 if (!isnan(kn->worker_c[w]))
-                    fprintf(out, "kernel %s %.17g worker %zu\n", kn->name,
-                            kn->worker_c[w], w);
+                    fprintf(out, "kernel %s %s worker %zu\n", kn->name,
+                            fmt_double(b, kn->worker_c[w]), w);
     }
     fprintf(out, "end\n");
     if (fflush(out) != 0 || ferror(out))
@@ -333,19 +349,39 @@ static int parse_uint(struct reader *r, const char *what, unsigned long *ret)
 
 enum unit { UNIT_TIME, UNIT_PER_BYTE, UNIT_BYTES };
 
-static int parse_time_unit(const char *u, double *scale)
+/* A time unit as a power of ten, so that "2.3us" reads as the double
+ * nearest 2.3e-6 (a multiplication by 1e-6 would round twice). */
+static int parse_time_unit(const char *u, int *exp10)
 {
     static const struct {
         const char *name;
-        double scale;
-    } units[] = {{"s", 1}, {"ms", 1e-3}, {"us", 1e-6}, {"ns", 1e-9},
-                 {"ps", 1e-12}};
+        int exp10;
+    } units[] = {{"s", 0}, {"ms", -3}, {"us", -6}, {"ns", -9}, {"ps", -12}};
     for (size_t i = 0; i < sizeof units / sizeof *units; i++)
         if (strcmp(u, units[i].name) == 0) {
-            *scale = units[i].scale;
+            *exp10 = units[i].exp10;
             return 1;
         }
     return 0;
+}
+
+/* The number @text[0..len) times 10^exp10, correctly rounded. */
+static double scale10(const char *text, size_t len, int exp10)
+{
+    char num[96];
+    if (len >= 64)
+        len = 63;
+    memcpy(num, text, len);
+    num[len] = '\0';
+    char *e = strpbrk(num, "eE");
+    long ex = 0;
+    if (e) {
+        ex = strtol(e + 1, NULL, 10);
+        *e = '\0';
+    }
+    snprintf(num + strlen(num), sizeof num - strlen(num), "e%ld",
+             ex + exp10);
+    return strtod(num, NULL);
 }
 
 /* A number >= 0, with an optional unit glued to it ("23us", "4.8ns/word"). */
@@ -367,31 +403,23 @@ static int parse_value(struct reader *r, const char *what, enum unit unit,
         char u[32];
         snprintf(u, sizeof u, "%s", end);
         char *slash = strchr(u, '/');
-        double scale = 1, per = 1;
-        int ok;
+        int exp10 = 0, ok;
+        double per = 1; /* bytes per unit of size */
         if (unit == UNIT_BYTES) {
             ok = 1;
             if (strcmp(u, "word") == 0 || strcmp(u, "words") == 0)
-                scale = SGL_WORD_BYTES;
+                per = 1.0 / SGL_WORD_BYTES;
             else if (strcmp(u, "B") != 0)
                 ok = 0;
-        } else if (unit == UNIT_TIME) {
-            ok = !slash && parse_time_unit(u, &scale);
+        } else if (unit == UNIT_TIME || !slash) {
+            ok = !slash && parse_time_unit(u, &exp10); /* "1.2ns" = per B */
         } else {
-            ok = slash != NULL;
-            if (ok) {
-                *slash = '\0';
-                ok = parse_time_unit(u, &scale);
-                if (strcmp(slash + 1, "B") == 0 ||
-                    strcmp(slash + 1, "byte") == 0)
-                    per = 1;
-                else if (strcmp(slash + 1, "word") == 0)
-                    per = SGL_WORD_BYTES;
-                else
-                    ok = 0;
-            } else {
-                ok = parse_time_unit(u, &scale); /* "1.2ns" = per byte */
-            }
+            *slash = '\0';
+            ok = parse_time_unit(u, &exp10);
+            if (strcmp(slash + 1, "word") == 0)
+                per = SGL_WORD_BYTES;
+            else if (strcmp(slash + 1, "B") && strcmp(slash + 1, "byte"))
+                ok = 0;
         }
         if (!ok)
             return rbad(r, SGL_EPARSE,
@@ -401,7 +429,8 @@ static int parse_value(struct reader *r, const char *what, enum unit unit,
                         : unit == UNIT_BYTES
                             ? "B or word"
                             : "a time per B or per word, e.g. 1.2ns/B");
-        v = v * scale / per;
+        /* Dividing by a power of two (the word size) is exact. */
+        v = scale10(r->tok, (size_t)(end - r->tok), exp10) / per;
     }
     if (v < 0)
         return rbad(r, SGL_EPARSE, "negative %s (%.40s)", what, r->tok);
