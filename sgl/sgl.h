@@ -250,7 +250,8 @@ typedef enum sgl_trace_format {
 size_t sgl_trace_steps(const sgl_runtime_t *rt);
 
 /** Read recorded superstep @p i of this process, in order of start time.
- *  The arrays stay valid until the next sgl_run() or sgl_trace_clear().
+ *  The arrays stay valid until the next superstep of this process or
+ *  sgl_trace_clear(); read the trace between programs.
  *  @return SGL_OK or SGL_EINVAL (out of range). */
 int sgl_trace_step(const sgl_runtime_t *rt, size_t i,
                    sgl_trace_step_t *ret_step);

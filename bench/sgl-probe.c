@@ -1,0 +1,650 @@
+/* sgl-probe: measure the cost parameters of every level of the machine the
+ * runtime runs on, and of the workers' kernels, and write a machine file.
+ *
+ * Each level is measured with its own primitives, as the SGL paper does,
+ * and through the runtime's own supersteps:
+ *   MPI level     l: MPI_Barrier; g_down: MPI_Scatterv; g_up: MPI_Gatherv
+ *                 (over all ranks of MPI_COMM_WORLD)
+ *   thread level  l: OpenMP barrier (and the fork/join of a region);
+ *                 g: every child memcpy's its share into its own buffer
+ *   runtime       a superstep that scatters k bytes (t = 2 l + k g_down)
+ *                 and one that gathers k bytes (t = 2 l + k g_up)
+ * over total sizes from 1 word to 1e7 words (4-byte words), medians of 5,
+ * fitted by least squares t = a + k b weighted by 1/t^2 (relative error,
+ * so that small sizes count), with R^2 and the largest relative residual.
+ * The small-message regime (<= 4 KiB per child) is fitted on its own; the
+ * file gets the large regime as the level's parameters and the small one
+ * as its small-message regime. The runtime's figures go into the file,
+ * since predictions are of runtime programs; the raw ones are printed.
+ *
+ * Usage: sgl-probe [--quick] [-o FILE]     (alone, or under mpirun -n N) */
+#include <math.h>
+#include <mpi.h>
+#include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sgl/sgl.h>
+
+#define MAX_SIZES 32
+#define TRIALS 5
+#define SMALL_BYTES 4096.0
+
+struct plan {
+    int quick;
+    size_t nsizes;
+    size_t words[MAX_SIZES]; /* total words per measurement */
+    size_t kernel_n;
+    double min_time; /* seconds per measured point */
+    const char *out;
+};
+
+/* One curve: time per operation at each size. */
+struct curve {
+    double t[MAX_SIZES];
+};
+
+struct fit {
+    double a, b, r2, worst;
+    size_t points;
+};
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* Weighted least squares of t = a + b k over the points with
+ * lo <= k <= hi (bytes); weights 1/t^2 make it fit relative error. */
+static struct fit fit_line(const struct plan *pl, const struct curve *c,
+                           double lo, double hi)
+{
+    double sw = 0, sk = 0, st = 0, skk = 0, skt = 0;
+    struct fit f = {0, 0, 0, 0, 0};
+    for (size_t i = 0; i < pl->nsizes; i++) {
+        double k = 4.0 * (double)pl->words[i], t = c->t[i];
+        if (k < lo || k > hi || !(t > 0))
+            continue;
+        double w = 1 / (t * t);
+        sw += w, sk += w * k, st += w * t, skk += w * k * k, skt += w * k * t;
+        f.points++;
+    }
+    double det = sw * skk - sk * sk;
+    if (f.points < 2 || det == 0)
+        return f;
+    f.b = (sw * skt - sk * st) / det;
+    f.a = (st - f.b * sk) / sw;
+    double mean = st / sw, ss_res = 0, ss_tot = 0;
+    for (size_t i = 0; i < pl->nsizes; i++) {
+        double k = 4.0 * (double)pl->words[i], t = c->t[i];
+        if (k < lo || k > hi || !(t > 0))
+            continue;
+        double w = 1 / (t * t), e = t - (f.a + f.b * k);
+        ss_res += w * e * e;
+        ss_tot += w * (t - mean) * (t - mean);
+        if (fabs(e) / t > f.worst)
+            f.worst = fabs(e) / t;
+    }
+    f.r2 = ss_tot > 0 ? 1 - ss_res / ss_tot : 1;
+    return f;
+}
+
+/* Repetitions so that one measured point takes about min_time. */
+static int reps_for(double once, double min_time)
+{
+    if (!(once > 0))
+        return 1000;
+    double r = min_time / once;
+    return r < 1 ? 1 : r > 100000 ? 100000 : (int)r;
+}
+
+/* ---- the runtime's own supersteps, at the masters of one level ---- */
+
+struct probe_arg {
+    unsigned level;
+    struct plan plan;
+};
+
+/* What a probing master hands up: two curves and the raw thread-level
+ * primitives (zero at an MPI level, which is measured outside the run). */
+struct level_result {
+    struct curve down, up, raw_copy;
+    double raw_barrier, raw_fork;
+    unsigned link;
+};
+
+static int nothing(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)ctx, (void)arg, (void)size;
+    return SGL_OK;
+}
+
+static int put_bytes(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)size;
+    void *d;
+    return sgl_put_buffer(ctx, *(const size_t *)arg, &d);
+}
+
+/* Time of one superstep that scatters (down) or gathers (up) k bytes. */
+static int time_superstep(sgl_ctx_t *ctx, size_t k, int up, char *buf,
+                          size_t *counts, int reps, double *ret)
+{
+    unsigned p = sgl_ctx_children(ctx);
+    size_t each = k / p;
+    for (unsigned i = 0; i < p; i++)
+        counts[i] = each;
+    double t0 = now();
+    for (int r = 0; r < reps; r++) {
+        int rc;
+        if (up) {
+            rc = sgl_pardo(ctx, put_bytes, &each, sizeof each);
+            if (!rc)
+                rc = sgl_gather(ctx, buf, 1, k, NULL);
+        } else {
+            rc = sgl_scatter(ctx, buf, 1, counts);
+            if (!rc)
+                rc = sgl_pardo(ctx, nothing, NULL, 0);
+        }
+        if (rc)
+            return rc;
+    }
+    *ret = (now() - t0) / reps;
+    return SGL_OK;
+}
+
+static void raw_threads(unsigned p, const struct plan *pl,
+                        struct level_result *res)
+{
+    int reps = pl->quick ? 2000 : 20000;
+    double t0 = now();
+#pragma omp parallel num_threads(p)
+    for (int r = 0; r < reps; r++) {
+#pragma omp barrier
+    }
+    res->raw_barrier = (now() - t0) / reps;
+    t0 = now();
+    for (int r = 0; r < reps / 10; r++) {
+#pragma omp parallel num_threads(p)
+        {
+            __asm__ volatile("" ::: "memory");
+        }
+    }
+    res->raw_fork = (now() - t0) / (reps / 10);
+    size_t max = 4 * pl->words[pl->nsizes - 1];
+    char *src = malloc(max);
+    char **dst = calloc(p, sizeof *dst);
+    if (!src || !dst) {
+        free(src);
+        free(dst);
+        return;
+    }
+    memset(src, 1, max);
+#pragma omp parallel num_threads(p)
+    {
+        /* Each child's buffer is first touched by the child. */
+        int t = omp_get_thread_num();
+        dst[t] = malloc(max / p + 64);
+        if (dst[t])
+            memset(dst[t], 0, max / p + 64);
+    }
+    for (size_t s = 0; s < pl->nsizes; s++) {
+        size_t k = 4 * pl->words[s], each = k / p;
+        double tr[TRIALS];
+        int reps_k = 1;
+        for (int t = 0; t < TRIALS; t++) {
+            double a = now();
+            for (int r = 0; r < reps_k; r++) {
+#pragma omp parallel num_threads(p)
+                {
+                    int me = omp_get_thread_num();
+                    if (dst[me])
+                        memcpy(dst[me], src + (size_t)me * each, each);
+                }
+            }
+            tr[t] = (now() - a) / reps_k;
+            if (t == 0)
+                reps_k = reps_for(tr[0], pl->min_time);
+        }
+        res->raw_copy.t[s] = median(tr, TRIALS);
+    }
+    for (unsigned i = 0; i < p; i++)
+        free(dst[i]);
+    free(dst);
+    free(src);
+}
+
+static int probe_here(sgl_ctx_t *ctx, const struct plan *pl,
+                      struct level_result *res)
+{
+    unsigned p = sgl_ctx_children(ctx);
+    size_t max = 4 * pl->words[pl->nsizes - 1];
+    char *buf = malloc(max);
+    size_t *counts = malloc(p * sizeof *counts);
+    if (!buf || !counts) {
+        free(buf);
+        free(counts);
+        return sgl_error_set(SGL_ENOMEM, "sgl-probe: out of memory");
+    }
+    memset(buf, 1, max);
+    memset(res, 0, sizeof *res);
+    res->link = (unsigned)sgl_node_link(sgl_ctx_node(ctx));
+    int rc = SGL_OK;
+    for (size_t s = 0; !rc && s < pl->nsizes; s++) {
+        for (int up = 0; !rc && up < 2; up++) {
+            double tr[TRIALS], once = 0;
+            rc = time_superstep(ctx, 4 * pl->words[s], up, buf, counts, 1,
+                                &once);
+            int reps = reps_for(once, pl->min_time);
+            for (int t = 0; !rc && t < TRIALS; t++)
+                rc = time_superstep(ctx, 4 * pl->words[s], up, buf, counts,
+                                    reps, &tr[t]);
+            if (!rc)
+                (up ? &res->up : &res->down)->t[s] = median(tr, TRIALS);
+        }
+    }
+    free(buf);
+    free(counts);
+    if (!rc && res->link == SGL_LINK_THREADS)
+        raw_threads(p, pl, res);
+    return rc;
+}
+
+/* Descend to the first master of the target level; it probes, everyone
+ * else on the way passes the result of child 0 up. */
+static int probe_task(sgl_ctx_t *ctx, const void *arg, size_t size);
+
+static int probe_level(sgl_ctx_t *ctx, const struct probe_arg *a,
+                       struct level_result *res)
+{
+    if (sgl_ctx_level(ctx) == a->level)
+        return probe_here(ctx, &a->plan, res);
+    if (sgl_ctx_index(ctx) != 0 && !sgl_ctx_is_root(ctx))
+        return SGL_OK; /* only the leftmost path probes */
+    int rc = sgl_pardo(ctx, probe_task, a, sizeof *a);
+    const void *d;
+    size_t n;
+    if (!rc)
+        rc = sgl_gather_block(ctx, 0, &d, &n);
+    if (!rc && n != sizeof *res)
+        rc = sgl_error_set(SGL_ESIZE, "sgl-probe: level result of %zu bytes",
+                           n);
+    if (!rc)
+        memcpy(res, d, sizeof *res);
+    return rc;
+}
+
+static int probe_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)size;
+    const struct probe_arg *a = arg;
+    if (sgl_ctx_is_worker(ctx))
+        return SGL_OK;
+    struct level_result res;
+    int rc = probe_level(ctx, a, &res);
+    if (rc || (sgl_ctx_index(ctx) != 0 && sgl_ctx_level(ctx) != a->level))
+        return rc;
+    return sgl_put(ctx, &res, sizeof res);
+}
+
+struct main_arg {
+    struct probe_arg a;
+    struct level_result *res;
+};
+
+static int probe_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)size;
+    const struct main_arg *m = arg;
+    return probe_level(root, &m->a, m->res);
+}
+
+/* ---- raw MPI over all ranks ---- */
+
+struct mpi_raw {
+    double barrier;
+    struct curve scatter, gather;
+};
+
+static void raw_mpi(const struct plan *pl, struct mpi_raw *raw)
+{
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int reps = pl->quick ? 200 : 2000;
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = now();
+    for (int r = 0; r < reps; r++)
+        MPI_Barrier(MPI_COMM_WORLD);
+    raw->barrier = (now() - t0) / reps;
+    size_t max = 4 * pl->words[pl->nsizes - 1];
+    char *all = malloc(max), *part = malloc(max / (size_t)size + 1);
+    int *counts = malloc((size_t)size * sizeof *counts);
+    int *displs = malloc((size_t)size * sizeof *displs);
+    if (!all || !part || !counts || !displs)
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    memset(all, 1, max);
+    memset(part, 1, max / (size_t)size + 1);
+    for (size_t s = 0; s < pl->nsizes; s++) {
+        int each = (int)(4 * pl->words[s] / (size_t)size);
+        for (int i = 0; i < size; i++) {
+            counts[i] = each;
+            displs[i] = i * each;
+        }
+        for (int g = 0; g < 2; g++) {
+            double tr[TRIALS];
+            int reps_k = 1;
+            for (int t = 0; t < TRIALS; t++) {
+                MPI_Barrier(MPI_COMM_WORLD);
+                double a = now();
+                for (int r = 0; r < reps_k; r++) {
+                    if (g)
+                        MPI_Gatherv(part, each, MPI_BYTE, all, counts, displs,
+                                    MPI_BYTE, 0, MPI_COMM_WORLD);
+                    else
+                        MPI_Scatterv(all, counts, displs, MPI_BYTE, part, each,
+                                     MPI_BYTE, 0, MPI_COMM_WORLD);
+                }
+                tr[t] = (now() - a) / reps_k;
+                /* Rank 0 decides the repetitions, so all ranks agree. */
+                if (t == 0) {
+                    reps_k = reps_for(tr[0], pl->min_time);
+                    MPI_Bcast(&reps_k, 1, MPI_INT, 0, MPI_COMM_WORLD);
+                }
+            }
+            (g ? &raw->gather : &raw->scatter)->t[s] = median(tr, TRIALS);
+        }
+    }
+    free(all);
+    free(part);
+    free(counts);
+    free(displs);
+}
+
+/* ---- kernels on one worker ---- */
+
+struct kernels {
+    double sum, product, scan, sort, merge;
+};
+
+static int cmp_d(const void *a, const void *b) { return cmp_double(a, b); }
+
+static void measure_kernels(size_t n, struct kernels *k)
+{
+    double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    if (!x || !y)
+        exit(1);
+    uint64_t s = 1;
+    for (size_t i = 0; i < n; i++) {
+        s = s * 6364136223846793005u + 1442695040888963407u;
+        x[i] = (double)(s >> 11) * 0x1p-53 + 0.5;
+    }
+    double tr[TRIALS];
+    volatile double sink;
+    for (int t = 0; t < TRIALS; t++) {
+        double a = now(), acc = 0;
+        for (size_t i = 0; i < n; i++)
+            acc += x[i];
+        sink = acc;
+        tr[t] = (now() - a) / (double)n;
+    }
+    k->sum = median(tr, TRIALS);
+    for (int t = 0; t < TRIALS; t++) {
+        double a = now(), acc = 1;
+        for (size_t i = 0; i < n; i++)
+            acc *= x[i];
+        sink = acc;
+        tr[t] = (now() - a) / (double)n;
+    }
+    k->product = median(tr, TRIALS);
+    for (int t = 0; t < TRIALS; t++) {
+        double a = now(), acc = 0;
+        for (size_t i = 0; i < n; i++)
+            y[i] = acc += x[i];
+        tr[t] = (now() - a) / (double)n;
+    }
+    k->scan = median(tr, TRIALS);
+    (void)sink;
+    /* Merge two sorted halves per element. */
+    size_t h = n / 2;
+    memcpy(y, x, n * sizeof *x);
+    qsort(y, h, sizeof *y, cmp_d);
+    qsort(y + h, n - h, sizeof *y, cmp_d);
+    for (int t = 0; t < TRIALS; t++) {
+        double a = now();
+        size_t i = 0, j = h, o = 0;
+        while (i < h && j < n)
+            x[o++] = y[i] <= y[j] ? y[i++] : y[j++];
+        while (i < h)
+            x[o++] = y[i++];
+        while (j < n)
+            x[o++] = y[j++];
+        tr[t] = (now() - a) / (double)n;
+    }
+    k->merge = median(tr, TRIALS);
+    int trials = 3;
+    for (int t = 0; t < trials; t++) {
+        for (size_t i = 0; i < n; i++)
+            y[i] = x[(i * 7919) % n];
+        double a = now();
+        qsort(y, n, sizeof *y, cmp_d);
+        tr[t] = (now() - a) / ((double)n * log2((double)n));
+    }
+    k->sort = median(tr, trials);
+    free(x);
+    free(y);
+}
+
+/* ---- output ---- */
+
+static void print_fit(const char *what, const struct fit *f, int per_sync)
+{
+    /* A superstep has two syncs, so its intercept is 2 l. */
+    double l = per_sync ? f->a : f->a / 2;
+    printf("  %-30s l %10.3f us  g %9.4f ns/B (%8.4f ns/word)  R^2 %.4f  "
+           "worst residual %5.1f%%  (%zu points)\n",
+           what, 1e6 * l, 1e9 * f->b, 4e9 * f->b, f->r2, 100 * f->worst,
+           f->points);
+}
+
+static double nonneg(double x) { return x > 0 ? x : 0; }
+
+int main(int argc, char **argv)
+{
+    struct plan pl = {0};
+    pl.out = "machine.sgl";
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--quick") == 0)
+            pl.quick = 1;
+        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+            pl.out = argv[++i];
+        else if (strcmp(argv[i], "--help") == 0) {
+            printf("usage: sgl-probe [--quick] [-o FILE]\n"
+                   "Measures l, g_down, g_up per level and c per kernel and\n"
+                   "writes a machine file (default machine.sgl). Run alone\n"
+                   "or under mpirun -n N.\n");
+            return 0;
+        } else {
+            fprintf(stderr, "sgl-probe: unknown option '%s' (try --help)\n",
+                    argv[i]);
+            return 2;
+        }
+    }
+    size_t top = pl.quick ? 1000000 : 10000000;
+    for (size_t w = 1; w <= top && pl.nsizes < MAX_SIZES; w *= 10) {
+        pl.words[pl.nsizes++] = w;
+        if (3 * w <= top)
+            pl.words[pl.nsizes++] = 3 * w;
+    }
+    pl.kernel_n = pl.quick ? 1000000 : 10000000;
+    pl.min_time = pl.quick ? 0.002 : 0.01;
+
+    sgl_runtime_t *rt;
+    if (sgl_init(&argc, &argv, NULL, &rt) ||
+        sgl_task_register(rt, probe_task, "probe") ||
+        sgl_task_register(rt, nothing, "nothing") ||
+        sgl_task_register(rt, put_bytes, "put_bytes")) {
+        fprintf(stderr, "sgl-probe: %s\n", sgl_last_error());
+        return 1;
+    }
+    int rank = sgl_runtime_rank(rt), size;
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    const sgl_machine_t *m = sgl_runtime_machine(rt);
+    unsigned depth = sgl_machine_depth(m);
+    double t_start = now();
+
+    struct mpi_raw raw;
+    int have_raw = size > 1;
+    if (have_raw) {
+        if (rank == 0)
+            fprintf(stderr, "sgl-probe: raw MPI (%d ranks)\n", size);
+        raw_mpi(&pl, &raw);
+    }
+    struct level_result *res = calloc(depth + 1, sizeof *res);
+    int rc = res ? SGL_OK : SGL_ENOMEM;
+    for (unsigned L = 0; !rc && L < depth; L++) {
+        if (sgl_machine_level_masters(m, L) == 0)
+            continue;
+        if (rank == 0)
+            fprintf(stderr, "sgl-probe: level %u (%s), runtime supersteps\n",
+                    L, sgl_link_name(sgl_node_link(sgl_machine_master(m, L, 0))));
+        struct main_arg ma = {{L, pl}, &res[L]};
+        rc = sgl_run(rt, probe_main, &ma, sizeof ma);
+    }
+    if (rc) {
+        fprintf(stderr, "sgl-probe: %s\n", sgl_last_error());
+        sgl_finalize(rt);
+        return 1;
+    }
+    struct kernels k;
+    if (rank == 0) {
+        fprintf(stderr, "sgl-probe: kernels on one worker (n = %zu)\n",
+                pl.kernel_n);
+        measure_kernels(pl.kernel_n, &k);
+    }
+
+    int status = 0;
+    if (rank == 0) {
+        sgl_machine_t *out = NULL;
+        const char *shape = sgl_machine_shape(m);
+        sgl_machine_opts_t mo;
+        sgl_machine_opts_default(&mo);
+        mo.keep_single = 1;
+        if (!shape || sgl_machine_from_shape(shape, &mo, &out)) {
+            fprintf(stderr, "sgl-probe: cannot describe the tree as a shape: "
+                            "%s\n",
+                    sgl_last_error());
+            status = 1;
+        }
+        printf("sgl-probe: %s, %zu workers, %zu processes\n",
+               sgl_machine_source(m), sgl_machine_workers(m),
+               sgl_machine_processes(m));
+        if (have_raw) {
+            struct fit fs = fit_line(&pl, &raw.scatter, 0, 1e300);
+            struct fit fg = fit_line(&pl, &raw.gather, 0, 1e300);
+            printf("raw MPI over %d ranks: MPI_Barrier %.3f us\n", size,
+                   1e6 * raw.barrier);
+            struct fit ss = fit_line(&pl, &raw.scatter, 0, SMALL_BYTES * 2);
+            struct fit gs = fit_line(&pl, &raw.gather, 0, SMALL_BYTES * 2);
+            struct fit sl = fit_line(&pl, &raw.scatter, 65536, 1e300);
+            struct fit gl = fit_line(&pl, &raw.gather, 65536, 1e300);
+            print_fit("MPI_Scatterv (all sizes)", &fs, 1);
+            print_fit("MPI_Gatherv (all sizes)", &fg, 1);
+            print_fit("MPI_Scatterv, small regime", &ss, 1);
+            print_fit("MPI_Gatherv, small regime", &gs, 1);
+            print_fit("MPI_Scatterv, large regime", &sl, 1);
+            print_fit("MPI_Gatherv, large regime", &gl, 1);
+        }
+        for (unsigned L = 0; out && L < depth; L++) {
+            if (sgl_machine_level_masters(m, L) == 0)
+                continue;
+            const struct level_result *r = &res[L];
+            printf("level %u (%s):\n", L, sgl_link_name((sgl_link_t)r->link));
+            if (r->link == SGL_LINK_THREADS) {
+                struct fit fc = fit_line(&pl, &r->raw_copy, 0, 1e300);
+                printf("  raw OpenMP barrier %.3f us, parallel region "
+                       "fork/join %.3f us\n",
+                       1e6 * r->raw_barrier, 1e6 * r->raw_fork);
+                print_fit("raw memcpy into child buffers", &fc, 1);
+            }
+            struct fit d = fit_line(&pl, &r->down, 0, 1e300);
+            struct fit u = fit_line(&pl, &r->up, 0, 1e300);
+            struct fit ds = fit_line(&pl, &r->down, 0, SMALL_BYTES * 2);
+            struct fit us = fit_line(&pl, &r->up, 0, SMALL_BYTES * 2);
+            struct fit dl = fit_line(&pl, &r->down, 65536, 1e300);
+            struct fit ul = fit_line(&pl, &r->up, 65536, 1e300);
+            print_fit("sgl scatter superstep (all)", &d, 0);
+            print_fit("sgl gather superstep (all)", &u, 0);
+            print_fit("sgl scatter, small regime", &ds, 0);
+            print_fit("sgl gather, small regime", &us, 0);
+            print_fit("sgl scatter, large regime", &dl, 0);
+            print_fit("sgl gather, large regime", &ul, 0);
+            sgl_link_params_t big = {nonneg((ds.a + us.a) / 4), nonneg(dl.b),
+                                     nonneg(ul.b)};
+            sgl_link_params_t small = {nonneg((ds.a + us.a) / 4),
+                                       nonneg(ds.b), nonneg(us.b)};
+            if (sgl_machine_set_level_params(out, L, &big) ||
+                sgl_machine_set_level_small_params(out, L, &small,
+                                                   SMALL_BYTES)) {
+                fprintf(stderr, "sgl-probe: level %u: %s\n", L,
+                        sgl_last_error());
+                status = 1;
+            }
+        }
+        if (out) {
+            printf("kernels (one worker, seconds per element; sort per n "
+                   "log2 n):\n  sum %.3g  product %.3g  scan %.3g  sort %.3g  "
+                   "merge %.3g\n",
+                   k.sum, k.product, k.scan, k.sort, k.merge);
+            sgl_machine_set_kernel(out, "sum", k.sum);
+            sgl_machine_set_kernel(out, "product", k.product);
+            sgl_machine_set_kernel(out, "scan", k.scan);
+            sgl_machine_set_kernel(out, "sort", k.sort);
+            sgl_machine_set_kernel(out, "merge", k.merge);
+            char host[256] = "unknown", date[64];
+            gethostname(host, sizeof host - 1);
+            time_t tt = time(NULL);
+            strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&tt));
+            char method[512];
+            snprintf(method, sizeof method,
+                     "sgl-probe%s: runtime scatter/gather supersteps, %zu "
+                     "sizes 1..%zu words, medians of %d, weighted least "
+                     "squares; l from the small regime; %d MPI ranks",
+                     pl.quick ? " --quick" : "", pl.nsizes,
+                     pl.words[pl.nsizes - 1], TRIALS, size);
+            sgl_machine_set_provenance(out, "host", host);
+            sgl_machine_set_provenance(out, "date", date);
+            sgl_machine_set_provenance(out, "sgl_version", SGL_VERSION);
+            sgl_machine_set_provenance(out, "method", method);
+            sgl_machine_set_provenance(out, "source", sgl_machine_source(m));
+            if (sgl_machine_save(out, pl.out)) {
+                fprintf(stderr, "sgl-probe: %s\n", sgl_last_error());
+                status = 1;
+            } else {
+                printf("wrote %s in %.1f s\n", pl.out, now() - t_start);
+            }
+        }
+        sgl_machine_free(out);
+    }
+    free(res);
+    sgl_finalize(rt);
+    return status;
+}
