@@ -121,36 +121,39 @@ static int bench_reduce(sgl_ctx_t *root, const struct cfg *c)
     if (rc)
         return rc;
     double t[TRIALS], p[TRIALS], bw[TRIALS], s = 0;
+    double *x = peer_array(n, seed);
+    if (!x) {
+        sgl_dvec_free(root, v);
+        return sgl_error_set(SGL_ENOMEM, "peer array");
+    }
+    /* SGL and peers alternate within each trial, so that a change of the
+     * machine's load moves both sides of a ratio alike. */
+    const uint64_t *u = (const uint64_t *)x;
     for (int k = 0; k < TRIALS && !rc; k++) {
         double t0 = now();
         rc = sgl_dvec_reduce(root, v, SGL_OP_SUM, 0, &s);
         t[k] = now() - t0;
-    }
-    sgl_dvec_free(root, v);
-    if (rc)
-        return rc;
-    double *x = peer_array(n, seed);
-    if (!x)
-        return sgl_error_set(SGL_ENOMEM, "peer array");
-    for (int k = 0; k < TRIALS; k++) {
-        double t0 = now(), ps = 0;
+        t0 = now();
+        double ps = 0;
 #pragma omp parallel for simd reduction(+ : ps) schedule(static)
         for (size_t i = 0; i < n; i++)
             ps += x[i];
         p[k] = now() - t0;
         sink += ps;
-    }
-    /* Read bandwidth: the cheapest full read of the same bytes, integer
-     * adds that vectorise freely, 8 independent lanes. */
-    const uint64_t *u = (const uint64_t *)x;
-    for (int k = 0; k < TRIALS; k++) {
-        double t0 = now();
+        /* Read bandwidth: the cheapest full read of the same bytes,
+         * integer xor that vectorises freely. */
+        t0 = now();
         uint64_t acc = 0;
 #pragma omp parallel for simd reduction(^ : acc) schedule(static)
         for (size_t i = 0; i < n; i++)
             acc ^= u[i];
         bw[k] = now() - t0;
         sink += (double)acc;
+    }
+    sgl_dvec_free(root, v);
+    if (rc) {
+        free(x);
+        return rc;
     }
     free(x);
     double ts = median(t, TRIALS);
@@ -213,6 +216,9 @@ static int bench_scan(sgl_ctx_t *root, const struct cfg *c)
         return rc;
     rc = sgl_dvec_create(root, SGL_F64, 0, n, SGL_FILL_NONE, NULL, 0, &out);
     double tr[TRIALS], tl[TRIALS], p2[TRIALS], po[TRIALS];
+    double *x = peer_array(n, seed), *y = peer_array(n, 3);
+    if (!x || !y)
+        rc = sgl_error_set(SGL_ENOMEM, "peer arrays");
     for (int k = 0; k < TRIALS && !rc; k++) {
         double t0 = now();
         rc = sgl_dvec_scan(root, in, out, SGL_OP_SUM, SGL_SCAN_REDUCE_FIRST);
@@ -222,16 +228,7 @@ static int bench_scan(sgl_ctx_t *root, const struct cfg *c)
             rc = sgl_dvec_scan(root, in, out, SGL_OP_SUM,
                                SGL_SCAN_LOCAL_FIRST);
         tl[k] = now() - t0;
-    }
-    sgl_dvec_free(root, in);
-    sgl_dvec_free(root, out);
-    if (rc)
-        return rc;
-    double *x = peer_array(n, seed), *y = peer_array(n, 3);
-    if (!x || !y)
-        return sgl_error_set(SGL_ENOMEM, "peer arrays");
-    for (int k = 0; k < TRIALS; k++) {
-        double t0 = now();
+        t0 = now();
         scan_two_pass(x, y, n, c->threads);
         p2[k] = now() - t0;
         sink += y[n - 1];
@@ -239,6 +236,13 @@ static int bench_scan(sgl_ctx_t *root, const struct cfg *c)
         scan_omp(x, y, n);
         po[k] = now() - t0;
         sink += y[n - 1];
+    }
+    sgl_dvec_free(root, in);
+    sgl_dvec_free(root, out);
+    if (rc) {
+        free(x);
+        free(y);
+        return rc;
     }
     free(x);
     free(y);
