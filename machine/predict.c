@@ -1,0 +1,229 @@
+/* The recursive SGL cost formula evaluated on a tree for a program given
+ * as callbacks (predict.h). The evaluation walks the whole tree once per
+ * superstep, so heterogeneous trees (fan-outs, c per worker, links per
+ * master) cost nothing special; 16M workers are a few passes over the
+ * nodes.
+ *
+ * The breakdown follows the critical path: each master keeps the
+ * breakdown of the child whose cost was largest in each superstep, so the
+ * per-level sums add up to the total exactly as the formula does. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine_impl.h"
+#include "predict.h"
+
+struct eval {
+    const sgl_program_t *prog;
+    unsigned levels;
+    /* Two breakdown buffers per level, each of `levels` entries: the one
+     * a child is evaluated into and the largest child's so far. */
+    sgl_level_cost_t *scratch;
+};
+
+static sgl_level_cost_t *buf(const struct eval *e, unsigned level, int which)
+{
+    return e->scratch + ((size_t)level * 2 + (size_t)which) * e->levels;
+}
+
+double sgl_level_cost_own(const sgl_level_cost_t *c)
+{
+    return c->work + c->scatter + c->gather + c->syncs;
+}
+
+static int work_cost(const struct sgl_node *n, const sgl_work_t *w,
+                     double *ret)
+{
+    double t = 0;
+    if (w->nterms > SGL_WORK_TERMS)
+        return sgl_error_set(SGL_EINVAL, "predict: %u work terms, more than "
+                                         "%d",
+                             w->nterms, SGL_WORK_TERMS);
+    for (unsigned i = 0; i < w->nterms; i++) {
+        if (w->term[i].amount == 0)
+            continue;
+        if (!(w->term[i].amount > 0) || !isfinite(w->term[i].amount))
+            return sgl_error_set(SGL_EINVAL,
+                                 "predict: work amount %g of kernel '%s' is "
+                                 "negative or not finite",
+                                 w->term[i].amount,
+                                 w->term[i].kernel ? w->term[i].kernel : "?");
+        double c = sgl_node_kernel(n, w->term[i].kernel);
+        if (isnan(c))
+            return sgl_error_set(SGL_ERANGE,
+                                 "the machine has no c for kernel '%s' on "
+                                 "worker %zu (add 'kernel %s C' to the "
+                                 "machine file)",
+                                 w->term[i].kernel ? w->term[i].kernel
+                                                   : "(null)",
+                                 n->first_worker,
+                                 w->term[i].kernel ? w->term[i].kernel : "?");
+        t += w->term[i].amount * c;
+    }
+    *ret = t;
+    return SGL_OK;
+}
+
+/* l and g of one direction of one superstep: the small-message regime if
+ * the level has one, the master has no override and every message fits. */
+static void regime(const struct sgl_node *n, const double *bytes,
+                   const sgl_link_params_t *p, double *l, double *g, int up)
+{
+    *l = p->l;
+    *g = up ? p->g_up : p->g_down;
+    const struct sgl__level_params *lp = &n->machine->params[n->level];
+    if (n->has_params || !lp->small_set)
+        return;
+    for (unsigned i = 0; i < n->arity; i++)
+        if (bytes[i] > lp->small_max)
+            return;
+    *l = lp->small.l;
+    *g = up ? lp->small.g_up : lp->small.g_down;
+}
+
+static int cost(const struct eval *e, const struct sgl_node *n,
+                const void *task, sgl_level_cost_t *out, double *ret)
+{
+    const sgl_program_t *prog = e->prog;
+    if (n->arity == 0) {
+        sgl_work_t w;
+        memset(&w, 0, sizeof w);
+        int rc = prog->work(prog->user, n, task, &w);
+        double t = 0;
+        if (!rc)
+            rc = work_cost(n, &w, &t);
+        if (rc)
+            return rc;
+        out[n->level].work += t;
+        *ret = t;
+        return SGL_OK;
+    }
+    sgl_link_params_t p;
+    int rc = sgl_node_params(n, &p);
+    if (rc)
+        return rc;
+    unsigned ns = prog->nsteps(prog->user, n, task);
+    double *bytes = malloc(2 * n->arity * sizeof *bytes);
+    unsigned char *tasks = malloc(n->arity * prog->task_size);
+    if (!bytes || !tasks) {
+        free(bytes);
+        free(tasks);
+        return sgl_error_set(SGL_ENOMEM, "out of memory predicting");
+    }
+    double total = 0;
+    for (unsigned s = 0; s < ns && rc == SGL_OK; s++) {
+        sgl_pstep_t st;
+        memset(&st, 0, sizeof st);
+        memset(bytes, 0, 2 * n->arity * sizeof *bytes);
+        memset(tasks, 0, n->arity * prog->task_size);
+        st.arity = n->arity;
+        st.down = bytes;
+        st.up = bytes + n->arity;
+        st.child_task = tasks;
+        if ((rc = prog->step(prog->user, n, task, s, &st)))
+            break;
+        double kdown = 0, kup = 0;
+        for (unsigned i = 0; i < n->arity; i++) {
+            if (!(st.down[i] >= 0) || !(st.up[i] >= 0) ||
+                !isfinite(st.down[i]) || !isfinite(st.up[i])) {
+                rc = sgl_error_set(SGL_EINVAL,
+                                   "predict: %s: negative or non-finite "
+                                   "message size for child %u of a level-%u "
+                                   "master",
+                                   prog->name ? prog->name : "program", i,
+                                   n->level);
+                break;
+            }
+            kdown += st.down[i];
+            kup += st.up[i];
+        }
+        double w0 = 0;
+        if (!rc)
+            rc = work_cost(n, &st.master, &w0);
+        /* The slowest child, with its breakdown. */
+        sgl_level_cost_t *cur = buf(e, n->level + 1, 0);
+        sgl_level_cost_t *best = buf(e, n->level + 1, 1);
+        double tmax = -1;
+        for (unsigned i = 0; i < n->arity && rc == SGL_OK; i++) {
+            memset(cur, 0, e->levels * sizeof *cur);
+            double t;
+            rc = cost(e, n->child[i], tasks + i * prog->task_size, cur, &t);
+            if (!rc && t > tmax) {
+                tmax = t;
+                sgl_level_cost_t *x = cur;
+                cur = best;
+                best = x;
+            }
+        }
+        if (rc)
+            break;
+        for (unsigned l = n->level + 1; l < e->levels; l++) {
+            out[l].work += best[l].work;
+            out[l].scatter += best[l].scatter;
+            out[l].gather += best[l].gather;
+            out[l].syncs += best[l].syncs;
+            out[l].supersteps += best[l].supersteps;
+            out[l].bytes_down += best[l].bytes_down;
+            out[l].bytes_up += best[l].bytes_up;
+        }
+        double ld, gd, lu, gu;
+        regime(n, st.down, &p, &ld, &gd, 0);
+        regime(n, st.up, &p, &lu, &gu, 1);
+        sgl_level_cost_t *o = &out[n->level];
+        o->work += w0;
+        o->scatter += kdown * gd;
+        o->gather += kup * gu;
+        o->syncs += ld + lu;
+        o->supersteps += 1;
+        o->bytes_down += kdown;
+        o->bytes_up += kup;
+        total += tmax + w0 + kdown * gd + kup * gu + ld + lu;
+    }
+    free(bytes);
+    free(tasks);
+    *ret = total;
+    return rc;
+}
+
+int sgl_predict_program(const sgl_machine_t *m, const sgl_program_t *prog,
+                        const void *root_task, sgl_prediction_t *ret)
+{
+    if (!m || !prog || !ret || !root_task)
+        return sgl_error_set(SGL_EINVAL, "sgl_predict_program: NULL argument");
+    if (!prog->nsteps || !prog->step || !prog->work || prog->task_size == 0)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_predict_program: the program lacks a "
+                             "callback or a task size");
+    if (m->depth + 1 > SGL_PREDICT_MAX_LEVELS)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_predict_program: the tree is deeper than "
+                             "%d levels",
+                             SGL_PREDICT_MAX_LEVELS - 1);
+    struct eval e = {.prog = prog, .levels = m->depth + 1};
+    /* Levels 1..depth+1 each need two buffers (depth+1 a spare). */
+    e.scratch = calloc((size_t)(m->depth + 2) * 2 * e.levels,
+                       sizeof *e.scratch);
+    if (!e.scratch)
+        return sgl_error_set(SGL_ENOMEM, "out of memory predicting");
+    sgl_prediction_t r;
+    memset(&r, 0, sizeof r);
+    r.levels = e.levels;
+    r.workers = m->workers;
+    int rc = cost(&e, m->root, root_task, r.level, &r.total);
+    free(e.scratch);
+    if (rc)
+        return rc;
+    /* One worker: the root task as a worker's task, at worker 0's c. */
+    sgl_work_t w;
+    memset(&w, 0, sizeof w);
+    rc = prog->work(prog->user, m->worker[0], root_task, &w);
+    if (!rc)
+        rc = work_cost(m->worker[0], &w, &r.sequential);
+    if (rc)
+        return rc;
+    r.speedup = r.total > 0 ? r.sequential / r.total : NAN;
+    r.efficiency = r.speedup / (double)m->workers;
+    *ret = r;
+    return SGL_OK;
+}

@@ -1,0 +1,162 @@
+/**
+ * @file predict.h
+ * The SGL cost model evaluated on a machine tree (DESIGN.md sections 1, 5).
+ *
+ * Per superstep at a master with parameters l, g_down, g_up:
+ *
+ *     Cost_master = max_i Cost_child_i + w0*c0
+ *                   + k_down*g_down + k_up*g_up + 2*l
+ *     Cost_worker = w_i * c_i
+ *
+ * k_down and k_up are the bytes the master scatters and gathers, summed
+ * over its children; w0*c0 the master's own work (c of the worker that
+ * plays the master); a program's cost is the sum over its supersteps.
+ * If a level has a small-message regime, a scatter or gather whose every
+ * per-child message fits in its max_bytes uses that regime's l and g.
+ *
+ * A program is given to sgl_predict_program() as three callbacks that say,
+ * for a task on a node, how many supersteps a master runs, what each one
+ * moves and computes and which task each child gets, and what a worker
+ * computes. sgl_predict_algorithm() does this for the reference algorithms
+ * (reduction, two scans, PSRS) in closed form on any tree.
+ *
+ * The result breaks the cost down along the critical path: for every level,
+ * the summed work, scatter, gather and sync times of the masters (or
+ * workers) that the max_i picked, so that the levels add up to the total.
+ *
+ * Thread safety: the functions only read the machine; any number may run
+ * at once on the same tree.
+ */
+#ifndef SGL_PREDICT_H
+#define SGL_PREDICT_H
+
+#include <stddef.h>
+
+#include "machine.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Largest number of (kernel, amount) terms in one piece of work. */
+#define SGL_WORK_TERMS 4
+
+/** Local work: the sum of amount * c(kernel) over its terms. */
+typedef struct sgl_work {
+    unsigned nterms; /**< used entries of term[] */
+    struct {
+        const char *kernel; /**< kernel name, e.g. "sum" */
+        double amount;      /**< elements (n log2 n for "sort") */
+    } term[SGL_WORK_TERMS];
+} sgl_work_t;
+
+/** One superstep at one master, filled by sgl_program_t::step. The
+ *  evaluator zeroes every field and array before the call. */
+typedef struct sgl_pstep {
+    unsigned arity;    /**< number of children (read-only) */
+    double *down;      /**< [arity] bytes scattered to each child */
+    double *up;        /**< [arity] bytes each child hands up */
+    sgl_work_t master; /**< the master's own work in this superstep */
+    void *child_task;  /**< [arity] tasks of task_size bytes each: what
+                            every child does in the pardo */
+} sgl_pstep_t;
+
+/** A program for the predictor. Tasks are opaque blocks of task_size bytes
+ *  that the callbacks define (for example a phase and a problem size). */
+typedef struct sgl_program {
+    const char *name;  /**< for messages */
+    size_t task_size;  /**< bytes of one task, at least 1 */
+    void *user;        /**< passed to every callback */
+    /** Number of supersteps @p master runs for @p task. */
+    unsigned (*nsteps)(void *user, const sgl_node_t *master,
+                       const void *task);
+    /** Describe superstep @p s of @p master for @p task.
+     *  @return SGL_OK or an error code (with sgl_error_set()). */
+    int (*step)(void *user, const sgl_node_t *master, const void *task,
+                unsigned s, sgl_pstep_t *ret);
+    /** What @p worker computes for @p task. Also called with the root task
+     *  on worker 0 for the one-worker time. @return SGL_OK or an error. */
+    int (*work)(void *user, const sgl_node_t *worker, const void *task,
+                sgl_work_t *ret);
+} sgl_program_t;
+
+/** Largest depth a prediction breaks down. */
+#define SGL_PREDICT_MAX_LEVELS 65
+
+/** Costs of one level along the critical path, in seconds. */
+typedef struct sgl_level_cost {
+    double work;       /**< local work: masters' w0*c0, or workers' w*c */
+    double scatter;    /**< k_down * g_down */
+    double gather;     /**< k_up * g_up */
+    double syncs;      /**< l per scatter plus l per gather */
+    double supersteps; /**< supersteps run at this level (masters) */
+    double bytes_down; /**< bytes scattered by the level's critical masters */
+    double bytes_up;   /**< bytes gathered */
+} sgl_level_cost_t;
+
+/** A prediction. */
+typedef struct sgl_prediction {
+    double total;      /**< predicted time, seconds */
+    double sequential; /**< the same task on worker 0 alone, no communication */
+    double speedup;    /**< sequential / total */
+    double efficiency; /**< speedup / workers */
+    size_t workers;    /**< workers of the machine */
+    unsigned levels;   /**< entries of level[] used: depth + 1 */
+    sgl_level_cost_t level[SGL_PREDICT_MAX_LEVELS]; /**< level[d]: nodes at
+                                                         depth d */
+} sgl_prediction_t;
+
+/** Sum of the costs of one level (what it adds to the total itself). */
+double sgl_level_cost_own(const sgl_level_cost_t *c);
+
+/** Evaluate @p prog on @p m from @p root_task at the root.
+ *  @return SGL_OK, SGL_EINVAL (NULL argument, bad program), SGL_ERANGE (a
+ *  level's parameters or a kernel's c missing: the message names them),
+ *  SGL_ENOMEM, or an error a callback returned. */
+int sgl_predict_program(const sgl_machine_t *m, const sgl_program_t *prog,
+                        const void *root_task, sgl_prediction_t *ret);
+
+/** The reference algorithms. */
+typedef enum sgl_predict_algo {
+    SGL_PREDICT_REDUCE = 1,   /**< reduction, one superstep per level */
+    SGL_PREDICT_SCAN = 2,     /**< scan-then-offset (local scan first) */
+    SGL_PREDICT_SCAN_RTS = 3, /**< reduce-then-scan */
+    SGL_PREDICT_PSRS = 4,     /**< PSRS flattened over all workers */
+} sgl_predict_algo_t;
+
+/** Options of sgl_predict_algorithm(). Initialise with
+ *  sgl_predict_opts_default(). */
+typedef struct sgl_predict_opts {
+    double elem_bytes;      /**< bytes per element; default 8 */
+    int centralised;        /**< nonzero: data starts at the root and is
+                                 scattered (reduce, scans); default 0:
+                                 distributed over the workers */
+    const char *op_kernel;  /**< kernel of the reduction's operator:
+                                 "sum" (default) or "product" */
+} sgl_predict_opts_t;
+
+/** Fill @p opts with the defaults. */
+void sgl_predict_opts_default(sgl_predict_opts_t *opts);
+
+/** Predict @p algo on @p n elements (split over the workers in proportion
+ *  to their number in each subtree). Kernels used: reduce: op_kernel;
+ *  scans: "scan" (also for adding offsets) and "sum"; PSRS: "sort"
+ *  (per n log2 n) and "merge" (per element and per 2-way merge level).
+ *  @param opts  NULL for defaults.
+ *  @return as sgl_predict_program(); SGL_EINVAL for n < 1 or a bad
+ *  algorithm. */
+int sgl_predict_algorithm(const sgl_machine_t *m, sgl_predict_algo_t algo,
+                          double n, const sgl_predict_opts_t *opts,
+                          sgl_prediction_t *ret);
+
+/** Name of an algorithm: "reduce", "scan", "scan-rts", "psrs"; NULL if
+ *  unknown. */
+const char *sgl_predict_algo_name(sgl_predict_algo_t algo);
+/** The algorithm called @p name. @return SGL_OK or SGL_EINVAL. */
+int sgl_predict_algo_from_name(const char *name, sgl_predict_algo_t *ret);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,276 @@
+/* sgl-predict: the predicted time of a reference algorithm on a machine
+ * file, per level and phase, with the speed-up and efficiency against one
+ * worker. Exit status: 0 done, 1 bad machine file or failed prediction,
+ * 2 bad usage. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "machine.h"
+#include "predict.h"
+
+#ifndef SGL_VERSION
+#define SGL_VERSION "unknown"
+#endif
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "Usage: sgl-predict --algo ALGO --n N --machine FILE [options]\n"
+            "Predict the run time of an SGL reference algorithm on the "
+            "machine FILE\n"
+            "describes (machine/MACHINE_FILE.md), per level and per phase.\n"
+            "\n"
+            "  --algo ALGO        reduce, scan (scan-then-offset), scan-rts\n"
+            "                     (reduce-then-scan) or psrs\n"
+            "  --n N              number of elements, e.g. 1e8\n"
+            "  --machine FILE     machine file\n"
+            "  --elem-bytes B     bytes per element (default 8)\n"
+            "  --op KERNEL        reduction kernel: sum (default), product\n"
+            "  --centralised      data starts (and ends) at the root instead "
+            "of on\n"
+            "                     the workers (reduce, scans)\n"
+            "  --json             print JSON instead of a table\n"
+            "  --help, --version\n");
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "sgl-predict: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\nTry 'sgl-predict --help'.\n");
+    return 2;
+}
+
+static int parse_number(const char *s, double *ret)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *end || errno || !isfinite(v))
+        return -1;
+    *ret = v;
+    return 0;
+}
+
+/* Fan-out of a level as text: "16", "3-5" (heterogeneous) or "-". */
+static void fanout(const sgl_machine_t *m, unsigned level, char *buf,
+                   size_t len)
+{
+    size_t nm = sgl_machine_level_masters(m, level);
+    if (nm == 0) {
+        snprintf(buf, len, "-");
+        return;
+    }
+    unsigned lo = ~0u, hi = 0;
+    for (size_t i = 0; i < nm; i++) {
+        unsigned a = sgl_node_arity(sgl_machine_master(m, level, i));
+        lo = a < lo ? a : lo;
+        hi = a > hi ? a : hi;
+    }
+    if (lo == hi)
+        snprintf(buf, len, "%u", lo);
+    else
+        snprintf(buf, len, "%u-%u", lo, hi);
+}
+
+static const char *level_link(const sgl_machine_t *m, unsigned level)
+{
+    const sgl_node_t *n = sgl_machine_master(m, level, 0);
+    return n ? sgl_link_name(sgl_node_link(n)) : "workers";
+}
+
+static const char *algo_title(sgl_predict_algo_t a)
+{
+    switch (a) {
+    case SGL_PREDICT_REDUCE:
+        return "reduction";
+    case SGL_PREDICT_SCAN:
+        return "prefix scan, scan-then-offset";
+    case SGL_PREDICT_SCAN_RTS:
+        return "prefix scan, reduce-then-scan";
+    case SGL_PREDICT_PSRS:
+        return "PSRS sort";
+    }
+    return "?";
+}
+
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; s && *s; s++) {
+        if (*s == '"' || *s == '\\')
+            printf("\\%c", *s);
+        else if ((unsigned char)*s < 0x20)
+            printf("\\u%04x", *s);
+        else
+            putchar(*s);
+    }
+    putchar('"');
+}
+
+static void print_json(const sgl_machine_t *m, const char *path,
+                       sgl_predict_algo_t algo, double n,
+                       const sgl_predict_opts_t *o, const sgl_prediction_t *r)
+{
+    printf("{\"algo\": \"%s\", \"n\": %.17g, \"elem_bytes\": %.17g, "
+           "\"centralised\": %s, \"machine\": ",
+           sgl_predict_algo_name(algo), n, o->elem_bytes,
+           o->centralised ? "true" : "false");
+    json_string(path);
+    printf(", \"shape\": ");
+    json_string(sgl_machine_shape(m));
+    printf(", \"workers\": %zu, \"total_s\": %.17g, \"sequential_s\": %.17g, "
+           "\"speedup\": %.17g, \"efficiency\": %.17g, \"levels\": [",
+           r->workers, r->total, r->sequential, r->speedup, r->efficiency);
+    double above = 0;
+    for (unsigned l = 0; l < r->levels; l++) {
+        const sgl_level_cost_t *c = &r->level[l];
+        double own = sgl_level_cost_own(c);
+        above += own;
+        char p[32];
+        fanout(m, l, p, sizeof p);
+        printf("%s\n  {\"level\": %u, \"nodes\": %zu, \"link\": \"%s\", "
+               "\"p\": \"%s\", \"supersteps\": %.17g, \"work_s\": %.17g, "
+               "\"scatter_s\": %.17g, \"gather_s\": %.17g, \"syncs_s\": "
+               "%.17g, \"own_s\": %.17g, \"below_s\": %.17g, "
+               "\"bytes_down\": %.17g, \"bytes_up\": %.17g}",
+               l ? "," : "", l, sgl_machine_level_size(m, l),
+               level_link(m, l), p, c->supersteps, c->work, c->scatter,
+               c->gather, c->syncs, own, r->total - above, c->bytes_down,
+               c->bytes_up);
+    }
+    printf("\n]}\n");
+}
+
+static void print_table(const sgl_machine_t *m, const char *path,
+                        sgl_predict_algo_t algo, double n,
+                        const sgl_predict_opts_t *o,
+                        const sgl_prediction_t *r)
+{
+    double t = r->total > r->sequential ? r->total : r->sequential;
+    const char *unit = t >= 1 ? "s" : t >= 1e-3 ? "ms" : "us";
+    double scale = t >= 1 ? 1 : t >= 1e-3 ? 1e3 : 1e6;
+    printf("%s (%s), n = %g elements of %g bytes, data %s\n",
+           sgl_predict_algo_name(algo), algo_title(algo), n, o->elem_bytes,
+           o->centralised ? "centralised at the root" : "on the workers");
+    printf("machine %s: shape %s, %zu workers\n", path, sgl_machine_shape(m),
+           r->workers);
+    const char *method = sgl_machine_provenance(m, "method");
+    if (method)
+        printf("  measured by: %s\n", method);
+    const char *note = sgl_machine_provenance(m, "note");
+    if (note)
+        printf("  note: %s\n", note);
+    printf("\n%5s %7s %-8s %5s %5s %12s %12s %12s %12s %12s %12s\n", "level",
+           "nodes", "link", "p", "steps", "work", "scatter", "gather",
+           "syncs", "own", "below");
+    char h[16];
+    snprintf(h, sizeof h, "[%s]", unit);
+    printf("%5s %7s %-8s %5s %5s %12s %12s %12s %12s %12s %12s\n", "", "", "",
+           "", "", h, h, h, h, h, h);
+    double above = 0;
+    for (unsigned l = 0; l < r->levels; l++) {
+        const sgl_level_cost_t *c = &r->level[l];
+        double own = sgl_level_cost_own(c);
+        above += own;
+        char p[32], steps[32];
+        fanout(m, l, p, sizeof p);
+        if (sgl_machine_level_masters(m, l))
+            snprintf(steps, sizeof steps, "%g", c->supersteps);
+        else
+            snprintf(steps, sizeof steps, "-");
+        printf("%5u %7zu %-8s %5s %5s %12.5g %12.5g %12.5g %12.5g %12.5g "
+               "%12.5g\n",
+               l, sgl_machine_level_size(m, l), level_link(m, l), p, steps,
+               c->work * scale, c->scatter * scale, c->gather * scale,
+               c->syncs * scale, own * scale, (r->total - above) * scale);
+    }
+    printf("\npredicted time   %12.5g %s\n", r->total * scale, unit);
+    printf("one worker       %12.5g %s  (worker 0's c, no communication)\n",
+           r->sequential * scale, unit);
+    printf("speed-up         %12.2f\n", r->speedup);
+    printf("efficiency       %12.2f %%  (of %zu workers)\n",
+           100 * r->efficiency, r->workers);
+}
+
+int main(int argc, char **argv)
+{
+    const char *algo_name = NULL, *n_text = NULL, *path = NULL;
+    int json = 0;
+    sgl_predict_opts_t o;
+    sgl_predict_opts_default(&o);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has_arg = i + 1 < argc;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--version")) {
+            printf("sgl-predict %s\n", SGL_VERSION);
+            return 0;
+        } else if (!strcmp(a, "--json")) {
+            json = 1;
+        } else if (!strcmp(a, "--centralised") ||
+                   !strcmp(a, "--centralized")) {
+            o.centralised = 1;
+        } else if (!strcmp(a, "--algo") || !strcmp(a, "--n") ||
+                   !strcmp(a, "--machine") || !strcmp(a, "--elem-bytes") ||
+                   !strcmp(a, "--op")) {
+            if (!has_arg)
+                return usage_error("missing argument after %s", a);
+            const char *v = argv[++i];
+            if (!strcmp(a, "--algo"))
+                algo_name = v;
+            else if (!strcmp(a, "--n"))
+                n_text = v;
+            else if (!strcmp(a, "--machine"))
+                path = v;
+            else if (!strcmp(a, "--op"))
+                o.op_kernel = v;
+            else if (parse_number(v, &o.elem_bytes) || !(o.elem_bytes > 0))
+                return usage_error("--elem-bytes: '%s' is not a positive "
+                                   "number",
+                                   v);
+        } else {
+            return usage_error(a[0] == '-' ? "unknown option %s"
+                                           : "unexpected argument %s",
+                               a);
+        }
+    }
+    if (!algo_name || !n_text || !path)
+        return usage_error("%s", "--algo, --n and --machine are required");
+    sgl_predict_algo_t algo;
+    if (sgl_predict_algo_from_name(algo_name, &algo))
+        return usage_error("%s", sgl_last_error());
+    double n;
+    if (parse_number(n_text, &n) || !(n >= 1))
+        return usage_error("--n: '%s' is not a number of elements >= 1",
+                           n_text);
+    if (strcmp(o.op_kernel, "sum") && strcmp(o.op_kernel, "product"))
+        return usage_error("--op: '%s' is neither sum nor product",
+                           o.op_kernel);
+    sgl_machine_t *m;
+    if (sgl_machine_load(path, &m)) {
+        fprintf(stderr, "sgl-predict: %s\n", sgl_last_error());
+        return 1;
+    }
+    sgl_prediction_t r;
+    if (sgl_predict_algorithm(m, algo, n, &o, &r)) {
+        fprintf(stderr, "sgl-predict: %s: %s\n", path, sgl_last_error());
+        sgl_machine_free(m);
+        return 1;
+    }
+    if (json)
+        print_json(m, path, algo, n, &o, &r);
+    else
+        print_table(m, path, algo, n, &o, &r);
+    sgl_machine_free(m);
+    if (fflush(stdout) || ferror(stdout)) {
+        fprintf(stderr, "sgl-predict: writing the output failed\n");
+        return 1;
+    }
+    return 0;
+}
