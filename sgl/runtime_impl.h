@@ -157,6 +157,13 @@ uint32_t sgl__hash(const char *s);
 double sgl__now(const struct sgl_runtime *rt);
 /* Record the superstep @m just ran from @start to now. */
 void sgl__trace_record(struct sgl_ctx *m, double start);
+/* A serialised step: level, index, rank, seq, parent_seq, children,
+ * start, end, master, first_worker; then per child down, up, time, work. */
+#define SGL__TRACE_FIXED 10
+/* Gather every process's steps, serialised, to rank 0 (collective). On
+ * rank 0 *ret_all holds *ret_n doubles (free it); elsewhere it is NULL. */
+int sgl__trace_gather(struct sgl_runtime *rt, double **ret_all,
+                      size_t *ret_n);
 /* Free a master's records. */
 void sgl__trace_free(struct sgl_trace *t);
 

@@ -224,6 +224,8 @@ int sgl_ctx_add_work(sgl_ctx_t *ctx, double units);
 typedef struct sgl_trace_step {
     unsigned level;        /**< the master's level */
     unsigned index;        /**< the master's position among its siblings */
+    size_t first_worker;   /**< the master's first worker: with the level,
+                                it names the master uniquely */
     int rank;              /**< the process that played the master */
     unsigned long seq;     /**< superstep number at this master, from 0 */
     long parent_seq;       /**< the parent's superstep this one ran in
@@ -264,6 +266,22 @@ int sgl_trace_write(sgl_runtime_t *rt, const char *path,
 
 /** Forget every recorded superstep of this process. */
 void sgl_trace_clear(sgl_runtime_t *rt);
+
+/** Replay the supersteps recorded since the last sgl_trace_clear() on the
+ *  link parameters of @p params (a machine file's tree of the same shape as
+ *  the runtime's): every superstep costs its children's replayed cost +
+ *  k_down g_down + k_up g_up + 2 l of its master's link (the small-message
+ *  regime where every per-child message fits), plus the master's measured
+ *  own time; a worker costs its measured task time, a child master its
+ *  replayed supersteps plus its measured time outside them. So the
+ *  communication comes from the model and the computation from the run:
+ *  the trace-replay prediction next to the closed-form one. Collective;
+ *  the result is meaningful on rank 0 (the sum over the root's steps).
+ *  @return SGL_OK, SGL_EINVAL (NULL, or @p params has another shape),
+ *          SGL_ERANGE (a level of @p params has no parameters), SGL_EMPI,
+ *          SGL_ENOMEM. */
+int sgl_trace_replay(sgl_runtime_t *rt, const sgl_machine_t *params,
+                     double *ret_seconds);
 
 #ifdef __cplusplus
 }

@@ -144,6 +144,7 @@ int sgl_trace_step(const sgl_runtime_t *rt, size_t i,
     *ret_step = (sgl_trace_step_t){
         .level = c->node->level,
         .index = c->node->index,
+        .first_worker = c->node->first_worker,
         .rank = rt->rank,
         .seq = t->rec[r].seq,
         .parent_seq = t->rec[r].parent_seq,
@@ -176,8 +177,9 @@ void sgl_trace_clear(sgl_runtime_t *rt)
     rt->index = NULL;
 }
 
-/* Steps travel to rank 0 as doubles: 9 fixed fields, then 4 per child. */
-enum { FIXED = 9 };
+/* Steps travel to rank 0 as doubles: SGL__TRACE_FIXED fields (see
+ * runtime_impl.h), then 4 per child. */
+enum { FIXED = SGL__TRACE_FIXED };
 
 static int serialize(const sgl_runtime_t *rt, double **ret, size_t *ret_n)
 {
@@ -193,9 +195,11 @@ static int serialize(const sgl_runtime_t *rt, double **ret, size_t *ret_n)
         return sgl_error_set(SGL_ENOMEM, "sgl_trace_write: out of memory");
     for (size_t i = 0; i < steps; i++) {
         sgl_trace_step(rt, i, &s);
-        double fixed[FIXED] = {s.level, s.index,      s.rank,
-                               (double)s.seq, (double)s.parent_seq,
-                               s.children, s.start, s.end, s.master_time};
+        double fixed[FIXED] = {s.level,         s.index,
+                               s.rank,          (double)s.seq,
+                               (double)s.parent_seq, s.children,
+                               s.start,         s.end,
+                               s.master_time,   (double)s.first_worker};
         memcpy(w, fixed, sizeof fixed);
         w += FIXED;
         for (unsigned c = 0; c < s.children; c++) {
@@ -258,22 +262,14 @@ static void write_step(FILE *f, sgl_trace_format_t fmt, const double *s,
     }
 }
 
-int sgl_trace_write(sgl_runtime_t *rt, const char *path,
-                    sgl_trace_format_t format)
+int sgl__trace_gather(sgl_runtime_t *rt, double **ret_all, size_t *ret_n)
 {
-    if (!rt || !path)
-        return sgl_error_set(SGL_EINVAL, "sgl_trace_write: NULL argument");
-    if (format != SGL_TRACE_CSV && format != SGL_TRACE_JSON &&
-        format != SGL_TRACE_PERFETTO)
-        return sgl_error_set(SGL_EINVAL, "sgl_trace_write: unknown format %d",
-                             (int)format);
     double *mine = NULL;
     size_t n = 0;
     int rc = serialize(rt, &mine, &n), ok = rc == SGL_OK;
     int count = ok && n <= (size_t)INT32_MAX ? (int)n : 0;
     int *counts = NULL, *displs = NULL;
     double *all = NULL;
-    FILE *f = NULL;
     if (rt->rank == 0) {
         counts = calloc((size_t)rt->size, sizeof *counts);
         displs = calloc((size_t)rt->size, sizeof *displs);
@@ -289,15 +285,40 @@ int sgl_trace_write(sgl_runtime_t *rt, const char *path,
     }
     MPI_Gatherv(ok ? mine : NULL, count, MPI_DOUBLE, all, counts, displs,
                 MPI_DOUBLE, 0, rt->comm);
-    if (ok)
-        free(mine);
-    if (rt->rank == 0) {
-        if (!counts || !displs || !all)
-            rc = sgl_error_set(SGL_ENOMEM, "sgl_trace_write: out of memory");
-        else if (!(f = fopen(path, "w")))
-            rc = sgl_error_set(SGL_EIO, "sgl_trace_write: cannot write %s",
-                               path);
+    free(mine);
+    free(counts);
+    free(displs);
+    if (rt->rank == 0 && !all)
+        rc = sgl_error_set(SGL_ENOMEM, "trace: out of memory gathering "
+                                       "the steps");
+    /* Every rank returns rank 0's verdict. */
+    MPI_Bcast(&rc, 1, MPI_INT, 0, rt->comm);
+    if (rc) {
+        free(all);
+        return rc;
     }
+    *ret_all = all;
+    *ret_n = total;
+    return SGL_OK;
+}
+
+int sgl_trace_write(sgl_runtime_t *rt, const char *path,
+                    sgl_trace_format_t format)
+{
+    if (!rt || !path)
+        return sgl_error_set(SGL_EINVAL, "sgl_trace_write: NULL argument");
+    if (format != SGL_TRACE_CSV && format != SGL_TRACE_JSON &&
+        format != SGL_TRACE_PERFETTO)
+        return sgl_error_set(SGL_EINVAL, "sgl_trace_write: unknown format %d",
+                             (int)format);
+    double *all = NULL;
+    size_t total = 0;
+    int rc = sgl__trace_gather(rt, &all, &total);
+    if (rc)
+        return rc;
+    FILE *f = NULL;
+    if (rt->rank == 0 && !(f = fopen(path, "w")))
+        rc = sgl_error_set(SGL_EIO, "sgl_trace_write: cannot write %s", path);
     if (f) {
         if (format == SGL_TRACE_CSV)
             fprintf(f, "level,index,rank,seq,parent_seq,start_s,end_s,"
@@ -318,10 +339,7 @@ int sgl_trace_write(sgl_runtime_t *rt, const char *path,
             rc = sgl_error_set(SGL_EIO, "sgl_trace_write: writing %s failed",
                                path);
     }
-    free(counts);
-    free(displs);
     free(all);
-    /* Every rank returns rank 0's verdict. */
     MPI_Bcast(&rc, 1, MPI_INT, 0, rt->comm);
     return rc;
 }

@@ -2,6 +2,7 @@
  * synthetic shapes (flat, nested, heterogeneous, one worker) and on the
  * discovered machine, with the shared test programs. */
 #include <criterion/criterion.h>
+#include <math.h>
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,5 +189,62 @@ Test(runtime, trace_off)
     RUN_OK(prog_register(rt));
     RUN_OK(prog_roundtrip(rt, 1, 100));
     cr_assert_eq(sgl_trace_steps(rt), 0);
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+Test(runtime, trace_replay_costs_communication_on_the_machine_file)
+{
+    /* A two-level tree; the replay of the trace program must add exactly
+     * k_down g_down + k_up g_up + 2 l per superstep to the measured
+     * computation. Large l and g make any slip visible. */
+    sgl_runtime_t *rt = start("pack:2 core:2");
+    RUN_OK(prog_trace(rt));
+    sgl_machine_opts_t mo;
+    sgl_machine_opts_default(&mo);
+    sgl_machine_t *m;
+    RUN_OK(sgl_machine_from_shape("pack:2 core:2", &mo, &m));
+    sgl_link_params_t top = {1e-3, 1e-6, 2e-6}, low = {3e-3, 4e-6, 5e-6};
+    RUN_OK(sgl_machine_set_level_params(m, 0, &top));
+    RUN_OK(sgl_machine_set_level_params(m, 1, &low));
+    double replay;
+    RUN_OK(sgl_trace_replay(rt, m, &replay));
+
+    sgl_trace_step_t root, kid[2];
+    RUN_OK(sgl_trace_step(rt, 0, &root));
+    RUN_OK(sgl_trace_step(rt, 1, &kid[0]));
+    RUN_OK(sgl_trace_step(rt, 2, &kid[1]));
+    cr_assert_eq(root.level, 0);
+    double child_cost[2];
+    for (int k = 0; k < 2; k++) {
+        sgl_trace_step_t *s = &kid[k];
+        cr_assert_eq(s->level, 1);
+        double down = 0, up = 0, mx = 0;
+        for (unsigned i = 0; i < s->children; i++) {
+            down += (double)s->down_bytes[i];
+            up += (double)s->up_bytes[i];
+            mx = fmax(mx, s->child_time[i]);
+        }
+        double step = s->master_time + mx + down * low.g_down +
+                      up * low.g_up + 2 * low.l;
+        /* The pack's measured time outside its superstep is added too. */
+        double outside = fmax(0, root.child_time[s->index] -
+                                     (s->end - s->start));
+        child_cost[s->index] = step + outside;
+    }
+    double down = 0, up = 0;
+    for (unsigned i = 0; i < 2; i++) {
+        down += (double)root.down_bytes[i];
+        up += (double)root.up_bytes[i];
+    }
+    double want = root.master_time + fmax(child_cost[0], child_cost[1]) +
+                  down * top.g_down + up * top.g_up + 2 * top.l;
+    cr_assert_float_eq(replay, want, 1e-12, "replay %.9g, by hand %.9g",
+                       replay, want);
+    /* A machine of another shape is refused. */
+    sgl_machine_t *other;
+    RUN_OK(sgl_machine_from_shape("core:4", &mo, &other));
+    cr_assert_eq(sgl_trace_replay(rt, other, &replay), SGL_EINVAL);
+    sgl_machine_free(other);
+    sgl_machine_free(m);
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
