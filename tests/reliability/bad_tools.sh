@@ -1,0 +1,65 @@
+#!/bin/sh
+# Bad input to the tools: every case must exit with a usage (2) or input
+# (1) status and say why on stderr, within the watchdog's time; a crash
+# (status >= 128), a hang (124) or silence fails. Prints one TAP line per
+# case with the tool's message, so the log lists every input and answer.
+#   bad_tools.sh FILES_DIR SGL_MACHINE SGL_PROBE [SGL_PREDICT]
+set -u
+files=$1 machine=$2 probe=$3 predict=${4:-}
+n=0 failed=0
+tmp=$(mktemp -d) || exit 99
+trap 'rm -rf "$tmp"' EXIT
+# case WANT_STATUS TOOL ARG...  (WANT_STATUS: 1, 2 or "12" for either)
+case_() {
+    want=$1; shift
+    n=$((n + 1))
+    timeout -k 5 60 "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    st=$?
+    msg=$(tr '\n' ' ' <"$tmp/err" | cut -c1-300)
+    what="$(basename "$1")$(shift; for a in "$@"; do printf ' [%s]' "$a"; done)"
+    case $want in *$st*) ok=1 ;; *) ok=0 ;; esac
+    [ "$st" -eq 0 ] && ok=0
+    [ -s "$tmp/err" ] || ok=0
+    if [ $ok -eq 1 ]; then
+        echo "ok $n - $what: exit $st: $msg"
+    else
+        failed=$((failed + 1))
+        echo "not ok $n - $what: exit $st (want $want): $msg"
+    fi
+}
+# sgl-machine (tests/machine covers the common shape errors; these are the
+# odd ones).
+case_ 1 "$machine" --shape "node:2 core:[3,5"
+case_ 1 "$machine" --shape "$(printf 'node:2\001')"
+case_ 1 "$machine" --shape "node:18446744073709551617"
+case_ 1 "$machine" --xml /
+case_ 1 "$machine" --xml "$files/binary.sgl"
+case_ 2 "$machine" --max-lines abc
+case_ 2 "$machine" --max-lines 99999999999999999999
+case_ 2 "$machine" --xml
+case_ 1 env SGL_XML=/nonexistent.xml "$machine"
+# sgl-probe: option errors come before any measurement.
+case_ 2 "$probe" --bogus
+case_ 2 "$probe" -o
+case_ 2 "$probe" extra-argument
+if [ -n "$predict" ]; then
+    good=$files/../../../machine/machines/paper-16x8.sgl
+    case_ 2 "$predict"
+    case_ 2 "$predict" --bogus
+    case_ 2 "$predict" --algo reduce --n 100
+    case_ 12 "$predict" --algo nosuch --n 100 --machine "$good"
+    case_ 12 "$predict" --algo reduce --n -5 --machine "$good"
+    case_ 12 "$predict" --algo reduce --n abc --machine "$good"
+    case_ 12 "$predict" --algo reduce --n 1e400 --machine "$good"
+    case_ 12 "$predict" --algo reduce --n nan --machine "$good"
+    case_ 12 "$predict" --algo reduce --n 100 --elem-bytes 0 --machine "$good"
+    case_ 12 "$predict" --algo reduce --n 100 --op nosuch --machine "$good"
+    case_ 1 "$predict" --algo reduce --n 100 --machine /nonexistent.sgl
+    case_ 1 "$predict" --algo reduce --n 100 --machine /
+    for f in bad-shape truncated binary nan; do
+        case_ 1 "$predict" --algo psrs --n 100 --machine "$files/$f.sgl"
+    done
+fi
+echo "1..$n"
+echo "# $((n - failed)) passed, $failed failed"
+[ $failed -eq 0 ]
