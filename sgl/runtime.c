@@ -315,6 +315,11 @@ int sgl_run(sgl_runtime_t *rt, sgl_task_fn main_task, const void *arg,
     int status;
     if (!main_task) {
         status = sgl_error_set(SGL_EINVAL, "sgl_run: main task is NULL");
+    } else if (arg_size > 0 && !arg) {
+        /* As sgl_pardo(): the main task would read arg_size bytes at NULL. */
+        status = sgl_error_set(SGL_EINVAL,
+                               "sgl_run: arg is NULL but arg_size is %zu",
+                               arg_size);
     } else {
         struct sgl_ctx *root = rt->entry;
         root->task_start = root->last_end = sgl__now(rt);
