@@ -1,0 +1,478 @@
+/* Cost parameters on the tree and machine files: setters and their
+ * errors, exact round trips, and every malformed file with its line. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "machine.h"
+
+static sgl_machine_t *shape(const char *s)
+{
+    sgl_machine_t *m = NULL;
+    cr_assert_eq(sgl_machine_from_shape(s, NULL, &m), SGL_OK, "%s: %s", s,
+                 sgl_last_error());
+    return m;
+}
+
+static void assert_params_eq(const sgl_link_params_t *a,
+                             const sgl_link_params_t *b)
+{
+    cr_expect_eq(a->l, b->l, "l %.17g != %.17g", a->l, b->l);
+    cr_expect_eq(a->g_down, b->g_down, "g_down %.17g != %.17g", a->g_down,
+                 b->g_down);
+    cr_expect_eq(a->g_up, b->g_up, "g_up %.17g != %.17g", a->g_up, b->g_up);
+}
+
+Test(params, level_and_node)
+{
+    sgl_machine_t *m = shape("node:2 core:[3,5]");
+    sgl_link_params_t p0 = {2.3e-5, 1.2e-9, 1.3e-9}, p1 = {1e-6, 1e-10, 2e-10};
+    sgl_link_params_t r;
+    cr_expect_eq(sgl_machine_level_params(m, 0, &r), SGL_ERANGE);
+    cr_expect_eq(sgl_node_params(sgl_machine_root(m), &r), SGL_ERANGE);
+    cr_assert_eq(sgl_machine_set_level_params(m, 0, &p0), SGL_OK);
+    cr_assert_eq(sgl_machine_set_level_params(m, 1, &p1), SGL_OK);
+    /* Level 2 holds only workers, level 7 does not exist. */
+    cr_expect_eq(sgl_machine_set_level_params(m, 2, &p1), SGL_EINVAL);
+    cr_expect(strstr(sgl_last_error(), "level 2 has no masters"));
+    cr_expect_eq(sgl_machine_set_level_params(m, 7, &p1), SGL_EINVAL);
+    cr_assert_eq(sgl_machine_level_params(m, 1, &r), SGL_OK);
+    assert_params_eq(&r, &p1);
+    const sgl_node_t *n1 = sgl_machine_master(m, 1, 1);
+    cr_assert_not_null(n1);
+    cr_expect_eq(sgl_node_arity(n1), 5);
+    cr_expect_eq(sgl_node_master_index(n1), 1);
+    cr_expect_null(sgl_machine_master(m, 1, 2));
+    cr_assert_eq(sgl_node_params(n1, &r), SGL_OK);
+    assert_params_eq(&r, &p1);
+    sgl_link_params_t fast = {5e-7, 5e-11, 5e-11};
+    cr_assert_eq(sgl_machine_set_node_params(m, n1, &fast), SGL_OK);
+    cr_assert_eq(sgl_node_params(n1, &r), SGL_OK);
+    assert_params_eq(&r, &fast);
+    cr_assert_eq(sgl_node_params(sgl_machine_master(m, 1, 0), &r), SGL_OK);
+    assert_params_eq(&r, &p1);
+    cr_expect_eq(sgl_node_params(sgl_machine_worker(m, 0), &r), SGL_EINVAL);
+    cr_expect_eq(sgl_machine_set_node_params(m, sgl_machine_worker(m, 0),
+                                             &fast),
+                 SGL_EINVAL);
+    /* A node of another tree is refused. */
+    sgl_machine_t *other = shape("core:2");
+    cr_expect_eq(sgl_machine_set_node_params(m, sgl_machine_root(other),
+                                             &fast),
+                 SGL_EINVAL);
+    sgl_machine_free(other);
+    sgl_machine_free(m);
+}
+
+Test(params, bad_values_change_nothing)
+{
+    sgl_machine_t *m = shape("core:4");
+    sgl_link_params_t ok = {1e-6, 1e-10, 1e-10}, r;
+    cr_assert_eq(sgl_machine_set_level_params(m, 0, &ok), SGL_OK);
+    sgl_link_params_t bad[] = {{-1, 0, 0}, {0, -1e-9, 0}, {0, 0, NAN},
+                               {INFINITY, 0, 0}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cr_expect_eq(sgl_machine_set_level_params(m, 0, &bad[i]), SGL_EINVAL,
+                     "case %zu", i);
+        cr_expect_eq(sgl_machine_set_node_params(m, sgl_machine_root(m),
+                                                 &bad[i]),
+                     SGL_EINVAL, "case %zu", i);
+    }
+    cr_expect(strstr(sgl_last_error(), "l is not finite"));
+    cr_assert_eq(sgl_machine_level_params(m, 0, &r), SGL_OK);
+    assert_params_eq(&r, &ok);
+    cr_expect_eq(sgl_machine_set_level_small_params(m, 0, &ok, 0), SGL_EINVAL);
+    cr_expect_eq(sgl_machine_set_kernel(m, "sum", -1), SGL_EINVAL);
+    cr_expect_eq(sgl_machine_set_kernel(m, "bad name", 1), SGL_EINVAL);
+    cr_expect_eq(sgl_machine_set_kernel(m, "", 1), SGL_EINVAL);
+    cr_expect_eq(sgl_machine_set_worker_kernel(m, 4, "sum", 1), SGL_EINVAL);
+    cr_expect_eq(sgl_machine_kernels(m), 0, "failed calls added a kernel");
+    sgl_machine_free(m);
+}
+
+Test(params, kernels)
+{
+    sgl_machine_t *m = shape("node:2 core:[1,2]");
+    cr_expect(isnan(sgl_node_kernel(sgl_machine_worker(m, 0), "sum")));
+    cr_assert_eq(sgl_machine_set_kernel(m, "sum", 1e-9), SGL_OK);
+    cr_assert_eq(sgl_machine_set_worker_kernel(m, 2, "sum", 3e-9), SGL_OK);
+    cr_assert_eq(sgl_machine_set_worker_kernel(m, 1, "sort", 5e-9), SGL_OK);
+    cr_expect_eq(sgl_node_kernel(sgl_machine_worker(m, 0), "sum"), 1e-9);
+    cr_expect_eq(sgl_node_kernel(sgl_machine_worker(m, 2), "sum"), 3e-9);
+    cr_expect_eq(sgl_node_kernel(sgl_machine_worker(m, 1), "sort"), 5e-9);
+    cr_expect(isnan(sgl_node_kernel(sgl_machine_worker(m, 0), "sort")));
+    /* A master works at the speed of its first worker. */
+    cr_expect_eq(sgl_node_kernel(sgl_machine_master(m, 1, 0), "sort"), 5e-9);
+    cr_expect_eq(sgl_machine_kernels(m), 2);
+    cr_expect_str_eq(sgl_machine_kernel_name(m, 1), "sort");
+    /* Setting all workers replaces the per-worker values. */
+    cr_assert_eq(sgl_machine_set_kernel(m, "sum", 2e-9), SGL_OK);
+    cr_expect_eq(sgl_node_kernel(sgl_machine_worker(m, 2), "sum"), 2e-9);
+    sgl_machine_free(m);
+}
+
+Test(params, provenance)
+{
+    sgl_machine_t *m = shape("core:2");
+    cr_assert_eq(sgl_machine_set_provenance(m, "host", "a"), SGL_OK);
+    cr_assert_eq(sgl_machine_set_provenance(m, "date", "2026"), SGL_OK);
+    cr_assert_eq(sgl_machine_set_provenance(m, "host", "b"), SGL_OK);
+    cr_expect_str_eq(sgl_machine_provenance(m, "host"), "b");
+    cr_expect_eq(sgl_machine_provenance_count(m), 2);
+    cr_expect_str_eq(sgl_machine_provenance_key(m, 0), "host");
+    cr_expect_eq(sgl_machine_set_provenance(m, "bad key", "x"), SGL_EINVAL);
+    cr_expect_eq(sgl_machine_set_provenance(m, "k", "two\nlines"),
+                 SGL_EINVAL);
+    cr_assert_eq(sgl_machine_set_provenance(m, "host", NULL), SGL_OK);
+    cr_expect_null(sgl_machine_provenance(m, "host"));
+    cr_expect_eq(sgl_machine_provenance_count(m), 1);
+    sgl_machine_free(m);
+}
+
+/* ---- machine files ---- */
+
+static char *write_string(const sgl_machine_t *m)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_assert_not_null(f);
+    cr_assert_eq(sgl_machine_write(m, f), SGL_OK, "%s", sgl_last_error());
+    fclose(f);
+    return text;
+}
+
+static int read_string(const char *text, size_t len, sgl_machine_t **ret)
+{
+    FILE *f = fmemopen((void *)text, len, "r");
+    cr_assert_not_null(f);
+    int rc = sgl_machine_read(f, "t.sgl", ret);
+    fclose(f);
+    return rc;
+}
+
+/* An awkward machine: heterogeneous fan-out, awkward doubles, overrides,
+ * a small-message regime, per-worker kernels and quoted provenance. */
+static sgl_machine_t *awkward(void)
+{
+    sgl_machine_t *m = shape("rack:2 node:[2,3] core:[3,2,2,4,2]");
+    sgl_link_params_t p0 = {1.0 / 3, 0.1 + 0.2, 5e-324};
+    sgl_link_params_t p1 = {2.3e-5, 1.2e-9, 1.3000000000000001e-9};
+    sgl_link_params_t p2 = {1e-6, 1e-10, 0};
+    sgl_link_params_t small = {1e-7, 3e-9, 4e-9};
+    cr_assert_eq(sgl_machine_set_level_params(m, 0, &p0), SGL_OK);
+    cr_assert_eq(sgl_machine_set_level_params(m, 1, &p1), SGL_OK);
+    cr_assert_eq(sgl_machine_set_level_params(m, 2, &p2), SGL_OK);
+    cr_assert_eq(sgl_machine_set_level_small_params(m, 1, &small, 4096),
+                 SGL_OK);
+    sgl_link_params_t over = {M_PI * 1e-6, M_E * 1e-10, 1.7976931348623157e308};
+    cr_assert_eq(sgl_machine_set_node_params(m, sgl_machine_master(m, 2, 1),
+                                             &over),
+                 SGL_OK);
+    cr_assert_eq(sgl_machine_set_kernel(m, "sum", 3.53e-10), SGL_OK);
+    cr_assert_eq(sgl_machine_set_worker_kernel(m, 5, "sum", 7e-10), SGL_OK);
+    cr_assert_eq(sgl_machine_set_worker_kernel(m, 3, "sort", 0.1 * 3),
+                 SGL_OK);
+    cr_assert_eq(sgl_machine_set_provenance(m, "host", "vm \"one\" \\ #x"),
+                 SGL_OK);
+    cr_assert_eq(sgl_machine_set_provenance(m, "method", ""), SGL_OK);
+    return m;
+}
+
+static void assert_same(const sgl_machine_t *a, const sgl_machine_t *b)
+{
+    cr_assert_str_eq(sgl_machine_shape(a), sgl_machine_shape(b));
+    cr_assert_eq(sgl_machine_workers(a), sgl_machine_workers(b));
+    for (unsigned l = 0; l <= sgl_machine_depth(a); l++) {
+        sgl_link_params_t pa, pb;
+        double ma, mb;
+        int ra = sgl_machine_level_params(a, l, &pa);
+        cr_expect_eq(ra, sgl_machine_level_params(b, l, &pb), "level %u", l);
+        if (ra == SGL_OK)
+            assert_params_eq(&pa, &pb);
+        ra = sgl_machine_level_small_params(a, l, &pa, &ma);
+        cr_expect_eq(ra, sgl_machine_level_small_params(b, l, &pb, &mb));
+        if (ra == SGL_OK) {
+            assert_params_eq(&pa, &pb);
+            cr_expect_eq(ma, mb);
+        }
+        for (size_t i = 0; i < sgl_machine_level_masters(a, l); i++) {
+            ra = sgl_node_params(sgl_machine_master(a, l, i), &pa);
+            cr_expect_eq(ra, sgl_node_params(sgl_machine_master(b, l, i), &pb));
+            if (ra == SGL_OK)
+                assert_params_eq(&pa, &pb);
+        }
+    }
+    cr_assert_eq(sgl_machine_kernels(a), sgl_machine_kernels(b));
+    for (size_t k = 0; k < sgl_machine_kernels(a); k++) {
+        const char *name = sgl_machine_kernel_name(a, k);
+        for (size_t w = 0; w < sgl_machine_workers(a); w++) {
+            double ca = sgl_node_kernel(sgl_machine_worker(a, w), name);
+            double cb = sgl_node_kernel(sgl_machine_worker(b, w), name);
+            cr_expect(ca == cb || (isnan(ca) && isnan(cb)),
+                      "kernel %s worker %zu: %.17g != %.17g", name, w, ca, cb);
+        }
+    }
+    cr_assert_eq(sgl_machine_provenance_count(a),
+                 sgl_machine_provenance_count(b));
+    for (size_t i = 0; i < sgl_machine_provenance_count(a); i++) {
+        const char *k = sgl_machine_provenance_key(a, i);
+        cr_expect_str_eq(sgl_machine_provenance(a, k),
+                         sgl_machine_provenance(b, k));
+    }
+}
+
+Test(machine_file, round_trip_exact)
+{
+    sgl_machine_t *m = awkward();
+    char *text = write_string(m);
+    sgl_machine_t *back = NULL;
+    cr_assert_eq(read_string(text, strlen(text), &back), SGL_OK, "%s\n%s",
+                 sgl_last_error(), text);
+    assert_same(m, back);
+    char *again = write_string(back);
+    cr_expect_str_eq(again, text);
+    free(again);
+    free(text);
+    sgl_machine_free(back);
+    sgl_machine_free(m);
+}
+
+Test(machine_file, round_trip_through_a_file)
+{
+    sgl_machine_t *m = awkward();
+    char path[] = "/tmp/sgl-machine-XXXXXX";
+    int fd = mkstemp(path);
+    cr_assert(fd >= 0);
+    close(fd);
+    cr_assert_eq(sgl_machine_save(m, path), SGL_OK, "%s", sgl_last_error());
+    sgl_machine_t *back = NULL;
+    cr_assert_eq(sgl_machine_load(path, &back), SGL_OK, "%s",
+                 sgl_last_error());
+    assert_same(m, back);
+    cr_expect(strstr(sgl_machine_source(back), path));
+    remove(path);
+    sgl_machine_free(back);
+    sgl_machine_free(m);
+}
+
+Test(machine_file, shapes_that_need_care)
+{
+    /* Collapsed and kept single levels, one worker, cores over MPI. */
+    const char *cases[][2] = {
+        {"core:1", "core:1"},
+        {"node:1 core:4", "core:4"},
+        {"rack:2 node:1 core:2", "node:2 core:2"},
+        {"node:2 core:1", "rank:2"},
+        {"rack:2 node:[2,3] core:[3,2,2,4,2]",
+         "rack:2 node:[2,3] core:[3,2,2,4,2]"},
+        {"node:3 core:[1,2,2]", NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        sgl_machine_t *m = shape(cases[i][0]);
+        for (unsigned l = 0; l < sgl_machine_depth(m); l++) {
+            sgl_link_params_t p = {1e-6 * (l + 1), 1e-9, 2e-9};
+            if (sgl_machine_level_masters(m, l))
+                cr_assert_eq(sgl_machine_set_level_params(m, l, &p), SGL_OK);
+        }
+        if (cases[i][1])
+            cr_expect_str_eq(sgl_machine_shape(m), cases[i][1]);
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        int rc = sgl_machine_write(m, f);
+        fclose(f);
+        if (!sgl_machine_shape(m)) {
+            /* Leaves at different depths: no shape string. */
+            cr_expect_eq(rc, SGL_EINVAL, "%s", cases[i][0]);
+        } else {
+            cr_assert_eq(rc, SGL_OK);
+            sgl_machine_t *back = NULL;
+            cr_assert_eq(read_string(text, len, &back), SGL_OK, "%s: %s\n%s",
+                         cases[i][0], sgl_last_error(), text);
+            assert_same(m, back);
+            cr_expect_eq(sgl_machine_depth(back), sgl_machine_depth(m));
+            cr_expect_eq(sgl_machine_processes(back), sgl_machine_processes(m),
+                         "%s", cases[i][0]);
+            sgl_machine_free(back);
+        }
+        free(text);
+        sgl_machine_free(m);
+    }
+}
+
+Test(machine_file, units_and_comments)
+{
+    static const char text[] =
+        "# comment\n"
+        "\n"
+        "sgl-machine 1   # trailing comment\n"
+        "shape node:2 core:4\n"
+        "provenance method sgl-probe 0.1 # not part of the value\n"
+        "level 0 link mpi p 2 l 23us g 4.8ns/word\n"
+        "level 1 l 1e-6 g_up 0.5ns/B g_down 2ps\n"
+        "level 0 small max_bytes 256word l 2us g 1ns/byte\n"
+        "kernel sum 0.353ns\n"
+        "kernel scan 1e-9 worker 7\n"
+        "end";
+    sgl_machine_t *m = NULL;
+    cr_assert_eq(read_string(text, sizeof text - 1, &m), SGL_OK, "%s",
+                 sgl_last_error());
+    sgl_link_params_t p;
+    double max;
+    cr_assert_eq(sgl_machine_level_params(m, 0, &p), SGL_OK);
+    cr_expect_eq(p.l, 23e-6);
+    cr_expect_eq(p.g_down, 4.8e-9 / 4);
+    cr_expect_eq(p.g_up, 4.8e-9 / 4);
+    cr_assert_eq(sgl_machine_level_params(m, 1, &p), SGL_OK);
+    cr_expect_eq(p.g_up, 0.5e-9);
+    cr_expect_eq(p.g_down, 2e-12);
+    cr_assert_eq(sgl_machine_level_small_params(m, 0, &p, &max), SGL_OK);
+    cr_expect_eq(max, 1024);
+    cr_expect_eq(p.g_up, 1e-9);
+    cr_expect_eq(sgl_node_kernel(sgl_machine_worker(m, 3), "sum"), 0.353e-9);
+    cr_expect_eq(sgl_node_kernel(sgl_machine_worker(m, 7), "scan"), 1e-9);
+    cr_expect(isnan(sgl_node_kernel(sgl_machine_worker(m, 6), "scan")));
+    cr_expect_str_eq(sgl_machine_provenance(m, "method"), "sgl-probe 0.1");
+    sgl_machine_free(m);
+}
+
+/* A valid file, one line per entry, that the bad cases below edit. */
+#define HEAD "sgl-machine 1\nshape node:2 core:4\n"
+#define L0 "level 0 link mpi l 2e-5 g_down 1e-9 g_up 1e-9\n"
+#define L1 "level 1 link threads l 1e-6 g_down 1e-10 g_up 1e-10\n"
+
+struct bad {
+    const char *name;
+    const char *text;
+    size_t len; /* 0: strlen */
+    const char *want;
+};
+
+static const struct bad bad_files[] = {
+    {"negative g_down", HEAD L0 "level 1 l 1e-6 g_down -1e-9 g_up 0\nend\n",
+     0, "t.sgl:4: negative g_down (-1e-9)"},
+    {"nan g_up", HEAD L0 "level 1 l 1e-6 g_down 0 g_up nan\nend\n", 0,
+     "t.sgl:4: g_up is not a finite number (nan)"},
+    {"inf l", HEAD "level 0 l inf g 0\n", 0, "t.sgl:3: l is not a finite"},
+    {"missing level", HEAD L0 "kernel sum 1e-9\nend\n", 0,
+     "t.sgl:5: missing level 1"},
+    {"level does not exist", HEAD L0 L1 "level 2 l 1 g 1\nend\n", 0,
+     "t.sgl:5: level 2 does not exist (the shape has masters at levels "
+     "0..1)"},
+    {"wrong fan-out", HEAD "level 0 link mpi p 4 l 1 g 1\n", 0,
+     "t.sgl:3: wrong fan-out: level 0 has p 4, but the shape gives master 0 "
+     "of that level 2 children"},
+    {"wrong link", HEAD "level 0 link threads l 1 g 1\n", 0,
+     "t.sgl:3: level 0 has link threads, but the shape gives master 0 of "
+     "that level a mpi link"},
+    {"truncated, no end", HEAD L0 L1 "kernel sum 1e-9\n", 0,
+     "t.sgl:5: end of file without the 'end' record: the file is truncated"},
+    {"truncated mid-record", HEAD L0 "level 1 link threads l 1e-6 g_do", 0,
+     "t.sgl:4: unknown parameter 'g_do'"},
+    {"truncated before the value", HEAD L0 "level 1 l 1e-6 g_down", 0,
+     "t.sgl:4: missing value of g_down"},
+    {"binary junk", HEAD "\x7f" "ELF\x02\x01\x01\0\0\0\n",
+     sizeof(HEAD "\x7f" "ELF\x02\x01\x01\0\0\0\n") - 1,
+     "t.sgl:3: binary data (byte 0x7f at column 1)"},
+    {"NUL byte", HEAD L0 "level 1 l 1\0e-6\n",
+     sizeof(HEAD L0 "level 1 l 1\0e-6\n") - 1,
+     "t.sgl:4: binary data (byte 0x00 at column 12)"},
+    {"unknown keyword", HEAD L0 "levle 1 l 1 g 1\n", 0,
+     "t.sgl:4: unknown record 'levle'"},
+    {"duplicate level", HEAD L0 L1 "level 0 l 1 g 1\nend\n", 0,
+     "t.sgl:5: duplicate level 0"},
+    {"duplicate shape", HEAD "shape core:2\n", 0, "t.sgl:3: duplicate shape"},
+    {"not a machine file", "hello world\n", 0,
+     "t.sgl:1: expected 'sgl-machine 1' as the first record"},
+    {"empty", "", 0, "t.sgl:0: empty file"},
+    {"version", "sgl-machine 2\n", 0,
+     "t.sgl:1: format version 2 is not supported"},
+    {"level before shape", "sgl-machine 1\n" L0, 0,
+     "t.sgl:2: 'level' before the 'shape' record"},
+    {"bad shape", "sgl-machine 1\nshape node:0 core:4\n", 0,
+     "t.sgl:2: bad shape \"node:0 core:4\""},
+    {"no shape", "sgl-machine 1\nend\n", 0,
+     "t.sgl:2: end of file without a 'shape' record"},
+    {"bad unit", HEAD "level 0 l 3parsecs g 1\n", 0,
+     "t.sgl:3: bad unit 'parsecs' in the value of l"},
+    {"bad number", HEAD "level 0 l fast g 1\n", 0,
+     "t.sgl:3: bad value of l 'fast'"},
+    {"missing l", HEAD "level 0 g 1\n", 0, "t.sgl:3: missing l"},
+    {"parameter twice", HEAD "level 0 l 1 l 2 g 1\n", 0,
+     "t.sgl:3: l given twice"},
+    {"kernel worker out of range", HEAD L0 L1 "kernel sum 1 worker 8\n", 0,
+     "t.sgl:5: worker 8 does not exist (the shape has 8 workers)"},
+    {"duplicate kernel", HEAD L0 L1 "kernel sum 1\nkernel sum 2\n", 0,
+     "t.sgl:6: duplicate kernel sum"},
+    {"negative kernel", HEAD L0 L1 "kernel sum -1e-9\n", 0,
+     "t.sgl:5: negative c (-1e-9)"},
+    {"master out of range", HEAD L0 L1 "master 1 2 l 1 g 1\n", 0,
+     "t.sgl:5: master 2 of level 1 does not exist (the level has 2)"},
+    {"unclosed quote", HEAD "provenance host \"vm\n", 0,
+     "t.sgl:3: missing closing '\"' in provenance host"},
+    {"record after end", HEAD L0 L1 "end\nkernel sum 1\n", 0,
+     "t.sgl:6: 'kernel' after 'end'"},
+};
+
+Test(machine_file, malformed)
+{
+    for (size_t i = 0; i < sizeof bad_files / sizeof *bad_files; i++) {
+        const struct bad *b = &bad_files[i];
+        sgl_machine_t *m = (sgl_machine_t *)&m; /* must stay untouched */
+        size_t len = b->len ? b->len : strlen(b->text);
+        int rc;
+        if (len == 0) {
+            FILE *f = fopen("/dev/null", "r");
+            rc = sgl_machine_read(f, "t.sgl", &m);
+            fclose(f);
+        } else {
+            rc = read_string(b->text, len, &m);
+        }
+        cr_expect_eq(rc, SGL_EPARSE, "%s: rc %d (%s)", b->name, rc,
+                     sgl_last_error());
+        cr_expect(strstr(sgl_last_error(), b->want) != NULL,
+                  "%s:\n  got  '%s'\n  want '%s'", b->name, sgl_last_error(),
+                  b->want);
+        cr_expect_eq(m, (sgl_machine_t *)&m, "%s: output set on error",
+                     b->name);
+    }
+}
+
+Test(machine_file, missing_file)
+{
+    sgl_machine_t *m = NULL;
+    cr_expect_eq(sgl_machine_load("/nonexistent/x.sgl", &m), SGL_EIO);
+    cr_expect(strstr(sgl_last_error(), "/nonexistent/x.sgl"));
+    sgl_machine_t *t = shape("core:2");
+    cr_expect_eq(sgl_machine_save(t, "/nonexistent/x.sgl"), SGL_EIO);
+    sgl_machine_free(t);
+}
+
+Test(machine_file, shipped_examples)
+{
+    const char *files[] = {SGL_MACHINES_DIR "/paper-16x8.sgl",
+                           SGL_MACHINES_DIR "/cluster-1024x16.sgl"};
+    const size_t workers[] = {128, 16384};
+    for (size_t i = 0; i < 2; i++) {
+        sgl_machine_t *m = NULL;
+        cr_assert_eq(sgl_machine_load(files[i], &m), SGL_OK, "%s",
+                     sgl_last_error());
+        cr_expect_eq(sgl_machine_workers(m), workers[i]);
+        cr_expect_eq(sgl_machine_processes(m), workers[i] / (i ? 16 : 8));
+        const char *k[] = {"sum", "product", "scan", "sort", "merge"};
+        for (size_t j = 0; j < 5; j++)
+            cr_expect(!isnan(sgl_node_kernel(sgl_machine_worker(m, 0), k[j])),
+                      "%s lacks kernel %s", files[i], k[j]);
+        sgl_machine_free(m);
+    }
+    sgl_machine_t *m = NULL;
+    cr_assert_eq(sgl_machine_load(files[0], &m), SGL_OK);
+    cr_expect_eq(sgl_node_kernel(sgl_machine_worker(m, 127), "sum"),
+                 0.353e-9);
+    cr_expect(strstr(sgl_machine_provenance(m, "method"), "approximate"));
+    sgl_machine_free(m);
+}

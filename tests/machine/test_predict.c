@@ -1,0 +1,346 @@
+/* The predictor against costs computed by hand: flat BSP as the one-level
+ * case, 2- and 3-level trees, heterogeneous fan-outs, c and links, the
+ * small-message regime, and its errors. Parameters are small integers in
+ * seconds so that every expected value is exact. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <string.h>
+
+#include "machine.h"
+#include "predict.h"
+
+static sgl_machine_t *shape(const char *s)
+{
+    sgl_machine_t *m = NULL;
+    cr_assert_eq(sgl_machine_from_shape(s, NULL, &m), SGL_OK, "%s: %s", s,
+                 sgl_last_error());
+    return m;
+}
+
+static void set_level(sgl_machine_t *m, unsigned level, double l,
+                      double g_down, double g_up)
+{
+    sgl_link_params_t p = {l, g_down, g_up};
+    cr_assert_eq(sgl_machine_set_level_params(m, level, &p), SGL_OK, "%s",
+                 sgl_last_error());
+}
+
+static void set_all_kernels(sgl_machine_t *m, double c)
+{
+    const char *k[] = {"sum", "product", "scan", "sort", "merge"};
+    for (size_t i = 0; i < 5; i++)
+        cr_assert_eq(sgl_machine_set_kernel(m, k[i], c), SGL_OK);
+}
+
+static sgl_prediction_t predict(const sgl_machine_t *m,
+                                sgl_predict_algo_t algo, double n,
+                                double elem_bytes)
+{
+    sgl_predict_opts_t o;
+    sgl_predict_opts_default(&o);
+    o.elem_bytes = elem_bytes;
+    sgl_prediction_t r;
+    cr_assert_eq(sgl_predict_algorithm(m, algo, n, &o, &r), SGL_OK, "%s",
+                 sgl_last_error());
+    /* The levels always add up to the total. */
+    double sum = 0;
+    for (unsigned l = 0; l < r.levels; l++)
+        sum += sgl_level_cost_own(&r.level[l]);
+    cr_expect(fabs(sum - r.total) <= 1e-12 * r.total, "levels %.17g total "
+                                                      "%.17g",
+              sum, r.total);
+    return r;
+}
+
+static void expect_near(double got, double want, const char *what)
+{
+    cr_expect(fabs(got - want) <= 1e-12 * fabs(want), "%s: %.17g, expected "
+                                                      "%.17g",
+              what, got, want);
+}
+
+/* Flat BSP, p = 64, g = 4 per word, l = 50000, c = 1, n = 1e8 prefix sum
+ * (scan-then-offset). Words are 4 bytes, so g = 1 s/byte and one element
+ * is one word. The SGL program has two supersteps at the root, each with
+ * the two syncs of the model (the scatter that starts the pardo and the
+ * gather that ends it):
+ *   S1 (up):   empty scatter; every worker scans its n/p elements; gather
+ *              one total per worker (p words); the root scans the p totals.
+ *   S2 (down): scatter one offset per worker (p words); every worker adds
+ *              its offset to its n/p elements; empty gather.
+ * As BSP: W = n/p + p + n/p = 2n/p + p, H = p + p = 2p words, S = 4 syncs:
+ *   T = W + H*g + S*l = 3125064 + 128*4 + 4*50000 = 3325576. */
+Test(predict, flat_bsp_prefix_sum)
+{
+    unsigned fan = 64;
+    sgl_machine_t *m = NULL;
+    cr_assert_eq(sgl_machine_from_fanouts(&fan, NULL, 1, NULL, &m), SGL_OK);
+    double g_word = 4, l = 50000, n = 1e8, p = 64;
+    set_level(m, 0, l, g_word / 4, g_word / 4);
+    set_all_kernels(m, 1);
+    sgl_prediction_t r = predict(m, SGL_PREDICT_SCAN, n, 4);
+    double W = 2 * n / p + p, H = 2 * p, S = 4;
+    cr_expect_eq(r.total, W + H * g_word + S * l, "total %.17g", r.total);
+    cr_expect_eq(r.total, 3325576);
+    cr_expect_eq(r.levels, 2);
+    cr_expect_eq(r.level[0].work, p);
+    cr_expect_eq(r.level[0].scatter, p * g_word);
+    cr_expect_eq(r.level[0].gather, p * g_word);
+    cr_expect_eq(r.level[0].syncs, S * l);
+    cr_expect_eq(r.level[0].supersteps, 2);
+    cr_expect_eq(r.level[1].work, 2 * n / p);
+    cr_expect_eq(r.sequential, n);
+    expect_near(r.speedup, n / 3325576, "speed-up");
+    expect_near(r.efficiency, n / 3325576 / 64, "efficiency");
+
+    /* Reduction: one superstep, W = n/p + p, H = p, S = 2. */
+    r = predict(m, SGL_PREDICT_REDUCE, n, 4);
+    cr_expect_eq(r.total, n / p + p + p * g_word + 2 * l);
+
+    /* PSRS as BSP with m = n/p: three supersteps of two syncs each.
+     * S1: sort m log2 m, P(2P+1) words up, root merges P^2 samples
+     * S2: P pivots and offsets down per worker, split P log2 m, (m + P)
+     *     words up per worker
+     * S3: (m + P) words down per worker, merge m log2 P, 1 word up. */
+    double mm = n / p;
+    double W3 = mm * log2(mm) + p * p * log2(p) + p * log2(mm) + mm * log2(p);
+    double H3 = p * (2 * p + 1) + p * p + (n + p * p) + (n + p * p) + p;
+    r = predict(m, SGL_PREDICT_PSRS, n, 4);
+    expect_near(r.total, W3 + H3 * g_word + 6 * l, "psrs");
+    expect_near(r.sequential, n * log2(n), "psrs sequential");
+    sgl_machine_free(m);
+}
+
+/* scan-then-offset and reduce-then-scan differ in the kernels only. */
+Test(predict, scan_variants)
+{
+    sgl_machine_t *m = shape("core:4");
+    set_level(m, 0, 10, 1, 1);
+    cr_assert_eq(sgl_machine_set_kernel(m, "sum", 1), SGL_OK);
+    cr_assert_eq(sgl_machine_set_kernel(m, "scan", 2), SGL_OK);
+    /* sto: up 100*2 + 4*2 + 4 + 20, down 4 + 100*2 + 20 */
+    cr_expect_eq(predict(m, SGL_PREDICT_SCAN, 400, 1).total, 456);
+    /* rts: up 100*1 + 4*1 + 4 + 20, down 4*2 + 4 + 100*2 + 20 */
+    cr_expect_eq(predict(m, SGL_PREDICT_SCAN_RTS, 400, 1).total, 360);
+    sgl_predict_opts_t o;
+    sgl_predict_opts_default(&o);
+    o.elem_bytes = 1;
+    o.centralised = 1;
+    sgl_prediction_t r;
+    /* Centralised: the blocks go down in S1 and back up in S2. */
+    cr_assert_eq(sgl_predict_algorithm(m, SGL_PREDICT_SCAN, 400, &o, &r),
+                 SGL_OK);
+    cr_expect_eq(r.total, 456 + 400 + 400);
+    sgl_machine_free(m);
+}
+
+/* Two levels, homogeneous: reduce of n = 600 on node:2 core:3, c = 1.
+ *   worker:  100
+ *   node:    100 + 3 (fold) + 3 bytes * 0.25 + 2*10   = 123.75
+ *   root:    123.75 + 2 + 2 bytes * 3 + 2*100         = 331.75 */
+Test(predict, two_levels)
+{
+    sgl_machine_t *m = shape("node:2 core:3");
+    set_level(m, 0, 100, 2, 3);
+    set_level(m, 1, 10, 0.5, 0.25);
+    set_all_kernels(m, 1);
+    sgl_prediction_t r = predict(m, SGL_PREDICT_REDUCE, 600, 1);
+    cr_expect_eq(r.total, 331.75);
+    cr_expect_eq(r.level[2].work, 100);
+    cr_expect_eq(r.level[1].gather, 0.75);
+    cr_expect_eq(r.level[1].syncs, 20);
+    cr_expect_eq(r.level[0].gather, 6);
+    cr_expect_eq(r.level[0].bytes_up, 2);
+    cr_expect_eq(r.sequential, 600);
+    sgl_machine_free(m);
+}
+
+/* Heterogeneous: fan-outs 2 and 4, c per worker, one master's link
+ * overridden. Reduce of n = 600: every worker holds 100 elements.
+ *   node 0 (workers 0,1; c 1, 3):  max(100, 300) + 2*1 + 2*0.25 + 2*10
+ *                                  = 322.5
+ *   node 1 (workers 2..5; c 1,1,1,2; l 1, g_up 0.1):
+ *                                  max(100, 200) + 4*1 + 4*0.1 + 2*1
+ *                                  = 206.4
+ *   root: 322.5 + 2*1 + 2*3 + 2*100 = 530.5 */
+Test(predict, heterogeneous)
+{
+    sgl_machine_t *m = shape("node:2 core:[2,4]");
+    set_level(m, 0, 100, 2, 3);
+    set_level(m, 1, 10, 0.5, 0.25);
+    cr_assert_eq(sgl_machine_set_kernel(m, "sum", 1), SGL_OK);
+    cr_assert_eq(sgl_machine_set_worker_kernel(m, 1, "sum", 3), SGL_OK);
+    cr_assert_eq(sgl_machine_set_worker_kernel(m, 5, "sum", 2), SGL_OK);
+    sgl_link_params_t fast = {1, 0.5, 0.1};
+    cr_assert_eq(sgl_machine_set_node_params(m, sgl_machine_master(m, 1, 1),
+                                             &fast),
+                 SGL_OK);
+    sgl_prediction_t r = predict(m, SGL_PREDICT_REDUCE, 600, 1);
+    cr_expect_eq(r.total, 530.5);
+    cr_expect_eq(r.level[2].work, 300, "critical worker is worker 1");
+    cr_expect_eq(r.level[1].work, 2);
+    cr_expect_eq(r.level[1].gather, 0.5);
+    cr_expect_eq(r.level[1].syncs, 20);
+    cr_expect_eq(r.level[0].syncs, 200);
+    /* Slow worker 1 is on the critical path; make node 1 slower still. */
+    cr_assert_eq(sgl_machine_set_worker_kernel(m, 4, "sum", 4), SGL_OK);
+    /* node 1: 400 + 4 + 0.4 + 2 = 406.4 > 322.5 */
+    r = predict(m, SGL_PREDICT_REDUCE, 600, 1);
+    expect_near(r.total, 406.4 + 2 + 6 + 200, "slower node 1");
+    cr_expect_eq(r.level[1].syncs, 2);
+    sgl_machine_free(m);
+}
+
+/* ---- a generic program on three levels ---- */
+
+/* Every master runs two supersteps; in superstep s it scatters 10*(s+1)
+ * bytes and gathers 5 bytes per child, works 1 element of kernel "k", and
+ * each child runs the same program; a worker works 7 elements. */
+static unsigned g_nsteps(void *user, const sgl_node_t *n, const void *task)
+{
+    (void)user;
+    (void)n;
+    (void)task;
+    return 2;
+}
+
+static int g_step(void *user, const sgl_node_t *n, const void *task,
+                  unsigned s, sgl_pstep_t *st)
+{
+    (void)user;
+    (void)n;
+    for (unsigned i = 0; i < st->arity; i++) {
+        st->down[i] = 10.0 * (s + 1);
+        st->up[i] = 5;
+        memcpy((char *)st->child_task + i, task, 1);
+    }
+    st->master.nterms = 1;
+    st->master.term[0].kernel = "k";
+    st->master.term[0].amount = 1;
+    return SGL_OK;
+}
+
+static int g_work(void *user, const sgl_node_t *n, const void *task,
+                  sgl_work_t *w)
+{
+    (void)user;
+    (void)n;
+    (void)task;
+    w->nterms = 1;
+    w->term[0].kernel = "k";
+    w->term[0].amount = 7;
+    return SGL_OK;
+}
+
+static const sgl_program_t generic = {
+    .name = "generic", .task_size = 1, .nsteps = g_nsteps,
+    .step = g_step, .work = g_work};
+
+static sgl_machine_t *three_levels(void)
+{
+    sgl_machine_t *m = shape("rack:2 node:2 core:2");
+    set_level(m, 0, 1000, 1, 1);
+    set_level(m, 1, 100, 0.1, 0.2);
+    set_level(m, 2, 10, 0.01, 0.02);
+    cr_assert_eq(sgl_machine_set_kernel(m, "k", 1), SGL_OK);
+    cr_assert_eq(sgl_machine_set_worker_kernel(m, 7, "k", 2), SGL_OK);
+    return m;
+}
+
+/* Worker 7 (c = 2) makes node 3 and rack 1 critical.
+ *   node 3, per superstep s: 14 + 1 + 2*10(s+1)*0.01 + 2*5*0.02 + 20
+ *           = 35.4, 35.6 -> 71
+ *   rack 1: 71 + 1 + 2*10(s+1)*0.1 + 2*5*0.2 + 200 = 276, 278 -> 554
+ *   root:   554 + 1 + 2*10(s+1)*1 + 2*5*1 + 2000 = 2585, 2605 -> 5190
+ * Along the critical path: workers 2*2*2 supersteps of 14 = 112, nodes
+ * 4 runs of 43 = 172, racks 2 runs of 412 = 824, root 4082. */
+Test(predict, three_levels_generic)
+{
+    sgl_machine_t *m = three_levels();
+    char task = 0;
+    sgl_prediction_t r;
+    cr_assert_eq(sgl_predict_program(m, &generic, &task, &r), SGL_OK, "%s",
+                 sgl_last_error());
+    expect_near(r.total, 5190, "total");
+    expect_near(r.level[3].work, 112, "workers");
+    expect_near(sgl_level_cost_own(&r.level[2]), 172, "nodes");
+    expect_near(sgl_level_cost_own(&r.level[1]), 824, "racks");
+    expect_near(sgl_level_cost_own(&r.level[0]), 4082, "root");
+    cr_expect_eq(r.level[2].supersteps, 8);
+    cr_expect_eq(r.level[1].supersteps, 4);
+    cr_expect_eq(r.level[0].supersteps, 2);
+    cr_expect_eq(r.sequential, 7);
+
+    /* Small messages at the root: up to 10 bytes per child cost l = 500
+     * and g = 0.5. Superstep 0 scatters 10 and gathers 5 bytes per child
+     * (both small); superstep 1 scatters 20 (large) and gathers 5 (small):
+     *   root: 554 + 1 + 20*0.5 + 500 + 10*0.5 + 500   = 1570
+     *       + 554 + 1 + 40*1 + 1000 + 10*0.5 + 500    = 2100 -> 3670 */
+    sgl_link_params_t small = {500, 0.5, 0.5};
+    cr_assert_eq(sgl_machine_set_level_small_params(m, 0, &small, 10),
+                 SGL_OK);
+    cr_assert_eq(sgl_predict_program(m, &generic, &task, &r), SGL_OK);
+    expect_near(r.total, 3670, "small regime");
+    sgl_machine_free(m);
+}
+
+Test(predict, one_worker)
+{
+    sgl_machine_t *m = shape("core:1");
+    set_all_kernels(m, 2);
+    sgl_prediction_t r = predict(m, SGL_PREDICT_SCAN, 1000, 8);
+    cr_expect_eq(r.total, 2000);
+    cr_expect_eq(r.speedup, 1);
+    cr_expect_eq(r.levels, 1);
+    sgl_machine_free(m);
+}
+
+Test(predict, errors)
+{
+    sgl_machine_t *m = shape("node:2 core:2");
+    sgl_prediction_t r;
+    set_all_kernels(m, 1);
+    set_level(m, 0, 1, 1, 1);
+    cr_expect_eq(sgl_predict_algorithm(m, SGL_PREDICT_REDUCE, 100, NULL, &r),
+                 SGL_ERANGE);
+    cr_expect(strstr(sgl_last_error(), "level 1"), "%s", sgl_last_error());
+    set_level(m, 1, 1, 1, 1);
+    cr_expect_eq(sgl_predict_algorithm(m, SGL_PREDICT_REDUCE, 0, NULL, &r),
+                 SGL_EINVAL);
+    cr_expect_eq(sgl_predict_algorithm(m, (sgl_predict_algo_t)9, 10, NULL, &r),
+                 SGL_EINVAL);
+    sgl_predict_opts_t o;
+    sgl_predict_opts_default(&o);
+    o.op_kernel = "xor";
+    cr_expect_eq(sgl_predict_algorithm(m, SGL_PREDICT_REDUCE, 100, &o, &r),
+                 SGL_ERANGE);
+    cr_expect(strstr(sgl_last_error(), "kernel 'xor'"), "%s",
+              sgl_last_error());
+    sgl_predict_algo_t a;
+    cr_expect_eq(sgl_predict_algo_from_name("scan-rts", &a), SGL_OK);
+    cr_expect_eq(a, SGL_PREDICT_SCAN_RTS);
+    cr_expect_eq(sgl_predict_algo_from_name("bogo", &a), SGL_EINVAL);
+    cr_expect_str_eq(sgl_predict_algo_name(SGL_PREDICT_PSRS), "psrs");
+    sgl_program_t bad = generic;
+    bad.work = NULL;
+    char task = 0;
+    cr_expect_eq(sgl_predict_program(m, &bad, &task, &r), SGL_EINVAL);
+    sgl_machine_free(m);
+}
+
+/* The shipped paper machine predicts without error for every algorithm,
+ * and a larger n never predicts a shorter time. */
+Test(predict, paper_machine)
+{
+    sgl_machine_t *m = NULL;
+    cr_assert_eq(sgl_machine_load(SGL_MACHINES_DIR "/paper-16x8.sgl", &m),
+                 SGL_OK, "%s", sgl_last_error());
+    for (int a = SGL_PREDICT_REDUCE; a <= SGL_PREDICT_PSRS; a++) {
+        sgl_prediction_t small = predict(m, (sgl_predict_algo_t)a, 1e6, 8);
+        sgl_prediction_t big = predict(m, (sgl_predict_algo_t)a, 1e8, 8);
+        cr_expect(big.total > small.total, "%s",
+                  sgl_predict_algo_name((sgl_predict_algo_t)a));
+        cr_expect(big.efficiency > 0 && big.efficiency <= 1);
+    }
+    sgl_machine_free(m);
+}
