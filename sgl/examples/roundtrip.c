@@ -1,14 +1,11 @@
-/* Broadcast, then gather: every master passes the root's greeting on;
- * each worker checks it and hands up its index; masters concatenate.
- * Run: ./roundtrip   or   mpirun -n 2 ./roundtrip */
+/* Broadcast, then gather: masters pass the root's greeting on, workers check
+ * it and hand up their index. Run: [mpirun -n 2] ./roundtrip */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
 #include <sgl/sgl.h>
 
 static const char hello[] = "hello from the root";
-
 static int echo(sgl_ctx_t *ctx, size_t *out); /* out: my workers' indices */
 
 static int echo_task(sgl_ctx_t *ctx, const void *arg, size_t size)
