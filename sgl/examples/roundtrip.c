@@ -24,12 +24,11 @@ static int echo_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 
 static int echo(sgl_ctx_t *ctx, size_t *out)
 {
-    if (sgl_ctx_is_worker(ctx)) {
+    int rc = SGL_OK;
+    if (sgl_ctx_is_worker(ctx))
         out[0] = sgl_ctx_first_worker(ctx);
-        return SGL_OK;
-    }
-    int rc = sgl_bcast(ctx, hello, sizeof hello); /* same block to all */
-    if (!rc && !(rc = sgl_pardo(ctx, echo_task, NULL, 0)))
+    else if (!(rc = sgl_bcast(ctx, hello, sizeof hello)) && /* same to all */
+             !(rc = sgl_pardo(ctx, echo_task, NULL, 0)))
         rc = sgl_gather(ctx, out, sizeof *out, sgl_ctx_workers(ctx), NULL);
     return rc;
 }
