@@ -55,6 +55,5 @@ int main(int argc, char **argv)
         rc = sgl_run(rt, program, NULL, 0);
     if (rc)
         fprintf(stderr, "roundtrip: %s\n", sgl_last_error());
-    sgl_finalize(rt);
-    return rc ? 1 : 0;
+    return sgl_finalize(rt) || rc ? 1 : 0;
 }
