@@ -1,0 +1,988 @@
+/* bench_main: the main job's sweep (issue 6). On the tree the runtime runs
+ * on (SGL_SHAPE, else discovery; alone or under mpiexec), for each
+ * algorithm (reduce, scan, psrs) and size:
+ *
+ *   measured     median, min, max, IQR of --reps timed runs (after one
+ *                warm-up), timed on the root around the algorithm call
+ *   closed form  sgl_predict_algorithm() on the prediction tree
+ *   replay       sgl_trace_replay() of each timed run's trace on the same
+ *                tree, plus the root's measured time outside its
+ *                supersteps (median over the runs)
+ *   peers        in the same run, alternating with SGL: OpenMP reduction
+ *                loop, streaming read bound, two-pass and `omp scan`,
+ *                std::sort and __gnu_parallel::sort; with several ranks,
+ *                MPI_Reduce / MPI_Exscan hybrids (OpenMP inside a rank)
+ *
+ * The prediction tree is the runtime's tree (its shape string, single
+ * levels as the runtime has them) with, for every level, the parameters of
+ * a level with the same link kind (threads or MPI) from the --params files,
+ * first file first; within a file the level of the same index if its link
+ * matches, else the first level of that link kind. The small-message
+ * regime travels with its level. Kernels (c) come from the first file that
+ * has them. So a probed "core:2" file gives the thread level and the
+ * kernels, a probed "node:2" file the MPI level, whatever the fan-outs of
+ * the configuration are (l and g are per level; the model scales k with
+ * the fan-out).
+ *
+ * --predict FILE: no runtime; prints the closed-form predictions for the
+ * machine file alone and its scale-out tables (speed-up and efficiency over
+ * the fan-outs of its top and bottom levels).
+ *
+ * Table on stdout (rank 0), progress on stderr; --csv appends rows (with a
+ * header if the file is new), --json writes this configuration's points. */
+#include <math.h>
+#include <mpi.h>
+#include <omp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "algorithms.h"
+#include "predict.h"
+
+#pragma weak sgl_trace_replay
+
+void bench_peer_gnu_parallel_sort(double *x, size_t n, int threads);
+void bench_peer_std_sort(double *x, size_t n);
+
+#define MAX_SIZES 64
+#define MAX_PARAMS 8
+#define MAX_REPS 101
+
+enum { A_REDUCE, A_SCAN, A_PSRS, NALGO };
+static const char *algo_names[NALGO] = {"reduce", "scan", "psrs"};
+static const sgl_predict_algo_t algo_pred[NALGO] = {
+    SGL_PREDICT_REDUCE, SGL_PREDICT_SCAN_RTS, SGL_PREDICT_PSRS};
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Sorted copy statistics. */
+struct stats {
+    double med, min, max, q1, q3;
+};
+
+static double quantile(const double *s, int n, double q)
+{
+    double pos = q * (n - 1);
+    int i = (int)pos;
+    double f = pos - i;
+    return i + 1 < n ? s[i] * (1 - f) + s[i + 1] * f : s[i];
+}
+
+static struct stats stats_of(const double *v, int n)
+{
+    double s[MAX_REPS];
+    memcpy(s, v, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    struct stats r = {quantile(s, n, 0.5), s[0], s[n - 1], quantile(s, n, 0.25),
+                      quantile(s, n, 0.75)};
+    return r;
+}
+
+static double median_of(const double *v, int n)
+{
+    return n ? stats_of(v, n).med : NAN;
+}
+
+static uint64_t mix(uint64_t x)
+{
+    uint64_t z = x + 0x9e3779b97f4a7c15u;
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+    return z ^ (z >> 31);
+}
+
+static double rnd(uint64_t seed, size_t i)
+{
+    return (double)(mix(seed ^ (i * 0xd1342543de82ef95u)) >> 11) * 0x1p-53;
+}
+
+/* ---- the prediction tree ---- */
+
+static int find_level(const sgl_machine_t *f, unsigned want_level,
+                      sgl_link_t link, unsigned *ret)
+{
+    unsigned depth = sgl_machine_depth(f);
+    const sgl_node_t *m = sgl_machine_master(f, want_level, 0);
+    sgl_link_params_t p;
+    if (want_level < depth && m && sgl_node_link(m) == link &&
+        sgl_machine_level_params(f, want_level, &p) == SGL_OK) {
+        *ret = want_level;
+        return 1;
+    }
+    for (unsigned L = 0; L < depth; L++) {
+        m = sgl_machine_master(f, L, 0);
+        if (m && sgl_node_link(m) == link &&
+            sgl_machine_level_params(f, L, &p) == SGL_OK) {
+            *ret = L;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+static const char *kernels[] = {"sum", "product", "scan", "sort", "merge"};
+
+/* Build the prediction tree for @p shape from the parameter files; @p how
+ * gets a short description of the mapping. */
+static int build_pred(const char *shape, sgl_machine_t *const *files,
+                      int nfiles, sgl_machine_t **ret, char *how, size_t len)
+{
+    sgl_machine_opts_t mo;
+    sgl_machine_opts_default(&mo); /* single levels collapsed, as the
+                                      runtime's tree has them */
+    sgl_machine_t *m;
+    int rc = sgl_machine_from_shape(shape, &mo, &m);
+    if (rc)
+        return rc;
+    size_t off = 0;
+    how[0] = 0;
+    for (unsigned L = 0; L < sgl_machine_depth(m); L++) {
+        const sgl_node_t *ms = sgl_machine_master(m, L, 0);
+        if (!ms)
+            continue;
+        sgl_link_t link = sgl_node_link(ms);
+        int found = 0;
+        for (int f = 0; f < nfiles && !found; f++) {
+            unsigned src;
+            if (!find_level(files[f], L, link, &src))
+                continue;
+            sgl_link_params_t p, s;
+            double mb;
+            sgl_machine_level_params(files[f], src, &p);
+            rc = sgl_machine_set_level_params(m, L, &p);
+            if (!rc && sgl_machine_level_small_params(files[f], src, &s,
+                                                      &mb) == SGL_OK)
+                rc = sgl_machine_set_level_small_params(m, L, &s, mb);
+            if (rc) {
+                sgl_machine_free(m);
+                return rc;
+            }
+            off += (size_t)snprintf(how + off, off < len ? len - off : 0,
+                                    "%slevel %u (%s) <- file %d level %u",
+                                    off ? "; " : "", L, sgl_link_name(link),
+                                    f + 1, src);
+            found = 1;
+        }
+        if (!found) {
+            sgl_machine_free(m);
+            return sgl_error_set(SGL_ERANGE,
+                                 "no parameter file has a %s level for level "
+                                 "%u of %s",
+                                 sgl_link_name(link), L, shape);
+        }
+    }
+    for (size_t k = 0; k < sizeof kernels / sizeof *kernels; k++)
+        for (int f = 0; f < nfiles; f++) {
+            double c = sgl_node_kernel(sgl_machine_worker(files[f], 0),
+                                       kernels[k]);
+            if (isfinite(c)) {
+                sgl_machine_set_kernel(m, kernels[k], c);
+                break;
+            }
+        }
+    *ret = m;
+    return SGL_OK;
+}
+
+/* ---- the SGL side: programs run by the root ---- */
+
+struct job {
+    int what; /* 0 create, 1 run algo, 2 free */
+    int algo;
+    size_t n;
+    uint64_t seed;
+};
+
+static sgl_dvec_t *g_in, *g_out; /* root's handles, across sgl_run()s */
+static double g_time;
+
+static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)size;
+    const struct job *j = arg;
+    int rc = SGL_OK;
+    if (j->what == 0) {
+        rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM,
+                             &j->seed, sizeof j->seed, &g_in);
+        if (!rc && j->algo == A_SCAN)
+            rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_NONE, NULL,
+                                 0, &g_out);
+    } else if (j->what == 1) {
+        double t0 = now(), s;
+        if (j->algo == A_REDUCE)
+            rc = sgl_dvec_reduce(root, g_in, SGL_OP_SUM, 0, &s);
+        else if (j->algo == A_SCAN)
+            rc = sgl_dvec_scan(root, g_in, g_out, SGL_OP_SUM,
+                               SGL_SCAN_REDUCE_FIRST);
+        else
+            rc = sgl_dvec_sort(root, g_in, NULL);
+        g_time = now() - t0;
+    } else {
+        rc = sgl_dvec_free(root, g_in);
+        int r2 = sgl_dvec_free(root, g_out);
+        g_in = g_out = NULL;
+        rc = rc ? rc : r2;
+    }
+    return rc;
+}
+
+/* ---- peers, run by every rank between programs ---- */
+
+struct peers {
+    int ranks, rank, threads;
+    size_t n, lo, hi; /* this rank's share */
+    double *x, *y;
+    MPI_Comm comm;
+};
+
+static volatile double sink;
+
+static void peer_fill(struct peers *p, uint64_t seed)
+{
+    size_t m = p->hi - p->lo;
+#pragma omp parallel for schedule(static) num_threads(p->threads)
+    for (size_t i = 0; i < m; i++)
+        p->x[i] = rnd(seed, p->lo + i);
+}
+
+static double timed_start(struct peers *p)
+{
+    if (p->ranks > 1)
+        MPI_Barrier(p->comm);
+    return now();
+}
+
+static double timed_end(struct peers *p, double t0)
+{
+    if (p->ranks > 1)
+        MPI_Barrier(p->comm);
+    return now() - t0;
+}
+
+static double local_sum(const double *x, size_t m, int nt)
+{
+    double s = 0;
+#pragma omp parallel for simd reduction(+ : s) schedule(static) num_threads(nt)
+    for (size_t i = 0; i < m; i++)
+        s += x[i];
+    return s;
+}
+
+static double peer_reduce(struct peers *p)
+{
+    double t0 = timed_start(p);
+    double s = local_sum(p->x, p->hi - p->lo, p->threads), tot = s;
+    if (p->ranks > 1)
+        MPI_Reduce(&s, &tot, 1, MPI_DOUBLE, MPI_SUM, 0, p->comm);
+    double t = timed_end(p, t0);
+    sink = tot;
+    return t;
+}
+
+static double peer_read(struct peers *p)
+{
+    const uint64_t *u = (const uint64_t *)p->x;
+    size_t m = p->hi - p->lo;
+    double t0 = timed_start(p);
+    uint64_t acc = 0;
+#pragma omp parallel for simd reduction(^ : acc) schedule(static) num_threads(p->threads)
+    for (size_t i = 0; i < m; i++)
+        acc ^= u[i];
+    double t = timed_end(p, t0);
+    sink = (double)acc;
+    return t;
+}
+
+/* Two-pass scan inside a rank, starting from @p off; with several ranks
+ * the ranks' offsets come from MPI_Exscan of their sums. */
+static double peer_scan2(struct peers *p)
+{
+    size_t m = p->hi - p->lo;
+    const double *x = p->x;
+    double *y = p->y;
+    double part[65] = {0};
+    int nt = p->threads > 64 ? 64 : p->threads;
+    double t0 = timed_start(p);
+    double base = 0;
+    if (p->ranks > 1) {
+        double s = local_sum(x, m, nt), e = 0;
+        MPI_Exscan(&s, &e, 1, MPI_DOUBLE, MPI_SUM, p->comm);
+        base = p->rank ? e : 0;
+    }
+#pragma omp parallel num_threads(nt)
+    {
+        int id = omp_get_thread_num(), T = omp_get_num_threads();
+        size_t lo = m * (size_t)id / (size_t)T;
+        size_t hi = m * (size_t)(id + 1) / (size_t)T;
+        double s = 0;
+        for (size_t i = lo; i < hi; i++)
+            s += x[i];
+        part[id + 1] = s;
+#pragma omp barrier
+        double off = base;
+        for (int j = 0; j <= id; j++)
+            off += part[j];
+        for (size_t i = lo; i < hi; i++) {
+            off += x[i];
+            y[i] = off;
+        }
+    }
+    double t = timed_end(p, t0);
+    sink = m ? y[m - 1] : 0;
+    return t;
+}
+
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+static double peer_omp_scan(struct peers *p)
+{
+    size_t m = p->hi - p->lo;
+    const double *x = p->x;
+    double *y = p->y;
+    double t0 = timed_start(p);
+    double base = 0;
+    if (p->ranks > 1) {
+        double s = local_sum(x, m, p->threads), e = 0;
+        MPI_Exscan(&s, &e, 1, MPI_DOUBLE, MPI_SUM, p->comm);
+        base = p->rank ? e : 0;
+    }
+    double s = base;
+#pragma omp parallel for reduction(inscan, + : s) num_threads(p->threads)
+    for (size_t i = 0; i < m; i++) {
+        s += x[i];
+#pragma omp scan inclusive(s)
+        y[i] = s;
+    }
+    double t = timed_end(p, t0);
+    sink = m ? y[m - 1] : 0;
+    return t;
+}
+#pragma GCC diagnostic pop
+
+/* Sorts on rank 0 alone, over all n elements: std::sort on one thread and
+ * __gnu_parallel::sort on the host's workers. */
+static void peer_sorts(struct peers *p, uint64_t seed, int host_workers,
+                       double *t_std, double *t_gnu)
+{
+    *t_std = *t_gnu = NAN;
+    if (p->rank)
+        return;
+    double *a = malloc(p->n * sizeof *a);
+    if (!a)
+        return;
+    for (size_t i = 0; i < p->n; i++)
+        a[i] = rnd(seed, i);
+    double t0 = now();
+    bench_peer_std_sort(a, p->n);
+    *t_std = now() - t0;
+    for (size_t i = 0; i < p->n; i++)
+        a[i] = rnd(seed, i);
+    t0 = now();
+    bench_peer_gnu_parallel_sort(a, p->n, host_workers);
+    *t_gnu = now() - t0;
+    omp_set_num_threads(p->threads);
+    free(a);
+}
+
+/* ---- output ---- */
+
+struct point {
+    int algo;
+    size_t n;
+    struct stats meas;
+    double closed, replay, seq_pred;
+    double peer[4]; /* reduce: omp, read bound; scan: two-pass, omp scan;
+                       psrs: std::sort, gnu parallel */
+};
+
+static const char *peer_names[NALGO][2] = {
+    {"omp_reduction", "read_bound"},
+    {"two_pass_scan", "omp_scan"},
+    {"std_sort", "gnu_parallel_sort"},
+};
+
+static double rel(double pred, double meas)
+{
+    return isfinite(pred) && meas > 0 ? (pred - meas) / meas : NAN;
+}
+
+static void print_header(void)
+{
+    printf("%-10s %-7s %10s %10s %10s %10s %10s %8s %10s %8s  %s\n", "config",
+           "algo", "n", "median", "min", "max", "closed", "err", "replay",
+           "err", "peer ratios (peer time / SGL time)");
+    printf("%-10s %-7s %10s %10s %10s %10s %10s %8s %10s %8s\n", "", "",
+           "[elems]", "[ms]", "[ms]", "[ms]", "[ms]", "[%]", "[ms]", "[%]");
+}
+
+static void print_point(const char *config, const struct point *pt,
+                        int ranks)
+{
+    printf("%-10s %-7s %10zu %10.4f %10.4f %10.4f %10.4f %+8.1f %10.4f "
+           "%+8.1f ",
+           config, algo_names[pt->algo], pt->n, pt->meas.med * 1e3,
+           pt->meas.min * 1e3, pt->meas.max * 1e3, pt->closed * 1e3,
+           100 * rel(pt->closed, pt->meas.med), pt->replay * 1e3,
+           100 * rel(pt->replay, pt->meas.med));
+    for (int k = 0; k < 2; k++)
+        printf(" %s%s %.3f", peer_names[pt->algo][k],
+               ranks > 1 && pt->algo != A_PSRS && k == 0 ? "+mpi" : "",
+               pt->peer[k] / pt->meas.med);
+    printf("\n");
+}
+
+static const char *csv_header =
+    "config,shape,workers,ranks,threads_per_rank,oversubscribed,algo,n,reps,"
+    "median_s,min_s,max_s,q1_s,q3_s,closed_s,closed_err,replay_s,replay_err,"
+    "pred_seq_s,peer1,peer1_s,peer2,peer2_s\n";
+
+static int write_csv(const char *path, const char *config, const char *shape,
+                     size_t workers, int ranks, int over, int reps,
+                     const struct point *pts, int npts)
+{
+    FILE *f = fopen(path, "r");
+    int fresh = !f;
+    if (f)
+        fclose(f);
+    f = fopen(path, "a");
+    if (!f)
+        return -1;
+    if (fresh)
+        fputs(csv_header, f);
+    char safe[256];
+    snprintf(safe, sizeof safe, "%s", shape);
+    for (char *c = safe; *c; c++)
+        if (*c == ',')
+            *c = ';';
+    shape = safe;
+    for (int i = 0; i < npts; i++) {
+        const struct point *p = &pts[i];
+        fprintf(f,
+                "%s,%s,%zu,%d,%zu,%d,%s,%zu,%d,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,"
+                "%.5f,%.6e,%.5f,%.6e,%s,%.6e,%s,%.6e\n",
+                config, shape, workers, ranks, workers / (size_t)ranks, over,
+                algo_names[p->algo], p->n, reps, p->meas.med, p->meas.min,
+                p->meas.max, p->meas.q1, p->meas.q3, p->closed,
+                rel(p->closed, p->meas.med), p->replay,
+                rel(p->replay, p->meas.med), p->seq_pred,
+                peer_names[p->algo][0], p->peer[0], peer_names[p->algo][1],
+                p->peer[1]);
+    }
+    return fclose(f);
+}
+
+static void json_num(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.6e", v);
+    else
+        fprintf(f, "null");
+}
+
+static int write_json(const char *path, const char *config, const char *shape,
+                      size_t workers, int ranks, int over, int reps,
+                      const char *how, const struct point *pts, int npts)
+{
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fprintf(f,
+            "{\"config\": \"%s\", \"shape\": \"%s\", \"workers\": %zu, "
+            "\"ranks\": %d, \"oversubscribed\": %s, \"reps\": %d,\n"
+            " \"prediction_tree\": \"%s\",\n \"points\": [",
+            config, shape, workers, ranks, over ? "true" : "false", reps, how);
+    for (int i = 0; i < npts; i++) {
+        const struct point *p = &pts[i];
+        fprintf(f, "%s\n  {\"algo\": \"%s\", \"n\": %zu, \"median_s\": ",
+                i ? "," : "", algo_names[p->algo], p->n);
+        json_num(f, p->meas.med);
+        fprintf(f, ", \"min_s\": ");
+        json_num(f, p->meas.min);
+        fprintf(f, ", \"max_s\": ");
+        json_num(f, p->meas.max);
+        fprintf(f, ", \"q1_s\": ");
+        json_num(f, p->meas.q1);
+        fprintf(f, ", \"q3_s\": ");
+        json_num(f, p->meas.q3);
+        fprintf(f, ", \"closed_s\": ");
+        json_num(f, p->closed);
+        fprintf(f, ", \"replay_s\": ");
+        json_num(f, p->replay);
+        fprintf(f, ", \"pred_seq_s\": ");
+        json_num(f, p->seq_pred);
+        for (int k = 0; k < 2; k++) {
+            fprintf(f, ", \"%s_s\": ", peer_names[p->algo][k]);
+            json_num(f, p->peer[k]);
+        }
+        fprintf(f, "}");
+    }
+    fprintf(f, "\n]}\n");
+    return fclose(f);
+}
+
+/* ---- --predict: a machine file alone ---- */
+
+static int predict_one(const sgl_machine_t *m, int algo, double n,
+                       sgl_prediction_t *r)
+{
+    sgl_predict_opts_t o;
+    sgl_predict_opts_default(&o);
+    return sgl_predict_algorithm(m, algo_pred[algo], n, &o, r);
+}
+
+/* The subtree with fan-out @p top at level 0 and @p bottom at the last
+ * level (others full), parameters copied level by level. */
+static int sub_machine(const sgl_machine_t *m, unsigned top, unsigned bottom,
+                       sgl_machine_t **ret)
+{
+    unsigned d = sgl_machine_depth(m);
+    unsigned fan[SGL_PREDICT_MAX_LEVELS];
+    sgl_link_t links[SGL_PREDICT_MAX_LEVELS];
+    for (unsigned L = 0; L < d; L++) {
+        const sgl_node_t *ms = sgl_machine_master(m, L, 0);
+        fan[L] = sgl_node_arity(ms);
+        links[L] = sgl_node_link(ms);
+    }
+    fan[0] = top;
+    if (d > 1)
+        fan[d - 1] = bottom;
+    sgl_machine_opts_t mo;
+    sgl_machine_opts_default(&mo);
+    mo.keep_single = 1;
+    sgl_machine_t *s;
+    int rc = sgl_machine_from_fanouts(fan, links, d, &mo, &s);
+    for (unsigned L = 0; !rc && L < d; L++) {
+        sgl_link_params_t p, sm;
+        double mb;
+        if (sgl_machine_level_params(m, L, &p) == SGL_OK)
+            rc = sgl_machine_set_level_params(s, L, &p);
+        if (!rc && sgl_machine_level_small_params(m, L, &sm, &mb) == SGL_OK)
+            rc = sgl_machine_set_level_small_params(s, L, &sm, mb);
+    }
+    for (size_t k = 0; !rc && k < sgl_machine_kernels(m); k++) {
+        const char *name = sgl_machine_kernel_name(m, k);
+        rc = sgl_machine_set_kernel(
+            s, name, sgl_node_kernel(sgl_machine_worker(m, 0), name));
+    }
+    if (rc) {
+        sgl_machine_free(s);
+        return rc;
+    }
+    *ret = s;
+    return SGL_OK;
+}
+
+static int homogeneous(const sgl_machine_t *m)
+{
+    for (unsigned L = 0; L < sgl_machine_depth(m); L++) {
+        size_t nm = sgl_machine_level_masters(m, L);
+        if (nm != sgl_machine_level_size(m, L))
+            return 0;
+        unsigned a = sgl_node_arity(sgl_machine_master(m, L, 0));
+        for (size_t i = 1; i < nm; i++)
+            if (sgl_node_arity(sgl_machine_master(m, L, i)) != a)
+                return 0;
+    }
+    return 1;
+}
+
+static void fmt_time(char *buf, size_t len, double s)
+{
+    if (s >= 1)
+        snprintf(buf, len, "%.3f s", s);
+    else if (s >= 1e-3)
+        snprintf(buf, len, "%.3f ms", s * 1e3);
+    else
+        snprintf(buf, len, "%.2f us", s * 1e6);
+}
+
+static int predict_file(const char *path, const double *sizes, int nsizes)
+{
+    sgl_machine_t *m;
+    if (sgl_machine_load(path, &m)) {
+        fprintf(stderr, "bench_main: %s\n", sgl_last_error());
+        return 1;
+    }
+    unsigned d = sgl_machine_depth(m);
+    printf("== predicted (closed form) on %s: shape %s, %zu workers, depth "
+           "%u\n",
+           path, sgl_machine_shape(m), sgl_machine_workers(m), d);
+    const char *method = sgl_machine_provenance(m, "method");
+    if (method)
+        printf("   parameters: %s\n", method);
+    printf("\n%-7s %12s %14s %14s %10s %10s\n", "algo", "n", "predicted",
+           "one worker", "speed-up", "effic.");
+    printf("%-7s %12s %14s %14s %10s %10s\n", "", "[elems]", "[time]",
+           "[time]", "[x]", "[%]");
+    int status = 0;
+    for (int a = 0; a < NALGO; a++)
+        for (int i = 0; i < nsizes; i++) {
+            sgl_prediction_t r;
+            if (predict_one(m, a, sizes[i], &r)) {
+                fprintf(stderr, "bench_main: %s %s: %s\n", path,
+                        algo_names[a], sgl_last_error());
+                status = 1;
+                continue;
+            }
+            char t1[32], t2[32];
+            fmt_time(t1, sizeof t1, r.total);
+            fmt_time(t2, sizeof t2, r.sequential);
+            printf("%-7s %12.4g %14s %14s %10.2f %10.1f\n", algo_names[a],
+                   sizes[i], t1, t2, r.speedup, 100 * r.efficiency);
+        }
+    /* Scale-out (like the SGL paper's Tables 4-5): speed-up and efficiency
+     * over the fan-outs of the top level (rows) and the bottom level
+     * (columns), at the largest size. */
+    if (d >= 1 && homogeneous(m)) {
+        unsigned ptop = sgl_node_arity(sgl_machine_master(m, 0, 0));
+        unsigned pbot =
+            d > 1 ? sgl_node_arity(sgl_machine_master(m, d - 1, 0)) : 1;
+        double n = sizes[nsizes - 1];
+        for (int a = 0; a < NALGO; a++) {
+            printf("\n%s, n = %g: predicted speed-up (efficiency %%) vs one "
+                   "worker; rows: level 0 fan-out, columns: level %u "
+                   "fan-out\n",
+                   algo_names[a], n, d - 1);
+            printf("%8s", "p0 \\ pL");
+            for (unsigned c = 1; c <= pbot; c = c * 2 > pbot && c < pbot ? pbot : c * 2)
+                printf(" %16u", c);
+            printf("\n");
+            for (unsigned r0 = 1; r0 <= ptop;
+                 r0 = r0 * 2 > ptop && r0 < ptop ? ptop : r0 * 2) {
+                printf("%8u", r0);
+                for (unsigned c = 1; c <= pbot;
+                     c = c * 2 > pbot && c < pbot ? pbot : c * 2) {
+                    sgl_machine_t *s = NULL;
+                    sgl_prediction_t r;
+                    if (sub_machine(m, r0, c, &s) ||
+                        predict_one(s, a, n, &r)) {
+                        printf(" %16s", "-");
+                    } else {
+                        char cell[32];
+                        snprintf(cell, sizeof cell, "%.2f (%.0f%%)",
+                                 r.speedup, 100 * r.efficiency);
+                        printf(" %16s", cell);
+                    }
+                    sgl_machine_free(s);
+                    if (d == 1)
+                        break;
+                }
+                printf("\n");
+            }
+        }
+    }
+    sgl_machine_free(m);
+    return status;
+}
+
+/* ---- main ---- */
+
+static int parse_sizes(const char *s, double *out, int max)
+{
+    int n = 0;
+    char *copy = strdup(s), *save = NULL;
+    for (char *t = strtok_r(copy, ", ", &save); t && n < max;
+         t = strtok_r(NULL, ", ", &save)) {
+        char *end;
+        double v = strtod(t, &end);
+        if (*end || !(v >= 1)) {
+            free(copy);
+            return -1;
+        }
+        out[n++] = v;
+    }
+    free(copy);
+    return n;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: bench_main [options]           (alone or under mpiexec)\n"
+            "       bench_main --predict FILE [--sizes LIST]\n"
+            "  --config NAME      label of this configuration (default: the "
+            "shape)\n"
+            "  --sizes LIST       element counts, e.g. 1e3,1e4,1e5 (default "
+            "1e3..1e7)\n"
+            "  --reps R           timed repetitions per point (default 5)\n"
+            "  --algos LIST       subset of reduce,scan,psrs\n"
+            "  --params FILE      machine file with parameters (repeatable; "
+            "first wins)\n"
+            "  --oversubscribed   flag the configuration as not meaningful "
+            "for speed\n"
+            "  --csv FILE         append rows; --json FILE  write points\n"
+            "  --no-header        do not print the table header\n");
+}
+
+int main(int argc, char **argv)
+{
+    const char *config = NULL, *csv = NULL, *json = NULL, *predict = NULL;
+    const char *param_paths[MAX_PARAMS];
+    int nparams = 0, reps = 5, over = 0, header = 1;
+    int want[NALGO] = {1, 1, 1};
+    double sizes[MAX_SIZES] = {1e3, 1e4, 1e5, 1e6, 1e7};
+    int nsizes = 5;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int more = i + 1 < argc;
+        if (!strcmp(a, "--help")) {
+            usage(stdout);
+            return 0;
+        } else if (!strcmp(a, "--oversubscribed")) {
+            over = 1;
+        } else if (!strcmp(a, "--no-header")) {
+            header = 0;
+        } else if (more && !strcmp(a, "--config")) {
+            config = argv[++i];
+        } else if (more && !strcmp(a, "--csv")) {
+            csv = argv[++i];
+        } else if (more && !strcmp(a, "--json")) {
+            json = argv[++i];
+        } else if (more && !strcmp(a, "--predict")) {
+            predict = argv[++i];
+        } else if (more && !strcmp(a, "--params")) {
+            if (nparams == MAX_PARAMS) {
+                fprintf(stderr, "bench_main: too many --params\n");
+                return 2;
+            }
+            param_paths[nparams++] = argv[++i];
+        } else if (more && !strcmp(a, "--reps")) {
+            reps = atoi(argv[++i]);
+            if (reps < 1 || reps > MAX_REPS - 1) {
+                fprintf(stderr, "bench_main: --reps 1..%d\n", MAX_REPS - 1);
+                return 2;
+            }
+        } else if (more && !strcmp(a, "--sizes")) {
+            nsizes = parse_sizes(argv[++i], sizes, MAX_SIZES);
+            if (nsizes < 1) {
+                fprintf(stderr, "bench_main: bad --sizes '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (more && !strcmp(a, "--algos")) {
+            const char *s = argv[++i];
+            for (int k = 0; k < NALGO; k++)
+                want[k] = strstr(s, algo_names[k]) != NULL;
+        } else {
+            usage(stderr);
+            return 2;
+        }
+    }
+    if (predict)
+        return predict_file(predict, sizes, nsizes);
+
+    setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
+    setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
+    setenv("OMPI_MCA_pml", "ob1", 0);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+    sgl_runtime_t *rt;
+    int rc = sgl_init(&argc, &argv, NULL, &rt);
+    if (!rc)
+        rc = sgl_algorithms_register(rt);
+    if (rc) {
+        fprintf(stderr, "bench_main: %s\n", sgl_last_error());
+        return 1;
+    }
+    const sgl_machine_t *rm = sgl_runtime_machine(rt);
+    struct peers p = {0};
+    MPI_Comm_dup(MPI_COMM_WORLD, &p.comm);
+    MPI_Comm_size(p.comm, &p.ranks);
+    MPI_Comm_rank(p.comm, &p.rank);
+    size_t workers = sgl_machine_workers(rm);
+    p.threads = (int)(workers / (size_t)p.ranks);
+    if (p.threads < 1)
+        p.threads = 1;
+    omp_set_num_threads(p.threads);
+    const char *shape = sgl_machine_shape(rm);
+    if (!shape)
+        shape = sgl_machine_source(rm);
+    if (!config)
+        config = shape;
+
+    /* The prediction tree (every rank builds it: replay is collective). */
+    sgl_machine_t *files[MAX_PARAMS] = {0}, *pred = NULL;
+    char how[1024] = "";
+    int status = 0;
+    for (int f = 0; f < nparams && !status; f++)
+        if (sgl_machine_load(param_paths[f], &files[f])) {
+            fprintf(stderr, "bench_main: %s\n", sgl_last_error());
+            status = 1;
+        }
+    if (!status && nparams &&
+        build_pred(sgl_machine_shape(rm) ? sgl_machine_shape(rm) : "core:1",
+                   files, nparams, &pred, how, sizeof how)) {
+        if (p.rank == 0)
+            fprintf(stderr, "bench_main: no prediction: %s\n",
+                    sgl_last_error());
+        pred = NULL;
+    }
+    if (p.rank == 0) {
+        fprintf(stderr,
+                "bench_main: config %s: tree %s, %zu workers, %d ranks x %d "
+                "threads%s\n",
+                config, shape, workers, p.ranks, p.threads,
+                over ? " (oversubscribed: not meaningful for speed)" : "");
+        if (pred)
+            fprintf(stderr, "  prediction tree %s: %s\n",
+                    sgl_machine_shape(pred), how);
+        if (!sgl_trace_replay)
+            fprintf(stderr, "  sgl_trace_replay is not in this build: no "
+                            "replay column\n");
+        if (header)
+            print_header();
+    }
+
+    struct point *pts = calloc((size_t)(NALGO * nsizes), sizeof *pts);
+    int npts = 0;
+    double host_t = 0;
+    for (int a = 0; a < NALGO && !status; a++) {
+        if (!want[a])
+            continue;
+        for (int si = 0; si < nsizes && !status; si++) {
+            size_t n = (size_t)sizes[si];
+            if (n < workers)
+                continue;
+            double t0pt = now();
+            struct point *pt = &pts[npts];
+            pt->algo = a;
+            pt->n = n;
+            double meas[MAX_REPS], repl[MAX_REPS], pe[2][MAX_REPS];
+            int nrepl = 0;
+            p.n = n;
+            p.lo = n * (size_t)p.rank / (size_t)p.ranks;
+            p.hi = n * (size_t)(p.rank + 1) / (size_t)p.ranks;
+            p.x = malloc((p.hi - p.lo + 1) * sizeof *p.x);
+            p.y = malloc((p.hi - p.lo + 1) * sizeof *p.y);
+            if (!p.x || !p.y) {
+                fprintf(stderr, "bench_main: out of memory\n");
+                status = 1;
+                break;
+            }
+            peer_fill(&p, 7 + (uint64_t)si);
+            struct job j = {0, a, n, 7 + (uint64_t)si};
+            if (a != A_PSRS)
+                rc = sgl_run(rt, job_main, &j, sizeof j);
+            /* Rep 0 is the warm-up. */
+            for (int k = 0; k <= reps && !rc; k++) {
+                if (a == A_PSRS) {
+                    j.what = 0;
+                    j.seed = 100 + (uint64_t)k;
+                    rc = sgl_run(rt, job_main, &j, sizeof j);
+                    if (rc)
+                        break;
+                }
+                sgl_trace_clear(rt);
+                j.what = 1;
+                rc = sgl_run(rt, job_main, &j, sizeof j);
+                if (rc)
+                    break;
+                double rs = NAN;
+                if (pred && sgl_trace_replay &&
+                    sgl_trace_replay(rt, pred, &rs) != SGL_OK) {
+                    if (p.rank == 0 && k == 0)
+                        fprintf(stderr, "  replay: %s\n", sgl_last_error());
+                    rs = NAN;
+                }
+                /* The root's measured time outside its supersteps (all of
+                 * it on a one-worker tree) is computation, as replay takes
+                 * a child master's: add it. */
+                if (p.rank == 0 && isfinite(rs)) {
+                    double inside = 0;
+                    sgl_trace_step_t st;
+                    for (size_t q = 0; q < sgl_trace_steps(rt); q++)
+                        if (sgl_trace_step(rt, q, &st) == SGL_OK &&
+                            st.level == 0)
+                            inside += st.end - st.start;
+                    rs += fmax(0, g_time - inside);
+                }
+                if (a == A_PSRS) {
+                    j.what = 2;
+                    rc = sgl_run(rt, job_main, &j, sizeof j);
+                }
+                double t1 = NAN, t2 = NAN;
+                if (a == A_REDUCE) {
+                    t1 = peer_reduce(&p);
+                    t2 = peer_read(&p);
+                } else if (a == A_SCAN) {
+                    t1 = peer_scan2(&p);
+                    t2 = peer_omp_scan(&p);
+                } else {
+                    peer_sorts(&p, 100 + (uint64_t)k, (int)workers, &t1, &t2);
+                }
+                if (k == 0)
+                    continue;
+                meas[k - 1] = g_time;
+                pe[0][k - 1] = t1;
+                pe[1][k - 1] = t2;
+                if (isfinite(rs))
+                    repl[nrepl++] = rs;
+            }
+            if (a != A_PSRS && !rc) {
+                j.what = 2;
+                rc = sgl_run(rt, job_main, &j, sizeof j);
+            }
+            sgl_trace_clear(rt);
+            free(p.x);
+            free(p.y);
+            p.x = p.y = NULL;
+            if (rc) {
+                if (p.rank == 0)
+                    fprintf(stderr, "bench_main: %s n=%zu: %s\n",
+                            algo_names[a], n, sgl_last_error());
+                status = 1;
+                break;
+            }
+            if (p.rank == 0) {
+                pt->meas = stats_of(meas, reps);
+                pt->replay = median_of(repl, nrepl);
+                pt->peer[0] = median_of(pe[0], reps);
+                pt->peer[1] = median_of(pe[1], reps);
+                sgl_prediction_t r;
+                pt->closed = pt->seq_pred = NAN;
+                if (pred && predict_one(pred, a, (double)n, &r) == SGL_OK) {
+                    pt->closed = r.total;
+                    pt->seq_pred = r.sequential;
+                }
+                print_point(config, pt, p.ranks);
+                fflush(stdout);
+                fprintf(stderr, "  %s n=%zu: %.3f ms median, %.1f s\n",
+                        algo_names[a], n, pt->meas.med * 1e3, now() - t0pt);
+            }
+            host_t += now() - t0pt;
+            npts++;
+        }
+    }
+    if (p.rank == 0 && !status) {
+        if (csv && write_csv(csv, config, shape, workers, p.ranks, over, reps,
+                             pts, npts)) {
+            fprintf(stderr, "bench_main: cannot write %s\n", csv);
+            status = 1;
+        }
+        if (json && write_json(json, config, shape, workers, p.ranks, over,
+                               reps, how, pts, npts)) {
+            fprintf(stderr, "bench_main: cannot write %s\n", json);
+            status = 1;
+        }
+    }
+    free(pts);
+    for (int f = 0; f < nparams; f++)
+        sgl_machine_free(files[f]);
+    sgl_machine_free(pred);
+    MPI_Comm_free(&p.comm);
+    sgl_finalize(rt);
+    return status;
+}
