@@ -545,7 +545,7 @@ static int predict_one(const sgl_machine_t *m, int algo, double n,
 }
 
 /* The subtree with fan-out @p top at level 0 and @p bottom at the last
- * level (others full), parameters copied level by level. */
+ * level (others full). */
 static int sub_machine(const sgl_machine_t *m, unsigned top, unsigned bottom,
                        sgl_machine_t **ret)
 {
@@ -560,17 +560,21 @@ static int sub_machine(const sgl_machine_t *m, unsigned top, unsigned bottom,
     fan[0] = top;
     if (d > 1)
         fan[d - 1] = bottom;
-    sgl_machine_opts_t mo;
-    sgl_machine_opts_default(&mo);
-    mo.keep_single = 1;
+    /* Fan-out 1 levels collapse, as in the runtime; the remaining levels
+     * take the parameters of the level with the same link kind. */
     sgl_machine_t *s;
-    int rc = sgl_machine_from_fanouts(fan, links, d, &mo, &s);
-    for (unsigned L = 0; !rc && L < d; L++) {
+    int rc = sgl_machine_from_fanouts(fan, links, d, NULL, &s);
+    for (unsigned L = 0; !rc && L < sgl_machine_depth(s); L++) {
+        const sgl_node_t *ms = sgl_machine_master(s, L, 0);
+        unsigned src;
+        if (!ms || !find_level(m, L, sgl_node_link(ms), &src))
+            continue;
         sgl_link_params_t p, sm;
         double mb;
-        if (sgl_machine_level_params(m, L, &p) == SGL_OK)
+        if (sgl_machine_level_params(m, src, &p) == SGL_OK)
             rc = sgl_machine_set_level_params(s, L, &p);
-        if (!rc && sgl_machine_level_small_params(m, L, &sm, &mb) == SGL_OK)
+        if (!rc &&
+            sgl_machine_level_small_params(m, src, &sm, &mb) == SGL_OK)
             rc = sgl_machine_set_level_small_params(s, L, &sm, mb);
     }
     for (size_t k = 0; !rc && k < sgl_machine_kernels(m); k++) {

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Smoke test of the main job's pieces (issue 6), in the spirit of
+# `bench/run --quick` but tiny: bench_main on 1 x 2 threads and on 2 ranks
+# with parameters from a machine file, the summary (report.awk), the plots
+# (gnuplot, if installed) and --predict. Asserts only that every piece
+# completes and writes its files.
+#   smoke.sh BENCH_MAIN MPIEXEC SRCDIR
+set -euo pipefail
+bin=$1 mpiexec=$2 src=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+params=(--params "$src/machine/machines/paper-16x8.sgl")
+fail() { echo "not ok: $*" >&2; exit 1; }
+
+SGL_SHAPE=core:2 OMP_NUM_THREADS=2 timeout -k 5 60 "$bin" --config 1x2 \
+    --sizes 1e3,1e4 --reps 5 "${params[@]}" --csv "$tmp/points.csv" \
+    --json "$tmp/1x2.json" > "$tmp/table.txt" || fail "bench_main 1x2"
+SGL_SHAPE=node:2 OMP_NUM_THREADS=1 timeout -k 5 60 "$mpiexec" -n 2 \
+    --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 "$bin" \
+    --config 2x1 --sizes 1e3,1e4 --reps 5 "${params[@]}" --no-header \
+    --csv "$tmp/points.csv" --json "$tmp/2x1.json" >> "$tmp/table.txt" ||
+    fail "bench_main 2x1"
+rows=$(($(wc -l < "$tmp/points.csv") - 1))
+[ "$rows" = 12 ] || fail "points.csv has $rows rows, expected 12"
+for f in 1x2.json 2x1.json; do
+    grep -q '"points"' "$tmp/$f" || fail "$f has no points"
+done
+grep -q 'psrs' "$tmp/table.txt" || fail "no psrs row in the table"
+awk -f "$src/bench/report.awk" "$tmp/points.csv" > "$tmp/summary.txt" ||
+    fail "report.awk"
+grep -q 'speed-up and efficiency' "$tmp/summary.txt" || fail "no speed-up table"
+if command -v gnuplot > /dev/null; then
+    for t in png svg; do
+        gnuplot -e "csv='$tmp/points.csv'; algo='reduce'; configs='1x2 2x1'; term='$t'; outfile='$tmp/reduce.$t'" \
+            "$src/bench/plot.gp" || fail "gnuplot $t"
+        [ -s "$tmp/reduce.$t" ] || fail "empty reduce.$t"
+    done
+fi
+"$bin" --predict "$src/machine/machines/cluster-1024x16.sgl" --sizes 1e6,1e9 \
+    > "$tmp/predict.txt" || fail "--predict"
+grep -q 'predicted speed-up' "$tmp/predict.txt" || fail "--predict: no scale-out table"
+echo "ok: bench_main, report, plots and --predict wrote their files"
