@@ -136,6 +136,28 @@ static int agree(MPI_Comm comm, int rc)
     return worst;
 }
 
+/* More worker threads than cores is allowed (tests run 8-worker shapes on
+ * 2 cores) but timings then mean nothing: say so, since the library never
+ * prints. */
+static void check_oversubscription(struct sgl_runtime *rt)
+{
+    size_t mine = 0;
+    for (size_t w = 0; w < sgl_machine_workers(rt->machine); w++)
+        mine += sgl_node_rank(sgl_machine_worker(rt->machine, w)) == rt->rank;
+    hwloc_bitmap_t set = hwloc_bitmap_alloc();
+    if (!set)
+        return;
+    int pus = hwloc_get_cpubind(rt->topo, set, HWLOC_CPUBIND_PROCESS) == 0
+                  ? hwloc_bitmap_weight(set)
+                  : hwloc_get_nbobjs_by_type(rt->topo, HWLOC_OBJ_PU);
+    hwloc_bitmap_free(set);
+    if (pus > 0 && mine > (size_t)pus)
+        snprintf(rt->warning, sizeof rt->warning,
+                 "rank %d runs %zu worker threads on %d processing units: "
+                 "oversubscribed, correct but not meaningful for speed",
+                 rt->rank, mine, pus);
+}
+
 static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
                    sgl_runtime_t **ret_rt)
 {
@@ -177,12 +199,17 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
                                            "building contexts");
         rc = agree(rt->comm, rc);
     }
+    if (rc == SGL_OK && (hwloc_topology_init(&rt->topo) != 0 ||
+                         hwloc_topology_load(rt->topo) != 0)) {
+        if (rt->topo)
+            hwloc_topology_destroy(rt->topo);
+        rt->topo = NULL;
+    }
     /* Binding only makes sense when the workers are real cores. */
-    rt->bind = opts->bind && rc == SGL_OK &&
+    rt->bind = opts->bind && rt->topo &&
                sgl_node_os_index(sgl_machine_worker(rt->machine, 0)) >= 0;
-    if (rt->bind && (hwloc_topology_init(&rt->topo) != 0 ||
-                     hwloc_topology_load(rt->topo) != 0))
-        rt->bind = 0;
+    if (rt->topo)
+        check_oversubscription(rt);
     if (rc != SGL_OK) {
         char msg[SGL_ERRMSG_MAX];
         snprintf(msg, sizeof msg, "%s", sgl_last_error());
@@ -344,3 +371,8 @@ const sgl_machine_t *sgl_runtime_machine(const sgl_runtime_t *rt)
 }
 
 int sgl_runtime_rank(const sgl_runtime_t *rt) { return rt->rank; }
+
+const char *sgl_runtime_warning(const sgl_runtime_t *rt)
+{
+    return rt && rt->warning[0] ? rt->warning : NULL;
+}

@@ -107,6 +107,7 @@ struct sgl_runtime {
     int bind;                /* bind threads to their workers' PUs */
     hwloc_topology_t topo;   /* loaded only when binding */
     struct sgl_ctx *entry;   /* the highest node this process plays */
+    char warning[256];       /* sgl_runtime_warning(); empty if none */
     int trace;               /* record supersteps */
     double epoch;            /* sgl__now() origin, aligned by a barrier */
     /* Pointers to every record of this process in order of start, built

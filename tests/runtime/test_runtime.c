@@ -248,3 +248,21 @@ Test(runtime, trace_replay_costs_communication_on_the_machine_file)
     sgl_machine_free(m);
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
+
+Test(runtime, oversubscription_is_allowed_with_a_warning)
+{
+    sgl_runtime_t *rt = start("core:64");
+    RUN_OK(prog_roundtrip(rt, 9, 10000));
+    const char *w = sgl_runtime_warning(rt);
+    cr_assert_not_null(w);
+    cr_assert(strstr(w, "64 worker threads") && strstr(w, "oversubscribed"),
+              "%s", w);
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+Test(runtime, no_warning_within_the_cores)
+{
+    sgl_runtime_t *rt = start("core:1");
+    cr_assert_null(sgl_runtime_warning(rt));
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
