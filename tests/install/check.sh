@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# An installed SGL is usable the way the README says: pkg-config finds
+# it, every public header compiles alone (as C and as C++), and an example
+# builds with mpicc against it and runs.
+# Usage: check.sh BUILD_DIR SOURCE_DIR
+set -euo pipefail
+build=$1 src=$2
+dest=$(mktemp -d)
+trap 'rm -rf "$dest"' EXIT
+meson install -C "$build" --no-rebuild --quiet --destdir "$dest" >/dev/null
+pc=$(find "$dest" -name sgl.pc | head -n 1)
+[ -n "$pc" ] || { echo "not ok - no sgl.pc installed"; exit 1; }
+# Point the installed sgl.pc at the staging directory (a sysroot would
+# also move the system MPI paths it names).
+mkdir "$dest/pc"
+sed "s|^prefix=|prefix=$dest|" "$pc" > "$dest/pc/sgl.pc"
+export PKG_CONFIG_PATH=$dest/pc
+cflags=$(pkg-config --cflags sgl) libs=$(pkg-config --libs sgl)
+libdir=$(pkg-config --variable=libdir sgl)
+for h in "$(pkg-config --variable=includedir sgl)"/sgl/*.h; do
+    name=sgl/$(basename "$h")
+    printf '#include <%s>\nint main(void) { return 0; }\n' "$name" > "$dest/h.c"
+    mpicc -std=c17 -Wall -Wextra -Werror $cflags -c "$dest/h.c" -o "$dest/h.o"
+    # Open MPI's deprecated C++ bindings warn on their own; users skip them.
+    mpicxx -x c++ -Wall -Wextra -Werror -DOMPI_SKIP_MPICXX $cflags -c "$dest/h.c" -o "$dest/h.o"
+    echo "ok - $name compiles alone as C and C++"
+done
+mpicc "$src/sgl/examples/sum.c" $cflags $libs -fopenmp -o "$dest/sum"
+out=$(LD_LIBRARY_PATH="$libdir" OMPI_MCA_ess_singleton_isolated=1 "$dest/sum" 1000)
+[ "$out" = "sum = 499500 on $(echo "$out" | sed 's/.* on \([0-9]*\) workers/\1/') workers" ] ||
+    { echo "not ok - installed example printed '$out'"; exit 1; }
+echo "ok - example built with pkg-config against the installed library: $out"
