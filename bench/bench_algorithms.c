@@ -24,31 +24,14 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "timing.h"
+
 #include "algorithms.h"
 
 enum { TRIALS = 5 };
 
 void bench_peer_gnu_parallel_sort(double *x, size_t n, int threads);
 void bench_peer_std_sort(double *x, size_t n);
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *t, int n)
-{
-    qsort(t, (size_t)n, sizeof *t, cmp_double);
-    return t[n / 2];
-}
 
 static long max_rss_kb(void)
 {
@@ -130,24 +113,24 @@ static int bench_reduce(sgl_ctx_t *root, const struct cfg *c)
      * machine's load moves both sides of a ratio alike. */
     const uint64_t *u = (const uint64_t *)x;
     for (int k = 0; k < TRIALS && !rc; k++) {
-        double t0 = now();
+        double t0 = bench_now();
         rc = sgl_dvec_reduce(root, v, SGL_OP_SUM, 0, &s);
-        t[k] = now() - t0;
-        t0 = now();
+        t[k] = bench_now() - t0;
+        t0 = bench_now();
         double ps = 0;
 #pragma omp parallel for simd reduction(+ : ps) schedule(static)
         for (size_t i = 0; i < n; i++)
             ps += x[i];
-        p[k] = now() - t0;
+        p[k] = bench_now() - t0;
         sink += ps;
         /* Read bandwidth: the cheapest full read of the same bytes,
          * integer xor that vectorises freely. */
-        t0 = now();
+        t0 = bench_now();
         uint64_t acc = 0;
 #pragma omp parallel for simd reduction(^ : acc) schedule(static)
         for (size_t i = 0; i < n; i++)
             acc ^= u[i];
-        bw[k] = now() - t0;
+        bw[k] = bench_now() - t0;
         sink += (double)acc;
     }
     sgl_dvec_free(root, v);
@@ -156,13 +139,13 @@ static int bench_reduce(sgl_ctx_t *root, const struct cfg *c)
         return rc;
     }
     free(x);
-    double ts = median(t, TRIALS);
+    double ts = bench_median(t, TRIALS);
     add_row("reduce sum f64 (distributed)", "omp simd reduction(+)", n, ts,
-            median(p, TRIALS), 0.9);
+            bench_median(p, TRIALS), 0.9);
     add_row("reduce sum f64 (distributed)", "memory read bound", n, ts,
-            median(bw, TRIALS), 1 / 1.25);
+            bench_median(bw, TRIALS), 1 / 1.25);
     fprintf(stderr, "  read bandwidth %.2f GB/s\n",
-            (double)n * 8 / median(bw, TRIALS) / 1e9);
+            (double)n * 8 / bench_median(bw, TRIALS) / 1e9);
     return SGL_OK;
 }
 
@@ -220,21 +203,21 @@ static int bench_scan(sgl_ctx_t *root, const struct cfg *c)
     if (!x || !y)
         rc = sgl_error_set(SGL_ENOMEM, "peer arrays");
     for (int k = 0; k < TRIALS && !rc; k++) {
-        double t0 = now();
+        double t0 = bench_now();
         rc = sgl_dvec_scan(root, in, out, SGL_OP_SUM, SGL_SCAN_REDUCE_FIRST);
-        tr[k] = now() - t0;
-        t0 = now();
+        tr[k] = bench_now() - t0;
+        t0 = bench_now();
         if (!rc)
             rc = sgl_dvec_scan(root, in, out, SGL_OP_SUM,
                                SGL_SCAN_LOCAL_FIRST);
-        tl[k] = now() - t0;
-        t0 = now();
+        tl[k] = bench_now() - t0;
+        t0 = bench_now();
         scan_two_pass(x, y, n, c->threads);
-        p2[k] = now() - t0;
+        p2[k] = bench_now() - t0;
         sink += y[n - 1];
-        t0 = now();
+        t0 = bench_now();
         scan_omp(x, y, n);
-        po[k] = now() - t0;
+        po[k] = bench_now() - t0;
         sink += y[n - 1];
     }
     sgl_dvec_free(root, in);
@@ -246,15 +229,15 @@ static int bench_scan(sgl_ctx_t *root, const struct cfg *c)
     }
     free(x);
     free(y);
-    double r = median(tr, TRIALS), l = median(tl, TRIALS);
+    double r = bench_median(tr, TRIALS), l = bench_median(tl, TRIALS);
     add_row("scan sum f64, reduce-first", "hand two-pass OpenMP", n, r,
-            median(p2, TRIALS), 0.9);
+            bench_median(p2, TRIALS), 0.9);
     add_row("scan sum f64, reduce-first", "GCC omp scan", n, r,
-            median(po, TRIALS), 0.9);
+            bench_median(po, TRIALS), 0.9);
     add_row("scan sum f64, local-first", "hand two-pass OpenMP", n, l,
-            median(p2, TRIALS), 0.9);
+            bench_median(p2, TRIALS), 0.9);
     add_row("scan sum f64, local-first", "GCC omp scan", n, l,
-            median(po, TRIALS), 0.9);
+            bench_median(po, TRIALS), 0.9);
     return SGL_OK;
 }
 
@@ -271,10 +254,10 @@ static int bench_sort(sgl_ctx_t *root, const struct cfg *c)
         rc = sgl_dvec_create(root, SGL_F64, 0, n, SGL_FILL_RANDOM, &seed,
                              sizeof seed, &v);
         sgl_sort_stats_t st;
-        double t0 = now();
+        double t0 = bench_now();
         if (!rc)
             rc = sgl_dvec_sort(root, v, &st);
-        t[k] = now() - t0;
+        t[k] = bench_now() - t0;
         sort_max_block = st.max_block;
         sort_workers = st.workers;
         sgl_dvec_free(root, v);
@@ -290,22 +273,22 @@ static int bench_sort(sgl_ctx_t *root, const struct cfg *c)
             x[i] = (double)(mix((uint64_t)k ^ (i * 0xd1342543de82ef95u)) >>
                             11) *
                    0x1p-53;
-        double t0 = now();
+        double t0 = bench_now();
         bench_peer_gnu_parallel_sort(x, n, c->threads);
-        g[k] = now() - t0;
+        g[k] = bench_now() - t0;
         for (size_t i = 0; i < n; i++)
             x[i] = (double)(mix((uint64_t)k ^ (i * 0xd1342543de82ef95u)) >>
                             11) *
                    0x1p-53;
-        t0 = now();
+        t0 = bench_now();
         bench_peer_std_sort(x, n);
-        s[k] = now() - t0;
+        s[k] = bench_now() - t0;
     }
     free(x);
-    double ts = median(t, TRIALS);
-    add_row("PSRS f64", "__gnu_parallel::sort", n, ts, median(g, TRIALS),
+    double ts = bench_median(t, TRIALS);
+    add_row("PSRS f64", "__gnu_parallel::sort", n, ts, bench_median(g, TRIALS),
             1.0);
-    add_row("PSRS f64", "std::sort, 1 thread", n, ts, median(s, TRIALS), 1.6);
+    add_row("PSRS f64", "std::sort, 1 thread", n, ts, bench_median(s, TRIALS), 1.6);
     return SGL_OK;
 }
 

@@ -39,10 +39,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "timing.h"
+
 #include "algorithms.h"
 #include "predict.h"
-
-#pragma weak sgl_trace_replay
 
 void bench_peer_gnu_parallel_sort(double *x, size_t n, int threads);
 void bench_peer_std_sort(double *x, size_t n);
@@ -55,19 +55,6 @@ enum { A_REDUCE, A_SCAN, A_PSRS, NALGO };
 static const char *algo_names[NALGO] = {"reduce", "scan", "psrs"};
 static const sgl_predict_algo_t algo_pred[NALGO] = {
     SGL_PREDICT_REDUCE, SGL_PREDICT_SCAN_RTS, SGL_PREDICT_PSRS};
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 /* Sorted copy statistics. */
 struct stats {
@@ -86,7 +73,7 @@ static struct stats stats_of(const double *v, int n)
 {
     double s[MAX_REPS];
     memcpy(s, v, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    qsort(s, (size_t)n, sizeof *s, bench_cmp_double);
     struct stats r = {quantile(s, n, 0.5), s[0], s[n - 1], quantile(s, n, 0.25),
                       quantile(s, n, 0.75)};
     return r;
@@ -222,7 +209,7 @@ static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
             rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_NONE, NULL,
                                  0, &g_out);
     } else if (j->what == 1) {
-        double t0 = now(), s;
+        double t0 = bench_now(), s;
         if (j->algo == A_REDUCE)
             rc = sgl_dvec_reduce(root, g_in, SGL_OP_SUM, 0, &s);
         else if (j->algo == A_SCAN)
@@ -230,7 +217,7 @@ static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
                                SGL_SCAN_REDUCE_FIRST);
         else
             rc = sgl_dvec_sort(root, g_in, NULL);
-        g_time = now() - t0;
+        g_time = bench_now() - t0;
     } else {
         rc = sgl_dvec_free(root, g_in);
         int r2 = sgl_dvec_free(root, g_out);
@@ -263,14 +250,14 @@ static double timed_start(struct peers *p)
 {
     if (p->ranks > 1)
         MPI_Barrier(p->comm);
-    return now();
+    return bench_now();
 }
 
 static double timed_end(struct peers *p, double t0)
 {
     if (p->ranks > 1)
         MPI_Barrier(p->comm);
-    return now() - t0;
+    return bench_now() - t0;
 }
 
 static double local_sum(const double *x, size_t m, int nt)
@@ -386,14 +373,14 @@ static void peer_sorts(struct peers *p, uint64_t seed, int host_workers,
         return;
     for (size_t i = 0; i < p->n; i++)
         a[i] = rnd(seed, i);
-    double t0 = now();
+    double t0 = bench_now();
     bench_peer_std_sort(a, p->n);
-    *t_std = now() - t0;
+    *t_std = bench_now() - t0;
     for (size_t i = 0; i < p->n; i++)
         a[i] = rnd(seed, i);
-    t0 = now();
+    t0 = bench_now();
     bench_peer_gnu_parallel_sort(a, p->n, host_workers);
-    *t_gnu = now() - t0;
+    *t_gnu = bench_now() - t0;
     omp_set_num_threads(p->threads);
     free(a);
 }
@@ -843,9 +830,6 @@ int main(int argc, char **argv)
         if (pred)
             fprintf(stderr, "  prediction tree %s: %s\n",
                     sgl_machine_shape(pred), how);
-        if (!sgl_trace_replay)
-            fprintf(stderr, "  sgl_trace_replay is not in this build: no "
-                            "replay column\n");
         if (header)
             print_header();
     }
@@ -860,7 +844,7 @@ int main(int argc, char **argv)
             size_t n = (size_t)sizes[si];
             if (n < workers)
                 continue;
-            double t0pt = now();
+            double t0pt = bench_now();
             struct point *pt = &pts[npts];
             pt->algo = a;
             pt->n = n;
@@ -895,8 +879,7 @@ int main(int argc, char **argv)
                 if (rc)
                     break;
                 double rs = NAN;
-                if (pred && sgl_trace_replay &&
-                    sgl_trace_replay(rt, pred, &rs) != SGL_OK) {
+                if (pred && sgl_trace_replay(rt, pred, &rs) != SGL_OK) {
                     if (p.rank == 0 && k == 0)
                         fprintf(stderr, "  replay: %s\n", sgl_last_error());
                     rs = NAN;
@@ -964,9 +947,9 @@ int main(int argc, char **argv)
                 print_point(config, pt, p.ranks);
                 fflush(stdout);
                 fprintf(stderr, "  %s n=%zu: %.3f ms median, %.1f s\n",
-                        algo_names[a], n, pt->meas.med * 1e3, now() - t0pt);
+                        algo_names[a], n, pt->meas.med * 1e3, bench_now() - t0pt);
             }
-            host_t += now() - t0pt;
+            host_t += bench_now() - t0pt;
             npts++;
         }
     }

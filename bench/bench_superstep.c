@@ -19,6 +19,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "timing.h"
+
 #include <sgl/sgl.h>
 
 enum { TRIALS = 7 };
@@ -29,25 +31,6 @@ struct cfg {
     int big_reps;   /* per trial for the large case */
     const char *csv;
 };
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* ---- the SGL side ---- */
 
@@ -102,7 +85,7 @@ static int sgl_side(sgl_ctx_t *root, const void *arg, size_t size)
 
     for (unsigned i = 0; i < p; i++)
         counts[i] = 1;
-    double t0 = now();
+    double t0 = bench_now();
     for (int r = 0; !rc && r < c->reps; r++) {
         rc = sgl_scatter(root, word, sizeof *word, counts);
         if (!rc)
@@ -110,26 +93,26 @@ static int sgl_side(sgl_ctx_t *root, const void *arg, size_t size)
         if (!rc)
             rc = sgl_gather(root, word, sizeof *word, p, NULL);
     }
-    a->res->empty = (now() - t0) / c->reps;
+    a->res->empty = (bench_now() - t0) / c->reps;
 
     for (unsigned i = 0; i < p; i++)
         counts[i] = c->doubles / p + (i < c->doubles % p);
-    t0 = now();
+    t0 = bench_now();
     for (int r = 0; !rc && r < c->big_reps; r++) {
         rc = sgl_scatter(root, big, sizeof *big, counts);
         if (!rc)
             rc = sgl_pardo(root, nothing, NULL, 0);
     }
-    a->res->scatter = (now() - t0) / c->big_reps;
+    a->res->scatter = (bench_now() - t0) / c->big_reps;
 
     size_t each = c->doubles / p * sizeof(double);
-    t0 = now();
+    t0 = bench_now();
     for (int r = 0; !rc && r < c->big_reps; r++) {
         rc = sgl_pardo(root, put_block, &each, sizeof each);
         if (!rc)
             rc = sgl_gather(root, big, sizeof *big, c->doubles, NULL);
     }
-    a->res->gather = (now() - t0) / c->big_reps;
+    a->res->gather = (bench_now() - t0) / c->big_reps;
     free(counts);
     free(big);
     return rc;
@@ -139,25 +122,25 @@ static int sgl_side(sgl_ctx_t *root, const void *arg, size_t size)
 
 static void threads_peer(const struct cfg *c, unsigned p, struct results *r)
 {
-    double t0 = now();
+    double t0 = bench_now();
     for (int k = 0; k < c->reps; k++) {
 #pragma omp parallel num_threads(p)
         {
 #pragma omp barrier
         }
     }
-    r->empty = (now() - t0) / c->reps;
+    r->empty = (bench_now() - t0) / c->reps;
     size_t bytes = c->doubles * sizeof(double);
     char *a = malloc(bytes), *b = malloc(bytes);
     memset(a, 1, bytes);
     memset(b, 2, bytes);
-    t0 = now();
+    t0 = bench_now();
     for (int k = 0; k < c->big_reps; k++) {
         memcpy(b, a, bytes);
         /* Keep the copy: its result is otherwise unused. */
         __asm__ volatile("" : : "r"(b) : "memory");
     }
-    r->scatter = r->gather = (now() - t0) / c->big_reps;
+    r->scatter = r->gather = (bench_now() - t0) / c->big_reps;
     free(a);
     free(b);
 }
@@ -175,14 +158,14 @@ static void mpi_peer(const struct cfg *c, struct results *r)
         displs[i] = i;
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = now();
+    double t0 = bench_now();
     for (int k = 0; k < c->reps; k++) {
         MPI_Scatterv(word, counts, displs, MPI_DOUBLE, &mine, 1, MPI_DOUBLE, 0,
                      MPI_COMM_WORLD);
         MPI_Gatherv(&mine, 1, MPI_DOUBLE, word, counts, displs, MPI_DOUBLE, 0,
                     MPI_COMM_WORLD);
     }
-    r->empty = (now() - t0) / c->reps;
+    r->empty = (bench_now() - t0) / c->reps;
     int each = (int)(c->doubles / (size_t)size);
     for (int i = 0; i < size; i++) {
         counts[i] = each;
@@ -193,17 +176,17 @@ static void mpi_peer(const struct cfg *c, struct results *r)
     memset(big, 1, c->doubles * sizeof *big);
     memset(part, 1, (size_t)each * sizeof *part);
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now();
+    t0 = bench_now();
     for (int k = 0; k < c->big_reps; k++)
         MPI_Scatterv(big, counts, displs, MPI_DOUBLE, part, each, MPI_DOUBLE, 0,
                      MPI_COMM_WORLD);
-    r->scatter = (now() - t0) / c->big_reps;
+    r->scatter = (bench_now() - t0) / c->big_reps;
     MPI_Barrier(MPI_COMM_WORLD);
-    t0 = now();
+    t0 = bench_now();
     for (int k = 0; k < c->big_reps; k++)
         MPI_Gatherv(part, each, MPI_DOUBLE, big, counts, displs, MPI_DOUBLE, 0,
                     MPI_COMM_WORLD);
-    r->gather = (now() - t0) / c->big_reps;
+    r->gather = (bench_now() - t0) / c->big_reps;
     free(big);
     free(part);
     free(counts);
@@ -286,12 +269,12 @@ int main(int argc, char **argv)
             const char *what, *peer;
             double sgl, peer_t, goal;
         } row[] = {
-            {"empty superstep", pe_name, median(se, TRIALS), median(pe, TRIALS),
+            {"empty superstep", pe_name, bench_median(se, TRIALS), bench_median(pe, TRIALS),
              1 / 1.5},
-            {"scatter large block", ps_name, median(ss, TRIALS),
-             median(ps, TRIALS), 0.8},
-            {"gather large block", pg_name, median(sg, TRIALS),
-             median(pg, TRIALS), 0.8},
+            {"scatter large block", ps_name, bench_median(ss, TRIALS),
+             bench_median(ps, TRIALS), 0.8},
+            {"gather large block", pg_name, bench_median(sg, TRIALS),
+             bench_median(pg, TRIALS), 0.8},
         };
         printf("superstep cost, %s level, %u children, %zu doubles, median "
                "of %d trials (%s)\n",

@@ -9,24 +9,13 @@
 #include <string.h>
 #include <time.h>
 
+#include "timing.h"
+
 #include <sgl/algorithms.h>
 #include <sgl/sgl.h>
 #include <sgl/sgl_mpi.h>
 
 enum { TRIALS = 41, REPS = 10 };
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
 
 struct job {
     size_t n;
@@ -41,10 +30,10 @@ static int reduce_main(sgl_ctx_t *root, const void *arg, size_t size)
     uint64_t seed = 1;
     int rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM, &seed,
                              sizeof seed, &v);
-    double sum, t0 = now();
+    double sum, t0 = bench_now();
     for (int r = 0; !rc && r < REPS; r++)
         rc = sgl_dvec_reduce(root, v, SGL_OP_SUM, 0, &sum);
-    j->per_op = (now() - t0) / REPS;
+    j->per_op = (bench_now() - t0) / REPS;
     int rc2 = sgl_dvec_free(root, v);
     return rc ? rc : rc2;
 }
@@ -99,9 +88,8 @@ int main(int argc, char **argv)
     if (rc)
         fprintf(stderr, "bench_trace: %s\n", sgl_last_error());
     if (!rc && sgl_runtime_rank(on) == 0) {
-        qsort(t_on, TRIALS, sizeof *t_on, cmp);
-        qsort(t_off, TRIALS, sizeof *t_off, cmp);
-        double m_on = t_on[TRIALS / 2], m_off = t_off[TRIALS / 2];
+        double m_on = bench_median(t_on, TRIALS);
+        double m_off = bench_median(t_off, TRIALS);
         printf("trace overhead, distributed reduction of %zu doubles on %s "
                "(%zu workers), median of %d x %d\n",
                n, sgl_machine_source(sgl_runtime_machine(on)),
