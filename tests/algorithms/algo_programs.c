@@ -7,27 +7,7 @@
 #include <string.h>
 
 #include "algo_programs.h"
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond))                                                           \
-            return sgl_error_set(SGL_ETASK, __VA_ARGS__);                      \
-    } while (0)
-
-#define TRY(call)                                                              \
-    do {                                                                       \
-        int rc_ = (call);                                                      \
-        if (rc_ < 0)                                                           \
-            return rc_;                                                        \
-    } while (0)
-
-static uint64_t mix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
+#include "test_util.h"
 
 /* ---- a non-commutative user operator: 2x2 integer matrices mod 2^64 --- */
 
@@ -58,7 +38,7 @@ static int mat_fill_fn(void *block, size_t first, size_t count,
     mat2 *m = block;
     for (size_t i = 0; i < count; i++) {
         uint64_t s = first + i;
-        m[i] = (mat2){mix(&s) % 7, mix(&s) % 7, mix(&s) % 7, mix(&s) % 7};
+        m[i] = (mat2){test_mix(&s) % 7, test_mix(&s) % 7, test_mix(&s) % 7, test_mix(&s) % 7};
     }
     return SGL_OK;
 }
@@ -119,7 +99,7 @@ static void gen(sgl_dtype_t t, sgl_op_t op, void *x, size_t n, uint64_t seed)
 {
     uint64_t s = seed;
     for (size_t i = 0; i < n; i++) {
-        uint64_t r = mix(&s);
+        uint64_t r = test_mix(&s);
         double u = (double)(r >> 11) * 0x1p-53;
         double f = op == SGL_OP_PROD ? 1 + (u - 0.5) * 1e-3 : (u - 0.3) * 100;
         switch (t) {
@@ -518,7 +498,7 @@ static void gen_pattern(sgl_dtype_t t, enum algo_pattern pat, void *x,
 {
     uint64_t s = seed;
     for (size_t i = 0; i < n; i++) {
-        uint64_t r = mix(&s);
+        uint64_t r = test_mix(&s);
         double d = ((double)(r >> 11) * 0x1p-53 - 0.5) * 1e6;
         uint64_t u = r;
         switch (pat) {

@@ -7,23 +7,9 @@
 #include <string.h>
 
 #include "programs.h"
+#include "test_util.h"
 
-static int passed, failed, rank;
-
-static void check(const char *what, int rc)
-{
-    if (rank != 0)
-        return;
-    if (rc == SGL_OK) {
-        passed++;
-        printf("ok %d - %s\n", passed + failed, what);
-    } else {
-        failed++;
-        printf("not ok %d - %s: %s (%s)\n", passed + failed, what,
-               sgl_err_name(rc), sgl_last_error());
-    }
-    fflush(stdout);
-}
+static struct test_tally tally;
 
 int main(int argc, char **argv)
 {
@@ -33,14 +19,14 @@ int main(int argc, char **argv)
         fprintf(stderr, "sgl_init: %s\n", sgl_last_error());
         return 1;
     }
-    rank = sgl_runtime_rank(rt);
+    tally.report = sgl_runtime_rank(rt) == 0;
     if (prog_register(rt) != SGL_OK) {
         fprintf(stderr, "register: %s\n", sgl_last_error());
         return 1;
     }
     const sgl_machine_t *m = sgl_runtime_machine(rt);
     size_t p = sgl_machine_workers(m);
-    if (rank == 0)
+    if (tally.report)
         printf("# shape %s: %zu workers, %zu processes, depth %u\n",
                sgl_machine_source(m), p, sgl_machine_processes(m),
                sgl_machine_depth(m));
@@ -48,24 +34,24 @@ int main(int argc, char **argv)
     char what[96];
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
         snprintf(what, sizeof what, "roundtrip n=%zu", sizes[i]);
-        check(what, prog_roundtrip(rt, 100 + i, sizes[i]));
+        test_check(&tally, what, prog_roundtrip(rt, 100 + i, sizes[i]));
     }
-    check("distributed sum", prog_distributed_sum(rt, 1000000));
-    check("random blocks", prog_random_blocks(rt, 7, 4));
-    check("large blocks gathered in place", prog_big_gather(rt));
-    check("trace counts bytes and work", prog_trace(rt));
-    check("trace written",
+    test_check(&tally, "distributed sum", prog_distributed_sum(rt, 1000000));
+    test_check(&tally, "random blocks", prog_random_blocks(rt, 7, 4));
+    test_check(&tally, "large blocks gathered in place", prog_big_gather(rt));
+    test_check(&tally, "trace counts bytes and work", prog_trace(rt));
+    test_check(&tally, "trace written",
           sgl_trace_write(rt, "mpi_runtime-trace.json", SGL_TRACE_PERFETTO));
-    check("misuse", prog_misuse(rt));
-    check("failing first worker", prog_failing_worker(rt, 0));
-    check("failing middle worker", prog_failing_worker(rt, p / 2));
-    check("failing last worker", prog_failing_worker(rt, p - 1));
-    check("roundtrip after failures", prog_roundtrip(rt, 3, 50000));
+    test_check(&tally, "misuse", prog_misuse(rt));
+    test_check(&tally, "failing first worker", prog_failing_worker(rt, 0));
+    test_check(&tally, "failing middle worker", prog_failing_worker(rt, p / 2));
+    test_check(&tally, "failing last worker", prog_failing_worker(rt, p - 1));
+    test_check(&tally, "roundtrip after failures", prog_roundtrip(rt, 3, 50000));
     if (sgl_finalize(rt) != SGL_OK)
-        failed++;
-    if (rank == 0) {
-        printf("1..%d\n", passed + failed);
-        printf("# %d passed, %d failed\n", passed, failed);
+        tally.failed++;
+    if (tally.report) {
+        printf("1..%d\n", tally.passed + tally.failed);
+        printf("# %d passed, %d failed\n", tally.passed, tally.failed);
     }
-    return failed ? 1 : 0;
+    return tally.failed ? 1 : 0;
 }

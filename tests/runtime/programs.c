@@ -5,27 +5,7 @@
 #include <string.h>
 
 #include "programs.h"
-
-#define CHECK(cond, ...)                                                       \
-    do {                                                                       \
-        if (!(cond))                                                           \
-            return sgl_error_set(SGL_ETASK, __VA_ARGS__);                      \
-    } while (0)
-
-#define TRY(call)                                                              \
-    do {                                                                       \
-        int rc_ = (call);                                                      \
-        if (rc_ < 0)                                                           \
-            return rc_;                                                        \
-    } while (0)
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
+#include "test_util.h"
 
 /* Split @n into @p random parts; about one in four parts is empty. */
 static void random_split(size_t n, unsigned p, uint64_t seed, size_t *counts)
@@ -34,7 +14,7 @@ static void random_split(size_t n, unsigned p, uint64_t seed, size_t *counts)
     uint64_t *w = malloc(p * sizeof *w);
     uint64_t total = 0;
     for (unsigned i = 0; i < p; i++) {
-        w[i] = splitmix(&s) % 4 == 0 ? 0 : 1 + splitmix(&s) % 100;
+        w[i] = test_mix(&s) % 4 == 0 ? 0 : 1 + test_mix(&s) % 100;
         total += w[i];
     }
     size_t given = 0;
@@ -183,10 +163,10 @@ static int roundtrip_main(sgl_ctx_t *root, const void *arg, size_t size)
     CHECK(v, "out of memory");
     int64_t expect = 0;
     for (size_t i = 0; i < a->n; i++) {
-        v[i] = (int64_t)(splitmix(&s) % 2000001) - 1000000;
+        v[i] = (int64_t)(test_mix(&s) % 2000001) - 1000000;
         expect += v[i];
     }
-    int64_t sum = 0, k = (int64_t)(splitmix(&s) % 7) - 3;
+    int64_t sum = 0, k = (int64_t)(test_mix(&s) % 7) - 3;
     int64_t *out = NULL;
     size_t nout = 0;
     int rc = distribute(root, v, a->n, a->seed, &sum);
@@ -424,7 +404,7 @@ struct rb_arg {
 static uint8_t rb_byte(uint64_t seed, size_t worker, uint32_t step, size_t i)
 {
     uint64_t s = seed ^ (worker * 1000003u) ^ ((uint64_t)step << 40) ^ i;
-    return (uint8_t)splitmix(&s);
+    return (uint8_t)test_mix(&s);
 }
 
 /* Each worker hands up a block of 0..1000 bytes determined by the seed, its
@@ -447,7 +427,7 @@ static int rb_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 static uint64_t rb_bcast_sum(uint64_t seed, uint32_t step, size_t *ret_n)
 {
     uint64_t s = seed + step;
-    size_t n = splitmix(&s) % 1001;
+    size_t n = test_mix(&s) % 1001;
     uint64_t sum = 0;
     for (size_t i = 0; i < n; i++)
         sum += rb_byte(seed, SIZE_MAX, step, i);
@@ -461,7 +441,7 @@ static int rb_collect(sgl_ctx_t *ctx, const struct rb_arg *a, uint8_t **ret,
     if (sgl_ctx_is_worker(ctx)) {
         size_t w = sgl_ctx_first_worker(ctx);
         uint64_t s = a->seed ^ w ^ ((uint64_t)a->step << 32);
-        size_t n = splitmix(&s) % 1001;
+        size_t n = test_mix(&s) % 1001;
         uint8_t *v = malloc(n + sizeof(uint64_t));
         CHECK(v, "out of memory");
         for (size_t i = 0; i < n; i++)
@@ -527,7 +507,7 @@ static int rb_main(sgl_ctx_t *root, const void *arg, size_t size)
         int rc = SGL_OK;
         for (size_t w = 0; !rc && w < nw; w++) {
             uint64_t s = a.seed ^ w ^ ((uint64_t)step << 32);
-            size_t len = splitmix(&s) % 1001;
+            size_t len = test_mix(&s) % 1001;
             if (off + len + sizeof bsum > n) {
                 rc = sgl_error_set(SGL_ETASK, "rb: result too short at "
                                               "worker %zu",
