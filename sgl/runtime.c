@@ -218,6 +218,7 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
     }
     const char *env_trace = getenv("SGL_TRACE");
     rt->trace = opts->trace && !(env_trace && strcmp(env_trace, "0") == 0);
+    rt->trace_max = opts->trace_max ? opts->trace_max : (size_t)1 << 20;
     /* One origin for every process's trace times. */
     MPI_Barrier(rt->comm);
     rt->epoch = 0;

@@ -46,6 +46,7 @@ struct sgl_trace {
     size_t *down, *up;     /* n * arity entries */
     double *time, *work;   /* n * arity entries */
     size_t n, cap;
+    size_t dropped;        /* records not kept: full, or out of memory */
 };
 
 struct sgl_ctx {
@@ -109,6 +110,7 @@ struct sgl_runtime {
     struct sgl_ctx *entry;   /* the highest node this process plays */
     char warning[256];       /* sgl_runtime_warning(); empty if none */
     int trace;               /* record supersteps */
+    size_t trace_max;        /* records per master */
     double epoch;            /* sgl__now() origin, aligned by a barrier */
     /* Pointers to every record of this process in order of start, built
      * on demand by sgl_trace_step(). */

@@ -73,6 +73,9 @@ typedef struct sgl_opts {
     unsigned max_threads; /**< cap on threads per process; 0 = default */
     int trace;         /**< record every superstep (default 1; the
                             SGL_TRACE=0 environment variable turns it off) */
+    size_t trace_max;  /**< records kept per master before new ones are
+                            dropped (and counted); default 1 << 20, about
+                            100 MiB for a 2-child master; 0 = default */
 } sgl_opts_t;
 
 /** Fill @p opts with the defaults. */
@@ -268,6 +271,10 @@ int sgl_trace_step(const sgl_runtime_t *rt, size_t i,
  *  @return SGL_OK, SGL_EIO (cannot write), SGL_EMPI, SGL_ENOMEM. */
 int sgl_trace_write(sgl_runtime_t *rt, const char *path,
                     sgl_trace_format_t format);
+
+/** Supersteps this process did not record because a master's trace was
+ *  full (sgl_opts_t.trace_max) or memory ran out, since the last clear. */
+size_t sgl_trace_dropped(const sgl_runtime_t *rt);
 
 /** Forget every recorded superstep of this process. */
 void sgl_trace_clear(sgl_runtime_t *rt);

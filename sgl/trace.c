@@ -65,9 +65,13 @@ void sgl__trace_record(struct sgl_ctx *m, double start)
         return;
     struct sgl_trace *t = &m->trace;
     unsigned p = m->node->arity;
-    /* Out of memory loses trace records, never the program's result. */
-    if (t->n == t->cap && trace_grow(t, p) != SGL_OK)
+    /* A full trace or no memory loses records, never the program's
+     * result; the loss is counted. */
+    if (t->n >= m->rt->trace_max ||
+        (t->n == t->cap && trace_grow(t, p) != SGL_OK)) {
+        t->dropped++;
         return;
+    }
     t->rec[t->n] = (struct sgl_trace_rec){seq, m->parent_seq, start, end,
                                           master};
     size_t o = t->n * p;
@@ -160,9 +164,24 @@ int sgl_trace_step(const sgl_runtime_t *rt, size_t i,
     return SGL_OK;
 }
 
+static size_t dropped_ctx(const struct sgl_ctx *c)
+{
+    size_t n = c->trace.dropped;
+    for (unsigned i = 0; c->child && i < c->node->arity; i++)
+        if (c->child[i])
+            n += dropped_ctx(c->child[i]);
+    return n;
+}
+
+size_t sgl_trace_dropped(const sgl_runtime_t *rt)
+{
+    return rt ? dropped_ctx(rt->entry) : 0;
+}
+
 static void clear_ctx(struct sgl_ctx *c)
 {
     c->trace.n = 0;
+    c->trace.dropped = 0;
     for (unsigned i = 0; c->child && i < c->node->arity; i++)
         if (c->child[i])
             clear_ctx(c->child[i]);

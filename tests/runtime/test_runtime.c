@@ -266,3 +266,22 @@ Test(runtime, no_warning_within_the_cores)
     cr_assert_null(sgl_runtime_warning(rt));
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
+
+Test(runtime, trace_keeps_at_most_trace_max_records_and_counts_the_rest)
+{
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = "core:2";
+    o.trace_max = 3;
+    sgl_runtime_t *rt;
+    RUN_OK(sgl_init(NULL, NULL, &o, &rt));
+    RUN_OK(prog_register(rt));
+    /* The roundtrip runs two supersteps at the root per program. */
+    for (int i = 0; i < 4; i++)
+        RUN_OK(prog_roundtrip(rt, (uint64_t)i, 100));
+    cr_assert_eq(sgl_trace_steps(rt), 3);
+    cr_assert_eq(sgl_trace_dropped(rt), 5);
+    sgl_trace_clear(rt);
+    cr_assert_eq(sgl_trace_dropped(rt), 0);
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
