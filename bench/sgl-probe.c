@@ -16,6 +16,9 @@
  * file gets the large regime as the level's parameters and the small one
  * as its small-message regime. The runtime's figures go into the file,
  * since predictions are of runtime programs; the raw ones are printed.
+ * The kernels' c are measured by running the reference algorithms
+ * themselves on a private one-worker (merge: two-worker) runtime of rank 0,
+ * at n = 1e7 elements (1e6 with --quick); see measure_kernels().
  *
  * Usage: sgl-probe [--quick] [-o FILE]     (alone, or under mpirun -n N) */
 #include <math.h>
@@ -28,7 +31,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sgl/algorithms.h>
 #include <sgl/sgl.h>
+#include <sgl/sgl_mpi.h>
 
 #define MAX_SIZES 32
 #define TRIALS 5
@@ -379,78 +384,182 @@ static void raw_mpi(const struct plan *pl, struct mpi_raw *raw)
     free(displs);
 }
 
-/* ---- kernels on one worker ---- */
+/* ---- kernels: the algorithms themselves, on a private runtime ---- */
+
+/* c of each kernel as the closed form (machine/predict_algorithms.c)
+ * charges it, measured on the code the algorithms run, at the size the
+ * main job cares about (n = 1e7, 1e6 with --quick), medians of TRIALS
+ * timed runs after one warm-up:
+ *   sum, product  sgl_dvec_reduce(SUM / PROD) on one worker, / n
+ *   scan          sgl_dvec_scan(SGL_SCAN_REDUCE_FIRST) on one worker, / n
+ *                 (the variant bench_main runs; on one worker it is the
+ *                 local scan the down pass also runs)
+ *   sort          sgl_dvec_sort on one worker, / n: with one worker PSRS is
+ *                 its local sort (key mapping, 11-bit LSD radix sort, key
+ *                 mapping back), linear in n
+ *   merge         sgl_dvec_sort on two workers: the S3 task time of the
+ *                 workers from the trace (their 2-way merge of the bucket
+ *                 runs, with the key mapping back), / (elements * log2 2)
+ * The runtimes are created on rank 0 alone over MPI_COMM_SELF (one worker:
+ * "core:1"; two: "core:2"), with the threads of this process. */
 
 struct kernels {
     double sum, product, scan, sort, merge;
 };
 
-static int cmp_d(const void *a, const void *b) { return cmp_double(a, b); }
+struct kjob {
+    int what; /* 0: one-worker kernels; 1 create, 2 sort, 3 free (merge) */
+    size_t n;
+    uint64_t seed;
+    struct kernels *k;
+};
 
-static void measure_kernels(size_t n, struct kernels *k)
+static sgl_dvec_t *g_vec; /* the merge runs' vector, across sgl_run()s */
+
+static int kernels_one(sgl_ctx_t *root, const struct kjob *j)
 {
-    double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
-    if (!x || !y)
-        exit(1);
-    uint64_t s = 1;
-    for (size_t i = 0; i < n; i++) {
-        s = s * 6364136223846793005u + 1442695040888963407u;
-        x[i] = (double)(s >> 11) * 0x1p-53 + 0.5;
+    sgl_dvec_t *x = NULL, *y = NULL;
+    uint64_t seed = j->seed;
+    double n = (double)j->n, tr[TRIALS], res;
+    int rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM, &seed,
+                             sizeof seed, &x);
+    if (!rc)
+        rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_NONE, NULL, 0,
+                             &y);
+    /* t = -1 is the warm-up. */
+    for (int what = 0; !rc && what < 3; what++) {
+        for (int t = -1; !rc && t < TRIALS; t++) {
+            double a = now();
+            if (what == 0)
+                rc = sgl_dvec_reduce(root, x, SGL_OP_SUM, 0, &res);
+            else if (what == 1)
+                rc = sgl_dvec_reduce(root, x, SGL_OP_PROD, 0, &res);
+            else
+                rc = sgl_dvec_scan(root, x, y, SGL_OP_SUM,
+                                   SGL_SCAN_REDUCE_FIRST);
+            if (t >= 0)
+                tr[t] = (now() - a) / n;
+        }
+        if (!rc)
+            *(what == 0 ? &j->k->sum : what == 1 ? &j->k->product
+                                                 : &j->k->scan) =
+                median(tr, TRIALS);
     }
+    int r2 = sgl_dvec_free(root, y);
+    rc = rc ? rc : r2;
+    /* Sort: a fresh random vector for every run, as bench_main does. */
+    for (int t = -1; !rc && t < TRIALS; t++) {
+        sgl_dvec_t *v = NULL;
+        seed = j->seed + 100 + (uint64_t)(t + 1);
+        rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM, &seed,
+                             sizeof seed, &v);
+        double a = now();
+        if (!rc)
+            rc = sgl_dvec_sort(root, v, NULL);
+        if (t >= 0)
+            tr[t] = (now() - a) / n;
+        r2 = sgl_dvec_free(root, v);
+        rc = rc ? rc : r2;
+    }
+    if (!rc)
+        j->k->sort = median(tr, TRIALS);
+    r2 = sgl_dvec_free(root, x);
+    return rc ? rc : r2;
+}
+
+static int kernels_task(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)size;
+    const struct kjob *j = arg;
+    if (j->what == 0)
+        return kernels_one(root, j);
+    if (j->what == 1)
+        return sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM,
+                               &j->seed, sizeof j->seed, &g_vec);
+    if (j->what == 2)
+        return sgl_dvec_sort(root, g_vec, NULL);
+    int rc = sgl_dvec_free(root, g_vec);
+    g_vec = NULL;
+    return rc;
+}
+
+static int kernel_runtime(const char *shape, int trace, sgl_runtime_t **rt)
+{
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = shape;
+    o.trace = trace;
+    o.max_threads = 2;
+    o.bind = 0;
+    *rt = NULL;
+    int rc = sgl_init_comm(MPI_COMM_SELF, &o, rt);
+    if (!rc && ((rc = sgl_algorithms_register(*rt)) ||
+                (rc = sgl_task_register(*rt, kernels_task, "kernels")))) {
+        sgl_finalize(*rt);
+        *rt = NULL;
+    }
+    return rc;
+}
+
+/* Seconds per element of the workers' S3 (merge) in the last sort traced
+ * on @rt: the sum of their S3 task times over the elements they hold. */
+static double s3_per_element(sgl_runtime_t *rt, const size_t *counts)
+{
+    sgl_trace_step_t st, s3 = {0};
+    int found = 0;
+    for (size_t q = 0; q < sgl_trace_steps(rt); q++)
+        if (sgl_trace_step(rt, q, &st) == SGL_OK && st.level == 0) {
+            s3 = st; /* the sort's last root superstep is S3 */
+            found = 1;
+        }
+    if (!found)
+        return NAN;
+    double t = 0, m = 0;
+    for (unsigned i = 0; i < s3.children; i++) {
+        t += s3.child_time[i];
+        m += (double)counts[i];
+    }
+    return m > 0 ? t / m : NAN;
+}
+
+/* On rank 0 only. @return SGL_OK or an error (with sgl_last_error()). */
+static int measure_kernels(size_t n, struct kernels *k)
+{
+    memset(k, 0, sizeof *k);
+    k->merge = NAN;
+    sgl_runtime_t *rt;
+    int rc = kernel_runtime("core:1", 0, &rt);
+    if (rc)
+        return rc;
+    struct kjob j = {0, n, 1, k};
+    rc = sgl_run(rt, kernels_task, &j, sizeof j);
+    int r2 = sgl_finalize(rt);
+    if (rc || r2)
+        return rc ? rc : r2;
+
+    if ((rc = kernel_runtime("core:2", 1, &rt)))
+        return rc;
     double tr[TRIALS];
-    volatile double sink;
-    for (int t = 0; t < TRIALS; t++) {
-        double a = now(), acc = 0;
-        for (size_t i = 0; i < n; i++)
-            acc += x[i];
-        sink = acc;
-        tr[t] = (now() - a) / (double)n;
+    for (int t = -1; !rc && t < TRIALS; t++) {
+        j.seed = 200 + (uint64_t)(t + 1);
+        j.what = 1;
+        rc = sgl_run(rt, kernels_task, &j, sizeof j);
+        if (rc)
+            break;
+        sgl_trace_clear(rt);
+        j.what = 2;
+        rc = sgl_run(rt, kernels_task, &j, sizeof j);
+        /* log2 P = 1 merge level for P = 2. */
+        if (!rc && t >= 0)
+            tr[t] = s3_per_element(rt, sgl_dvec_counts(g_vec));
+        j.what = 3;
+        r2 = sgl_run(rt, kernels_task, &j, sizeof j);
+        rc = rc ? rc : r2;
     }
-    k->sum = median(tr, TRIALS);
-    for (int t = 0; t < TRIALS; t++) {
-        double a = now(), acc = 1;
-        for (size_t i = 0; i < n; i++)
-            acc *= x[i];
-        sink = acc;
-        tr[t] = (now() - a) / (double)n;
-    }
-    k->product = median(tr, TRIALS);
-    for (int t = 0; t < TRIALS; t++) {
-        double a = now(), acc = 0;
-        for (size_t i = 0; i < n; i++)
-            y[i] = acc += x[i];
-        tr[t] = (now() - a) / (double)n;
-    }
-    k->scan = median(tr, TRIALS);
-    (void)sink;
-    /* Merge two sorted halves per element. */
-    size_t h = n / 2;
-    memcpy(y, x, n * sizeof *x);
-    qsort(y, h, sizeof *y, cmp_d);
-    qsort(y + h, n - h, sizeof *y, cmp_d);
-    for (int t = 0; t < TRIALS; t++) {
-        double a = now();
-        size_t i = 0, j = h, o = 0;
-        while (i < h && j < n)
-            x[o++] = y[i] <= y[j] ? y[i++] : y[j++];
-        while (i < h)
-            x[o++] = y[i++];
-        while (j < n)
-            x[o++] = y[j++];
-        tr[t] = (now() - a) / (double)n;
-    }
-    k->merge = median(tr, TRIALS);
-    int trials = 3;
-    for (int t = 0; t < trials; t++) {
-        for (size_t i = 0; i < n; i++)
-            y[i] = x[(i * 7919) % n];
-        double a = now();
-        qsort(y, n, sizeof *y, cmp_d);
-        tr[t] = (now() - a) / ((double)n * log2((double)n));
-    }
-    k->sort = median(tr, trials);
-    free(x);
-    free(y);
+    if (!rc)
+        k->merge = median(tr, TRIALS);
+    r2 = sgl_finalize(rt);
+    return rc ? rc : r2;
 }
 
 /* ---- output ---- */
@@ -535,10 +644,14 @@ int main(int argc, char **argv)
         return 1;
     }
     struct kernels k;
+    int kernels_ok = 1;
     if (rank == 0) {
         fprintf(stderr, "sgl-probe: kernels on one worker (n = %zu)\n",
                 pl.kernel_n);
-        measure_kernels(pl.kernel_n, &k);
+        if (measure_kernels(pl.kernel_n, &k)) {
+            fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_last_error());
+            kernels_ok = 0;
+        }
     }
 
     int status = 0;
@@ -610,15 +723,22 @@ int main(int argc, char **argv)
             }
         }
         if (out) {
-            printf("kernels (one worker, seconds per element; sort per n "
-                   "log2 n):\n  sum %.3g  product %.3g  scan %.3g  sort %.3g  "
+            printf("kernels (the algorithms on 1 worker, merge on 2; "
+                   "seconds per element; merge per element and 2-way "
+                   "level):\n  sum %.3g  product %.3g  scan %.3g  sort %.3g  "
                    "merge %.3g\n",
                    k.sum, k.product, k.scan, k.sort, k.merge);
-            sgl_machine_set_kernel(out, "sum", k.sum);
-            sgl_machine_set_kernel(out, "product", k.product);
-            sgl_machine_set_kernel(out, "scan", k.scan);
-            sgl_machine_set_kernel(out, "sort", k.sort);
-            sgl_machine_set_kernel(out, "merge", k.merge);
+            if (!kernels_ok)
+                status = 1;
+            if (kernels_ok &&
+                (sgl_machine_set_kernel(out, "sum", k.sum) ||
+                 sgl_machine_set_kernel(out, "product", k.product) ||
+                 sgl_machine_set_kernel(out, "scan", k.scan) ||
+                 sgl_machine_set_kernel(out, "sort", k.sort) ||
+                 sgl_machine_set_kernel(out, "merge", k.merge))) {
+                fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_last_error());
+                status = 1;
+            }
             char host[256] = "unknown", date[64];
             gethostname(host, sizeof host - 1);
             time_t tt = time(NULL);
@@ -627,9 +747,12 @@ int main(int argc, char **argv)
             snprintf(method, sizeof method,
                      "sgl-probe%s: runtime scatter/gather supersteps, %zu "
                      "sizes 1..%zu words, medians of %d, weighted least "
-                     "squares; l from the small regime; %d MPI ranks",
+                     "squares; l from the small regime; %d MPI ranks; "
+                     "kernels: the algorithms at n = %zu on 1 worker (sum, "
+                     "product, scan, sort per element) and 2 (merge: S3 "
+                     "task time per element)",
                      pl.quick ? " --quick" : "", pl.nsizes,
-                     pl.words[pl.nsizes - 1], TRIALS, size);
+                     pl.words[pl.nsizes - 1], TRIALS, size, pl.kernel_n);
             sgl_machine_set_provenance(out, "host", host);
             sgl_machine_set_provenance(out, "date", date);
             sgl_machine_set_provenance(out, "sgl_version", SGL_VERSION);

@@ -217,7 +217,8 @@ size_t sgl_node_master_index(const sgl_node_t *master);
 #define SGL_KERNEL_NAME_MAX 31
 
 /** Set c of @p kernel for every worker: @p seconds_per_elem seconds per
- *  element (per n log2 n for "sort"), replacing any per-worker values.
+ *  element (for "merge": per element and 2-way merge level), replacing
+ *  any per-worker values.
  *  Kernel names are [A-Za-z0-9_.-]+, at most SGL_KERNEL_NAME_MAX long; the
  *  reference algorithms use "sum", "product", "scan", "sort", "merge".
  *  @return SGL_OK, SGL_EINVAL (bad name, negative or non-finite value) or

@@ -46,7 +46,8 @@ typedef struct sgl_work {
     unsigned nterms; /**< used entries of term[] */
     struct {
         const char *kernel; /**< kernel name, e.g. "sum" */
-        double amount;      /**< elements (n log2 n for "sort") */
+        double amount;      /**< elements (for "merge": elements times
+                                 2-way merge levels) */
     } term[SGL_WORK_TERMS];
 } sgl_work_t;
 
@@ -141,7 +142,8 @@ void sgl_predict_opts_default(sgl_predict_opts_t *opts);
 /** Predict @p algo on @p n elements (split over the workers in proportion
  *  to their number in each subtree). Kernels used: reduce: op_kernel;
  *  scans: "scan" (also for adding offsets) and "sum"; PSRS: "sort"
- *  (per n log2 n) and "merge" (per element and per 2-way merge level).
+ *  (per element: the local sort is a linear LSD radix sort) and "merge"
+ *  (per element and per 2-way merge level).
  *  @param opts  NULL for defaults.
  *  @return as sgl_predict_program(); SGL_EINVAL for n < 1 or a bad
  *  algorithm. */

@@ -19,7 +19,9 @@
  *   pass gathers the results.
  * psrs (3 supersteps from the root, flattened as algorithms/psrs.c; each
  * lower master forwards with one superstep of its own):
- *   S1: worker sorts m*log2(m)*c(sort), hands up its size and P samples
+ *   S1: worker sorts m*c(sort) (a linear LSD radix sort: c(sort) is per
+ *       element, all its passes and the key mapping included), hands up
+ *       its size and P samples
  *       (key, index): (2P+1)*eb; masters concatenate; root sorts the P^2
  *       samples by a P-way merge: P^2*log2(P)*c(merge)
  *   S2: pivots and block offsets down, (P-1 + workers below)*eb per child;
@@ -28,7 +30,7 @@
  *   S3: buckets down, (m+P)*eb per worker; worker P-way merges its bucket
  *       runs m*log2(P)*c(merge), hands up its new size: eb
  *   Buckets are taken as n/P each (regular sampling bounds them by 2n/P).
- * One worker alone: reduce m*c(op), scans m*c(scan), psrs n*log2(n)*c(sort).
+ * One worker alone: reduce m*c(op), scans m*c(scan), psrs n*c(sort).
  */
 #include <math.h>
 #include <string.h>
@@ -164,7 +166,7 @@ static int work(void *user, const sgl_node_t *worker, const void *t,
         if (a->algo == SGL_PREDICT_REDUCE)
             add(w, a->o.op_kernel, m);
         else if (a->algo == SGL_PREDICT_PSRS)
-            add(w, "sort", m * lg(m));
+            add(w, "sort", m);
         else
             add(w, "scan", m);
         break;
@@ -175,7 +177,7 @@ static int work(void *user, const sgl_node_t *worker, const void *t,
         add(w, "scan", m);
         break;
     case PH_S1:
-        add(w, "sort", m * lg(m));
+        add(w, "sort", m);
         break;
     case PH_S2:
         add(w, "merge", P * lg(m));

@@ -97,17 +97,25 @@ Test(predict, flat_bsp_prefix_sum)
     r = predict(m, SGL_PREDICT_REDUCE, n, 4);
     cr_expect_eq(r.total, n / p + p + p * g_word + 2 * l);
 
-    /* PSRS as BSP with m = n/p: three supersteps of two syncs each.
-     * S1: sort m log2 m, P(2P+1) words up, root merges P^2 samples
+    /* PSRS as BSP with m = n/p = 1562500: three supersteps of two syncs
+     * each. The local sort is a linear radix sort: c(sort) per element.
+     * S1: sort m = 1562500, P(2P+1) words up, root merges the P^2 samples
+     *     P^2 log2 P = 4096 * 6 = 24576
      * S2: P pivots and offsets down per worker, split P log2 m, (m + P)
      *     words up per worker
-     * S3: (m + P) words down per worker, merge m log2 P, 1 word up. */
+     * S3: (m + P) words down per worker, merge m log2 P = 9375000, 1 word
+     *     up.
+     * Workers: W1 = 1562500 + 64 log2(1562500) + 9375000; root: 24576. */
     double mm = n / p;
-    double W3 = mm * log2(mm) + p * p * log2(p) + p * log2(mm) + mm * log2(p);
+    double W1 = 1562500 + p * log2(mm) + 9375000;
+    double W3 = W1 + 24576;
     double H3 = p * (2 * p + 1) + p * p + (n + p * p) + (n + p * p) + p;
     r = predict(m, SGL_PREDICT_PSRS, n, 4);
     expect_near(r.total, W3 + H3 * g_word + 6 * l, "psrs");
-    expect_near(r.sequential, n * log2(n), "psrs sequential");
+    expect_near(r.level[1].work, W1, "psrs workers' work");
+    expect_near(r.level[0].work, 24576, "psrs root's work");
+    /* One worker: its radix sort of all n elements, n * c(sort). */
+    cr_expect_eq(r.sequential, 1e8, "psrs sequential %.17g", r.sequential);
     sgl_machine_free(m);
 }
 
