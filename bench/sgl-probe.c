@@ -389,7 +389,7 @@ static void raw_mpi(const struct plan *pl, struct mpi_raw *raw)
 /* c of each kernel as the closed form (machine/predict_algorithms.c)
  * charges it, measured on the code the algorithms run, at the size the
  * main job cares about (n = 1e7, 1e6 with --quick), medians of TRIALS
- * timed runs after one warm-up:
+ * timed runs after one warm-up, each from cold caches (flush_caches()):
  *   sum, product  sgl_dvec_reduce(SUM / PROD) on one worker, / n
  *   scan          sgl_dvec_scan(SGL_SCAN_REDUCE_FIRST) on one worker, / n
  *                 (the variant bench_main runs; on one worker it is the
@@ -416,6 +416,23 @@ struct kjob {
 
 static sgl_dvec_t *g_vec; /* the merge runs' vector, across sgl_run()s */
 
+/* Evict the caches before every timed run: in the main job each run comes
+ * after the peers have streamed their own n elements (and the sweep runs
+ * cold-cache at the sizes that fit the last-level cache). */
+#define FLUSH_BYTES ((size_t)96 << 20)
+static unsigned char *g_flush;
+
+static void flush_caches(void)
+{
+    if (!g_flush)
+        g_flush = malloc(FLUSH_BYTES);
+    if (!g_flush)
+        return;
+    static unsigned char v;
+    memset(g_flush, ++v, FLUSH_BYTES);
+    __asm__ volatile("" ::"r"(g_flush) : "memory");
+}
+
 static int kernels_one(sgl_ctx_t *root, const struct kjob *j)
 {
     sgl_dvec_t *x = NULL, *y = NULL;
@@ -429,6 +446,7 @@ static int kernels_one(sgl_ctx_t *root, const struct kjob *j)
     /* t = -1 is the warm-up. */
     for (int what = 0; !rc && what < 3; what++) {
         for (int t = -1; !rc && t < TRIALS; t++) {
+            flush_caches();
             double a = now();
             if (what == 0)
                 rc = sgl_dvec_reduce(root, x, SGL_OP_SUM, 0, &res);
@@ -453,6 +471,7 @@ static int kernels_one(sgl_ctx_t *root, const struct kjob *j)
         seed = j->seed + 100 + (uint64_t)(t + 1);
         rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM, &seed,
                              sizeof seed, &v);
+        flush_caches();
         double a = now();
         if (!rc)
             rc = sgl_dvec_sort(root, v, NULL);
@@ -547,6 +566,7 @@ static int measure_kernels(size_t n, struct kernels *k)
         if (rc)
             break;
         sgl_trace_clear(rt);
+        flush_caches();
         j.what = 2;
         rc = sgl_run(rt, kernels_task, &j, sizeof j);
         /* log2 P = 1 merge level for P = 2. */
@@ -558,6 +578,8 @@ static int measure_kernels(size_t n, struct kernels *k)
     }
     if (!rc)
         k->merge = median(tr, TRIALS);
+    free(g_flush);
+    g_flush = NULL;
     r2 = sgl_finalize(rt);
     return rc ? rc : r2;
 }
