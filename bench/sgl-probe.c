@@ -389,7 +389,9 @@ static void raw_mpi(const struct plan *pl, struct mpi_raw *raw)
 /* c of each kernel as the closed form (machine/predict_algorithms.c)
  * charges it, measured on the code the algorithms run, at the size the
  * main job cares about (n = 1e7, 1e6 with --quick), medians of TRIALS
- * timed runs after one warm-up, each from cold caches (flush_caches()):
+ * timed runs after one warm-up; reductions and scans from cold caches
+ * (flush_caches()), sorts right after the fill of a fresh vector, each as
+ * bench_main runs them:
  *   sum, product  sgl_dvec_reduce(SUM / PROD) on one worker, / n
  *   scan          sgl_dvec_scan(SGL_SCAN_REDUCE_FIRST) on one worker, / n
  *                 (the variant bench_main runs; on one worker it is the
@@ -416,9 +418,9 @@ struct kjob {
 
 static sgl_dvec_t *g_vec; /* the merge runs' vector, across sgl_run()s */
 
-/* Evict the caches before every timed run: in the main job each run comes
- * after the peers have streamed their own n elements (and the sweep runs
- * cold-cache at the sizes that fit the last-level cache). */
+/* Evict the caches before a timed reduction or scan: in the main job each
+ * of those runs comes after the peers have streamed their own n elements,
+ * so it starts cold even at sizes that fit the last-level cache. */
 #define FLUSH_BYTES ((size_t)96 << 20)
 static unsigned char *g_flush;
 
@@ -471,8 +473,7 @@ static int kernels_one(sgl_ctx_t *root, const struct kjob *j)
         seed = j->seed + 100 + (uint64_t)(t + 1);
         rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM, &seed,
                              sizeof seed, &v);
-        flush_caches();
-        double a = now();
+        double a = now(); /* warm from the fill, as in bench_main */
         if (!rc)
             rc = sgl_dvec_sort(root, v, NULL);
         if (t >= 0)
@@ -566,7 +567,6 @@ static int measure_kernels(size_t n, struct kernels *k)
         if (rc)
             break;
         sgl_trace_clear(rt);
-        flush_caches();
         j.what = 2;
         rc = sgl_run(rt, kernels_task, &j, sizeof j);
         /* log2 P = 1 merge level for P = 2. */
