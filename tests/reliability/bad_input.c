@@ -54,9 +54,14 @@ static void shapes(void)
         "node:2 core:[", "node:2 core:[3", "node:2 core:[3,5", "node:2 core:[]",
         "node:2 core:[3,]", "node:2 core:[,3]", "node:2 core:[3,5,7]",
         "node:2 core:[0,5]", "core:[2]x", "node:99999999999999999999",
-        "node:4294967297", "node:65536 core:65536", "core:2 core:2 core:2 "
-        "core:2 core:2 core:2 core:2 core:2 core:2 core:2 core:2 core:2 "
-        "core:2 core:2 core:2 core:2 core:2 core:2 core:2 core:2 core:2",
+        "node:4294967297", "node:65536 core:65536",
+        /* 40 levels, allowed. (Not 2^21 workers: under ASan with
+         * fast_unwind_on_malloc=0 that tree takes minutes to build.) */
+        "core:1 core:1 core:1 core:1 core:1 core:1 core:1 core:1 core:1 "
+        "core:1 core:1 core:1 core:1 core:1 core:1 core:1 core:1 core:1 "
+        "core:1 core:1 core:1 core:1 core:1 core:1 core:1 core:1 core:1 "
+        "core:1 core:1 core:1 core:1 core:1 core:1 core:1 core:1 core:1 "
+        "core:1 core:1 core:1 core:2",
         "node:2\tcore:\n2", "n\xc3\xb6""de:2", "core:2 # comment",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -77,6 +82,12 @@ static void shapes(void)
         sgl_machine_free(m);
     }
     shape_case(NULL, SGL_EINVAL);
+    /* Deeper than the tree's limit of 64 levels. */
+    char deep[8 * 70 + 8] = "";
+    for (int i = 0; i < 70; i++)
+        strcat(deep, "core:1 ");
+    strcat(deep, "core:2");
+    shape_case(deep, SGL_EPARSE);
     sgl_machine_t *m = NULL;
     tap_expect("from_shape with NULL ret_machine",
                sgl_machine_from_shape("core:2", NULL, NULL), SGL_EINVAL);
