@@ -82,8 +82,15 @@ void sgl__trace_record(struct sgl_ctx *m, double start)
         t->work[o + i] = m->cwork[i];
     }
     t->n++;
-    free(m->rt->index);
-    m->rt->index = NULL;
+    /* The index of sgl_trace_step() is stale now. Only the process's top
+     * context drops it: nested thread-level masters record concurrently
+     * on their own threads (two of them freeing one index raced, and
+     * could free it twice), and the top context's superstep always ends
+     * after theirs. */
+    if (m == m->rt->entry) {
+        free(m->rt->index);
+        m->rt->index = NULL;
+    }
 }
 
 static size_t count_ctx(const struct sgl_ctx *c)
