@@ -24,6 +24,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "peer_scan.h"
 #include "timing.h"
 
 #include "algorithms.h"
@@ -149,29 +150,6 @@ static int bench_reduce(sgl_ctx_t *root, const struct cfg *c)
     return SGL_OK;
 }
 
-static void scan_two_pass(const double *x, double *y, size_t n, int nt)
-{
-    double part[64] = {0};
-#pragma omp parallel num_threads(nt)
-    {
-        int id = omp_get_thread_num(), T = omp_get_num_threads();
-        size_t lo = n * (size_t)id / (size_t)T;
-        size_t hi = n * (size_t)(id + 1) / (size_t)T;
-        double s = 0;
-        for (size_t i = lo; i < hi; i++)
-            s += x[i];
-        part[id + 1] = s;
-#pragma omp barrier
-        double off = 0;
-        for (int j = 0; j <= id; j++)
-            off += part[j];
-        for (size_t i = lo; i < hi; i++) {
-            off += x[i];
-            y[i] = off;
-        }
-    }
-}
-
 /* GCC warns about its own inscan temporaries (a false positive). */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
@@ -212,7 +190,7 @@ static int bench_scan(sgl_ctx_t *root, const struct cfg *c)
                                SGL_SCAN_LOCAL_FIRST);
         tl[k] = bench_now() - t0;
         t0 = bench_now();
-        scan_two_pass(x, y, n, c->threads);
+        bench_scan_two_pass(x, y, n, c->threads, 0);
         p2[k] = bench_now() - t0;
         sink += y[n - 1];
         t0 = bench_now();

@@ -39,6 +39,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "peer_scan.h"
 #include "timing.h"
 
 #include "algorithms.h"
@@ -301,7 +302,6 @@ static double peer_scan2(struct peers *p)
     size_t m = p->hi - p->lo;
     const double *x = p->x;
     double *y = p->y;
-    double part[65] = {0};
     int nt = p->threads > 64 ? 64 : p->threads;
     double t0 = timed_start(p);
     double base = 0;
@@ -310,24 +310,7 @@ static double peer_scan2(struct peers *p)
         MPI_Exscan(&s, &e, 1, MPI_DOUBLE, MPI_SUM, p->comm);
         base = p->rank ? e : 0;
     }
-#pragma omp parallel num_threads(nt)
-    {
-        int id = omp_get_thread_num(), T = omp_get_num_threads();
-        size_t lo = m * (size_t)id / (size_t)T;
-        size_t hi = m * (size_t)(id + 1) / (size_t)T;
-        double s = 0;
-        for (size_t i = lo; i < hi; i++)
-            s += x[i];
-        part[id + 1] = s;
-#pragma omp barrier
-        double off = base;
-        for (int j = 0; j <= id; j++)
-            off += part[j];
-        for (size_t i = lo; i < hi; i++) {
-            off += x[i];
-            y[i] = off;
-        }
-    }
+    bench_scan_two_pass(x, y, m, p->threads, base);
     double t = timed_end(p, t0);
     sink = m ? y[m - 1] : 0;
     return t;
