@@ -10,7 +10,8 @@
  *       pivots at ranks i*S/P.
  *   S2  broadcast pivots and block offsets; workers split their block into
  *       P buckets at the pivots and hand up the bucket sizes and the block.
- *       root: reorder the buckets by destination.
+ *       root: reorder the buckets by destination, into the children's
+ *       receive buffers.
  *   S3  scatter bucket runs to their destinations; workers P-way merge them,
  *       map keys back to values, hand up their new size.
  *
@@ -27,8 +28,13 @@
  *       + c0*P^2 log P + 2 L per level
  *   S2: (P-1) words down, n + P^2 words up per level + c*P log m + 2 L
  *   S3: n + P^2 words down per level + c*m log P (merge) + 2 L
- * Memory on a worker: its block, a radix buffer of the same size, and the
- * runtime's copies of what it hands up and receives. */
+ * Memory: at most two copies of the data at any time. S1: block and radix
+ * buffer. S2: the worker copies its block into the hand-up buffer and
+ * frees it; the root reorders from the hand-ups straight into the
+ * children's receive buffers (sgl_scatter_buffer) and frees the hand-ups
+ * (sgl_gather_release). S3: the runs and the merged block; the runs are
+ * freed (sgl_recv_release) before the next superstep. Masters in between
+ * split and free the same way. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -358,6 +364,12 @@ static int s3_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
         merge_32((const uint32_t *)(const void *)runs, len, p, out, scratch,
                  scratch + p, scratch + 2 * p);
     free(scratch);
+    /* The runs are merged: free them before the block is handed on. */
+    int rc = sgl_recv_release(ctx);
+    if (rc) {
+        free(out);
+        return rc;
+    }
     from_keys((sgl_dtype_t)a->dtype, out, m);
     free(b->data);
     b->data = out;
@@ -395,7 +407,7 @@ static int s2_concat(sgl_ctx_t *ctx, size_t p)
         memcpy(up + dof, d + ch, bytes - ch);
         dof += bytes - ch;
     }
-    return SGL_OK;
+    return sgl_gather_release(ctx);
 }
 
 /* S3 at a master: split the message [per worker: P counts, runs] between
@@ -430,10 +442,18 @@ static int s3_forward(sgl_ctx_t *ctx, const struct sort_arg *a,
         rc = sgl_error_set(SGL_ESIZE, "sort: S3 message of %zu bytes, "
                                       "parsed %zu",
                            bytes, off);
-    if (!rc)
-        rc = sgl_scatter(ctx, msg, 1, counts);
+    /* Split straight into the children's buffers and free this node's
+     * copy before they merge. */
+    const char *from = msg;
+    for (unsigned c = 0; c < nc && !rc; c++) {
+        void *to;
+        rc = sgl_scatter_buffer(ctx, c, counts[c], &to);
+        if (!rc && counts[c])
+            memcpy(to, from, counts[c]);
+        from += counts[c];
+    }
     free(counts);
-    return rc;
+    return rc ? rc : sgl_recv_release(ctx);
 }
 
 /* The recursive body of all three steps below the root. @in is what this
@@ -505,7 +525,6 @@ static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_sort_stats_t *st)
     const char **src = malloc(p * sizeof *src);
     size_t *dest_bytes = malloc(p * sizeof *dest_bytes);
     size_t *child_bytes = malloc(sgl_ctx_children(root) * sizeof(size_t));
-    char *buf = NULL;
     if (!recs || !smp || !bc || !cnt || !src || !dest_bytes || !child_bytes) {
         rc = sgl_error_set(SGL_ENOMEM, "sort: out of memory at the root");
         goto out;
@@ -564,41 +583,46 @@ static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_sort_stats_t *st)
             goto out;
         }
     }
-    /* Reorder by destination: dest d gets [P counts][runs from s = 0..]. */
-    size_t total = p * p * 8 + v->n * es;
-    buf = malloc(total ? total : 1);
-    if (!buf) {
-        rc = sgl_error_set(SGL_ENOMEM, "sort: out of memory for %zu bytes",
-                           total);
-        goto out;
-    }
-    char *o = buf;
+    /* Reorder by destination straight into the children's receive
+     * buffers (no staging copy at the root): destination d gets
+     * [P counts][runs from s = 0..]. */
     for (size_t d = 0; d < p; d++) {
-        char *start = o;
-        for (size_t s = 0; s < p; s++) {
-            memcpy(o, &cnt[s * p + d], 8);
-            o += 8;
-        }
-        for (size_t s = 0; s < p; s++) {
-            size_t bytes = cnt[s * p + d] * es;
-            if (bytes)
-                memcpy(o, src[s], bytes);
-            src[s] += bytes;
-            o += bytes;
-        }
-        dest_bytes[d] = (size_t)(o - start);
+        dest_bytes[d] = p * 8;
+        for (size_t s = 0; s < p; s++)
+            dest_bytes[d] += cnt[s * p + d] * es;
     }
     w = 0;
-    for (unsigned c = 0; c < sgl_ctx_children(root); c++) {
+    for (unsigned c = 0; c < sgl_ctx_children(root) && !rc; c++) {
+        size_t wc = sgl_ctx_child_workers(root, c);
         child_bytes[c] = 0;
-        for (size_t k = 0; k < sgl_ctx_child_workers(root, c); k++)
-            child_bytes[c] += dest_bytes[w++];
+        for (size_t k = 0; k < wc; k++)
+            child_bytes[c] += dest_bytes[w + k];
+        char *o;
+        if ((rc = sgl_scatter_buffer(root, c, child_bytes[c], (void **)&o)))
+            goto out;
+        for (size_t d = w; d < w + wc; d++) {
+            for (size_t s = 0; s < p; s++) {
+                memcpy(o, &cnt[s * p + d], 8);
+                o += 8;
+            }
+            for (size_t s = 0; s < p; s++) {
+                size_t bytes = cnt[s * p + d] * es;
+                if (bytes)
+                    memcpy(o, src[s], bytes);
+                src[s] += bytes;
+                o += bytes;
+            }
+        }
+        w += wc;
     }
+    /* The buckets are copied out: their hand-up buffers can go now, not at
+     * the next superstep, so that they do not coexist with the merge. */
+    if ((rc = sgl_gather_release(root)))
+        goto out;
 
     /* S3: runs down, merged sizes up. */
     a.step = 3;
-    if ((rc = sgl_scatter(root, buf, 1, child_bytes)) ||
-        (rc = sgl_pardo(root, sort_task, &a, sizeof a)) ||
+    if ((rc = sgl_pardo(root, sort_task, &a, sizeof a)) ||
         (rc = sgl_gather(root, recs, 8, p, NULL)))
         goto out;
     for (size_t s = 0; s < p; s++)
@@ -606,7 +630,6 @@ static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_sort_stats_t *st)
     if (st)
         st->samples = ns;
 out:
-    free(buf);
     free(recs);
     free(smp);
     free(bc);

@@ -5,7 +5,7 @@
  * child itself without messages. Processes that are not the root serve
  * their master's commands in sgl__mpi_serve() until a stop message.
  *
- * Protocol. A message of at most PACK_MAX bytes travels as one, packed
+ * Protocol. A message of at most SGL__PACK_MAX bytes travels as one, packed
  * into a contiguous buffer and received into a pre-posted buffer of that
  * size, so no probe is needed. A larger one travels as a small first part
  * (the header; up, also the error message) and the rest, sent straight
@@ -22,9 +22,6 @@
 #define MAGIC_DOWN 0x53474c44u /* "SGLD" */
 #define MAGIC_UP 0x53474c55u   /* "SGLU" */
 #define HDR_BYTES 64
-/* Messages up to this size are packed into one contiguous buffer: a copy
- * of a few KiB costs less than building a derived datatype. */
-#define PACK_MAX 16384
 
 enum { KIND_TASK = 1, KIND_STOP = 2 };
 
@@ -132,6 +129,15 @@ static size_t staged_bytes(const struct sgl_ctx *m, unsigned i)
     return m->staged == SGL_STAGED_NONE ? 0 : m->counts[i];
 }
 
+static const char *staged_data(const struct sgl_ctx *m, unsigned i)
+{
+    if (staged_bytes(m, i) == 0)
+        return NULL;
+    if (m->staged == SGL_STAGED_BUFFERS)
+        return m->sbuf[i].data;
+    return (const char *)m->src + m->offsets[i];
+}
+
 int sgl__mpi_drain(struct sgl_ctx *m, char *dst)
 {
     int rc = SGL_OK;
@@ -168,10 +174,10 @@ int sgl__mpi_drain(struct sgl_ctx *m, char *dst)
 /* Post the receive of child @i's reply (its first part). */
 static int post_reply(struct sgl_ctx *m, unsigned i, MPI_Request *req)
 {
-    int rc = sgl__buf_reserve(&m->gbuf[i], PACK_MAX);
+    int rc = sgl__buf_reserve(&m->gbuf[i], SGL__PACK_MAX);
     if (rc)
         return rc;
-    if (MPI_Irecv(m->gbuf[i].data, PACK_MAX, MPI_BYTE,
+    if (MPI_Irecv(m->gbuf[i].data, SGL__PACK_MAX, MPI_BYTE,
                   m->node->child[i]->rank, tag_up(m->node->level + 1),
                   m->rt->comm, req) != MPI_SUCCESS)
         return sgl_error_set(SGL_EMPI, "MPI_Irecv from rank %d failed",
@@ -203,7 +209,7 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
                                  "%d bytes per message",
                                  i, bytes, INT_MAX);
         size_t total = HDR_BYTES + round16(arg_size) + bytes;
-        if (!m->child[i] && total <= PACK_MAX)
+        if (!m->child[i] && total <= SGL__PACK_MAX)
             pack_bytes += total;
     }
     /* Blocks left in flight by the last superstep come off the wire first:
@@ -235,9 +241,9 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
             {&hdr[i], HDR_BYTES},
             {arg, arg_size},
             {zeros, round16(arg_size) - arg_size},
-            {bytes ? (const char *)m->src + m->offsets[i] : NULL, bytes}};
+            {staged_data(m, i), bytes}};
         size_t total = parts_size(parts, 4);
-        if (total <= PACK_MAX) {
+        if (total <= SGL__PACK_MAX) {
             rc = send_packed(rt->comm, dest, tag_down(level), parts, 4, pack,
                              &sends[nsend++]);
             pack += total;
@@ -264,6 +270,11 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
      * for the local child's computation. */
     if (MPI_Waitall(nsend, sends, MPI_STATUSES_IGNORE) != MPI_SUCCESS)
         return sgl_error_set(SGL_EMPI, "sgl_pardo: MPI_Waitall failed");
+    /* A block built in place is not needed once sent; keeping it would
+     * hold its memory through the children's work. */
+    for (unsigned i = 0; i < p; i++)
+        if (m->sbuf[i].cap > SGL__PACK_MAX)
+            sgl__buf_free(&m->sbuf[i]);
 
     for (unsigned i = 0; i < p; i++) {
         struct sgl_ctx *c = m->child[i];
@@ -308,7 +319,7 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
             const struct up_hdr *h = m->gbuf[i].data;
             size_t first = HDR_BYTES + round16(h->msg_size);
             if (n < HDR_BYTES || h->magic != MAGIC_UP ||
-                (first + h->data_size <= PACK_MAX
+                (first + h->data_size <= SGL__PACK_MAX
                      ? first + h->data_size != (size_t)n
                      : first != (size_t)n)) {
                 proto = sgl_error_set(SGL_EMPI,
@@ -322,7 +333,7 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
             m->gbytes[i] = h->data_size;
             m->ctime[i] = h->time;
             m->cwork[i] = h->work;
-            if (first + h->data_size <= PACK_MAX)
+            if (first + h->data_size <= SGL__PACK_MAX)
                 m->gdata[i] = (const char *)h + first;
             else
                 m->pending[i] = h->data_size;
@@ -339,7 +350,7 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
 static int recv_command(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
                         int tag)
 {
-    int rc = sgl__buf_reserve(&e->down, PACK_MAX);
+    int rc = sgl__buf_reserve(&e->down, SGL__PACK_MAX);
     if (rc)
         return rc;
     MPI_Status st;
@@ -361,7 +372,7 @@ static int recv_command(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
     size_t rest = round16(h.arg_size) + h.data_size;
     if ((size_t)n == HDR_BYTES + rest)
         return SGL_OK;
-    if (n != HDR_BYTES || HDR_BYTES + rest <= PACK_MAX)
+    if (n != HDR_BYTES || HDR_BYTES + rest <= SGL__PACK_MAX)
         return sgl_error_set(SGL_EMPI, "rank %d: command of %d bytes from "
                                        "rank %d, header says %zu",
                              rt->rank, n, master, HDR_BYTES + rest);
@@ -404,7 +415,7 @@ static int send_reply(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
                            {zeros, round16(msg_len) - msg_len},
                            {e->up.data, bytes}};
     size_t total = parts_size(parts, 4);
-    int large = total > PACK_MAX;
+    int large = total > SGL__PACK_MAX;
     int rc = sgl__buf_reserve(&e->hdrs, large ? total - bytes : total);
     if (rc)
         return rc;
@@ -433,7 +444,13 @@ int sgl__mpi_serve(struct sgl_runtime *rt)
         if (h->kind == KIND_STOP)
             return h->status;
 
-        const char *arg = (const char *)h + HDR_BYTES;
+        /* The argument is copied out so that the task may free the
+         * (possibly large) command with sgl_recv_release(). */
+        if ((rc = sgl__buf_reserve(&e->arg, h->arg_size)))
+            return rc;
+        const char *arg = e->arg.data;
+        if (h->arg_size)
+            memcpy(e->arg.data, (const char *)h + HDR_BYTES, h->arg_size);
         e->down_data = (char *)e->down.data + HDR_BYTES + round16(h->arg_size);
         e->down_bytes = h->data_size;
         e->parent_seq = (long)h->parent_seq;

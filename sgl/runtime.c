@@ -34,6 +34,8 @@ static void ctx_free(struct sgl_ctx *c)
             ctx_free(c->child[i]);
         if (c->gbuf)
             sgl__buf_free(&c->gbuf[i]);
+        if (c->sbuf)
+            sgl__buf_free(&c->sbuf[i]);
     }
     if (c->destroy && c->state)
         c->destroy(c->state);
@@ -43,6 +45,7 @@ static void ctx_free(struct sgl_ctx *c)
     free(c->gdata);
     free(c->gbytes);
     free(c->gbuf);
+    free(c->sbuf);
     free(c->ctime);
     free(c->cwork);
     sgl__trace_free(&c->trace);
@@ -52,6 +55,7 @@ static void ctx_free(struct sgl_ctx *c)
     sgl__buf_free(&c->hdrs);
     sgl__buf_free(&c->down);
     sgl__buf_free(&c->up);
+    sgl__buf_free(&c->arg);
     free(c);
 }
 
@@ -72,13 +76,14 @@ static struct sgl_ctx *ctx_new(struct sgl_runtime *rt, const struct sgl_node *n)
     c->gdata = calloc(p, sizeof *c->gdata);
     c->gbytes = calloc(p, sizeof *c->gbytes);
     c->gbuf = calloc(p, sizeof *c->gbuf);
+    c->sbuf = calloc(p, sizeof *c->sbuf);
     c->reqs = calloc(3 * (size_t)p, sizeof *c->reqs);
     c->stats = calloc(p, sizeof *c->stats);
     c->ctime = calloc(p, sizeof *c->ctime);
     c->cwork = calloc(p, sizeof *c->cwork);
     c->pending = calloc(p, sizeof *c->pending);
     if (!c->child || !c->counts || !c->offsets || !c->gdata || !c->gbytes ||
-        !c->gbuf || !c->reqs || !c->stats || !c->pending || !c->ctime ||
+        !c->gbuf || !c->sbuf || !c->reqs || !c->stats || !c->pending || !c->ctime ||
         !c->cwork) {
         ctx_free(c);
         return NULL;

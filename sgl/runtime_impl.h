@@ -12,6 +12,11 @@
 #include "machine_impl.h"
 #include "sgl.h"
 
+/* MPI messages up to this size are packed into one contiguous buffer and
+ * received into pre-posted buffers of this size: a copy of a few KiB costs
+ * less than building a derived datatype. */
+#define SGL__PACK_MAX 16384
+
 /* A growable byte buffer. Grown by the thread that uses it, so that at the
  * thread level a child's buffers are first touched on the child's core. */
 struct sgl_buf {
@@ -23,7 +28,16 @@ struct sgl_buf {
 int sgl__buf_reserve(struct sgl_buf *b, size_t bytes);
 void sgl__buf_free(struct sgl_buf *b);
 
-enum sgl_staged { SGL_STAGED_NONE, SGL_STAGED_SCATTER, SGL_STAGED_BCAST };
+/* What the next pardo sends: nothing, slices of one source (scatter), one
+ * block to all (bcast), or per-child runtime buffers the master filled
+ * (sgl_scatter_buffer: the local children's down buffers, sbuf for remote
+ * ones). */
+enum sgl_staged {
+    SGL_STAGED_NONE,
+    SGL_STAGED_SCATTER,
+    SGL_STAGED_BCAST,
+    SGL_STAGED_BUFFERS
+};
 
 struct sgl_task_entry {
     sgl_task_fn fn;
@@ -63,6 +77,10 @@ struct sgl_ctx {
     size_t down_bytes;
     struct sgl_buf up;
     size_t up_bytes;
+    int down_released;    /* sgl_recv_release() in the current task */
+    /* MPI entry node: the task's argument, copied out of the down buffer
+     * so that sgl_recv_release() may free that buffer mid-task. */
+    struct sgl_buf arg;
     int in_task;
     int status;                   /* the task's return code */
     char errmsg[SGL_ERRMSG_MAX];  /* its message when status < 0 */
@@ -74,10 +92,13 @@ struct sgl_ctx {
     size_t *counts;   /* arity entries, bytes per child */
     size_t *offsets;  /* arity entries, byte offset of each child's block */
     int gathered;
+    int released;            /* sgl_gather_release() since the last pardo */
     int consumed;            /* a block went straight into a gather's dst */
     const void **gdata;      /* arity entries */
     size_t *gbytes;          /* arity entries */
     struct sgl_buf *gbuf;    /* arity entries; MPI level receive buffers */
+    struct sgl_buf *sbuf;    /* arity entries; MPI level, remote children's
+                                sgl_scatter_buffer() blocks */
     /* MPI level only. */
     MPI_Request *reqs;       /* 3 * arity: two sends and a receive a child */
     MPI_Status *stats;       /* arity entries, for the receives */
@@ -145,6 +166,9 @@ int sgl__mpi_serve(struct sgl_runtime *rt);
  * into @dst at the children's offsets if not NULL, else into the staging
  * buffers. */
 int sgl__mpi_drain(struct sgl_ctx *m, char *dst);
+/* The buffer sgl_scatter_buffer() stages child @i's block in: the local
+ * child's down buffer, or the master's send buffer for a remote one. */
+struct sgl_buf *sgl__stage_buf(struct sgl_ctx *m, unsigned i);
 
 /* Tell every remote child of every MPI master this process plays to stop
  * serving, with the program's @status. */

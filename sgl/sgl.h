@@ -170,6 +170,23 @@ int sgl_scatter(sgl_ctx_t *ctx, const void *src, size_t elem_size,
  *  @return as sgl_scatter(). */
 int sgl_bcast(sgl_ctx_t *ctx, const void *src, size_t bytes);
 
+/** Stage child @p i's block for the next sgl_pardo() in a runtime-owned
+ *  buffer of @p bytes that the caller fills in place: one copy less than
+ *  sgl_scatter() when the master builds the blocks anyway (reorders,
+ *  splits a received message). Call it once per child that gets data;
+ *  the others get an empty block. A second call for the same child
+ *  replaces the first and does not keep its contents. At a thread level
+ *  the buffer is the child's own receive buffer (first touched by the
+ *  master's thread, not the child's); at an MPI level it is freed once
+ *  sent. Valid until sgl_pardo() returns; cannot be mixed with
+ *  sgl_scatter() or sgl_bcast() in one superstep.
+ *  @return SGL_OK, SGL_ESTATE (not a master, or sgl_scatter()/sgl_bcast()
+ *          already staged), SGL_EINVAL (@p i out of range, @p ret_data
+ *          NULL), SGL_ENOMEM.
+ *  @par Cost: as sgl_scatter() with these block sizes. */
+int sgl_scatter_buffer(sgl_ctx_t *ctx, unsigned i, size_t bytes,
+                       void **ret_data);
+
 /** Run @p task on every child with a copy of the argument bytes, then wait
  *  for all of them. Blocks staged by sgl_scatter()/sgl_bcast() are delivered
  *  with the command; blocks children sgl_put() come back with the end.
@@ -203,11 +220,31 @@ int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size, size_t capacity,
 int sgl_gather_block(sgl_ctx_t *ctx, unsigned i, const void **ret_data,
                      size_t *ret_bytes);
 
+/** Free the buffers that hold the children's blocks of the last pardo,
+ *  once the master no longer needs them, instead of keeping them for reuse
+ *  until the next one: what a memory-bound algorithm calls between
+ *  reading its children's blocks and the next superstep. Pointers from
+ *  sgl_gather_block() become invalid; later sgl_gather() and
+ *  sgl_gather_block() calls for this pardo fail with SGL_ESTATE. Blocks
+ *  still in flight at an MPI level are received first, then freed.
+ *  @return SGL_OK, SGL_ESTATE (not a master, or no pardo ran), SGL_EMPI. */
+int sgl_gather_release(sgl_ctx_t *ctx);
+
 /** The block the master staged for this child in the current pardo. The
- *  buffer belongs to this child (first touched by it) and stays valid,
- *  and writable, until the next pardo that reaches this node.
- *  @return SGL_OK, or SGL_ESTATE outside a task (the root has no block). */
+ *  buffer belongs to this child (first touched by it, unless the master
+ *  used sgl_scatter_buffer()) and stays valid, and writable, until the
+ *  next pardo that reaches this node or sgl_recv_release().
+ *  @return SGL_OK, or SGL_ESTATE outside a task (the root has no block) or
+ *          after sgl_recv_release(). */
 int sgl_recv(sgl_ctx_t *ctx, void **ret_data, size_t *ret_bytes);
+
+/** Free the buffer holding this child's received block before the task
+ *  ends, when the task no longer needs it (e.g. after merging it into its
+ *  own array). The pointer from sgl_recv() becomes invalid and a later
+ *  sgl_recv() in this task fails with SGL_ESTATE. The task's argument
+ *  stays valid.
+ *  @return SGL_OK, or SGL_ESTATE outside a task or at the root. */
+int sgl_recv_release(sgl_ctx_t *ctx);
 
 /** Hand a block up to the master: copies @p bytes from @p src now.
  *  A later put in the same task replaces the earlier one.

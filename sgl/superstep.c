@@ -85,10 +85,52 @@ int sgl_bcast(sgl_ctx_t *ctx, const void *src, size_t bytes)
     return SGL_OK;
 }
 
+struct sgl_buf *sgl__stage_buf(struct sgl_ctx *m, unsigned i)
+{
+    return m->child[i] ? &m->child[i]->down : &m->sbuf[i];
+}
+
+int sgl_scatter_buffer(sgl_ctx_t *ctx, unsigned i, size_t bytes,
+                       void **ret_data)
+{
+    /* Later calls of one superstep add children to the staged buffers. */
+    int more = ctx && ctx->node->arity > 0 &&
+               ctx->staged == SGL_STAGED_BUFFERS;
+    int rc = more ? SGL_OK : check_stage(ctx, "sgl_scatter_buffer");
+    if (rc)
+        return rc;
+    if (i >= ctx->node->arity)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_scatter_buffer: child %u of %u", i,
+                             ctx->node->arity);
+    if (!ret_data)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_scatter_buffer: ret_data is NULL");
+    rc = sgl__buf_reserve(sgl__stage_buf(ctx, i), bytes);
+    if (rc)
+        return rc;
+    if (ctx->staged != SGL_STAGED_BUFFERS) {
+        for (unsigned c = 0; c < ctx->node->arity; c++)
+            ctx->counts[c] = ctx->offsets[c] = 0;
+        ctx->staged = SGL_STAGED_BUFFERS;
+        ctx->src = NULL;
+        ctx->elem_size = 1;
+    }
+    ctx->counts[i] = bytes;
+    *ret_data = sgl__stage_buf(ctx, i)->data;
+    return SGL_OK;
+}
+
 int sgl__deliver_local(struct sgl_ctx *master, unsigned i,
                        struct sgl_ctx *child)
 {
     size_t bytes = master->staged == SGL_STAGED_NONE ? 0 : master->counts[i];
+    if (master->staged == SGL_STAGED_BUFFERS) {
+        /* The master filled this child's own buffer. */
+        child->down_data = child->down.data;
+        child->down_bytes = bytes;
+        return SGL_OK;
+    }
     int rc = sgl__buf_reserve(&child->down, bytes);
     if (rc)
         return rc;
@@ -104,6 +146,7 @@ void sgl__run_child(struct sgl_ctx *child, sgl_task_fn task, const void *arg,
                     size_t arg_size)
 {
     child->up_bytes = 0;
+    child->down_released = 0;
     child->errmsg[0] = '\0';
     child->work = 0;
     child->task_start = child->last_end = sgl__now(child->rt);
@@ -144,6 +187,7 @@ int sgl_pardo(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
                            arg_size);
     else {
         double start = sgl__now(ctx->rt);
+        ctx->released = 0;
         if (ctx->node->link == SGL_LINK_MPI)
             rc = sgl__pardo_mpi(ctx, task, arg, arg_size);
         else
@@ -161,6 +205,11 @@ int sgl_pardo(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
 static int check_not_consumed(const struct sgl_ctx *ctx, const char *fn,
                               unsigned from, unsigned to)
 {
+    if (ctx->released)
+        return sgl_error_set(SGL_ESTATE,
+                             "%s: the blocks of the last pardo were freed by "
+                             "sgl_gather_release()",
+                             fn);
     if (!ctx->consumed)
         return SGL_OK;
     for (unsigned i = from; i < to; i++)
@@ -183,6 +232,8 @@ int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size, size_t capacity,
                              "sgl_gather: no pardo has returned on this %s "
                              "(level %u, index %u)",
                              role(ctx), ctx->node->level, ctx->node->index);
+    if (ctx->released)
+        return check_not_consumed(ctx, "sgl_gather", 0, 0);
     if (elem_size == 0)
         return sgl_error_set(SGL_EINVAL, "sgl_gather: elem_size is 0");
     unsigned p = ctx->node->arity;
@@ -224,6 +275,36 @@ int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size, size_t capacity,
             if (!ctx->gdata[i] && ctx->gbytes[i])
                 ctx->consumed = 1;
     return SGL_OK;
+}
+
+int sgl_gather_release(sgl_ctx_t *ctx)
+{
+    if (!ctx)
+        return sgl_error_set(SGL_EINVAL, "sgl_gather_release: context is "
+                                         "NULL");
+    if (ctx->node->arity == 0 || !ctx->gathered)
+        return sgl_error_set(SGL_ESTATE,
+                             "sgl_gather_release: no pardo has returned on "
+                             "this %s (level %u, index %u)",
+                             role(ctx), ctx->node->level, ctx->node->index);
+    int rc = SGL_OK;
+    /* Senders of blocks still in flight wait until they are received. */
+    if (ctx->node->link == SGL_LINK_MPI)
+        rc = sgl__mpi_drain(ctx, NULL);
+    for (unsigned i = 0; i < ctx->node->arity; i++) {
+        struct sgl_ctx *c = ctx->child[i];
+        if (c) {
+            sgl__buf_free(&c->up);
+            c->up_bytes = 0;
+        }
+        /* Receive buffers of the pre-posted size stay: the next pardo
+         * posts its replies into them. */
+        if (ctx->gbuf[i].cap > SGL__PACK_MAX)
+            sgl__buf_free(&ctx->gbuf[i]);
+        ctx->gdata[i] = NULL;
+    }
+    ctx->released = 1;
+    return rc;
 }
 
 int sgl_gather_block(sgl_ctx_t *ctx, unsigned i, const void **ret_data,
@@ -270,8 +351,25 @@ int sgl_recv(sgl_ctx_t *ctx, void **ret_data, size_t *ret_bytes)
         return rc;
     if (!ret_data || !ret_bytes)
         return sgl_error_set(SGL_EINVAL, "sgl_recv: NULL out-parameter");
+    if (ctx->down_released)
+        return sgl_error_set(SGL_ESTATE, "sgl_recv: the block was freed by "
+                                         "sgl_recv_release()");
     *ret_data = ctx->down_data;
     *ret_bytes = ctx->down_bytes;
+    return SGL_OK;
+}
+
+int sgl_recv_release(sgl_ctx_t *ctx)
+{
+    int rc = check_child(ctx, "sgl_recv_release");
+    if (rc)
+        return rc;
+    /* At an MPI entry node the buffer holds the whole command; the
+     * argument was copied out of it before the task started. */
+    sgl__buf_free(&ctx->down);
+    ctx->down_data = NULL;
+    ctx->down_bytes = 0;
+    ctx->down_released = 1;
     return SGL_OK;
 }
 

@@ -39,6 +39,8 @@ int main(int argc, char **argv)
     test_check(&tally, "distributed sum", prog_distributed_sum(rt, 1000000));
     test_check(&tally, "random blocks", prog_random_blocks(rt, 7, 4));
     test_check(&tally, "large blocks gathered in place", prog_big_gather(rt));
+    test_check(&tally, "blocks built in place, buffers freed early",
+               prog_inplace(rt));
     test_check(&tally, "trace counts bytes and work", prog_trace(rt));
     test_check(&tally, "trace written",
           sgl_trace_write(rt, "mpi_runtime-trace.json", SGL_TRACE_PERFETTO));

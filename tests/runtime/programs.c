@@ -545,6 +545,7 @@ int prog_random_blocks(sgl_runtime_t *rt, uint64_t seed, unsigned rounds)
 }
 
 static int big_task(sgl_ctx_t *ctx, const void *arg, size_t size);
+static int inplace_task(sgl_ctx_t *ctx, const void *arg, size_t size);
 static int traced_task(sgl_ctx_t *ctx, const void *arg, size_t size);
 
 /* ---- large blocks gathered straight into the destination ---- */
@@ -611,6 +612,149 @@ static int big_main(sgl_ctx_t *root, const void *arg, size_t size)
 int prog_big_gather(sgl_runtime_t *rt)
 {
     return sgl_run(rt, big_main, NULL, 0);
+}
+
+/* ---- blocks built in place by the master, buffers freed early ---- */
+
+/* Worker w gets ip_len(w) values; odd workers' blocks are over 16 KiB
+ * (the MPI level's large path). Each round scales the values. */
+static size_t ip_len(size_t w) { return 50 + w + (w % 2 ? 2500 : 0); }
+
+static int64_t ip_val(size_t w, size_t i, uint32_t round)
+{
+    return (int64_t)(w * 1000000 + i) * (int64_t)(round + 1);
+}
+
+static size_t ip_span(size_t w0, size_t workers)
+{
+    size_t n = 0;
+    for (size_t w = w0; w < w0 + workers; w++)
+        n += ip_len(w);
+    return n;
+}
+
+static int inplace(sgl_ctx_t *ctx, const int64_t *in, size_t n,
+                   uint32_t round);
+
+static int inplace_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    CHECK(size == sizeof(uint32_t), "inplace: arg of %zu bytes", size);
+    uint32_t round;
+    memcpy(&round, arg, sizeof round);
+    void *v;
+    size_t bytes;
+    TRY(sgl_recv(ctx, &v, &bytes));
+    return inplace(ctx, v, bytes / sizeof(int64_t), round);
+}
+
+/* Workers check their block and hand up its negation, then free the
+ * received block; masters split their block straight into the children's
+ * buffers, free it, and concatenate the children's blocks after checking
+ * them, then free those. */
+static int inplace(sgl_ctx_t *ctx, const int64_t *in, size_t n,
+                   uint32_t round)
+{
+    size_t w0 = sgl_ctx_first_worker(ctx);
+    int root = sgl_ctx_is_root(ctx);
+    void *d;
+    size_t b;
+    CHECK(n == ip_span(w0, sgl_ctx_workers(ctx)),
+          "inplace: worker %zu's subtree got %zu values", w0, n);
+    if (sgl_ctx_is_worker(ctx)) {
+        for (size_t i = 0; i < n; i++)
+            CHECK(in[i] == ip_val(w0, i, round),
+                  "inplace: worker %zu value %zu is %" PRId64, w0, i, in[i]);
+        if (root)
+            return SGL_OK;
+        TRY(expect(sgl_scatter_buffer(ctx, 0, 8, &d), SGL_ESTATE,
+                   "scatter_buffer on a worker"));
+        TRY(expect(sgl_gather_release(ctx), SGL_ESTATE,
+                   "gather_release on a worker"));
+        int64_t *up;
+        TRY(sgl_put_buffer(ctx, n * sizeof *up, (void **)&up));
+        for (size_t i = 0; i < n; i++)
+            up[i] = -in[i];
+        TRY(sgl_recv_release(ctx));
+        return expect(sgl_recv(ctx, &d, &b), SGL_ESTATE,
+                      "recv after recv_release");
+    }
+    unsigned p = sgl_ctx_children(ctx);
+    const int64_t *from = in;
+    size_t cw = w0;
+    for (unsigned c = 0; c < p; c++) {
+        size_t m = ip_span(cw, sgl_ctx_child_workers(ctx, c));
+        TRY(sgl_scatter_buffer(ctx, c, m * sizeof *from, &d));
+        if (m)
+            memcpy(d, from, m * sizeof *from);
+        from += m;
+        cw += sgl_ctx_child_workers(ctx, c);
+        if (c == 0) {
+            size_t one = 1;
+            TRY(expect(sgl_scatter(ctx, in, 8, &one), SGL_ESTATE,
+                       "scatter after scatter_buffer"));
+            TRY(expect(sgl_bcast(ctx, in, 8), SGL_ESTATE,
+                       "bcast after scatter_buffer"));
+            TRY(expect(sgl_scatter_buffer(ctx, p, 8, &d), SGL_EINVAL,
+                       "scatter_buffer to child out of range"));
+            TRY(expect(sgl_scatter_buffer(ctx, 0, 8, NULL), SGL_EINVAL,
+                       "scatter_buffer with NULL ret_data"));
+        }
+    }
+    if (root)
+        TRY(expect(sgl_recv_release(ctx), SGL_ESTATE,
+                   "recv_release on the root"));
+    else
+        TRY(sgl_recv_release(ctx));
+    TRY(sgl_pardo(ctx, inplace_task, &round, sizeof round));
+    int64_t *up = NULL;
+    if (!root)
+        TRY(sgl_put_buffer(ctx, n * sizeof *up, (void **)&up));
+    size_t k = 0, w = w0, i = 0; /* value k is worker w's value i */
+    for (unsigned c = 0; c < p; c++) {
+        const int64_t *v;
+        TRY(sgl_gather_block(ctx, c, (const void **)&v, &b));
+        for (size_t j = 0; j < b / sizeof *v; j++, k++) {
+            for (; i >= ip_len(w); i = 0)
+                w++;
+            CHECK(v[j] == -ip_val(w, i, round),
+                  "inplace: value %zu of worker %zu is %" PRId64, i, w, v[j]);
+            i++;
+            if (up)
+                up[k] = v[j];
+        }
+    }
+    CHECK(k == n, "inplace: children of worker %zu's master handed up %zu "
+                  "values, not %zu",
+          w0, k, n);
+    TRY(sgl_gather_release(ctx));
+    TRY(expect(sgl_gather_block(ctx, 0, (const void **)&d, &b), SGL_ESTATE,
+               "gather_block after gather_release"));
+    return expect(sgl_gather(ctx, NULL, 8, 0, NULL), SGL_ESTATE,
+                  "gather after gather_release");
+}
+
+static int inplace_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    size_t n = ip_span(0, sgl_ctx_workers(root));
+    int64_t *in = malloc(n * sizeof *in);
+    CHECK(in, "out of memory");
+    int rc = SGL_OK;
+    /* Rounds after the first find freed buffers and allocate again. */
+    for (uint32_t round = 0; round < 3 && !rc; round++) {
+        size_t k = 0;
+        for (size_t w = 0; w < sgl_ctx_workers(root); w++)
+            for (size_t i = 0; i < ip_len(w); i++)
+                in[k++] = ip_val(w, i, round);
+        rc = inplace(root, in, n, round);
+    }
+    free(in);
+    return rc;
+}
+
+int prog_inplace(sgl_runtime_t *rt)
+{
+    return sgl_run(rt, inplace_main, NULL, 0);
 }
 
 /* ---- the trace counts bytes and work exactly ---- */
@@ -722,5 +866,6 @@ int prog_register(sgl_runtime_t *rt)
     TRY(sgl_task_register(rt, rb_task, "random_blocks"));
     TRY(sgl_task_register(rt, big_task, "big_gather"));
     TRY(sgl_task_register(rt, traced_task, "traced"));
+    TRY(sgl_task_register(rt, inplace_task, "inplace"));
     return SGL_OK;
 }

@@ -40,6 +40,12 @@ int prog_random_blocks(sgl_runtime_t *rt, uint64_t seed, unsigned rounds);
  * (the MPI level's deferred receive). */
 int prog_big_gather(sgl_runtime_t *rt);
 
+/* Blocks built in the children's buffers with sgl_scatter_buffer() (some
+ * over 16 KiB), received blocks freed with sgl_recv_release() and
+ * hand-ups with sgl_gather_release(), over three rounds; every freed block
+ * must be refused afterwards. */
+int prog_inplace(sgl_runtime_t *rt);
+
 /* A known program; on rank 0 the trace must hold exactly its bytes,
  * declared work and nesting. */
 int prog_trace(sgl_runtime_t *rt);
