@@ -239,6 +239,25 @@ int sgl_dvec_sort(sgl_ctx_t *root, sgl_dvec_t *vec,
 int sgl_sort(sgl_ctx_t *root, sgl_dtype_t dtype, void *data, size_t n,
              sgl_sort_stats_t *ret_stats);
 
+/** Sort a distributed vector of SGL_USER records by a key inside each
+ *  record, by PSRS as sgl_dvec_sort(). Stable: records with equal keys keep
+ *  their order in the vector. Keys order as in sgl_dvec_sort().
+ *  @param key_type    SGL_F64, SGL_F32, SGL_I64 or SGL_U64.
+ *  @param key_offset  byte offset of the key in each record; the key must
+ *                     lie inside the record, at any alignment.
+ *  @return SGL_OK, SGL_EINVAL (not SGL_USER, key type, key outside the
+ *          record), SGL_ENOMEM, SGL_ESTATE.
+ *  @par Memory: as sgl_dvec_sort(); the local sort moves whole records. */
+int sgl_dvec_sort_by_key(sgl_ctx_t *root, sgl_dvec_t *vec,
+                         sgl_dtype_t key_type, size_t key_offset,
+                         sgl_sort_stats_t *ret_stats);
+
+/** Sort @p n records of @p rec_size bytes at the root in place by their
+ *  key (scatter, sgl_dvec_sort_by_key(), gather). */
+int sgl_sort_records(sgl_ctx_t *root, void *data, size_t n, size_t rec_size,
+                     sgl_dtype_t key_type, size_t key_offset,
+                     sgl_sort_stats_t *ret_stats);
+
 #ifdef __cplusplus
 }
 #endif

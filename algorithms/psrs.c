@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "algo_internal.h"
+#include "records.h"
 
 /* ---- keys: an order-preserving bijection from values to unsigned ---- */
 
@@ -47,47 +48,63 @@
 #define TOP64 (UINT64_C(1) << 63)
 #define TOP32 (UINT32_C(1) << 31)
 
-static void to_keys(sgl_dtype_t t, void *data, size_t n)
+static inline uint64_t key64(sgl_dtype_t t, uint64_t b)
 {
-    if (t == SGL_F64) {
-        uint64_t *a = data;
-        for (size_t i = 0; i < n; i++) {
-            uint64_t b = a[i];
-            /* totalOrder; then rotate the negative NaNs (the lowest keys)
-             * above the positive ones. */
-            a[i] = ((b & TOP64) ? ~b : b | TOP64) - NNAN64;
-        }
-    } else if (t == SGL_F32) {
-        uint32_t *a = data;
-        for (size_t i = 0; i < n; i++) {
-            uint32_t b = a[i];
-            a[i] = ((b & TOP32) ? ~b : b | TOP32) - NNAN32;
-        }
-    } else if (t == SGL_I64) {
-        uint64_t *a = data;
-        for (size_t i = 0; i < n; i++)
-            a[i] ^= TOP64;
-    }
+    if (t == SGL_F64)
+        /* totalOrder; then rotate the negative NaNs (the lowest keys)
+         * above the positive ones. */
+        return ((b & TOP64) ? ~b : b | TOP64) - NNAN64;
+    return t == SGL_I64 ? b ^ TOP64 : b;
 }
 
-static void from_keys(sgl_dtype_t t, void *data, size_t n)
+static inline uint64_t val64(sgl_dtype_t t, uint64_t k)
 {
     if (t == SGL_F64) {
-        uint64_t *a = data;
-        for (size_t i = 0; i < n; i++) {
-            uint64_t k = a[i] + NNAN64;
-            a[i] = (k & TOP64) ? k & ~TOP64 : ~k;
-        }
-    } else if (t == SGL_F32) {
-        uint32_t *a = data;
-        for (size_t i = 0; i < n; i++) {
-            uint32_t k = a[i] + NNAN32;
-            a[i] = (k & TOP32) ? k & ~TOP32 : ~k;
-        }
-    } else if (t == SGL_I64) {
+        k += NNAN64;
+        return (k & TOP64) ? k & ~TOP64 : ~k;
+    }
+    return t == SGL_I64 ? k ^ TOP64 : k;
+}
+
+static inline uint32_t key32(uint32_t b)
+{
+    return ((b & TOP32) ? ~b : b | TOP32) - NNAN32;
+}
+
+static inline uint32_t val32(uint32_t k)
+{
+    k += NNAN32;
+    return (k & TOP32) ? k & ~TOP32 : ~k;
+}
+
+/* Map the @n elements' keys to keys (@to) or back, in place: plain
+ * elements are their key; records hold it at L->ko. */
+static void map_keys(sgl_dtype_t t, const struct rec_layout *L, void *data,
+                     size_t n, int to)
+{
+    if (L->es == 8 && L->wide) {
         uint64_t *a = data;
         for (size_t i = 0; i < n; i++)
-            a[i] ^= TOP64;
+            a[i] = to ? key64(t, a[i]) : val64(t, a[i]);
+    } else if (L->es == 4 && !L->wide) {
+        uint32_t *a = data;
+        for (size_t i = 0; i < n; i++)
+            a[i] = to ? key32(a[i]) : val32(a[i]);
+    } else {
+        char *r = (char *)data + L->ko;
+        for (size_t i = 0; i < n; i++, r += L->es) {
+            if (L->wide) {
+                uint64_t b;
+                memcpy(&b, r, 8);
+                b = to ? key64(t, b) : val64(t, b);
+                memcpy(r, &b, 8);
+            } else {
+                uint32_t b;
+                memcpy(&b, r, 4);
+                b = to ? key32(b) : val32(b);
+                memcpy(r, &b, 4);
+            }
+        }
     }
 }
 
@@ -231,23 +248,29 @@ static void from_keys(sgl_dtype_t t, void *data, size_t n)
 DEFINE_KERNELS(uint64_t, 64, 6)
 DEFINE_KERNELS(uint32_t, 32, 3)
 
-static int local_sort(int wide, void *a, size_t n)
+/* Plain elements are their key; records carry one at L->ko. */
+static int is_plain(const struct rec_layout *L)
 {
-    return wide ? radix_64(a, n) : radix_32(a, n);
+    return L->es == (L->wide ? 8u : 4u);
 }
 
-static uint64_t key_at(int wide, const void *a, size_t i)
+static int local_sort(const struct rec_layout *L, void *a, size_t n)
 {
-    return wide ? ((const uint64_t *)a)[i] : ((const uint32_t *)a)[i];
+    if (!is_plain(L))
+        return rec_sort(L, a, n);
+    return L->wide ? radix_64(a, n) : radix_32(a, n);
 }
 
 /* Elements of the sorted block (at global offset @off) below the composite
  * pivot (k, g). */
-static size_t split_at(int wide, const void *a, size_t n, size_t off,
-                       uint64_t k, uint64_t g)
+static size_t split_at(const struct rec_layout *L, const void *a, size_t n,
+                       size_t off, uint64_t k, uint64_t g)
 {
     size_t lo, hi;
-    if (wide) {
+    if (!is_plain(L)) {
+        lo = rec_bound(L, a, n, k, 0);
+        hi = rec_bound(L, a, n, k, 1);
+    } else if (L->wide) {
         lo = bound_64(a, n, k, 0);
         hi = bound_64(a, n, k, 1);
     } else {
@@ -265,11 +288,19 @@ static size_t split_at(int wide, const void *a, size_t n, size_t off,
 
 struct sort_arg {
     uint32_t id;
-    uint32_t dtype;
+    uint32_t dtype;  /* of the key */
     uint64_t p;      /* workers */
     uint32_t step;   /* 1, 2, 3 */
-    uint32_t pad;
+    uint32_t ko;     /* the key's byte offset in a record */
+    uint64_t es;     /* element (record) bytes */
 };
+
+static struct rec_layout layout_of(const struct sort_arg *a,
+                                   const struct algo_block *b)
+{
+    return (struct rec_layout){
+        b->elem_size, a->ko, algo_dtype_size((sgl_dtype_t)a->dtype) == 8};
+}
 
 static int sort_task(sgl_ctx_t *ctx, const void *arg, size_t size);
 
@@ -288,14 +319,14 @@ static int s1_worker(sgl_ctx_t *ctx, const struct sort_arg *a, uint64_t *rec)
     struct algo_block *b = my_block(ctx, a->id);
     if (!b)
         return SGL_ESTATE;
-    int wide = b->elem_size == 8;
-    to_keys((sgl_dtype_t)a->dtype, b->data, b->count);
-    TRY(local_sort(wide, b->data, b->count));
+    struct rec_layout L = layout_of(a, b);
+    map_keys((sgl_dtype_t)a->dtype, &L, b->data, b->count, 1);
+    TRY(local_sort(&L, b->data, b->count));
     size_t m = b->count, p = a->p;
     rec[0] = m;
     for (size_t j = 0; j < p; j++) {
         size_t pos = m ? (size_t)(((algo_u128)j * m) / p) : 0;
-        rec[1 + 2 * j] = m ? key_at(wide, b->data, pos) : 0;
+        rec[1 + 2 * j] = m ? rec_key(&L, b->data, pos) : 0;
         rec[2 + 2 * j] = pos;
     }
     return SGL_OK;
@@ -309,7 +340,7 @@ static int s2_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
     struct algo_block *b = my_block(ctx, a->id);
     if (!b)
         return SGL_ESTATE;
-    int wide = b->elem_size == 8;
+    struct rec_layout L = layout_of(a, b);
     size_t p = a->p, m = b->count, es = b->elem_size;
     size_t w = sgl_ctx_first_worker(ctx);
     size_t off = bc[2 * (p - 1) + w];
@@ -318,7 +349,7 @@ static int s2_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
     uint64_t *cnt = up;
     size_t prev = 0;
     for (size_t d = 0; d + 1 < p; d++) {
-        size_t s = split_at(wide, b->data, m, off, bc[2 * d], bc[2 * d + 1]);
+        size_t s = split_at(&L, b->data, m, off, bc[2 * d], bc[2 * d + 1]);
         if (s < prev)
             s = prev;
         cnt[d] = s - prev;
@@ -357,7 +388,10 @@ static int s3_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
         return sgl_error_set(SGL_ENOMEM, "sort: out of memory");
     }
     const char *runs = (const char *)msg + p * 8;
-    if (es == 8)
+    struct rec_layout L = layout_of(a, b);
+    if (!is_plain(&L))
+        rec_merge(&L, runs, len, p, out, scratch);
+    else if (es == 8)
         merge_64((const uint64_t *)(const void *)runs, len, p, out, scratch,
                  scratch + p, scratch + 2 * p);
     else
@@ -370,7 +404,7 @@ static int s3_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
         free(out);
         return rc;
     }
-    from_keys((sgl_dtype_t)a->dtype, out, m);
+    map_keys((sgl_dtype_t)a->dtype, &L, out, m, 0);
     free(b->data);
     b->data = out;
     b->count = m;
@@ -496,8 +530,7 @@ static int sort_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     size_t bytes = 0;
     if (a->step > 1)
         TRY(sgl_recv(ctx, &in, &bytes));
-    size_t es = algo_dtype_size((sgl_dtype_t)a->dtype);
-    return sort_rec(ctx, a, in, bytes, es);
+    return sort_rec(ctx, a, in, bytes, a->es);
 }
 
 struct sample {
@@ -513,10 +546,11 @@ static int sample_cmp(const void *x, const void *y)
 }
 
 /* The root's side of the three steps. */
-static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_sort_stats_t *st)
+static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
+                     size_t ko, sgl_sort_stats_t *st)
 {
     size_t p = sgl_ctx_workers(root), es = v->elem_size;
-    struct sort_arg a = {v->id, (uint32_t)v->dtype, p, 1, 0};
+    struct sort_arg a = {v->id, (uint32_t)kt, p, 1, (uint32_t)ko, es};
     int rc = SGL_OK;
     uint64_t *recs = malloc(p * (1 + 2 * p) * 8);
     struct sample *smp = malloc(p * p * sizeof *smp);
@@ -640,27 +674,24 @@ out:
     return rc;
 }
 
-int sgl_dvec_sort(sgl_ctx_t *root, sgl_dvec_t *v, sgl_sort_stats_t *st)
+/* Sort @v by its key of type @kt at byte @ko of each element (plain
+ * elements: the element itself, at 0). */
+static int dvec_sort(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
+                     size_t ko, sgl_sort_stats_t *st)
 {
-    TRY(algo_check_root(root, "sgl_dvec_sort"));
-    TRY(algo_check_vec(v, "sgl_dvec_sort"));
-    if (algo_dtype_size(v->dtype) == 0)
-        return sgl_error_set(SGL_EINVAL,
-                             "sgl_dvec_sort: sorts SGL_F64, SGL_F32, "
-                             "SGL_I64 and SGL_U64, not type %d",
-                             (int)v->dtype);
     if (st)
         memset(st, 0, sizeof *st);
     if (sgl_ctx_is_worker(root)) {
         struct algo_block *b = my_block(root, v->id);
         if (!b)
             return SGL_ESTATE;
-        to_keys(v->dtype, b->data, b->count);
-        TRY(local_sort(v->elem_size == 8, b->data, b->count));
-        from_keys(v->dtype, b->data, b->count);
+        struct rec_layout L = {v->elem_size, ko, algo_dtype_size(kt) == 8};
+        map_keys(kt, &L, b->data, b->count, 1);
+        TRY(local_sort(&L, b->data, b->count));
+        map_keys(kt, &L, b->data, b->count, 0);
         v->counts[0] = b->count;
     } else {
-        TRY(psrs_root(root, v, st));
+        TRY(psrs_root(root, v, kt, ko, st));
     }
     if (st) {
         st->n = v->n;
@@ -676,20 +707,83 @@ int sgl_dvec_sort(sgl_ctx_t *root, sgl_dvec_t *v, sgl_sort_stats_t *st)
     return SGL_OK;
 }
 
+static int check_sort_type(sgl_dtype_t t, const char *fn, const char *what)
+{
+    if (algo_dtype_size(t) == 0)
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: %s SGL_F64, SGL_F32, SGL_I64 or SGL_U64, "
+                             "not type %d",
+                             fn, what, (int)t);
+    return SGL_OK;
+}
+
+/* The key must lie inside the record. */
+static int check_key(size_t rec_size, sgl_dtype_t kt, size_t ko,
+                     const char *fn)
+{
+    TRY(check_sort_type(kt, fn, "the key must be"));
+    size_t kw = algo_dtype_size(kt);
+    if (rec_size < kw || ko > rec_size - kw)
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: a %zu-byte key at offset %zu does not fit "
+                             "in records of %zu bytes",
+                             fn, kw, ko, rec_size);
+    if (ko > UINT32_MAX)
+        return sgl_error_set(SGL_EINVAL, "%s: key offset %zu too large", fn,
+                             ko);
+    return SGL_OK;
+}
+
+int sgl_dvec_sort(sgl_ctx_t *root, sgl_dvec_t *v, sgl_sort_stats_t *st)
+{
+    TRY(algo_check_root(root, "sgl_dvec_sort"));
+    TRY(algo_check_vec(v, "sgl_dvec_sort"));
+    TRY(check_sort_type(v->dtype, "sgl_dvec_sort", "sorts"));
+    return dvec_sort(root, v, v->dtype, 0, st);
+}
+
+int sgl_dvec_sort_by_key(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t key_type,
+                         size_t key_offset, sgl_sort_stats_t *st)
+{
+    TRY(algo_check_root(root, "sgl_dvec_sort_by_key"));
+    TRY(algo_check_vec(v, "sgl_dvec_sort_by_key"));
+    if (v->dtype != SGL_USER)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_dvec_sort_by_key: sorts SGL_USER records; "
+                             "use sgl_dvec_sort() for type %d",
+                             (int)v->dtype);
+    TRY(check_key(v->elem_size, key_type, key_offset,
+                  "sgl_dvec_sort_by_key"));
+    return dvec_sort(root, v, key_type, key_offset, st);
+}
+
 int sgl_sort(sgl_ctx_t *root, sgl_dtype_t dtype, void *data, size_t n,
              sgl_sort_stats_t *st)
 {
     TRY(algo_check_root(root, "sgl_sort"));
     if (n && !data)
         return sgl_error_set(SGL_EINVAL, "sgl_sort: data is NULL");
-    if (algo_dtype_size(dtype) == 0)
-        return sgl_error_set(SGL_EINVAL,
-                             "sgl_sort: sorts SGL_F64, SGL_F32, SGL_I64 and "
-                             "SGL_U64, not type %d",
-                             (int)dtype);
+    TRY(check_sort_type(dtype, "sgl_sort", "sorts"));
     sgl_dvec_t *v;
     TRY(sgl_dvec_scatter(root, dtype, 0, data, n, &v));
     int rc = sgl_dvec_sort(root, v, st);
+    if (!rc)
+        rc = sgl_dvec_gather(root, v, data, n);
+    int rc2 = sgl_dvec_free(root, v);
+    return rc ? rc : rc2;
+}
+
+int sgl_sort_records(sgl_ctx_t *root, void *data, size_t n, size_t rec_size,
+                     sgl_dtype_t key_type, size_t key_offset,
+                     sgl_sort_stats_t *st)
+{
+    TRY(algo_check_root(root, "sgl_sort_records"));
+    if (n && !data)
+        return sgl_error_set(SGL_EINVAL, "sgl_sort_records: data is NULL");
+    TRY(check_key(rec_size, key_type, key_offset, "sgl_sort_records"));
+    sgl_dvec_t *v;
+    TRY(sgl_dvec_scatter(root, SGL_USER, rec_size, data, n, &v));
+    int rc = sgl_dvec_sort_by_key(root, v, key_type, key_offset, st);
     if (!rc)
         rc = sgl_dvec_gather(root, v, data, n);
     int rc2 = sgl_dvec_free(root, v);

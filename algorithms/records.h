@@ -1,0 +1,35 @@
+/* Local kernels of PSRS for fixed-size records sorted by an unsigned key
+ * inside each record (already mapped to an order-preserving unsigned
+ * integer): stable sort, bounds and a stable p-way merge. Keys are read
+ * with memcpy, so records need no alignment. Never installed. */
+#ifndef SGL_ALGO_RECORDS_H
+#define SGL_ALGO_RECORDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where the key lies: records of @es bytes, key of 8 (@wide) or 4 bytes at
+ * byte @ko. */
+struct rec_layout {
+    size_t es, ko;
+    int wide;
+};
+
+/* Key of record @i of @a. */
+uint64_t rec_key(const struct rec_layout *L, const void *a, size_t i);
+
+/* Stable sort of @n records by key in place, with one scratch buffer of
+ * n * es bytes. SGL_OK or SGL_ENOMEM. */
+int rec_sort(const struct rec_layout *L, void *a, size_t n);
+
+/* First record with key >= @k (@upper: > @k) in sorted @a. */
+size_t rec_bound(const struct rec_layout *L, const void *a, size_t n,
+                 uint64_t k, int upper);
+
+/* Merge @p sorted runs (lengths @len) lying back to back in @in into @out.
+ * Stable: among equal keys, earlier runs come first and each run keeps its
+ * order. @scratch holds 3 p entries. */
+void rec_merge(const struct rec_layout *L, const void *in, const uint64_t *len,
+               size_t p, void *out, size_t *scratch);
+
+#endif
