@@ -10,11 +10,13 @@
  * size, so no probe is needed. A larger one travels as a small first part
  * (the header; up, also the error message) and the rest, sent straight
  * from the caller's buffers through a derived datatype of absolute
- * addresses. The rest of a large hand-up is received only when the master
- * knows where it goes: by sgl_gather() directly into the destination, or
- * into a staging buffer by sgl_gather_block(), the next pardo or the end
- * of the program (sgl__mpi_drain()). */
+ * addresses, split into blocks of at most 1 GiB so that a message may
+ * exceed INT_MAX bytes. The rest of a large hand-up is received only when
+ * the master knows where it goes: by sgl_gather() directly into the
+ * destination, or into a staging buffer by sgl_gather_block(), the next
+ * pardo or the end of the program (sgl__mpi_drain()). */
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime_impl.h"
@@ -88,31 +90,80 @@ static int send_packed(MPI_Comm comm, int dest, int tag,
     return SGL_OK;
 }
 
-/* Start sending the concatenation of @parts from where they lie. The
- * caller checked that the total fits in an int. */
+/* MPI counts are ints: a part is described to MPI as blocks of at most
+ * this many bytes, so that one message may exceed INT_MAX bytes. */
+#define BLOCK_MAX ((size_t)1 << 30)
+
+/* A datatype of absolute addresses covering @parts in order (empty parts
+ * skipped), each split into blocks of at most BLOCK_MAX bytes. */
+static int parts_type(const struct part *parts, int nparts,
+                      MPI_Datatype *ret)
+{
+    size_t n = 0;
+    for (int i = 0; i < nparts; i++)
+        n += (parts[i].len + BLOCK_MAX - 1) / BLOCK_MAX;
+    if (n > (size_t)INT_MAX)
+        return sgl_error_set(SGL_ERANGE, "a message of %zu blocks of %zu "
+                                         "bytes is too large for MPI",
+                             n, BLOCK_MAX);
+    int *len = malloc((n ? n : 1) * sizeof *len);
+    MPI_Aint *disp = malloc((n ? n : 1) * sizeof *disp);
+    if (!len || !disp) {
+        free(len);
+        free(disp);
+        return sgl_error_set(SGL_ENOMEM, "out of memory for a datatype");
+    }
+    size_t k = 0;
+    for (int i = 0; i < nparts; i++)
+        for (size_t off = 0; off < parts[i].len; off += BLOCK_MAX, k++) {
+            size_t rest = parts[i].len - off;
+            len[k] = (int)(rest < BLOCK_MAX ? rest : BLOCK_MAX);
+            MPI_Get_address((const char *)parts[i].ptr + off, &disp[k]);
+        }
+    int rc = MPI_Type_create_hindexed((int)n, len, disp, MPI_BYTE, ret);
+    if (rc == MPI_SUCCESS && (rc = MPI_Type_commit(ret)) != MPI_SUCCESS)
+        MPI_Type_free(ret);
+    free(len);
+    free(disp);
+    if (rc != MPI_SUCCESS)
+        return sgl_error_set(SGL_EMPI, "building an MPI datatype failed");
+    return SGL_OK;
+}
+
+/* Start sending the concatenation of @parts from where they lie. */
 static int send_parts(MPI_Comm comm, int dest, int tag,
                       const struct part *parts, int nparts, MPI_Request *req)
 {
-    int len[4];
-    MPI_Aint disp[4];
-    int n = 0;
-    for (int i = 0; i < nparts && i < 4; i++) {
-        if (parts[i].len == 0)
-            continue;
-        len[n] = (int)parts[i].len;
-        MPI_Get_address(parts[i].ptr, &disp[n]);
-        n++;
-    }
     MPI_Datatype t;
-    if (MPI_Type_create_hindexed(n, len, disp, MPI_BYTE, &t) != MPI_SUCCESS ||
-        MPI_Type_commit(&t) != MPI_SUCCESS)
-        return sgl_error_set(SGL_EMPI,
-                             "MPI datatype for a message to rank %d failed",
-                             dest);
-    int rc = MPI_Isend(MPI_BOTTOM, 1, t, dest, tag, comm, req);
+    int rc = parts_type(parts, nparts, &t);
+    if (rc)
+        return rc;
+    rc = MPI_Isend(MPI_BOTTOM, 1, t, dest, tag, comm, req);
     MPI_Type_free(&t);
     if (rc != MPI_SUCCESS)
         return sgl_error_set(SGL_EMPI, "MPI_Isend to rank %d failed", dest);
+    return SGL_OK;
+}
+
+/* Receive exactly @n bytes into @buf, in one message of any size. */
+static int recv_bytes(void *buf, size_t n, int src, int tag, MPI_Comm comm)
+{
+    int rc;
+    if (n <= (size_t)INT_MAX) {
+        rc = MPI_Recv(buf, (int)n, MPI_BYTE, src, tag, comm,
+                      MPI_STATUS_IGNORE);
+    } else {
+        struct part whole = {buf, n};
+        MPI_Datatype t;
+        if ((rc = parts_type(&whole, 1, &t)))
+            return rc;
+        rc = MPI_Recv(MPI_BOTTOM, 1, t, src, tag, comm, MPI_STATUS_IGNORE);
+        MPI_Type_free(&t);
+    }
+    if (rc != MPI_SUCCESS)
+        return sgl_error_set(SGL_EMPI, "receiving %zu bytes from rank %d "
+                                       "failed",
+                             n, src);
     return SGL_OK;
 }
 
@@ -150,12 +201,9 @@ int sgl__mpi_drain(struct sgl_ctx *m, char *dst)
             void *to = dst ? dst + off : NULL;
             if (!to && (r = sgl__buf_reserve(&m->gbuf[i], n)) == SGL_OK)
                 to = m->gbuf[i].data;
-            if (to && MPI_Recv(to, (int)n, MPI_BYTE, m->node->child[i]->rank,
-                               tag_up(level), m->rt->comm,
-                               MPI_STATUS_IGNORE) != MPI_SUCCESS)
-                r = sgl_error_set(SGL_EMPI, "receiving %zu bytes from rank %d "
-                                            "failed",
-                                  n, m->node->child[i]->rank);
+            if (to)
+                r = recv_bytes(to, n, m->node->child[i]->rank, tag_up(level),
+                               m->rt->comm);
             /* The message must be taken off the wire even without memory,
              * or the child stays blocked: truncate it into nothing. */
             if (!to)
@@ -201,14 +249,7 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
                              m->node->level);
     size_t pack_bytes = 0;
     for (unsigned i = 0; i < p; i++) {
-        size_t bytes = staged_bytes(m, i);
-        if (bytes > (size_t)INT_MAX - round16(arg_size))
-            return sgl_error_set(SGL_ERANGE,
-                                 "sgl_pardo: the block for child %u (%zu "
-                                 "bytes) exceeds the MPI level's limit of "
-                                 "%d bytes per message",
-                                 i, bytes, INT_MAX);
-        size_t total = HDR_BYTES + round16(arg_size) + bytes;
+        size_t total = HDR_BYTES + round16(arg_size) + staged_bytes(m, i);
         if (!m->child[i] && total <= SGL__PACK_MAX)
             pack_bytes += total;
     }
@@ -382,12 +423,8 @@ static int recv_command(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
         return rc;
     }
     memcpy(e->down.data, &h, HDR_BYTES);
-    if (MPI_Recv((char *)e->down.data + HDR_BYTES, (int)rest, MPI_BYTE, master,
-                 tag, rt->comm, MPI_STATUS_IGNORE) != MPI_SUCCESS)
-        return sgl_error_set(SGL_EMPI, "rank %d: receiving %zu bytes from "
-                                       "rank %d failed",
-                             rt->rank, rest, master);
-    return SGL_OK;
+    return recv_bytes((char *)e->down.data + HDR_BYTES, rest, master, tag,
+                      rt->comm);
 }
 
 /* Send the entry's status, message and hand-up block to its master. */
@@ -395,14 +432,6 @@ static int send_reply(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
                       int tag)
 {
     size_t bytes = e->status < 0 ? 0 : e->up_bytes;
-    if (bytes > (size_t)INT_MAX) {
-        e->status = sgl_error_set(SGL_ERANGE,
-                                  "rank %d put %zu bytes, over the MPI "
-                                  "level's limit of %d per message",
-                                  rt->rank, bytes, INT_MAX);
-        snprintf(e->errmsg, sizeof e->errmsg, "%s", sgl_last_error());
-        bytes = 0;
-    }
     size_t msg_len = e->status < 0 ? strlen(e->errmsg) + 1 : 0;
     struct up_hdr uh = {.magic = MAGIC_UP,
                         .status = e->status,
@@ -422,10 +451,8 @@ static int send_reply(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
     MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     rc = send_packed(rt->comm, master, tag, parts, large ? 3 : 4,
                      e->hdrs.data, &req[0]);
-    if (!rc && large &&
-        MPI_Isend(e->up.data, (int)bytes, MPI_BYTE, master, tag, rt->comm,
-                  &req[1]) != MPI_SUCCESS)
-        rc = sgl_error_set(SGL_EMPI, "rank %d: MPI_Isend failed", rt->rank);
+    if (!rc && large)
+        rc = send_parts(rt->comm, master, tag, &parts[3], 1, &req[1]);
     if (MPI_Waitall(2, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS && !rc)
         rc = sgl_error_set(SGL_EMPI, "rank %d: MPI_Waitall failed", rt->rank);
     return rc;
