@@ -56,3 +56,66 @@ void sgl_ctx_set_state(sgl_ctx_t *ctx, void *state, void (*destroy)(void *))
     ctx->state = state;
     ctx->destroy = destroy;
 }
+
+/* A context holds few keys (one per library): a linear search is enough. */
+static struct sgl_keyed *find_key(const sgl_ctx_t *ctx, const void *key)
+{
+    for (size_t i = 0; i < ctx->nkeyed; i++)
+        if (ctx->keyed[i].key == key)
+            return &ctx->keyed[i];
+    return NULL;
+}
+
+void *sgl_ctx_keyed_state(const sgl_ctx_t *ctx, const void *key)
+{
+    if (!ctx)
+        return NULL;
+    if (!key)
+        return ctx->state;
+    struct sgl_keyed *k = find_key(ctx, key);
+    return k ? k->state : NULL;
+}
+
+int sgl_ctx_set_keyed_state(sgl_ctx_t *ctx, const void *key, void *state,
+                            void (*destroy)(void *))
+{
+    if (!ctx)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_ctx_set_keyed_state: context is NULL");
+    if (!key) {
+        sgl_ctx_set_state(ctx, state, destroy);
+        return SGL_OK;
+    }
+    struct sgl_keyed *k = find_key(ctx, key);
+    if (!k) {
+        if (!state)
+            return SGL_OK;
+        struct sgl_keyed *a =
+            realloc(ctx->keyed, (ctx->nkeyed + 1) * sizeof *a);
+        if (!a)
+            return sgl_error_set(SGL_ENOMEM, "sgl_ctx_set_keyed_state: out "
+                                             "of memory");
+        ctx->keyed = a;
+        k = &a[ctx->nkeyed++];
+        *k = (struct sgl_keyed){key, NULL, NULL};
+    }
+    if (k->destroy && k->state && k->state != state)
+        k->destroy(k->state);
+    k->state = state;
+    k->destroy = destroy;
+    if (!state)
+        *k = ctx->keyed[--ctx->nkeyed];
+    return SGL_OK;
+}
+
+void sgl__ctx_states_free(struct sgl_ctx *c)
+{
+    if (c->destroy && c->state)
+        c->destroy(c->state);
+    for (size_t i = 0; i < c->nkeyed; i++)
+        if (c->keyed[i].destroy && c->keyed[i].state)
+            c->keyed[i].destroy(c->keyed[i].state);
+    free(c->keyed);
+    c->keyed = NULL;
+    c->nkeyed = 0;
+}

@@ -37,8 +37,7 @@ static void ctx_free(struct sgl_ctx *c)
         if (c->sbuf)
             sgl__buf_free(&c->sbuf[i]);
     }
-    if (c->destroy && c->state)
-        c->destroy(c->state);
+    sgl__ctx_states_free(c);
     free(c->child);
     free(c->counts);
     free(c->offsets);

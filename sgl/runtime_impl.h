@@ -63,6 +63,16 @@ struct sgl_trace {
     size_t dropped;        /* records not kept: full, or out of memory */
 };
 
+/* One library's state at a context (sgl_ctx_set_keyed_state()). */
+struct sgl_keyed {
+    const void *key;
+    void *state;
+    void (*destroy)(void *);
+};
+
+/* Destroy every state of @c (program's and libraries'). */
+void sgl__ctx_states_free(struct sgl_ctx *c);
+
 struct sgl_ctx {
     struct sgl_runtime *rt;
     const struct sgl_node *node;
@@ -107,6 +117,8 @@ struct sgl_ctx {
 
     void *state;
     void (*destroy)(void *);
+    struct sgl_keyed *keyed; /* libraries' states, by key */
+    size_t nkeyed;
 
     /* Trace. A child's task: when it started, how long it ran, the work it
      * declared, and the parent's superstep it ran in. A master: its

@@ -153,6 +153,20 @@ void *sgl_ctx_state(const sgl_ctx_t *ctx);
  *  and on the last one by sgl_finalize(). */
 void sgl_ctx_set_state(sgl_ctx_t *ctx, void *state, void (*destroy)(void *));
 
+/** The state kept under @p key (NULL until set), for libraries built on
+ *  SGL, so that their state and the program's never collide: a library
+ *  uses the address of one of its own objects as the key (the SGL
+ *  algorithms do). The NULL key is the program's slot, sgl_ctx_state(). */
+void *sgl_ctx_keyed_state(const sgl_ctx_t *ctx, const void *key);
+
+/** Set the state under @p key, as sgl_ctx_set_state() does for the
+ *  program's slot (destroy called on replacement and by sgl_finalize()).
+ *  Setting NULL removes the key.
+ *  @return SGL_OK, SGL_EINVAL (NULL context), SGL_ENOMEM (the previous
+ *          state is then kept). */
+int sgl_ctx_set_keyed_state(sgl_ctx_t *ctx, const void *key, void *state,
+                            void (*destroy)(void *));
+
 /** Stage a different block for each child for the next sgl_pardo().
  *  @param src        children's blocks back to back, in child order; must
  *                    stay valid and unchanged until sgl_pardo() returns.

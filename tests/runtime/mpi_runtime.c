@@ -41,6 +41,8 @@ int main(int argc, char **argv)
     test_check(&tally, "large blocks gathered in place", prog_big_gather(rt));
     test_check(&tally, "blocks built in place, buffers freed early",
                prog_inplace(rt));
+    test_check(&tally, "keyed states beside the program's",
+               prog_keyed_state(rt));
     test_check(&tally, "trace counts bytes and work", prog_trace(rt));
     test_check(&tally, "trace written",
           sgl_trace_write(rt, "mpi_runtime-trace.json", SGL_TRACE_PERFETTO));

@@ -757,6 +757,67 @@ int prog_inplace(sgl_runtime_t *rt)
     return sgl_run(rt, inplace_main, NULL, 0);
 }
 
+/* ---- keyed states beside the program's ---- */
+
+static const char key_a = 'a', key_b = 'b';
+
+/* Three states per worker: the program's and two libraries'. */
+static int keyed_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    CHECK(size == sizeof(uint32_t), "keyed: arg of %zu bytes", size);
+    uint32_t step;
+    memcpy(&step, arg, sizeof step);
+    if (!sgl_ctx_is_worker(ctx))
+        return sgl_pardo(ctx, keyed_task, arg, size);
+    size_t w = sgl_ctx_first_worker(ctx);
+    const void *keys[] = {NULL, &key_a, &key_b};
+    if (step == 0) {
+        /* Earlier programs leave the program's slot set; libraries'
+         * slots must be empty. */
+        for (size_t k = 0; k < 3; k++) {
+            CHECK(k == 0 || sgl_ctx_keyed_state(ctx, keys[k]) == NULL,
+                  "keyed: worker %zu has state %zu before setting it", w, k);
+            size_t *v = malloc(sizeof *v);
+            CHECK(v, "out of memory");
+            *v = 10 * w + k;
+            TRY(sgl_ctx_set_keyed_state(ctx, keys[k], v, free));
+        }
+        return SGL_OK;
+    }
+    for (size_t k = 0; k < 3; k++) {
+        const size_t *v = sgl_ctx_keyed_state(ctx, keys[k]);
+        CHECK(v && *v == 10 * w + k, "keyed: worker %zu lost state %zu", w,
+              k);
+    }
+    CHECK(sgl_ctx_state(ctx) == sgl_ctx_keyed_state(ctx, NULL),
+          "keyed: the NULL key is not the program's state");
+    /* Removing one library's state leaves the others. */
+    TRY(sgl_ctx_set_keyed_state(ctx, &key_b, NULL, NULL));
+    CHECK(sgl_ctx_keyed_state(ctx, &key_b) == NULL &&
+              *(const size_t *)sgl_ctx_keyed_state(ctx, &key_a) == 10 * w + 1,
+          "keyed: removing key b on worker %zu", w);
+    /* The program's slot goes back to empty for later programs. */
+    sgl_ctx_set_state(ctx, NULL, NULL);
+    return sgl_ctx_set_keyed_state(ctx, &key_a, NULL, NULL);
+}
+
+static int keyed_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    CHECK(sgl_ctx_set_keyed_state(NULL, &key_a, NULL, NULL) == SGL_EINVAL,
+          "keyed: NULL context accepted");
+    if (sgl_ctx_is_worker(root))
+        return SGL_OK;
+    for (uint32_t step = 0; step < 2; step++)
+        TRY(sgl_pardo(root, keyed_task, &step, sizeof step));
+    return SGL_OK;
+}
+
+int prog_keyed_state(sgl_runtime_t *rt)
+{
+    return sgl_run(rt, keyed_main, NULL, 0);
+}
+
 /* ---- the trace counts bytes and work exactly ---- */
 
 /* Child i of every master gets 3 (i + 1) int64 and hands up 2 (i + 1)
@@ -867,5 +928,6 @@ int prog_register(sgl_runtime_t *rt)
     TRY(sgl_task_register(rt, big_task, "big_gather"));
     TRY(sgl_task_register(rt, traced_task, "traced"));
     TRY(sgl_task_register(rt, inplace_task, "inplace"));
+    TRY(sgl_task_register(rt, keyed_task, "keyed"));
     return SGL_OK;
 }

@@ -46,6 +46,10 @@ int prog_big_gather(sgl_runtime_t *rt);
  * must be refused afterwards. */
 int prog_inplace(sgl_runtime_t *rt);
 
+/* Workers keep the program's state and two keyed states over two
+ * supersteps; removing one key leaves the others. */
+int prog_keyed_state(sgl_runtime_t *rt);
+
 /* A known program; on rank 0 the trace must hold exactly its bytes,
  * declared work and nesting. */
 int prog_trace(sgl_runtime_t *rt);

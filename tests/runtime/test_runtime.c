@@ -41,6 +41,7 @@ static void exercise(const char *shape)
     RUN_OK(prog_random_blocks(rt, 99, 3));
     RUN_OK(prog_big_gather(rt));
     RUN_OK(prog_inplace(rt));
+    RUN_OK(prog_keyed_state(rt));
     RUN_OK(prog_trace(rt));
     RUN_OK(prog_misuse(rt));
     RUN_OK(prog_failing_worker(rt, 0));
