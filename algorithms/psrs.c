@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "algo_internal.h"
+#include "local_sort.h"
 #include "records.h"
 
 /* ---- keys: an order-preserving bijection from values to unsigned ---- */
@@ -108,146 +109,6 @@ static void map_keys(sgl_dtype_t t, const struct rec_layout *L, void *data,
     }
 }
 
-/* ---- local kernels, for 64- and 32-bit keys ---- */
-
-#define RADIX_BITS 11
-#define RADIX_SIZE (1u << RADIX_BITS)
-
-#define DEFINE_KERNELS(K, SFX, NPASS)                                          \
-    /* LSD radix sort, 11-bit digits; passes whose digit is the same for   \
-     * every element are skipped (all-equal input costs one read). */      \
-    static int radix_##SFX(K *a, size_t n)                                    \
-    {                                                                          \
-        if (n < 64) {                                                          \
-            for (size_t i = 1; i < n; i++) {                                   \
-                K v = a[i];                                                    \
-                size_t j = i;                                                  \
-                for (; j > 0 && a[j - 1] > v; j--)                             \
-                    a[j] = a[j - 1];                                           \
-                a[j] = v;                                                      \
-            }                                                                  \
-            return SGL_OK;                                                     \
-        }                                                                      \
-        K *tmp = malloc(n * sizeof *tmp);                                      \
-        size_t(*h)[RADIX_SIZE] = calloc(NPASS, sizeof *h);                     \
-        if (!tmp || !h) {                                                      \
-            free(tmp);                                                         \
-            free(h);                                                           \
-            return sgl_error_set(SGL_ENOMEM, "sort: out of memory for %zu "    \
-                                             "keys",                           \
-                                 n);                                           \
-        }                                                                      \
-        for (size_t i = 0; i < n; i++) {                                       \
-            K v = a[i];                                                        \
-            for (unsigned p = 0; p < NPASS; p++)                               \
-                h[p][(v >> (p * RADIX_BITS)) & (RADIX_SIZE - 1)]++;            \
-        }                                                                      \
-        K *src = a, *dst = tmp;                                                \
-        for (unsigned p = 0; p < NPASS; p++) {                                 \
-            unsigned sh = p * RADIX_BITS;                                      \
-            size_t *hp = h[p];                                                 \
-            if (hp[(src[0] >> sh) & (RADIX_SIZE - 1)] == n)                    \
-                continue;                                                      \
-            size_t sum = 0;                                                    \
-            for (unsigned d = 0; d < RADIX_SIZE; d++) {                        \
-                size_t c = hp[d];                                              \
-                hp[d] = sum;                                                   \
-                sum += c;                                                      \
-            }                                                                  \
-            for (size_t i = 0; i < n; i++) {                                   \
-                K v = src[i];                                                  \
-                dst[hp[(v >> sh) & (RADIX_SIZE - 1)]++] = v;                   \
-            }                                                                  \
-            K *t = src;                                                        \
-            src = dst;                                                         \
-            dst = t;                                                           \
-        }                                                                      \
-        if (src != a)                                                          \
-            memcpy(a, src, n * sizeof *a);                                     \
-        free(tmp);                                                             \
-        free(h);                                                               \
-        return SGL_OK;                                                         \
-    }                                                                          \
-                                                                               \
-    /* First position with a[i] >= k (lower) or > k (upper). */             \
-    static size_t bound_##SFX(const K *a, size_t n, K k, int upper)            \
-    {                                                                          \
-        size_t lo = 0, hi = n;                                                 \
-        while (lo < hi) {                                                      \
-            size_t mid = lo + (hi - lo) / 2;                                   \
-            if (a[mid] < k || (upper && a[mid] == k))                          \
-                lo = mid + 1;                                                  \
-            else                                                               \
-                hi = mid;                                                      \
-        }                                                                      \
-        return lo;                                                             \
-    }                                                                          \
-                                                                               \
-    /* Merge @p sorted runs (lengths len[]) lying back to back in @in into  \
-     * @out. Equal keys are equal values, so stability does not matter. */  \
-    static void merge_##SFX(const K *in, const uint64_t *len, size_t p,        \
-                            K *out, size_t *heap, size_t *pos, size_t *end)    \
-    {                                                                          \
-        size_t off = 0, nh = 0, o = 0;                                         \
-        for (size_t s = 0; s < p; s++) {                                       \
-            pos[s] = off;                                                      \
-            off += len[s];                                                     \
-            end[s] = off;                                                      \
-        }                                                                      \
-        if (p == 2) {                                                          \
-            size_t i = pos[0], j = pos[1];                                     \
-            while (i < end[0] && j < end[1]) {                                 \
-                K a = in[i], b = in[j];                                        \
-                int t = b < a;                                                 \
-                out[o++] = t ? b : a;                                          \
-                i += (size_t)!t;                                               \
-                j += (size_t)t;                                                \
-            }                                                                  \
-            while (i < end[0])                                                 \
-                out[o++] = in[i++];                                            \
-            while (j < end[1])                                                 \
-                out[o++] = in[j++];                                            \
-            return;                                                            \
-        }                                                                      \
-        /* A binary min-heap of run numbers, keyed by their head. */           \
-        for (size_t s = 0; s < p; s++) {                                       \
-            if (pos[s] == end[s])                                              \
-                continue;                                                      \
-            size_t c = nh++;                                                   \
-            while (c > 0 && in[pos[heap[(c - 1) / 2]]] > in[pos[s]]) {         \
-                heap[c] = heap[(c - 1) / 2];                                   \
-                c = (c - 1) / 2;                                               \
-            }                                                                  \
-            heap[c] = s;                                                       \
-        }                                                                      \
-        while (nh > 0) {                                                       \
-            size_t s = heap[0];                                                \
-            out[o++] = in[pos[s]++];                                           \
-            if (pos[s] == end[s])                                              \
-                s = heap[--nh];                                                \
-            if (nh == 0)                                                       \
-                break;                                                         \
-            K v = in[pos[s]];                                                  \
-            size_t c = 0;                                                      \
-            for (;;) {                                                         \
-                size_t l = 2 * c + 1, m = c;                                   \
-                K mv = v;                                                      \
-                if (l < nh && in[pos[heap[l]]] < mv)                           \
-                    m = l, mv = in[pos[heap[l]]];                              \
-                if (l + 1 < nh && in[pos[heap[l + 1]]] < mv)                   \
-                    m = l + 1;                                                 \
-                if (m == c)                                                    \
-                    break;                                                     \
-                heap[c] = heap[m];                                             \
-                c = m;                                                         \
-            }                                                                  \
-            heap[c] = s;                                                       \
-        }                                                                      \
-    }
-
-DEFINE_KERNELS(uint64_t, 64, 6)
-DEFINE_KERNELS(uint32_t, 32, 3)
-
 /* Plain elements are their key; records carry one at L->ko. */
 static int is_plain(const struct rec_layout *L)
 {
@@ -256,9 +117,13 @@ static int is_plain(const struct rec_layout *L)
 
 static int local_sort(const struct rec_layout *L, void *a, size_t n)
 {
+    /* The record radix sort takes multiples of 4 bytes; others (rare)
+     * take the plain LSD record sort. Both are stable. */
     if (!is_plain(L))
-        return rec_sort(L, a, n);
-    return L->wide ? radix_64(a, n) : radix_32(a, n);
+        return L->es % 4 == 0 && L->es <= ALGO_SORT_MAX_ES
+                   ? algo_sort_records(a, n, L->es, L->ko, L->wide ? 8 : 4)
+                   : rec_sort(L, a, n);
+    return L->wide ? algo_sort_u64(a, n) : algo_sort_u32(a, n);
 }
 
 /* Elements of the sorted block (at global offset @off) below the composite
@@ -271,11 +136,11 @@ static size_t split_at(const struct rec_layout *L, const void *a, size_t n,
         lo = rec_bound(L, a, n, k, 0);
         hi = rec_bound(L, a, n, k, 1);
     } else if (L->wide) {
-        lo = bound_64(a, n, k, 0);
-        hi = bound_64(a, n, k, 1);
+        lo = algo_bound_u64(a, n, k, 0);
+        hi = algo_bound_u64(a, n, k, 1);
     } else {
-        lo = bound_32(a, n, (uint32_t)k, 0);
-        hi = bound_32(a, n, (uint32_t)k, 1);
+        lo = algo_bound_u32(a, n, (uint32_t)k, 0);
+        hi = algo_bound_u32(a, n, (uint32_t)k, 1);
     }
     if (g <= off + lo)
         return lo;
@@ -392,11 +257,11 @@ static int s3_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
     if (!is_plain(&L))
         rec_merge(&L, runs, len, p, out, scratch);
     else if (es == 8)
-        merge_64((const uint64_t *)(const void *)runs, len, p, out, scratch,
-                 scratch + p, scratch + 2 * p);
+        algo_merge_u64((const uint64_t *)(const void *)runs, len, p, out,
+                       scratch, scratch + p, scratch + 2 * p);
     else
-        merge_32((const uint32_t *)(const void *)runs, len, p, out, scratch,
-                 scratch + p, scratch + 2 * p);
+        algo_merge_u32((const uint32_t *)(const void *)runs, len, p, out,
+                       scratch, scratch + p, scratch + 2 * p);
     free(scratch);
     /* The runs are merged: free them before the block is handed on. */
     int rc = sgl_recv_release(ctx);

@@ -397,7 +397,7 @@ static void raw_mpi(const struct plan *pl, struct mpi_raw *raw)
  *                 (the variant bench_main runs; on one worker it is the
  *                 local scan the down pass also runs)
  *   sort          sgl_dvec_sort on one worker, / n: with one worker PSRS is
- *                 its local sort (key mapping, 11-bit LSD radix sort, key
+ *                 its local sort (key mapping, radix sort, key
  *                 mapping back), linear in n
  *   merge         sgl_dvec_sort on two workers: the S3 task time of the
  *                 workers from the trace (their 2-way merge of the bucket

@@ -19,7 +19,7 @@
  *   pass gathers the results.
  * psrs (3 supersteps from the root, flattened as algorithms/psrs.c; each
  * lower master forwards with one superstep of its own):
- *   S1: worker sorts m*c(sort) (a linear LSD radix sort: c(sort) is per
+ *   S1: worker sorts m*c(sort) (a linear radix sort: c(sort) is per
  *       element, all its passes and the key mapping included), hands up
  *       its size and P samples
  *       (key, index): (2P+1)*eb; masters concatenate; root sorts the P^2
