@@ -18,8 +18,8 @@
  * a level with the same link kind (threads or MPI) from the --params files,
  * first file first; within a file the level of the same index if its link
  * matches, else the first level of that link kind. The small-message
- * regime travels with its level. Kernels (c) come from the first file that
- * has them. So a probed "core:2" file gives the thread level and the
+ * regime and the memory sharing travel with their level. Kernels (c and
+ * size tables) come from the first file that has any. So a probed "core:2" file gives the thread level and the
  * kernels, a probed "node:2" file the MPI level, whatever the fan-outs of
  * the configuration are (l and g are per level; the model scales k with
  * the fan-out).
@@ -39,6 +39,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cache_flush.h"
 #include "peer_scan.h"
 #include "timing.h"
 
@@ -122,8 +123,6 @@ static int find_level(const sgl_machine_t *f, unsigned want_level,
     return 0;
 }
 
-static const char *kernels[] = {"sum", "product", "scan", "sort", "merge"};
-
 /* Build the prediction tree for @p shape from the parameter files; @p how
  * gets a short description of the mapping. */
 static int build_pred(const char *shape, sgl_machine_t *const *files,
@@ -152,6 +151,9 @@ static int build_pred(const char *shape, sgl_machine_t *const *files,
             double mb;
             sgl_machine_level_params(files[f], src, &p);
             rc = sgl_machine_set_level_params(m, L, &p);
+            if (!rc)
+                rc = sgl_machine_set_level_memory(
+                    m, L, sgl_machine_level_memory(files[f], src));
             if (!rc && sgl_machine_level_small_params(files[f], src, &s,
                                                       &mb) == SGL_OK)
                 rc = sgl_machine_set_level_small_params(m, L, &s, mb);
@@ -173,14 +175,13 @@ static int build_pred(const char *shape, sgl_machine_t *const *files,
                                  sgl_link_name(link), L, shape);
         }
     }
-    for (size_t k = 0; k < sizeof kernels / sizeof *kernels; k++)
-        for (int f = 0; f < nfiles; f++) {
-            double c = sgl_node_kernel(sgl_machine_worker(files[f], 0),
-                                       kernels[k]);
-            if (isfinite(c)) {
-                sgl_machine_set_kernel(m, kernels[k], c);
-                break;
+    for (int f = 0; f < nfiles; f++)
+        if (sgl_machine_kernels(files[f])) {
+            if ((rc = sgl_machine_copy_kernels(m, files[f]))) {
+                sgl_machine_free(m);
+                return rc;
             }
+            break;
         }
     *ret = m;
     return SGL_OK;
@@ -543,15 +544,15 @@ static int sub_machine(const sgl_machine_t *m, unsigned top, unsigned bottom,
         double mb;
         if (sgl_machine_level_params(m, src, &p) == SGL_OK)
             rc = sgl_machine_set_level_params(s, L, &p);
+        if (!rc)
+            rc = sgl_machine_set_level_memory(s, L,
+                                              sgl_machine_level_memory(m, src));
         if (!rc &&
             sgl_machine_level_small_params(m, src, &sm, &mb) == SGL_OK)
             rc = sgl_machine_set_level_small_params(s, L, &sm, mb);
     }
-    for (size_t k = 0; !rc && k < sgl_machine_kernels(m); k++) {
-        const char *name = sgl_machine_kernel_name(m, k);
-        rc = sgl_machine_set_kernel(
-            s, name, sgl_node_kernel(sgl_machine_worker(m, 0), name));
-    }
+    if (!rc)
+        rc = sgl_machine_copy_kernels(s, m);
     if (rc) {
         sgl_machine_free(s);
         return rc;
@@ -856,6 +857,10 @@ int main(int argc, char **argv)
                     if (rc)
                         break;
                 }
+                /* Reductions and scans start cold, as the probe measured
+                 * their c; sorts start warm from the fill, as probed. */
+                if (a != A_PSRS)
+                    bench_flush_caches(p.threads);
                 sgl_trace_clear(rt);
                 j.what = 1;
                 rc = sgl_run(rt, job_main, &j, sizeof j);
@@ -885,10 +890,14 @@ int main(int argc, char **argv)
                 }
                 double t1 = NAN, t2 = NAN;
                 if (a == A_REDUCE) {
+                    bench_flush_caches(p.threads);
                     t1 = peer_reduce(&p);
+                    bench_flush_caches(p.threads);
                     t2 = peer_read(&p);
                 } else if (a == A_SCAN) {
+                    bench_flush_caches(p.threads);
                     t1 = peer_scan2(&p);
+                    bench_flush_caches(p.threads);
                     t2 = peer_omp_scan(&p);
                 } else {
                     peer_sorts(&p, 100 + (uint64_t)k, (int)workers, &t1, &t2);
@@ -949,6 +958,7 @@ int main(int argc, char **argv)
         }
     }
     free(pts);
+    bench_flush_free();
     for (int f = 0; f < nparams; f++)
         sgl_machine_free(files[f]);
     sgl_machine_free(pred);

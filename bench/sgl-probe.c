@@ -17,8 +17,10 @@
  * as its small-message regime. The runtime's figures go into the file,
  * since predictions are of runtime programs; the raw ones are printed.
  * The kernels' c are measured by running the reference algorithms
- * themselves on a private one-worker (merge: two-worker) runtime of rank 0,
- * at n = 1e7 elements (1e6 with --quick); see measure_kernels().
+ * themselves on private runtimes of rank 0, one worker alone and all cores
+ * at once, over block sizes 1e4..1e7 (1e6 with --quick); see
+ * measure_kernels(). MPI levels whose ranks all run on one host are
+ * written as sharing memory.
  *
  * Usage: sgl-probe [--quick] [-o FILE]     (alone, or under mpirun -n N) */
 #include <math.h>
@@ -35,6 +37,8 @@
 #include <sgl/sgl.h>
 #include <sgl/sgl_mpi.h>
 
+#include "cache_flush.h"
+
 #define MAX_SIZES 32
 #define TRIALS 5
 #define SMALL_BYTES 4096.0
@@ -43,7 +47,6 @@ struct plan {
     int quick;
     size_t nsizes;
     size_t words[MAX_SIZES]; /* total words per measurement */
-    size_t kernel_n;
     double min_time; /* seconds per measured point */
     const char *out;
 };
@@ -387,129 +390,175 @@ static void raw_mpi(const struct plan *pl, struct mpi_raw *raw)
 /* ---- kernels: the algorithms themselves, on a private runtime ---- */
 
 /* c of each kernel as the closed form (machine/predict_algorithms.c)
- * charges it, measured on the code the algorithms run, at the size the
- * main job cares about (n = 1e7, 1e6 with --quick), medians of TRIALS
- * timed runs after one warm-up; reductions and scans from cold caches
- * (flush_caches()), sorts right after the fill of a fresh vector, each as
- * bench_main runs them:
- *   sum, product  sgl_dvec_reduce(SUM / PROD) on one worker, / n
- *   scan          sgl_dvec_scan(SGL_SCAN_REDUCE_FIRST) on one worker, / n
- *                 (the variant bench_main runs; on one worker it is the
+ * charges it, measured on the code the algorithms run, over a table of
+ * block sizes (1e4 .. 1e7 elements per worker; 1e4 .. 1e6 with --quick),
+ * each point a median of TRIALS timed runs after one warm-up; reductions
+ * and scans from cold caches (bench_flush_caches()), sorts right after the
+ * fill of a fresh vector, each as bench_main runs them. Two tables:
+ *
+ * busy 1, one worker ("core:1"), the whole call / n:
+ *   sum, product  sgl_dvec_reduce(SUM / PROD)
+ *   scan          sgl_dvec_scan(SGL_SCAN_REDUCE_FIRST) (on one worker the
  *                 local scan the down pass also runs)
- *   sort          sgl_dvec_sort on one worker, / n: with one worker PSRS is
- *                 its local sort (key mapping, radix sort, key
- *                 mapping back), linear in n
- *   merge         sgl_dvec_sort on two workers: the S3 task time of the
- *                 workers from the trace (their 2-way merge of the bucket
- *                 runs, with the key mapping back), / (elements * log2 2)
- * The runtimes are created on rank 0 alone over MPI_COMM_SELF (one worker:
- * "core:1"; two: "core:2"), with the threads of this process. */
+ *   sort          sgl_dvec_sort: with one worker PSRS is its local sort
+ *                 (key mapping, radix sort, mapping back), linear in n
+ * busy Q, Q workers at once ("core:Q", Q = the cores, at least 2), each
+ * with a block of m elements, from the trace: the slowest worker's task
+ * time in the root superstep that runs the kernel, / m, since the cost
+ * formula takes the slowest child and the workers share the memory
+ * bandwidth:
+ *   sum, product  the reduction's pardo
+ *   scan          the down pass of the reduce-first scan
+ *   sort          PSRS's S1 (local sort and sampling)
+ *   merge         PSRS's S3 (the Q-way merge of the bucket runs, with the
+ *                 key mapping back), / (elements * log2 Q)
+ * The runtimes are created on rank 0 alone over MPI_COMM_SELF, with the
+ * threads of this process. */
+
+#define KSIZES_MAX 8
+enum { K_SUM, K_PRODUCT, K_SCAN, K_SORT, K_MERGE, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {"sum", "product", "scan",
+                                                   "sort", "merge"};
 
 struct kernels {
-    double sum, product, scan, sort, merge;
+    size_t nsizes;
+    size_t n[KSIZES_MAX]; /* elements per worker */
+    unsigned busy;        /* Q */
+    /* c[0]: one worker, c[1]: Q at once; NAN where not measured */
+    double c[2][NKERNELS][KSIZES_MAX];
 };
 
 struct kjob {
-    int what; /* 0: one-worker kernels; 1 create, 2 sort, 3 free (merge) */
-    size_t n;
-    uint64_t seed;
+    size_t n;       /* elements of the vector */
+    size_t workers; /* of the runtime */
+    unsigned threads;
+    size_t si;      /* size index */
     struct kernels *k;
 };
 
-static sgl_dvec_t *g_vec; /* the merge runs' vector, across sgl_run()s */
-
-/* Evict the caches before a timed reduction or scan: in the main job each
- * of those runs comes after the peers have streamed their own n elements,
- * so it starts cold even at sizes that fit the last-level cache. */
-#define FLUSH_BYTES ((size_t)96 << 20)
-static unsigned char *g_flush;
-
-static void flush_caches(void)
+/* The slowest child's task time, per element of its block, in the level-0
+ * superstep number @p which of the trace (negative: from the end). */
+static double step_per_element(sgl_runtime_t *rt, long which,
+                               const size_t *counts, double per)
 {
-    if (!g_flush)
-        g_flush = malloc(FLUSH_BYTES);
-    if (!g_flush)
-        return;
-    static unsigned char v;
-    memset(g_flush, ++v, FLUSH_BYTES);
-    __asm__ volatile("" ::"r"(g_flush) : "memory");
+    size_t steps[64], ns = 0;
+    sgl_trace_step_t st;
+    for (size_t q = 0; q < sgl_trace_steps(rt) && ns < 64; q++)
+        if (sgl_trace_step(rt, q, &st) == SGL_OK && st.level == 0)
+            steps[ns++] = q;
+    long at = which >= 0 ? which : (long)ns + which;
+    if (at < 0 || at >= (long)ns ||
+        sgl_trace_step(rt, steps[at], &st) != SGL_OK)
+        return NAN;
+    double worst = 0;
+    for (unsigned i = 0; i < st.children; i++)
+        if (counts[i] > 0)
+            worst = fmax(worst, st.child_time[i] / ((double)counts[i] * per));
+    return worst;
 }
 
-static int kernels_one(sgl_ctx_t *root, const struct kjob *j)
+/* Median of TRIALS runs (after a warm-up) of reduce, product and scan. */
+static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
+                          const struct kjob *j, int many)
 {
     sgl_dvec_t *x = NULL, *y = NULL;
-    uint64_t seed = j->seed;
-    double n = (double)j->n, tr[TRIALS], res;
+    uint64_t seed = 1 + j->si;
+    double tr[TRIALS], res;
     int rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM, &seed,
                              sizeof seed, &x);
     if (!rc)
         rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_NONE, NULL, 0,
                              &y);
-    /* t = -1 is the warm-up. */
-    for (int what = 0; !rc && what < 3; what++) {
+    static const int what[3] = {K_SUM, K_PRODUCT, K_SCAN};
+    for (int w = 0; !rc && w < 3; w++) {
         for (int t = -1; !rc && t < TRIALS; t++) {
-            flush_caches();
+            bench_flush_caches((int)j->threads);
+            sgl_trace_clear(rt);
             double a = now();
-            if (what == 0)
-                rc = sgl_dvec_reduce(root, x, SGL_OP_SUM, 0, &res);
-            else if (what == 1)
-                rc = sgl_dvec_reduce(root, x, SGL_OP_PROD, 0, &res);
-            else
+            if (what[w] == K_SCAN)
                 rc = sgl_dvec_scan(root, x, y, SGL_OP_SUM,
                                    SGL_SCAN_REDUCE_FIRST);
+            else
+                rc = sgl_dvec_reduce(root, x,
+                                     what[w] == K_SUM ? SGL_OP_SUM
+                                                      : SGL_OP_PROD,
+                                     0, &res);
+            double el = now() - a;
             if (t >= 0)
-                tr[t] = (now() - a) / n;
+                tr[t] = many ? step_per_element(rt, what[w] == K_SCAN ? 1 : 0,
+                                                sgl_dvec_counts(x), 1)
+                             : el / (double)j->n;
         }
         if (!rc)
-            *(what == 0 ? &j->k->sum : what == 1 ? &j->k->product
-                                                 : &j->k->scan) =
-                median(tr, TRIALS);
+            j->k->c[many][what[w]][j->si] = median(tr, TRIALS);
     }
     int r2 = sgl_dvec_free(root, y);
     rc = rc ? rc : r2;
-    /* Sort: a fresh random vector for every run, as bench_main does. */
-    for (int t = -1; !rc && t < TRIALS; t++) {
-        sgl_dvec_t *v = NULL;
-        seed = j->seed + 100 + (uint64_t)(t + 1);
-        rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM, &seed,
-                             sizeof seed, &v);
-        double a = now(); /* warm from the fill, as in bench_main */
-        if (!rc)
-            rc = sgl_dvec_sort(root, v, NULL);
-        if (t >= 0)
-            tr[t] = (now() - a) / n;
-        r2 = sgl_dvec_free(root, v);
-        rc = rc ? rc : r2;
-    }
-    if (!rc)
-        j->k->sort = median(tr, TRIALS);
     r2 = sgl_dvec_free(root, x);
     return rc ? rc : r2;
 }
+
+/* Sorts of fresh random vectors; with several workers, sort and merge
+ * from the trace. */
+static int kernels_sort(sgl_ctx_t *root, sgl_runtime_t *rt,
+                        const struct kjob *j, int many)
+{
+    double ts[TRIALS], tm[TRIALS];
+    int rc = SGL_OK;
+    for (int t = -1; !rc && t < TRIALS; t++) {
+        sgl_dvec_t *v = NULL;
+        uint64_t seed = 100 + j->si * 16 + (uint64_t)(t + 1);
+        rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM, &seed,
+                             sizeof seed, &v);
+        if (rc)
+            break;
+        /* The block sizes before the sort, for S1. */
+        size_t before[64];
+        size_t nw = j->workers < 64 ? j->workers : 64;
+        memcpy(before, sgl_dvec_counts(v), nw * sizeof *before);
+        sgl_trace_clear(rt);
+        double a = now(); /* warm from the fill, as in bench_main */
+        rc = sgl_dvec_sort(root, v, NULL);
+        double el = now() - a;
+        if (!rc && t >= 0) {
+            if (many) {
+                ts[t] = step_per_element(rt, 0, before, 1);
+                tm[t] = step_per_element(rt, -1, sgl_dvec_counts(v),
+                                         log2((double)j->workers));
+            } else {
+                ts[t] = el / (double)j->n;
+            }
+        }
+        int r2 = sgl_dvec_free(root, v);
+        rc = rc ? rc : r2;
+    }
+    if (!rc) {
+        j->k->c[many][K_SORT][j->si] = median(ts, TRIALS);
+        if (many)
+            j->k->c[1][K_MERGE][j->si] = median(tm, TRIALS);
+    }
+    return rc;
+}
+
+static sgl_runtime_t *g_krt; /* the kernel runtime, for its trace */
 
 static int kernels_task(sgl_ctx_t *root, const void *arg, size_t size)
 {
     (void)size;
     const struct kjob *j = arg;
-    if (j->what == 0)
-        return kernels_one(root, j);
-    if (j->what == 1)
-        return sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM,
-                               &j->seed, sizeof j->seed, &g_vec);
-    if (j->what == 2)
-        return sgl_dvec_sort(root, g_vec, NULL);
-    int rc = sgl_dvec_free(root, g_vec);
-    g_vec = NULL;
-    return rc;
+    int many = j->workers > 1;
+    int rc = kernels_stream(root, g_krt, j, many);
+    return rc ? rc : kernels_sort(root, g_krt, j, many);
 }
 
-static int kernel_runtime(const char *shape, int trace, sgl_runtime_t **rt)
+static int kernel_runtime(const char *shape, unsigned threads,
+                          sgl_runtime_t **rt)
 {
     sgl_opts_t o;
     sgl_opts_default(&o);
     o.shape = shape;
-    o.trace = trace;
-    o.max_threads = 2;
+    o.trace = 1;
+    o.max_threads = (int)threads;
     o.bind = 0;
     *rt = NULL;
     int rc = sgl_init_comm(MPI_COMM_SELF, &o, rt);
@@ -521,67 +570,80 @@ static int kernel_runtime(const char *shape, int trace, sgl_runtime_t **rt)
     return rc;
 }
 
-/* Seconds per element of the workers' S3 (merge) in the last sort traced
- * on @rt: the sum of their S3 task times over the elements they hold. */
-static double s3_per_element(sgl_runtime_t *rt, const size_t *counts)
-{
-    sgl_trace_step_t st, s3 = {0};
-    int found = 0;
-    for (size_t q = 0; q < sgl_trace_steps(rt); q++)
-        if (sgl_trace_step(rt, q, &st) == SGL_OK && st.level == 0) {
-            s3 = st; /* the sort's last root superstep is S3 */
-            found = 1;
-        }
-    if (!found)
-        return NAN;
-    double t = 0, m = 0;
-    for (unsigned i = 0; i < s3.children; i++) {
-        t += s3.child_time[i];
-        m += (double)counts[i];
-    }
-    return m > 0 ? t / m : NAN;
-}
-
-/* On rank 0 only. @return SGL_OK or an error (with sgl_last_error()). */
-static int measure_kernels(size_t n, struct kernels *k)
+/* On rank 0 only: both tables. @return SGL_OK or an error (with
+ * sgl_last_error()). */
+static int measure_kernels(int quick, struct kernels *k)
 {
     memset(k, 0, sizeof *k);
-    k->merge = NAN;
-    sgl_runtime_t *rt;
-    int rc = kernel_runtime("core:1", 0, &rt);
-    if (rc)
-        return rc;
-    struct kjob j = {0, n, 1, k};
-    rc = sgl_run(rt, kernels_task, &j, sizeof j);
-    int r2 = sgl_finalize(rt);
-    if (rc || r2)
-        return rc ? rc : r2;
-
-    if ((rc = kernel_runtime("core:2", 1, &rt)))
-        return rc;
-    double tr[TRIALS];
-    for (int t = -1; !rc && t < TRIALS; t++) {
-        j.seed = 200 + (uint64_t)(t + 1);
-        j.what = 1;
-        rc = sgl_run(rt, kernels_task, &j, sizeof j);
-        if (rc)
+    for (int b = 0; b < 2; b++)
+        for (int q = 0; q < NKERNELS; q++)
+            for (int s = 0; s < KSIZES_MAX; s++)
+                k->c[b][q][s] = NAN;
+    size_t top = quick ? 1000000 : 10000000;
+    for (size_t n = 10000; n <= top; n *= 10) {
+        k->n[k->nsizes++] = n;
+        if (!quick && 3 * n <= top)
+            k->n[k->nsizes++] = 3 * n;
+    }
+    int procs = omp_get_num_procs();
+    k->busy = procs > 2 ? (unsigned)(procs < 64 ? procs : 64) : 2;
+    int rc = SGL_OK;
+    for (int many = 0; many < 2 && !rc; many++) {
+        char shape[32];
+        unsigned q = many ? k->busy : 1;
+        snprintf(shape, sizeof shape, "core:%u", q);
+        if ((rc = kernel_runtime(shape, q, &g_krt)))
             break;
-        sgl_trace_clear(rt);
-        j.what = 2;
-        rc = sgl_run(rt, kernels_task, &j, sizeof j);
-        /* log2 P = 1 merge level for P = 2. */
-        if (!rc && t >= 0)
-            tr[t] = s3_per_element(rt, sgl_dvec_counts(g_vec));
-        j.what = 3;
-        r2 = sgl_run(rt, kernels_task, &j, sizeof j);
+        for (size_t s = 0; s < k->nsizes && !rc; s++) {
+            fprintf(stderr, "sgl-probe: kernels, %u worker(s) x %zu "
+                            "elements\n",
+                    q, k->n[s]);
+            struct kjob j = {k->n[s] * q, q, q, s, k};
+            rc = sgl_run(g_krt, kernels_task, &j, sizeof j);
+        }
+        int r2 = sgl_finalize(g_krt);
+        g_krt = NULL;
         rc = rc ? rc : r2;
     }
-    if (!rc)
-        k->merge = median(tr, TRIALS);
-    free(g_flush);
-    g_flush = NULL;
-    r2 = sgl_finalize(rt);
-    return rc ? rc : r2;
+    bench_flush_free();
+    return rc;
+}
+
+/* Put both tables into @p out; the plain c of each kernel is its value at
+ * the largest size on one worker (Q workers for merge). */
+static int store_kernels(sgl_machine_t *out, const struct kernels *k)
+{
+    int rc = SGL_OK;
+    for (int q = 0; q < NKERNELS && !rc; q++) {
+        int plain = q == K_MERGE;
+        double c = k->c[plain][q][k->nsizes - 1];
+        rc = sgl_machine_set_kernel(out, kernel_names[q], c);
+        for (int b = 0; b < 2 && !rc; b++)
+            for (size_t s = 0; s < k->nsizes && !rc; s++)
+                if (!isnan(k->c[b][q][s]))
+                    rc = sgl_machine_set_kernel_point(
+                        out, kernel_names[q], (double)k->n[s],
+                        b ? k->busy : 1, k->c[b][q][s]);
+    }
+    return rc;
+}
+
+static void print_kernels(const struct kernels *k)
+{
+    printf("kernels (ns per element; merge per element and 2-way level), "
+           "by elements per worker:\n  %-8s %5s", "kernel", "busy");
+    for (size_t s = 0; s < k->nsizes; s++)
+        printf(" %9.0e", (double)k->n[s]);
+    printf("\n");
+    for (int q = 0; q < NKERNELS; q++)
+        for (int b = 0; b < 2; b++) {
+            if (isnan(k->c[b][q][0]))
+                continue;
+            printf("  %-8s %5u", kernel_names[q], b ? k->busy : 1);
+            for (size_t s = 0; s < k->nsizes; s++)
+                printf(" %9.3f", 1e9 * k->c[b][q][s]);
+            printf("\n");
+        }
 }
 
 /* ---- output ---- */
@@ -625,7 +687,6 @@ int main(int argc, char **argv)
         if (3 * w <= top)
             pl.words[pl.nsizes++] = 3 * w;
     }
-    pl.kernel_n = pl.quick ? 1000000 : 10000000;
     pl.min_time = pl.quick ? 0.002 : 0.01;
 
     sgl_runtime_t *rt;
@@ -649,6 +710,18 @@ int main(int argc, char **argv)
             fprintf(stderr, "sgl-probe: raw MPI (%d ranks)\n", size);
         raw_mpi(&pl, &raw);
     }
+    int one_host = 1;
+    if (size > 1) {
+        MPI_Comm node;
+        int nsize = 0;
+        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+                            MPI_INFO_NULL, &node);
+        MPI_Comm_size(node, &nsize);
+        MPI_Comm_free(&node);
+        int all = nsize == size, every = 0;
+        MPI_Allreduce(&all, &every, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+        one_host = every;
+    }
     struct level_result *res = calloc(depth + 1, sizeof *res);
     int rc = res ? SGL_OK : SGL_ENOMEM;
     for (unsigned L = 0; !rc && L < depth; L++) {
@@ -668,9 +741,7 @@ int main(int argc, char **argv)
     struct kernels k;
     int kernels_ok = 1;
     if (rank == 0) {
-        fprintf(stderr, "sgl-probe: kernels on one worker (n = %zu)\n",
-                pl.kernel_n);
-        if (measure_kernels(pl.kernel_n, &k)) {
+        if (measure_kernels(pl.quick, &k)) {
             fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_last_error());
             kernels_ok = 0;
         }
@@ -736,6 +807,14 @@ int main(int argc, char **argv)
                                      nonneg(ul.b)};
             sgl_link_params_t small = {nonneg((ds.a + us.a) / 4),
                                        nonneg(ds.b), nonneg(us.b)};
+            /* Ranks on one host share its memory bandwidth: the
+             * predictor then counts them as busy together. */
+            if (r->link == SGL_LINK_MPI && one_host &&
+                sgl_machine_set_level_memory(out, L, SGL_MEMORY_SHARED)) {
+                fprintf(stderr, "sgl-probe: level %u: %s\n", L,
+                        sgl_last_error());
+                status = 1;
+            }
             if (sgl_machine_set_level_params(out, L, &big) ||
                 sgl_machine_set_level_small_params(out, L, &small,
                                                    SMALL_BYTES)) {
@@ -745,19 +824,10 @@ int main(int argc, char **argv)
             }
         }
         if (out) {
-            printf("kernels (the algorithms on 1 worker, merge on 2; "
-                   "seconds per element; merge per element and 2-way "
-                   "level):\n  sum %.3g  product %.3g  scan %.3g  sort %.3g  "
-                   "merge %.3g\n",
-                   k.sum, k.product, k.scan, k.sort, k.merge);
+            print_kernels(&k);
             if (!kernels_ok)
                 status = 1;
-            if (kernels_ok &&
-                (sgl_machine_set_kernel(out, "sum", k.sum) ||
-                 sgl_machine_set_kernel(out, "product", k.product) ||
-                 sgl_machine_set_kernel(out, "scan", k.scan) ||
-                 sgl_machine_set_kernel(out, "sort", k.sort) ||
-                 sgl_machine_set_kernel(out, "merge", k.merge))) {
+            if (kernels_ok && store_kernels(out, &k)) {
                 fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_last_error());
                 status = 1;
             }
@@ -770,11 +840,13 @@ int main(int argc, char **argv)
                      "sgl-probe%s: runtime scatter/gather supersteps, %zu "
                      "sizes 1..%zu words, medians of %d, weighted least "
                      "squares; l from the small regime; %d MPI ranks; "
-                     "kernels: the algorithms at n = %zu on 1 worker (sum, "
-                     "product, scan, sort per element) and 2 (merge: S3 "
-                     "task time per element)",
+                     "kernels: the algorithms at %zu block sizes %zu..%zu "
+                     "on 1 worker (whole call per element) and %u at once "
+                     "(slowest worker's task per element, from the trace), "
+                     "cold caches for reduce and scan",
                      pl.quick ? " --quick" : "", pl.nsizes,
-                     pl.words[pl.nsizes - 1], TRIALS, size, pl.kernel_n);
+                     pl.words[pl.nsizes - 1], TRIALS, size, k.nsizes, k.n[0],
+                     k.n[k.nsizes - 1], k.busy);
             sgl_machine_set_provenance(out, "host", host);
             sgl_machine_set_provenance(out, "date", date);
             sgl_machine_set_provenance(out, "sgl_version", SGL_VERSION);

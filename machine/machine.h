@@ -234,6 +234,52 @@ int sgl_machine_set_worker_kernel(sgl_machine_t *m, size_t worker,
  *  master, the c of its first worker (the thread or process that plays it
  *  does the master's local work). */
 double sgl_node_kernel(const sgl_node_t *node, const char *kernel);
+/** Add a point to the size table of @p kernel: c (seconds per element)
+ *  when each of @p busy workers that share memory runs the kernel at once,
+ *  each on @p n elements of its own. Caches and memory bandwidth make c
+ *  depend on both; a table records what a probe measured, and
+ *  sgl_node_kernel_at() interpolates it. Setting the same (n, busy) again
+ *  replaces the value. A per-worker c (sgl_machine_set_worker_kernel())
+ *  overrides the table for its worker.
+ *  @return SGL_OK, SGL_EINVAL (bad name, n < 1, busy 0, c negative or not
+ *  finite) or SGL_ENOMEM. */
+int sgl_machine_set_kernel_point(sgl_machine_t *m, const char *kernel,
+                                 double n, unsigned busy, double c);
+/** c of @p kernel on @p node for a block of @p n elements while @p busy
+ *  workers sharing memory run it at once: the worker's own c if one was
+ *  set, else the size table interpolated linearly in log n between its
+ *  points (the end points' c beyond them) and linearly in busy between
+ *  the nearest measured busy counts (the nearest one beyond them), else
+ *  the kernel's plain c. NAN if the kernel is unknown. */
+double sgl_node_kernel_at(const sgl_node_t *node, const char *kernel,
+                          double n, unsigned busy);
+/** Copy every kernel of @p src (plain c, size table and, if the trees have
+ *  the same number of workers, per-worker values) into @p dst, replacing
+ *  kernels of the same name. @return SGL_OK, SGL_EINVAL or SGL_ENOMEM. */
+int sgl_machine_copy_kernels(sgl_machine_t *dst, const sgl_machine_t *src);
+
+/** Whether the children of a level's masters share their memory system
+ *  (one host's memory bandwidth and last-level cache). The predictor
+ *  counts the workers below the highest ancestor whose levels all share
+ *  memory as running at once (the busy of sgl_node_kernel_at()). */
+typedef enum sgl_memory {
+    SGL_MEMORY_DEFAULT = 0, /**< from the link: threads shared, MPI private */
+    SGL_MEMORY_SHARED = 1,
+    SGL_MEMORY_PRIVATE = 2,
+} sgl_memory_t;
+
+/** Set how the children of @p level's masters share memory.
+ *  @return SGL_OK or SGL_EINVAL (no masters at that level, bad value). */
+int sgl_machine_set_level_memory(sgl_machine_t *m, unsigned level,
+                                 sgl_memory_t memory);
+/** The memory sharing of @p level as set, SGL_MEMORY_DEFAULT if never set
+ *  (or the level has no masters). */
+sgl_memory_t sgl_machine_level_memory(const sgl_machine_t *m, unsigned level);
+/** Workers that run at once sharing @p worker's memory: those below its
+ *  highest ancestor reached through shared-memory levels only (1 if its
+ *  parent's level is private). 0 for NULL or a master. */
+size_t sgl_node_memory_peers(const sgl_node_t *worker);
+
 /** Number of kernels known to the machine. */
 size_t sgl_machine_kernels(const sgl_machine_t *m);
 /** Name of the i-th kernel (in the order they were first set), or NULL. */

@@ -7,8 +7,10 @@
  *   provenance KEY VALUE             VALUE: "quoted" or the rest of the line
  *   level L [link K] [p N] l T g_down G g_up G     masters at level L
  *   level L small max_bytes B l T g_down G g_up G  small-message regime
+ *   level L memory shared|private    do the children share memory?
  *   master L I l T g_down G g_up G   override for master I of level L
  *   kernel NAME C [worker W]         c for every worker, or for worker W
+ *   kernel NAME C n N [busy Q]       a point of the kernel's size table
  *   end                              last record: a file without it is
  *                                    truncated
  *
@@ -203,6 +205,9 @@ int sgl_machine_write(const sgl_machine_t *m, FILE *out)
             write_params(out, &lp->small);
             write_params_comment(out, &lp->small);
         }
+        if (lp->memory != SGL_MEMORY_DEFAULT)
+            fprintf(out, "level %u memory %s\n", l,
+                    lp->memory == SGL_MEMORY_SHARED ? "shared" : "private");
         for (size_t i = 0; i < nm; i++)
             if (ms[i]->has_params) {
                 fprintf(out, "master %u %zu", l, i);
@@ -216,6 +221,13 @@ int sgl_machine_write(const sgl_machine_t *m, FILE *out)
         if (!isnan(kn->all_c))
             fprintf(out, "kernel %s %s  # %.4g ns per element\n", kn->name,
                     fmt_double(b, kn->all_c), kn->all_c * 1e9);
+        for (size_t j = 0; j < kn->npt; j++) {
+            char bn[32];
+            fprintf(out, "kernel %s %s n %s busy %u  # %.4g ns per element\n",
+                    kn->name, fmt_double(b, kn->pt[j].c),
+                    fmt_double(bn, kn->pt[j].n), kn->pt[j].busy,
+                    kn->pt[j].c * 1e9);
+        }
         if (kn->worker_c)
             for (size_t w = 0; w < m->workers; w++)
                 if (!isnan(kn->worker_c[w]))
@@ -256,7 +268,8 @@ struct reader {
     size_t pos;
     sgl_machine_t *m;
     int seen_header, seen_end;
-    unsigned char *level_seen; /* depth + 1 entries: 1 level, 2 small */
+    unsigned char *level_seen; /* depth + 1 entries: 1 level, 2 small,
+                                  4 memory */
     char tok[256];
 };
 
@@ -347,7 +360,7 @@ static int parse_uint(struct reader *r, const char *what, unsigned long *ret)
     return SGL_OK;
 }
 
-enum unit { UNIT_TIME, UNIT_PER_BYTE, UNIT_BYTES };
+enum unit { UNIT_TIME, UNIT_PER_BYTE, UNIT_BYTES, UNIT_COUNT };
 
 /* A time unit as a power of ten, so that "2.3us" reads as the double
  * nearest 2.3e-6 (a multiplication by 1e-6 would round twice). */
@@ -405,7 +418,9 @@ static int parse_value(struct reader *r, const char *what, enum unit unit,
         char *slash = strchr(u, '/');
         int exp10 = 0, ok;
         double per = 1; /* bytes per unit of size */
-        if (unit == UNIT_BYTES) {
+        if (unit == UNIT_COUNT) {
+            ok = 0;
+        } else if (unit == UNIT_BYTES) {
             ok = 1;
             if (strcmp(u, "word") == 0 || strcmp(u, "words") == 0)
                 per = 1.0 / SGL_WORD_BYTES;
@@ -425,7 +440,8 @@ static int parse_value(struct reader *r, const char *what, enum unit unit,
             return rbad(r, SGL_EPARSE,
                         "bad unit '%.20s' in the value of %s (expected %s)",
                         end, what,
-                        unit == UNIT_TIME ? "s, ms, us, ns or ps"
+                        unit == UNIT_TIME    ? "s, ms, us, ns or ps"
+                        : unit == UNIT_COUNT ? "a plain number"
                         : unit == UNIT_BYTES
                             ? "B or word"
                             : "a time per B or per word, e.g. 1.2ns/B");
@@ -518,7 +534,8 @@ static int rec_level(struct reader *r)
     struct sgl_node *const *ms = m->master + m->master_first[level];
     size_t nm = m->level_masters[level];
     size_t save = r->pos;
-    if (next(r) && strcmp(r->tok, "small") == 0) {
+    int more = next(r);
+    if (more && strcmp(r->tok, "small") == 0) {
         if (r->level_seen[level] & 2)
             return rbad(r, SGL_EPARSE, "duplicate 'level %lu small' record",
                         level);
@@ -538,6 +555,28 @@ static int rec_level(struct reader *r)
         r->level_seen[level] |= 2;
         return sgl_machine_set_level_small_params(m, (unsigned)level, &p,
                                                   max);
+    }
+    if (more && strcmp(r->tok, "memory") == 0) {
+        if (r->level_seen[level] & 4)
+            return rbad(r, SGL_EPARSE, "duplicate 'level %lu memory' record",
+                        level);
+        sgl_memory_t mem = SGL_MEMORY_DEFAULT;
+        if (next(r) && strcmp(r->tok, "shared") == 0)
+            mem = SGL_MEMORY_SHARED;
+        else if (strcmp(r->tok, "private") == 0)
+            mem = SGL_MEMORY_PRIVATE;
+        else
+            return rbad(r, SGL_EPARSE,
+                        "expected 'shared' or 'private' after 'level %lu "
+                        "memory'",
+                        level);
+        if (!at_end(r)) {
+            next(r);
+            return rbad(r, SGL_EPARSE, "unexpected '%.40s' after the memory "
+                        "kind", r->tok);
+        }
+        r->level_seen[level] |= 4;
+        return sgl_machine_set_level_memory(m, (unsigned)level, mem);
     }
     r->pos = save;
     if (r->level_seen[level] & 1)
@@ -609,6 +648,46 @@ static int rec_master(struct reader *r)
     return sgl_machine_set_node_params(r->m, n, &p);
 }
 
+/* The rest of "kernel NAME C n N [busy Q]": a point of the size table. */
+static int kernel_point(struct reader *r, const char *name, double c)
+{
+    double n;
+    unsigned long busy = 1;
+    int rc = parse_value(r, "n", UNIT_COUNT, &n);
+    if (rc)
+        return rc;
+    if (!(n >= 1))
+        return rbad(r, SGL_EPARSE, "kernel %s: n = %g, expected at least 1",
+                    name, n);
+    if (!at_end(r)) {
+        if (!next(r) || strcmp(r->tok, "busy") != 0)
+            return rbad(r, SGL_EPARSE,
+                        "unexpected '%.40s' after the kernel's n (expected "
+                        "'busy Q' or the end of the line)",
+                        r->tok);
+        if ((rc = parse_uint(r, "busy workers", &busy)))
+            return rc;
+        if (busy == 0 || busy > SGL__MAX_WORKERS)
+            return rbad(r, SGL_EPARSE,
+                        "kernel %s: busy %lu (expected 1 to %zu workers)",
+                        name, busy, SGL__MAX_WORKERS);
+        if (!at_end(r)) {
+            next(r);
+            return rbad(r, SGL_EPARSE, "unexpected '%.40s' after busy",
+                        r->tok);
+        }
+    }
+    const sgl_machine_t *m = r->m;
+    for (size_t i = 0; i < m->nkernels; i++)
+        if (strcmp(m->kernel[i].name, name) == 0)
+            for (size_t j = 0; j < m->kernel[i].npt; j++)
+                if (m->kernel[i].pt[j].n == n && m->kernel[i].pt[j].busy == busy)
+                    return rbad(r, SGL_EPARSE,
+                                "duplicate kernel %s point n %g busy %lu",
+                                name, n, busy);
+    return sgl_machine_set_kernel_point(r->m, name, n, (unsigned)busy, c);
+}
+
 static int rec_kernel(struct reader *r)
 {
     if (!next(r))
@@ -639,10 +718,12 @@ static int rec_kernel(struct reader *r)
         return sgl_machine_set_kernel(m, name, c);
     }
     unsigned long w;
-    if (!next(r) || strcmp(r->tok, "worker") != 0)
+    if (next(r) && strcmp(r->tok, "n") == 0)
+        return kernel_point(r, name, c);
+    if (strcmp(r->tok, "worker") != 0)
         return rbad(r, SGL_EPARSE,
                     "unexpected '%.40s' after the kernel's c (expected "
-                    "'worker W' or the end of the line)",
+                    "'worker W', 'n N [busy Q]' or the end of the line)",
                     r->tok);
     if ((rc = parse_uint(r, "worker number", &w)))
         return rc;

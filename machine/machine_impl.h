@@ -67,6 +67,7 @@ struct sgl__level_params {
     int small_set;          /* small-message regime */
     double small_max;       /* bytes per child */
     sgl_link_params_t small;
+    int memory;             /* sgl_memory_t */
 };
 
 /* c of one kernel: all_c for every worker, per-worker values where
@@ -75,6 +76,15 @@ struct sgl__kernel {
     char name[SGL_KERNEL_NAME_MAX + 1];
     double all_c;           /* NAN if only per-worker values */
     double *worker_c;       /* NULL or m->workers entries */
+    struct sgl__kpoint *pt; /* size table, sorted by (busy, n) */
+    size_t npt;
+};
+
+/* One point of a kernel's size table (sgl_machine_set_kernel_point()). */
+struct sgl__kpoint {
+    double n;
+    unsigned busy;
+    double c;
 };
 
 struct sgl__prov {
@@ -87,8 +97,13 @@ struct sgl__prov {
  * masters of one level with different links). SGL_OK or SGL_ENOMEM. */
 int sgl__machine_shape_string(const struct sgl_machine *m, char **ret);
 
-/* Free what params.c added to a machine (kernels, provenance). */
+/* Free what params.c and kernels.c added to a machine (kernels,
+ * provenance). */
 void sgl__machine_params_free(struct sgl_machine *m);
+void sgl__kernels_free(struct sgl_machine *m);
+/* SGL_OK if @p v is finite and not negative, else SGL_EINVAL with a message
+ * naming @p fn and @p what. */
+int sgl__check_value(const char *fn, const char *what, double v);
 /* Nonzero if @p name is a valid kernel or provenance key:
  * [A-Za-z0-9_.-]+ of at most @p max characters. */
 int sgl__valid_name(const char *name, size_t max);

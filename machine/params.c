@@ -1,6 +1,6 @@
-/* Cost parameters on the machine tree: l, g_down, g_up per level with
- * per-master overrides, c per kernel with per-worker overrides, and
- * provenance records. Setters check everything before changing anything,
+/* Cost parameters on the machine tree: l, g_down, g_up and memory sharing
+ * per level with per-master overrides, and provenance records (kernels:
+ * kernels.c). Setters check everything before changing anything,
  * so a failed call leaves the tree as it was. */
 #include <math.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@ int sgl__valid_name(const char *name, size_t max)
     return n > 0 && n <= max;
 }
 
-static int check_value(const char *fn, const char *what, double v)
+int sgl__check_value(const char *fn, const char *what, double v)
 {
     if (!isfinite(v))
         return sgl_error_set(SGL_EINVAL, "%s: %s is not finite (%g)", fn, what,
@@ -34,11 +34,11 @@ static int check_params(const char *fn, const sgl_link_params_t *p)
 {
     if (!p)
         return sgl_error_set(SGL_EINVAL, "%s: NULL parameters", fn);
-    int rc = check_value(fn, "l", p->l);
+    int rc = sgl__check_value(fn, "l", p->l);
     if (!rc)
-        rc = check_value(fn, "g_down", p->g_down);
+        rc = sgl__check_value(fn, "g_down", p->g_down);
     if (!rc)
-        rc = check_value(fn, "g_up", p->g_up);
+        rc = sgl__check_value(fn, "g_up", p->g_up);
     return rc;
 }
 
@@ -90,7 +90,7 @@ int sgl_machine_set_level_small_params(sgl_machine_t *m, unsigned level,
     if (!rc)
         rc = check_params(fn, p);
     if (!rc)
-        rc = check_value(fn, "max_bytes", max_bytes);
+        rc = sgl__check_value(fn, "max_bytes", max_bytes);
     if (!rc && max_bytes == 0)
         rc = sgl_error_set(SGL_EINVAL, "%s: max_bytes is 0", fn);
     if (rc)
@@ -115,6 +115,48 @@ int sgl_machine_level_small_params(const sgl_machine_t *m, unsigned level,
     *ret = m->params[level].small;
     *ret_max_bytes = m->params[level].small_max;
     return SGL_OK;
+}
+
+int sgl_machine_set_level_memory(sgl_machine_t *m, unsigned level,
+                                 sgl_memory_t memory)
+{
+    static const char fn[] = "sgl_machine_set_level_memory";
+    int rc = check_level(fn, m, level);
+    if (rc)
+        return rc;
+    if (memory != SGL_MEMORY_DEFAULT && memory != SGL_MEMORY_SHARED &&
+        memory != SGL_MEMORY_PRIVATE)
+        return sgl_error_set(SGL_EINVAL, "%s: bad memory kind %d", fn,
+                             (int)memory);
+    m->params[level].memory = (int)memory;
+    return SGL_OK;
+}
+
+sgl_memory_t sgl_machine_level_memory(const sgl_machine_t *m, unsigned level)
+{
+    if (!m || level > m->depth)
+        return SGL_MEMORY_DEFAULT;
+    return (sgl_memory_t)m->params[level].memory;
+}
+
+/* Shared unless set private, or left default on an MPI link (ranks may be
+ * on different hosts). */
+static int shares_memory(const struct sgl_node *master)
+{
+    int mem = master->machine->params[master->level].memory;
+    if (mem == SGL_MEMORY_DEFAULT)
+        return master->link != SGL_LINK_MPI;
+    return mem == SGL_MEMORY_SHARED;
+}
+
+size_t sgl_node_memory_peers(const sgl_node_t *w)
+{
+    if (!w || w->arity != 0 || !w->machine)
+        return 0;
+    const struct sgl_node *top = w;
+    while (top->parent && shares_memory(top->parent))
+        top = top->parent;
+    return top->workers;
 }
 
 int sgl_node_params(const sgl_node_t *n, sgl_link_params_t *ret)
@@ -168,113 +210,6 @@ const sgl_node_t *sgl_machine_master(const sgl_machine_t *m, unsigned level,
 size_t sgl_node_master_index(const sgl_node_t *master)
 {
     return master->master_index;
-}
-
-/* ---- kernels ---- */
-
-static struct sgl__kernel *find_kernel(const sgl_machine_t *m,
-                                       const char *name)
-{
-    for (size_t i = 0; i < m->nkernels; i++)
-        if (strcmp(m->kernel[i].name, name) == 0)
-            return &m->kernel[i];
-    return NULL;
-}
-
-/* The kernel called @name, added (all values NAN) if new. */
-static int get_kernel(sgl_machine_t *m, const char *fn, const char *name,
-                      struct sgl__kernel **ret)
-{
-    if (!name || !sgl__valid_name(name, SGL_KERNEL_NAME_MAX))
-        return sgl_error_set(SGL_EINVAL,
-                             "%s: bad kernel name '%.40s' (expected "
-                             "[A-Za-z0-9_.-], 1 to %d characters)",
-                             fn, name ? name : "(null)", SGL_KERNEL_NAME_MAX);
-    struct sgl__kernel *k = find_kernel(m, name);
-    if (!k) {
-        struct sgl__kernel *a =
-            realloc(m->kernel, (m->nkernels + 1) * sizeof *a);
-        if (!a)
-            return sgl_error_set(SGL_ENOMEM, "out of memory adding a kernel");
-        m->kernel = a;
-        k = &a[m->nkernels++];
-        memset(k, 0, sizeof *k);
-        snprintf(k->name, sizeof k->name, "%s", name);
-        k->all_c = NAN;
-    }
-    *ret = k;
-    return SGL_OK;
-}
-
-int sgl_machine_set_kernel(sgl_machine_t *m, const char *kernel,
-                           double seconds_per_elem)
-{
-    static const char fn[] = "sgl_machine_set_kernel";
-    if (!m)
-        return sgl_error_set(SGL_EINVAL, "%s: NULL machine", fn);
-    int rc = check_value(fn, "c", seconds_per_elem);
-    struct sgl__kernel *k;
-    if (!rc)
-        rc = get_kernel(m, fn, kernel, &k);
-    if (rc)
-        return rc;
-    k->all_c = seconds_per_elem;
-    free(k->worker_c);
-    k->worker_c = NULL;
-    return SGL_OK;
-}
-
-int sgl_machine_set_worker_kernel(sgl_machine_t *m, size_t worker,
-                                  const char *kernel, double seconds_per_elem)
-{
-    static const char fn[] = "sgl_machine_set_worker_kernel";
-    if (!m)
-        return sgl_error_set(SGL_EINVAL, "%s: NULL machine", fn);
-    if (worker >= m->workers)
-        return sgl_error_set(SGL_EINVAL,
-                             "%s: worker %zu does not exist (the tree has "
-                             "%zu)",
-                             fn, worker, m->workers);
-    int rc = check_value(fn, "c", seconds_per_elem);
-    if (rc)
-        return rc;
-    /* Allocate first, so that a failure adds no empty kernel. */
-    struct sgl__kernel *k = find_kernel(m, kernel ? kernel : "");
-    double *w = k ? k->worker_c : NULL;
-    if (!w) {
-        w = malloc(m->workers * sizeof *w);
-        if (!w)
-            return sgl_error_set(SGL_ENOMEM,
-                                 "out of memory setting a worker's kernel");
-        for (size_t i = 0; i < m->workers; i++)
-            w[i] = NAN;
-    }
-    if (!k && (rc = get_kernel(m, fn, kernel, &k))) {
-        free(w);
-        return rc;
-    }
-    k->worker_c = w;
-    w[worker] = seconds_per_elem;
-    return SGL_OK;
-}
-
-double sgl_node_kernel(const sgl_node_t *n, const char *kernel)
-{
-    if (!n || !kernel || !n->machine)
-        return NAN;
-    const struct sgl__kernel *k = find_kernel(n->machine, kernel);
-    if (!k)
-        return NAN;
-    if (k->worker_c && !isnan(k->worker_c[n->first_worker]))
-        return k->worker_c[n->first_worker];
-    return k->all_c;
-}
-
-size_t sgl_machine_kernels(const sgl_machine_t *m) { return m->nkernels; }
-
-const char *sgl_machine_kernel_name(const sgl_machine_t *m, size_t i)
-{
-    return i < m->nkernels ? m->kernel[i].name : NULL;
 }
 
 /* ---- provenance ---- */
@@ -354,9 +289,7 @@ const char *sgl_machine_provenance_key(const sgl_machine_t *m, size_t i)
 
 void sgl__machine_params_free(struct sgl_machine *m)
 {
-    for (size_t i = 0; i < m->nkernels; i++)
-        free(m->kernel[i].worker_c);
-    free(m->kernel);
+    sgl__kernels_free(m);
     for (size_t i = 0; i < m->nprov; i++) {
         free(m->prov[i].key);
         free(m->prov[i].value);

@@ -33,7 +33,7 @@ double sgl_level_cost_own(const sgl_level_cost_t *c)
 }
 
 static int work_cost(const struct sgl_node *n, const sgl_work_t *w,
-                     double *ret)
+                     unsigned busy, double *ret)
 {
     double t = 0;
     if (w->nterms > SGL_WORK_TERMS)
@@ -49,7 +49,9 @@ static int work_cost(const struct sgl_node *n, const sgl_work_t *w,
                                  "negative or not finite",
                                  w->term[i].amount,
                                  w->term[i].kernel ? w->term[i].kernel : "?");
-        double c = sgl_node_kernel(n, w->term[i].kernel);
+        double size = w->term[i].size > 0 ? w->term[i].size
+                                            : w->term[i].amount;
+        double c = sgl_node_kernel_at(n, w->term[i].kernel, size, busy);
         if (isnan(c))
             return sgl_error_set(SGL_ERANGE,
                                  "the machine has no c for kernel '%s' on "
@@ -92,7 +94,7 @@ static int cost(const struct eval *e, const struct sgl_node *n,
         int rc = prog->work(prog->user, n, task, &w);
         double t = 0;
         if (!rc)
-            rc = work_cost(n, &w, &t);
+            rc = work_cost(n, &w, (unsigned)sgl_node_memory_peers(n), &t);
         if (rc)
             return rc;
         out[n->level].work += t;
@@ -140,7 +142,7 @@ static int cost(const struct eval *e, const struct sgl_node *n,
         }
         double w0 = 0;
         if (!rc)
-            rc = work_cost(n, &st.master, &w0);
+            rc = work_cost(n, &st.master, 1, &w0);
         /* The slowest child, with its breakdown. */
         sgl_level_cost_t *cur = buf(e, n->level + 1, 0);
         sgl_level_cost_t *best = buf(e, n->level + 1, 1);
@@ -219,7 +221,7 @@ int sgl_predict_program(const sgl_machine_t *m, const sgl_program_t *prog,
     memset(&w, 0, sizeof w);
     rc = prog->work(prog->user, m->worker[0], root_task, &w);
     if (!rc)
-        rc = work_cost(m->worker[0], &w, &r.sequential);
+        rc = work_cost(m->worker[0], &w, 1, &r.sequential);
     if (rc)
         return rc;
     r.speedup = r.total > 0 ? r.sequential / r.total : NAN;

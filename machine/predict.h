@@ -11,6 +11,11 @@
  * k_down and k_up are the bytes the master scatters and gathers, summed
  * over its children; w0*c0 the master's own work (c of the worker that
  * plays the master); a program's cost is the sum over its supersteps.
+ * A kernel's c comes from its size table where it has one
+ * (sgl_node_kernel_at()): at the block size of the work term, with the
+ * worker's memory peers (sgl_node_memory_peers()) busy for a worker's work
+ * in a pardo and one busy for a master's own work and the one-worker
+ * time.
  * If a level has a small-message regime, a scatter or gather whose every
  * per-child message fits in its max_bytes uses that regime's l and g.
  *
@@ -48,6 +53,9 @@ typedef struct sgl_work {
         const char *kernel; /**< kernel name, e.g. "sum" */
         double amount;      /**< elements (for "merge": elements times
                                  2-way merge levels) */
+        double size;        /**< elements of the block the kernel works
+                                 on, which picks c from the kernel's size
+                                 table; 0: the amount */
     } term[SGL_WORK_TERMS];
 } sgl_work_t;
 

@@ -54,10 +54,12 @@ struct algo {
 
 static double lg(double x) { return x > 1 ? log2(x) : 0; }
 
-static void add(sgl_work_t *w, const char *kernel, double amount)
+/* amount of kernel over a block of size elements. */
+static void add(sgl_work_t *w, const char *kernel, double amount, double size)
 {
     w->term[w->nterms].kernel = kernel;
     w->term[w->nterms].amount = amount;
+    w->term[w->nterms].size = size;
     w->nterms++;
 }
 
@@ -132,20 +134,20 @@ static int step(void *user, const sgl_node_t *master, const void *t,
     }
     switch (ph) {
     case PH_ALL:
-        add(&st->master, a->o.op_kernel, p);
+        add(&st->master, a->o.op_kernel, p, p);
         break;
     case PH_UP:
-        add(&st->master, a->algo == SGL_PREDICT_SCAN ? "scan" : "sum", p);
+        add(&st->master, a->algo == SGL_PREDICT_SCAN ? "scan" : "sum", p, p);
         break;
     case PH_DOWN:
         /* scan-then-offset: a lower master adds its offset to the
          * prefixes it kept; reduce-then-scan: offsets from the totals. */
         if (a->algo == SGL_PREDICT_SCAN_RTS || !root)
-            add(&st->master, "scan", p);
+            add(&st->master, "scan", p, p);
         break;
     case PH_S1:
         if (root)
-            add(&st->master, "merge", P * P * lg(P));
+            add(&st->master, "merge", P * P * lg(P), P * P);
         break;
     case PH_S2:
     case PH_S3:
@@ -164,26 +166,26 @@ static int work(void *user, const sgl_node_t *worker, const void *t,
     switch (task->phase) {
     case PH_ALL:
         if (a->algo == SGL_PREDICT_REDUCE)
-            add(w, a->o.op_kernel, m);
+            add(w, a->o.op_kernel, m, m);
         else if (a->algo == SGL_PREDICT_PSRS)
-            add(w, "sort", m);
+            add(w, "sort", m, m);
         else
-            add(w, "scan", m);
+            add(w, "scan", m, m);
         break;
     case PH_UP:
-        add(w, a->algo == SGL_PREDICT_SCAN ? "scan" : "sum", m);
+        add(w, a->algo == SGL_PREDICT_SCAN ? "scan" : "sum", m, m);
         break;
     case PH_DOWN:
-        add(w, "scan", m);
+        add(w, "scan", m, m);
         break;
     case PH_S1:
-        add(w, "sort", m);
+        add(w, "sort", m, m);
         break;
     case PH_S2:
-        add(w, "merge", P * lg(m));
+        add(w, "merge", P * lg(m), m);
         break;
     case PH_S3:
-        add(w, "merge", m * lg(P));
+        add(w, "merge", m * lg(P), m);
         break;
     }
     return SGL_OK;

@@ -414,6 +414,27 @@ static const struct bad bad_files[] = {
      "t.sgl:5: master 2 of level 1 does not exist (the level has 2)"},
     {"unclosed quote", HEAD "provenance host \"vm\n", 0,
      "t.sgl:3: missing closing '\"' in provenance host"},
+    {"kernel point n 0", HEAD L0 L1 "kernel sum 1e-9 n 0\n", 0,
+     "t.sgl:5: kernel sum: n = 0, expected at least 1"},
+    {"kernel point n with a unit", HEAD L0 L1 "kernel sum 1e-9 n 1e4ns\n",
+     0, "t.sgl:5: bad unit 'ns' in the value of n (expected a plain number)"},
+    {"kernel point busy 0", HEAD L0 L1 "kernel sum 1e-9 n 1e4 busy 0\n", 0,
+     "t.sgl:5: kernel sum: busy 0 (expected 1 to"},
+    {"kernel point junk", HEAD L0 L1 "kernel sum 1e-9 n 1e4 fast\n", 0,
+     "t.sgl:5: unexpected 'fast' after the kernel's n (expected 'busy Q'"},
+    {"kernel point twice", HEAD L0 L1
+     "kernel sum 1e-9 n 1e4 busy 2\nkernel sum 2e-9 n 10000 busy 2\n", 0,
+     "t.sgl:6: duplicate kernel sum point n 10000 busy 2"},
+    {"kernel junk after c", HEAD L0 L1 "kernel sum 1e-9 size 4\n", 0,
+     "t.sgl:5: unexpected 'size' after the kernel's c (expected 'worker W', "
+     "'n N [busy Q]'"},
+    {"memory kind", HEAD L0 L1 "level 0 memory some\n", 0,
+     "t.sgl:5: expected 'shared' or 'private' after 'level 0 memory'"},
+    {"memory twice", HEAD L0 L1
+     "level 1 memory shared\nlevel 1 memory private\n", 0,
+     "t.sgl:6: duplicate 'level 1 memory' record"},
+    {"memory junk", HEAD L0 L1 "level 0 memory shared now\n", 0,
+     "t.sgl:5: unexpected 'now' after the memory kind"},
     {"record after end", HEAD L0 L1 "end\nkernel sum 1\n", 0,
      "t.sgl:6: 'kernel' after 'end'"},
 };
@@ -474,5 +495,148 @@ Test(machine_file, shipped_examples)
     cr_expect_eq(sgl_node_kernel(sgl_machine_worker(m, 127), "sum"),
                  0.353e-9);
     cr_expect(strstr(sgl_machine_provenance(m, "method"), "approximate"));
+    sgl_machine_free(m);
+}
+
+/* Size tables: log-linear in n between points, end points beyond them,
+ * linear in busy between measured counts, nearest count beyond them. */
+Test(kernel_table, interpolation)
+{
+    sgl_machine_t *m = shape("node:2 core:4");
+    const sgl_node_t *w0 = sgl_machine_worker(m, 0);
+    cr_assert_eq(sgl_machine_set_kernel_point(m, "sort", 1e4, 1, 10), SGL_OK);
+    cr_assert_eq(sgl_machine_set_kernel_point(m, "sort", 1e6, 1, 30), SGL_OK);
+    cr_assert_eq(sgl_machine_set_kernel_point(m, "sort", 1e6, 3, 50), SGL_OK);
+    cr_assert_eq(sgl_machine_set_kernel_point(m, "sort", 1e4, 3, 20), SGL_OK);
+    /* Points given out of order are kept sorted. */
+    cr_expect_eq(sgl_node_kernel_at(w0, "sort", 1e4, 1), 10);
+    cr_expect_eq(sgl_node_kernel_at(w0, "sort", 1e6, 1), 30);
+    cr_expect(fabs(sgl_node_kernel_at(w0, "sort", 1e5, 1) - 20) < 1e-12);
+    cr_expect_eq(sgl_node_kernel_at(w0, "sort", 10, 1), 10);
+    cr_expect_eq(sgl_node_kernel_at(w0, "sort", 1e9, 1), 30);
+    /* busy 2 halfway between the curves of 1 and 3; 8 beyond: the 3 one. */
+    cr_expect(fabs(sgl_node_kernel_at(w0, "sort", 1e4, 2) - 15) < 1e-12);
+    cr_expect(fabs(sgl_node_kernel_at(w0, "sort", 1e5, 2) - 27.5) < 1e-12);
+    cr_expect_eq(sgl_node_kernel_at(w0, "sort", 1e6, 8), 50);
+    /* No plain c: sgl_node_kernel() is the least busy curve's largest n. */
+    cr_expect_eq(sgl_node_kernel(w0, "sort"), 30);
+    cr_assert_eq(sgl_machine_set_kernel(m, "sort", 7), SGL_OK);
+    cr_expect_eq(sgl_node_kernel(w0, "sort"), 7);
+    cr_expect_eq(sgl_node_kernel_at(w0, "sort", 1e6, 1), 30);
+    /* Replacing a point; a worker's own c beats the table. */
+    cr_assert_eq(sgl_machine_set_kernel_point(m, "sort", 1e6, 1, 40), SGL_OK);
+    cr_expect_eq(sgl_node_kernel_at(w0, "sort", 1e6, 1), 40);
+    cr_assert_eq(sgl_machine_set_worker_kernel(m, 5, "sort", 99), SGL_OK);
+    cr_expect_eq(sgl_node_kernel_at(sgl_machine_worker(m, 5), "sort", 1e5, 2),
+                 99);
+    /* A kernel without a table gives its plain c at any size. */
+    cr_assert_eq(sgl_machine_set_kernel(m, "sum", 2), SGL_OK);
+    cr_expect_eq(sgl_node_kernel_at(w0, "sum", 1e8, 4), 2);
+    cr_expect(isnan(sgl_node_kernel_at(w0, "scan", 1e4, 1)));
+    /* Bad points change nothing. */
+    cr_expect_eq(sgl_machine_set_kernel_point(m, "sort", 0.5, 1, 1),
+                 SGL_EINVAL);
+    cr_expect(strstr(sgl_last_error(), "n = 0.5"));
+    cr_expect_eq(sgl_machine_set_kernel_point(m, "sort", 1e3, 0, 1),
+                 SGL_EINVAL);
+    cr_expect(strstr(sgl_last_error(), "busy = 0"));
+    cr_expect_eq(sgl_machine_set_kernel_point(m, "sort", 1e3, 1, -1),
+                 SGL_EINVAL);
+    cr_expect_eq(sgl_machine_set_kernel_point(m, "sort", NAN, 1, 1),
+                 SGL_EINVAL);
+    cr_expect_eq(sgl_machine_set_kernel_point(m, "bad name", 1e3, 1, 1),
+                 SGL_EINVAL);
+    cr_expect_eq(sgl_machine_set_kernel_point(NULL, "sort", 1e3, 1, 1),
+                 SGL_EINVAL);
+    cr_expect_eq(sgl_machine_kernels(m), 2);
+    cr_expect_eq(sgl_node_kernel_at(w0, "sort", 1e3, 1), 10);
+    sgl_machine_free(m);
+}
+
+Test(kernel_table, memory_peers)
+{
+    sgl_machine_t *m = shape("node:2 core:4");
+    /* Defaults: threads share memory, MPI does not. */
+    cr_expect_eq(sgl_machine_level_memory(m, 0), SGL_MEMORY_DEFAULT);
+    cr_expect_eq(sgl_node_memory_peers(sgl_machine_worker(m, 6)), 4);
+    cr_assert_eq(sgl_machine_set_level_memory(m, 0, SGL_MEMORY_SHARED),
+                 SGL_OK);
+    cr_expect_eq(sgl_node_memory_peers(sgl_machine_worker(m, 6)), 8);
+    cr_assert_eq(sgl_machine_set_level_memory(m, 1, SGL_MEMORY_PRIVATE),
+                 SGL_OK);
+    cr_expect_eq(sgl_node_memory_peers(sgl_machine_worker(m, 6)), 1);
+    cr_expect_eq(sgl_node_memory_peers(sgl_machine_root(m)), 0);
+    cr_expect_eq(sgl_node_memory_peers(NULL), 0);
+    cr_expect_eq(sgl_machine_set_level_memory(m, 2, SGL_MEMORY_SHARED),
+                 SGL_EINVAL);
+    cr_expect(strstr(sgl_last_error(), "level 2 has no masters"));
+    cr_expect_eq(sgl_machine_set_level_memory(m, 0, (sgl_memory_t)7),
+                 SGL_EINVAL);
+    cr_expect_eq(sgl_machine_level_memory(m, 0), SGL_MEMORY_SHARED);
+    sgl_machine_free(m);
+}
+
+/* Tables, memory kinds and per-worker values survive a file round trip and
+ * sgl_machine_copy_kernels(). */
+Test(kernel_table, round_trip_and_copy)
+{
+    sgl_machine_t *m = shape("node:2 core:2");
+    sgl_link_params_t p = {1e-6, 1e-9, 1e-9};
+    cr_assert_eq(sgl_machine_set_level_params(m, 0, &p), SGL_OK);
+    cr_assert_eq(sgl_machine_set_level_params(m, 1, &p), SGL_OK);
+    cr_assert_eq(sgl_machine_set_kernel(m, "sum", 0.1 + 0.2), SGL_OK);
+    cr_assert_eq(sgl_machine_set_kernel_point(m, "sum", 3e4, 2, 1.0 / 3),
+                 SGL_OK);
+    cr_assert_eq(sgl_machine_set_kernel_point(m, "sum", 1e7, 1, 5e-324),
+                 SGL_OK);
+    cr_assert_eq(sgl_machine_set_kernel_point(m, "merge", 1e5, 2, 3.6e-9),
+                 SGL_OK);
+    cr_assert_eq(sgl_machine_set_worker_kernel(m, 3, "sum", 9e-9), SGL_OK);
+    cr_assert_eq(sgl_machine_set_level_memory(m, 0, SGL_MEMORY_SHARED),
+                 SGL_OK);
+    cr_assert_eq(sgl_machine_set_level_memory(m, 1, SGL_MEMORY_PRIVATE),
+                 SGL_OK);
+    char buf[8192];
+    FILE *f = fmemopen(buf, sizeof buf, "w");
+    cr_assert_eq(sgl_machine_write(m, f), SGL_OK);
+    fclose(f);
+    cr_expect(strstr(buf, "level 0 memory shared\n"));
+    cr_expect(strstr(buf, "kernel merge 3.6e-09 n 100000 busy 2"), "%s", buf);
+    sgl_machine_t *b = NULL;
+    f = fmemopen(buf, strlen(buf), "r");
+    cr_assert_eq(sgl_machine_read(f, "rt.sgl", &b), SGL_OK, "%s",
+                 sgl_last_error());
+    fclose(f);
+    sgl_machine_t *c = shape("node:2 core:2");
+    cr_assert_eq(sgl_machine_copy_kernels(c, m), SGL_OK);
+    const sgl_machine_t *both[2] = {b, c};
+    for (int i = 0; i < 2; i++) {
+        const sgl_machine_t *x = both[i];
+        const sgl_node_t *w0 = sgl_machine_worker(x, 0);
+        cr_expect_eq(sgl_node_kernel(w0, "sum"), 0.1 + 0.2);
+        cr_expect_eq(sgl_node_kernel_at(w0, "sum", 3e4, 2), 1.0 / 3);
+        cr_expect_eq(sgl_node_kernel_at(w0, "sum", 1e7, 1), 5e-324);
+        cr_expect_eq(sgl_node_kernel_at(w0, "merge", 1, 1), 3.6e-9);
+        cr_expect_eq(sgl_node_kernel_at(sgl_machine_worker(x, 3), "sum", 1e7,
+                                        1),
+                     9e-9);
+    }
+    cr_expect_eq(sgl_machine_level_memory(b, 0), SGL_MEMORY_SHARED);
+    cr_expect_eq(sgl_machine_level_memory(b, 1), SGL_MEMORY_PRIVATE);
+    /* Copying replaces a kernel of the same name whole. */
+    sgl_machine_t *d = shape("core:3");
+    cr_assert_eq(sgl_machine_set_kernel_point(d, "sum", 1e3, 1, 42), SGL_OK);
+    cr_assert_eq(sgl_machine_copy_kernels(d, m), SGL_OK);
+    cr_expect_eq(sgl_node_kernel_at(sgl_machine_worker(d, 0), "sum", 1e3, 1),
+                 5e-324);
+    cr_expect_eq(sgl_node_kernel_at(sgl_machine_worker(d, 0), "sum", 1e3, 2),
+                 1.0 / 3);
+    /* Different worker counts: per-worker values stay behind. */
+    cr_expect_eq(sgl_node_kernel_at(sgl_machine_worker(d, 2), "sum", 1e7, 1),
+                 5e-324);
+    cr_expect_eq(sgl_machine_copy_kernels(NULL, m), SGL_EINVAL);
+    sgl_machine_free(b);
+    sgl_machine_free(c);
+    sgl_machine_free(d);
     sgl_machine_free(m);
 }

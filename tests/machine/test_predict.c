@@ -163,6 +163,43 @@ Test(predict, two_levels)
     sgl_machine_free(m);
 }
 
+/* Size tables and memory peers. node:2 core:3, reduce of n = 600, every
+ * worker 100 elements. "sum" has c 1 at n <= 10 and 3 at n >= 1000 alone
+ * (2 at n = 100 by log-linear interpolation) and 5 at any n with 3 busy.
+ * Level 1 (threads) shares memory, level 0 (MPI) does not by default, so
+ * a worker has 3 memory peers and c = 5; a master's fold of its 3
+ * children (n = 3, one busy) c = 1; the one-worker time at n = 600 alone
+ * 600 * (2 + log10(6) / 1) ... = 600 * (2 + (log 600 - log 100) /
+ * (log 1000 - log 100)).
+ *   level 1 master: 100*5 + 3*1 + 3*0.25 + 2*10 = 523.75
+ *   root:           523.75 + 2*1 + 2*3 + 2*100 = 731.75
+ * With level 0 set to share memory, 6 peers: c = 5 still (the nearest
+ * measured busy count beyond the table); with level 1 private, c = 2. */
+Test(predict, kernel_tables)
+{
+    sgl_machine_t *m = shape("node:2 core:3");
+    set_level(m, 0, 100, 2, 3);
+    set_level(m, 1, 10, 0.5, 0.25);
+    cr_assert_eq(sgl_machine_set_kernel_point(m, "sum", 10, 1, 1), SGL_OK);
+    cr_assert_eq(sgl_machine_set_kernel_point(m, "sum", 1000, 1, 3), SGL_OK);
+    cr_assert_eq(sgl_machine_set_kernel_point(m, "sum", 10, 3, 5), SGL_OK);
+    sgl_prediction_t r = predict(m, SGL_PREDICT_REDUCE, 600, 1);
+    expect_near(r.level[2].work, 500, "workers' work");
+    expect_near(r.total, 731.75, "total");
+    double c600 = 2 + (log(600) - log(100)) / (log(1000) - log(100));
+    expect_near(r.sequential, 600 * c600, "one worker");
+    cr_assert_eq(sgl_machine_set_level_memory(m, 0, SGL_MEMORY_SHARED),
+                 SGL_OK);
+    r = predict(m, SGL_PREDICT_REDUCE, 600, 1);
+    expect_near(r.total, 731.75, "total, 6 peers");
+    cr_assert_eq(sgl_machine_set_level_memory(m, 1, SGL_MEMORY_PRIVATE),
+                 SGL_OK);
+    r = predict(m, SGL_PREDICT_REDUCE, 600, 1);
+    expect_near(r.level[2].work, 200, "workers' work, private memory");
+    expect_near(r.total, 431.75, "total, private memory");
+    sgl_machine_free(m);
+}
+
 /* Heterogeneous: fan-outs 2 and 4, c per worker, one master's link
  * overridden. Reduce of n = 600: every worker holds 100 elements.
  *   node 0 (workers 0,1; c 1, 3):  max(100, 300) + 2*1 + 2*0.25 + 2*10
