@@ -392,7 +392,8 @@ static void raw_mpi(const struct plan *pl, struct mpi_raw *raw)
 /* c of each kernel as the closed form (machine/predict_algorithms.c)
  * charges it, measured on the code the algorithms run, over a table of
  * block sizes (1e4 .. 1e7 elements per worker; 1e4 .. 1e6 with --quick),
- * each point a median of TRIALS timed runs after one warm-up; reductions
+ * each point a median of ktrials() timed runs after one warm-up (more at
+ * small sizes, where a run is short and the box's noise large); reductions
  * and scans from cold caches (bench_flush_caches()), sorts right after the
  * fill of a fresh vector, each as bench_main runs them. Two tables:
  *
@@ -412,13 +413,14 @@ static void raw_mpi(const struct plan *pl, struct mpi_raw *raw)
  *   sort          PSRS's S1 (local sort and sampling)
  *   merge         PSRS's S3 (the Q-way merge of the bucket runs, with the
  *                 key mapping back), / (elements * log2 Q)
+ * and, on both, copy (measure_copy(): PSRS's data movement in memory).
  * The runtimes are created on rank 0 alone over MPI_COMM_SELF, with the
  * threads of this process. */
 
 #define KSIZES_MAX 8
-enum { K_SUM, K_PRODUCT, K_SCAN, K_SORT, K_MERGE, NKERNELS };
-static const char *const kernel_names[NKERNELS] = {"sum", "product", "scan",
-                                                   "sort", "merge"};
+enum { K_SUM, K_PRODUCT, K_SCAN, K_SORT, K_MERGE, K_COPY, NKERNELS };
+static const char *const kernel_names[NKERNELS] = {
+    "sum", "product", "scan", "sort", "merge", "copy"};
 
 struct kernels {
     size_t nsizes;
@@ -427,6 +429,13 @@ struct kernels {
     /* c[0]: one worker, c[1]: Q at once; NAN where not measured */
     double c[2][NKERNELS][KSIZES_MAX];
 };
+
+/* Timed runs per point of the kernel tables. */
+#define KTRIALS_MAX 21
+static int ktrials(size_t total_elems)
+{
+    return total_elems <= 3000000 ? KTRIALS_MAX : 11;
+}
 
 struct kjob {
     size_t n;       /* elements of the vector */
@@ -463,7 +472,8 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
 {
     sgl_dvec_t *x = NULL, *y = NULL;
     uint64_t seed = 1 + j->si;
-    double tr[TRIALS], res;
+    double tr[KTRIALS_MAX], res;
+    int trials = ktrials(j->n);
     int rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM, &seed,
                              sizeof seed, &x);
     if (!rc)
@@ -471,7 +481,7 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
                              &y);
     static const int what[3] = {K_SUM, K_PRODUCT, K_SCAN};
     for (int w = 0; !rc && w < 3; w++) {
-        for (int t = -1; !rc && t < TRIALS; t++) {
+        for (int t = -1; !rc && t < trials; t++) {
             bench_flush_caches((int)j->threads);
             sgl_trace_clear(rt);
             double a = now();
@@ -490,7 +500,7 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
                              : el / (double)j->n;
         }
         if (!rc)
-            j->k->c[many][what[w]][j->si] = median(tr, TRIALS);
+            j->k->c[many][what[w]][j->si] = median(tr, trials);
     }
     int r2 = sgl_dvec_free(root, y);
     rc = rc ? rc : r2;
@@ -503,9 +513,9 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
 static int kernels_sort(sgl_ctx_t *root, sgl_runtime_t *rt,
                         const struct kjob *j, int many)
 {
-    double ts[TRIALS], tm[TRIALS];
-    int rc = SGL_OK;
-    for (int t = -1; !rc && t < TRIALS; t++) {
+    double ts[KTRIALS_MAX], tm[KTRIALS_MAX];
+    int rc = SGL_OK, trials = ktrials(j->n);
+    for (int t = -1; !rc && t < trials; t++) {
         sgl_dvec_t *v = NULL;
         uint64_t seed = 100 + j->si * 16 + (uint64_t)(t + 1);
         rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM, &seed,
@@ -533,9 +543,55 @@ static int kernels_sort(sgl_ctx_t *root, sgl_runtime_t *rt,
         rc = rc ? rc : r2;
     }
     if (!rc) {
-        j->k->c[many][K_SORT][j->si] = median(ts, TRIALS);
+        j->k->c[many][K_SORT][j->si] = median(ts, trials);
         if (many)
-            j->k->c[1][K_MERGE][j->si] = median(tm, TRIALS);
+            j->k->c[1][K_MERGE][j->si] = median(tm, trials);
+    }
+    return rc;
+}
+
+/* copy: what PSRS does with every element between its sort and its merge
+ * (the worker's hand-up, the masters' concatenations and reorders): a
+ * fresh buffer of m doubles, written from a warm block, then freed; page
+ * faults and unmapping included. @p busy threads at once, each its own
+ * block; the slowest thread of each trial counts. */
+static int measure_copy(struct kernels *k, int many)
+{
+    int busy = many ? (int)k->busy : 1;
+    int rc = SGL_OK;
+    for (size_t si = 0; si < k->nsizes; si++) {
+        size_t m = k->n[si];
+        int trials = ktrials(m * (size_t)busy);
+        double tr[KTRIALS_MAX], worst[KTRIALS_MAX + 1] = {0};
+        int failed = 0;
+#pragma omp parallel num_threads(busy) reduction(| : failed)
+        {
+            double *src = malloc(m * sizeof *src);
+            failed = !src;
+            for (size_t i = 0; src && i < m; i++)
+                src[i] = (double)i;
+            for (int t = -1; t < trials; t++) {
+#pragma omp barrier
+                double a = now();
+                double *d = src ? malloc(m * sizeof *d) : NULL;
+                if (d)
+                    memcpy(d, src, m * sizeof *d);
+                __asm__ volatile("" ::"r"(d) : "memory");
+                failed |= !d;
+                free(d);
+                double el = now() - a;
+#pragma omp critical
+                worst[t + 1] = fmax(worst[t + 1], el);
+            }
+            free(src);
+        }
+        if (failed) {
+            rc = sgl_error_set(SGL_ENOMEM, "out of memory measuring copy");
+            break;
+        }
+        for (int t = 0; t < trials; t++)
+            tr[t] = worst[t + 1] / (double)m;
+        k->c[many][K_COPY][si] = median(tr, trials);
     }
     return rc;
 }
@@ -604,6 +660,8 @@ static int measure_kernels(int quick, struct kernels *k)
         int r2 = sgl_finalize(g_krt);
         g_krt = NULL;
         rc = rc ? rc : r2;
+        if (!rc)
+            rc = measure_copy(k, many);
     }
     bench_flush_free();
     return rc;

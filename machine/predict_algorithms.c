@@ -25,10 +25,16 @@
  *       (key, index): (2P+1)*eb; masters concatenate; root sorts the P^2
  *       samples by a P-way merge: P^2*log2(P)*c(merge)
  *   S2: pivots and block offsets down, (P-1 + workers below)*eb per child;
- *       worker splits its block at the pivots P*log2(m)*c(merge) and hands
- *       up bucket sizes and block: (m+P)*eb
- *   S3: buckets down, (m+P)*eb per worker; worker P-way merges its bucket
- *       runs m*log2(P)*c(merge), hands up its new size: eb
+ *       worker splits its block at the pivots P*log2(m)*c(merge), copies
+ *       it into its hand-up m*c(copy) and hands up bucket sizes and block:
+ *       (m+P)*eb; a lower master concatenates them: n_sub*c(copy)
+ *   S3: the root reorders the buckets, a lower master splits its runs, into
+ *       the children's buffers: n_sub*c(copy); buckets down, (m+P)*eb per
+ *       worker; worker P-way merges its bucket runs m*log2(P)*c(merge),
+ *       hands up its new size: eb
+ *   c(copy) (a fresh buffer written and freed, per element) is optional:
+ *   a machine without a "copy" kernel gets no copy terms, as in the SGL
+ *   paper's formula.
  *   Buckets are taken as n/P each (regular sampling bounds them by 2n/P).
  * One worker alone: reduce m*c(op), scans m*c(scan), psrs n*c(sort).
  */
@@ -50,6 +56,7 @@ struct algo {
     sgl_predict_opts_t o;
     double n_total;
     double P;
+    int copy; /* the machine has a "copy" kernel */
 };
 
 static double lg(double x) { return x > 1 ? log2(x) : 0; }
@@ -149,8 +156,14 @@ static int step(void *user, const sgl_node_t *master, const void *t,
         if (root)
             add(&st->master, "merge", P * P * lg(P), P * P);
         break;
-    case PH_S2:
-    case PH_S3:
+    case PH_S2: /* a lower master concatenates its children's hand-ups */
+        if (a->copy && !root)
+            add(&st->master, "copy", task->n, task->n);
+        break;
+    case PH_S3: /* the root reorders the buckets, a lower master splits its
+                   runs, into the children's receive buffers */
+        if (a->copy)
+            add(&st->master, "copy", task->n, task->n);
         break;
     }
     return SGL_OK;
@@ -183,6 +196,8 @@ static int work(void *user, const sgl_node_t *worker, const void *t,
         break;
     case PH_S2:
         add(w, "merge", P * lg(m), m);
+        if (a->copy) /* the block into its hand-up buffer */
+            add(w, "copy", m, m);
         break;
     case PH_S3:
         add(w, "merge", m * lg(P), m);
@@ -238,7 +253,9 @@ int sgl_predict_algorithm(const sgl_machine_t *m, sgl_predict_algo_t algo,
                              "least 1 element",
                              n);
     struct algo a = {.algo = algo, .n_total = n,
-                     .P = (double)sgl_machine_workers(m)};
+                     .P = (double)sgl_machine_workers(m),
+                     .copy = !isnan(sgl_node_kernel(sgl_machine_worker(m, 0),
+                                                    "copy"))};
     if (opts)
         a.o = *opts;
     else
