@@ -23,6 +23,8 @@
  * written as sharing memory.
  *
  * Usage: sgl-probe [--quick] [-o FILE]     (alone, or under mpirun -n N) */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <mpi.h>
 #include <omp.h>
@@ -30,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -718,6 +721,25 @@ static void print_fit(const char *what, const struct fit *f, int per_sync)
 
 static double nonneg(double x) { return x > 0 ? x : 0; }
 
+/* Whether the machine file can be written, checked before minutes of
+ * measuring: open it for writing without truncating (an existing file is
+ * kept until the probe has something to write), and remove it again if
+ * this check created it. Returns 0 or the errno. */
+static int check_writable(const char *path)
+{
+    struct stat st;
+    int existed = stat(path, &st) == 0;
+    if (existed && S_ISDIR(st.st_mode))
+        return EISDIR;
+    int fd = open(path, O_WRONLY | O_CREAT | (existed ? 0 : O_EXCL), 0666);
+    if (fd < 0)
+        return errno;
+    close(fd);
+    if (!existed)
+        unlink(path);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     struct plan pl = {0};
@@ -725,8 +747,14 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0)
             pl.quick = 1;
-        else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
+        else if (strcmp(argv[i], "-o") == 0) {
+            if (i + 1 >= argc || argv[i + 1][0] == '\0') {
+                fprintf(stderr, "sgl-probe: option -o needs a FILE argument "
+                                "(the machine file to write; try --help)\n");
+                return 2;
+            }
             pl.out = argv[++i];
+        }
         else if (strcmp(argv[i], "--help") == 0) {
             printf("usage: sgl-probe [--quick] [-o FILE]\n"
                    "Measures l, g_down, g_up per level and c per kernel and\n"
@@ -757,6 +785,17 @@ int main(int argc, char **argv)
     }
     int rank = sgl_runtime_rank(rt), size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    /* Rank 0 writes the file: it alone checks, and every rank stops. */
+    int werr = rank == 0 ? check_writable(pl.out) : 0;
+    MPI_Allreduce(MPI_IN_PLACE, &werr, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (werr) {
+        if (rank == 0)
+            fprintf(stderr, "sgl-probe: cannot write the machine file %s: "
+                            "%s (nothing measured)\n",
+                    pl.out, strerror(werr));
+        sgl_finalize(rt);
+        return 1;
+    }
     const sgl_machine_t *m = sgl_runtime_machine(rt);
     unsigned depth = sgl_machine_depth(m);
     double t_start = now();

@@ -276,12 +276,16 @@ struct reader {
 __attribute__((format(printf, 3, 4))) static int
 rbad(const struct reader *r, int code, const char *fmt, ...)
 {
-    char what[768];
+    char what[768], name[512];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    return sgl_error_set(code, "%s:%lu: %s", r->name, r->line, what);
+    /* Tokens are text (check_text ran first), but the file's name is
+     * anything the caller passed. */
+    return sgl_error_set(code, "%s:%lu: %s",
+                         sgl__escape(r->name, 256, name, sizeof name),
+                         r->line, what);
 }
 
 /* Control characters other than tab (and a CR before the newline) mean the
@@ -940,9 +944,13 @@ int sgl_machine_load(const char *path, sgl_machine_t **ret_machine)
     if (!path || !ret_machine)
         return sgl_error_set(SGL_EINVAL, "sgl_machine_load: NULL argument");
     FILE *in = fopen(path, "r");
-    if (!in)
-        return sgl_error_set(SGL_EIO, "cannot open machine file %s: %s", path,
-                             strerror(errno));
+    if (!in) {
+        int e = errno;
+        char ep[512];
+        return sgl_error_set(SGL_EIO, "cannot open machine file %s: %s",
+                             sgl__escape(path, 256, ep, sizeof ep),
+                             strerror(e));
+    }
     int rc = sgl_machine_read(in, path, ret_machine);
     fclose(in);
     return rc;

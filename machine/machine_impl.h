@@ -108,6 +108,12 @@ int sgl__check_value(const char *fn, const char *what, double v);
  * [A-Za-z0-9_.-]+ of at most @p max characters. */
 int sgl__valid_name(const char *name, size_t max);
 
+/* Copy at most @max bytes of @s (stopping at its NUL) into @out (@size
+ * bytes, always terminated) with control characters written as C escapes
+ * (\t, \n, \r, else \xNN), so that an error message that quotes user
+ * input stays one printable line. Returns @out. */
+char *sgl__escape(const char *s, size_t max, char *out, size_t size);
+
 /* Allocate a detached node; NULL on out of memory (message set). */
 struct sgl_node *sgl__node_new(const char *type, int os_index);
 /* Append @child to @parent (which takes ownership); SGL_ENOMEM on failure,

@@ -58,19 +58,48 @@ static size_t token_len(const char *s, size_t pos)
     return j - pos;
 }
 
+char *sgl__escape(const char *s, size_t max, char *out, size_t size)
+{
+    size_t j = 0;
+    if (size == 0)
+        return out;
+    for (size_t i = 0; i < max && s[i]; i++) {
+        unsigned char c = (unsigned char)s[i];
+        char e[8];
+        if (c == '\t' || c == '\n' || c == '\r')
+            snprintf(e, sizeof e, "\\%c", c == '\t' ? 't' : c == '\n' ? 'n' : 'r');
+        else if (c < 0x20 || c == 0x7f)
+            snprintf(e, sizeof e, "\\x%02x", c);
+        else
+            e[0] = (char)c, e[1] = '\0';
+        size_t k = strlen(e);
+        if (j + k >= size)
+            break;
+        memcpy(out + j, e, k);
+        j += k;
+    }
+    out[j] = '\0';
+    return out;
+}
+
+/* Every part of the message that quotes the shape goes through
+ * sgl__escape(): a control character in the input must not reach a
+ * terminal or a log raw. */
 __attribute__((format(printf, 3, 4))) static int
 bad(const struct parser *p, size_t pos, const char *fmt, ...)
 {
-    char what[256];
+    char what[256], ew[512], es[512], et[256];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(what, sizeof what, fmt, ap);
     va_end(ap);
-    int len = (int)token_len(p->s, pos);
+    size_t len = token_len(p->s, pos);
     return sgl_error_set(SGL_EPARSE,
-                         "bad shape \"%.200s\": %s, in token '%.*s' at "
-                         "position %zu",
-                         p->s, what, len > 60 ? 60 : len, p->s + pos,
+                         "bad shape \"%s\": %s, in token '%s' at position %zu",
+                         sgl__escape(p->s, 200, es, sizeof es),
+                         sgl__escape(what, sizeof what, ew, sizeof ew),
+                         sgl__escape(p->s + pos, len > 60 ? 60 : len, et,
+                                     sizeof et),
                          pos + 1);
 }
 
@@ -224,11 +253,13 @@ static int parse_level(struct parser *p)
 static int parse(struct parser *p)
 {
     skip_blanks(p);
-    if (!p->s[p->i])
+    if (!p->s[p->i]) {
+        char es[512];
         return sgl_error_set(SGL_EPARSE,
-                             "bad shape \"%.200s\": empty shape string, "
+                             "bad shape \"%s\": empty shape string, "
                              "expected tokens like \"node:16 core:8\"",
-                             p->s);
+                             sgl__escape(p->s, 200, es, sizeof es));
+    }
     size_t nodes = 1;
     while (p->s[p->i]) {
         int rc = parse_level(p);

@@ -12,16 +12,20 @@ int sgl__hwloc_load_xml(const char *path, hwloc_topology_t *ret_topo)
 {
     /* hwloc reports a missing file and a malformed one alike; users need
      * to know which. */
+    char ep[512];
+    sgl__escape(path, 256, ep, sizeof ep); /* for messages */
     FILE *f = fopen(path, "r");
-    if (!f)
+    if (!f) {
+        int e = errno;
         return sgl_error_set(SGL_EIO, "cannot open hwloc XML file '%s': %s",
-                             path, strerror(errno));
+                             ep, strerror(e));
+    }
     struct stat st;
     int is_dir = fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
     fclose(f);
     if (is_dir)
         return sgl_error_set(SGL_EIO,
-                             "hwloc XML file '%s' is a directory", path);
+                             "hwloc XML file '%s' is a directory", ep);
     hwloc_topology_t topo;
     if (hwloc_topology_init(&topo))
         return sgl_error_set(SGL_EHWLOC, "hwloc_topology_init failed: %s",
@@ -29,7 +33,7 @@ int sgl__hwloc_load_xml(const char *path, hwloc_topology_t *ret_topo)
     if (hwloc_topology_set_xml(topo, path) || hwloc_topology_load(topo)) {
         hwloc_topology_destroy(topo);
         return sgl_error_set(SGL_EHWLOC,
-                             "'%s' is not a valid hwloc XML topology", path);
+                             "'%s' is not a valid hwloc XML topology", ep);
     }
     *ret_topo = topo;
     return SGL_OK;

@@ -10,16 +10,31 @@ n=0 failed=0
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
 # case WANT_STATUS TOOL ARG...  (WANT_STATUS: 1, 2 or "12" for either)
+# Set before a case: limit (seconds, default 60), expect (a string the
+# message must contain) and reject (one it must not). Every message must be free of raw control
+# characters (the tools quote input escaped).
+limit=60 expect= reject=
+ctl=$(printf '[\001-\010\013-\037\177]')
 case_() {
     want=$1; shift
     n=$((n + 1))
-    timeout -k 5 60 "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+    timeout -k 5 "$limit" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
     st=$?
-    msg=$(tr '\n' ' ' <"$tmp/err" | cut -c1-300)
-    what="$(basename "$1")$(shift; for a in "$@"; do printf ' [%s]' "$a"; done)"
+    msg=$(tr '\n' ' ' <"$tmp/err" | tr -d '\001-\010\013-\037\177' | cut -c1-300)
+    what="$(basename "$1")$(shift; for a in "$@"; do printf ' [%s]' "$a"; done | tr '\001-\037\177' '?')"
     case $want in *$st*) ok=1 ;; *) ok=0 ;; esac
     [ "$st" -eq 0 ] && ok=0
     [ -s "$tmp/err" ] || ok=0
+    if LC_ALL=C grep -q "$ctl" "$tmp/err"; then
+        ok=0 msg="raw control characters in: $msg"
+    fi
+    if [ -n "$expect" ] && ! grep -qF -- "$expect" "$tmp/err"; then
+        ok=0 msg="lacks '$expect': $msg"
+    fi
+    if [ -n "$reject" ] && grep -qF -- "$reject" "$tmp/err"; then
+        ok=0 msg="has '$reject': $msg"
+    fi
+    limit=60 expect= reject=
     if [ $ok -eq 1 ]; then
         echo "ok $n - $what: exit $st: $msg"
     else
@@ -30,7 +45,12 @@ case_() {
 # sgl-machine (tests/machine covers the common shape errors; these are the
 # odd ones).
 case_ 1 "$machine" --shape "node:2 core:[3,5"
+expect='bad shape "node:2\x01"'
 case_ 1 "$machine" --shape "$(printf 'node:2\001')"
+expect='\x1b[31m'
+case_ 1 "$machine" --shape "$(printf 'node:\033[31m2')"
+expect="cannot open hwloc XML file '/nonexistent/\\x07.xml'"
+case_ 1 "$machine" --xml "$(printf '/nonexistent/\007.xml')"
 case_ 1 "$machine" --shape "node:18446744073709551617"
 case_ 1 "$machine" --xml /
 case_ 1 "$machine" --xml "$files/binary.sgl"
@@ -40,7 +60,18 @@ case_ 2 "$machine" --xml
 case_ 1 env SGL_XML=/nonexistent.xml "$machine"
 # sgl-probe: option errors come before any measurement.
 case_ 2 "$probe" --bogus
+expect='option -o needs a FILE argument'
 case_ 2 "$probe" -o
+expect='option -o needs a FILE argument'
+case_ 2 "$probe" -o ""
+# An unwritable machine file fails at once, not after the measurements
+# (no level is measured: no progress line on stderr).
+limit=15 reject='runtime supersteps'
+expect='cannot write the machine file /nonexistent/dir/x.sgl: No such file'
+case_ 1 "$probe" -o /nonexistent/dir/x.sgl
+limit=15 reject='runtime supersteps'
+expect='Is a directory (nothing measured)'
+case_ 1 "$probe" -o "$tmp"
 case_ 2 "$probe" extra-argument
 if [ -n "$predict" ]; then
     good=$files/../../../machine/machines/paper-16x8.sgl
@@ -59,6 +90,12 @@ if [ -n "$predict" ]; then
     for f in bad-shape truncated binary nan; do
         case_ 1 "$predict" --algo psrs --n 100 --machine "$files/$f.sgl"
     done
+    # A NUL byte is binary data at its line and column, not truncation.
+    expect='nul.sgl:2: binary data (byte 0x00 at column 13)'
+    case_ 1 "$predict" --algo psrs --n 100 --machine "$files/nul.sgl"
+    expect='cannot open machine file /nonexistent/\x1b]0;x\x07.sgl'
+    case_ 1 "$predict" --algo psrs --n 100 --machine \
+        "$(printf '/nonexistent/\033]0;x\007.sgl')"
 fi
 echo "1..$n"
 echo "# $((n - failed)) passed, $failed failed"
