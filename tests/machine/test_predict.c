@@ -116,6 +116,15 @@ Test(predict, flat_bsp_prefix_sum)
     expect_near(r.level[0].work, 24576, "psrs root's work");
     /* One worker: its radix sort of all n elements, n * c(sort). */
     cr_expect_eq(r.sequential, 1e8, "psrs sequential %.17g", r.sequential);
+    /* With a "copy" kernel (c = 2): each worker copies its block into its
+     * hand-up in S2 (2m), the root reorders all n in S3 (2n). */
+    cr_assert_eq(sgl_machine_set_kernel(m, "copy", 2), SGL_OK);
+    r = predict(m, SGL_PREDICT_PSRS, n, 4);
+    expect_near(r.level[1].work, W1 + 2 * mm, "psrs workers' work, copy");
+    expect_near(r.level[0].work, 24576 + 2 * n, "psrs root's work, copy");
+    expect_near(r.total, W3 + 2 * mm + 2 * n + H3 * g_word + 6 * l,
+                "psrs, copy");
+    cr_expect_eq(r.sequential, 1e8, "psrs sequential, copy");
     sgl_machine_free(m);
 }
 
@@ -160,6 +169,15 @@ Test(predict, two_levels)
     cr_expect_eq(r.level[0].gather, 6);
     cr_expect_eq(r.level[0].bytes_up, 2);
     cr_expect_eq(r.sequential, 600);
+    /* PSRS copies only (every other c 0, copy 1), n = 600: a worker copies
+     * its 100 into its hand-up; a node master concatenates its 300 (S2)
+     * and splits them (S3); the root reorders all 600 (S3). */
+    set_all_kernels(m, 0);
+    cr_assert_eq(sgl_machine_set_kernel(m, "copy", 1), SGL_OK);
+    r = predict(m, SGL_PREDICT_PSRS, 600, 1);
+    cr_expect_eq(r.level[2].work, 100);
+    cr_expect_eq(r.level[1].work, 600);
+    cr_expect_eq(r.level[0].work, 600);
     sgl_machine_free(m);
 }
 
