@@ -150,8 +150,9 @@ void sgl_predict_opts_default(sgl_predict_opts_t *opts);
 /** Predict @p algo on @p n elements (split over the workers in proportion
  *  to their number in each subtree). Kernels used: reduce: op_kernel;
  *  scans: "scan" (also for adding offsets) and "sum"; PSRS: "sort"
- *  (per element: the local sort is a linear radix sort) and "merge"
- *  (per element and per 2-way merge level).
+ *  (per element: the local sort is a linear radix sort), "merge"
+ *  (per element and per 2-way merge level) and, if the machine has it,
+ *  "copy" (per element moved in memory: hand-ups, reorders).
  *  @param opts  NULL for defaults.
  *  @return as sgl_predict_program(); SGL_EINVAL for n < 1 or a bad
  *  algorithm. */
