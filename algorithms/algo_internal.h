@@ -19,19 +19,43 @@
             return rc_;                                                        \
     } while (0)
 
-/* A resolved operator: what a worker needs to apply it. */
+/* A resolved operator: what a worker needs to apply it. The fold's value
+ * (accumulator, partial results, the reduction's result) has type
+ * @acc_dtype, which differs from the element type only for a widened
+ * reduction of 8-bit elements (SGL_I8 -> SGL_I64, SGL_U8 -> SGL_U64). */
 struct algo_op {
-    sgl_dtype_t dtype;
-    uint32_t op;       /* SGL_OP_* or a registered number */
-    size_t elem_size;
-    sgl_op_fn fn;      /* user operators only */
-    const void *identity;
+    sgl_dtype_t dtype;     /* of the elements */
+    sgl_dtype_t acc_dtype; /* of the fold's value */
+    uint32_t op;           /* SGL_OP_* or a registered number */
+    size_t elem_size;      /* bytes per element */
+    size_t acc_size;       /* bytes of the fold's value and the identity */
+    sgl_op_fn fn;          /* user operators only */
+    const void *identity;  /* acc_size bytes */
 };
+
+/* How an operator folds: reductions widen 8-bit elements to 64 bits
+ * (ALGO_ACC_WIDE); scans keep the element type (ALGO_ACC_ELEM). Both are
+ * the same for every other type. */
+enum algo_acc { ALGO_ACC_WIDE, ALGO_ACC_ELEM };
 
 /* Resolve (dtype, op): SGL_EINVAL for an unknown operator or a type that
  * does not fit it. @elem_size is checked against a user operator's. */
-int algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, struct algo_op *ret);
-size_t algo_dtype_size(sgl_dtype_t dtype);
+int algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, enum algo_acc acc,
+                    struct algo_op *ret);
+/* Bytes per element of a built-in type (1, 4 or 8); 0 for SGL_USER and
+ * unknown types. */
+size_t algo_elem_size(sgl_dtype_t dtype);
+/* Bytes of a type that PSRS sorts by (its u32/u64 key paths): 8 for
+ * SGL_F64, SGL_I64, SGL_U64, 4 for SGL_F32, 0 for every other type. */
+size_t algo_key_size(sgl_dtype_t dtype);
+
+/* An integer's low 8 bits as int8_t, without the implementation-defined
+ * conversion of an out-of-range value. */
+static inline int8_t algo_wrap_i8(uint64_t v)
+{
+    int x = (int)(v & 0xff);
+    return (int8_t)(x >= 128 ? x - 256 : x);
+}
 
 /* One distributed block on a worker. */
 struct algo_block {
@@ -40,7 +64,8 @@ struct algo_block {
     size_t count;
     size_t first;       /* global index of the first element at creation */
     size_t elem_size;
-    unsigned char *value; /* last broadcast result, elem_size bytes */
+    unsigned char *value; /* last broadcast result (the reduction's
+                             acc_size bytes, 8 for an 8-bit vector) */
 };
 
 /* The state every context of the algorithms keeps: blocks on workers, a

@@ -10,10 +10,23 @@
  * the root context.
  *
  * Element types and operators. Built-in element types are SGL_F64, SGL_F32,
- * SGL_I64 and SGL_U64; built-in operators SGL_OP_SUM, SGL_OP_PROD,
- * SGL_OP_MIN and SGL_OP_MAX apply to each of them (integer sums and products
- * wrap modulo 2^64; min and max ignore NaN as fmin/fmax do). A user operator
- * is registered with sgl_op_register() and used with element type SGL_USER.
+ * SGL_I64, SGL_U64, SGL_I8 and SGL_U8; built-in operators SGL_OP_SUM,
+ * SGL_OP_PROD, SGL_OP_MIN and SGL_OP_MAX apply to each of them (integer sums
+ * and products wrap modulo 2^64; min and max ignore NaN as fmin/fmax do).
+ *
+ * 8-bit types. A reduction of SGL_I8 or SGL_U8 elements is widened: its
+ * result (the caller's result buffer) is one int64_t for SGL_I8 or one
+ * uint64_t for SGL_U8, 8 bytes, not one element. Sums are therefore exact
+ * for any count below 2^56; sums and products wrap modulo 2^64 as for
+ * SGL_I64/SGL_U64. Min and max are values of the element type, widened; the
+ * empty min/max is INT8_MAX/INT8_MIN (SGL_I8) or UINT8_MAX/0 (SGL_U8).
+ * A scan keeps the element type: its outputs are 8-bit, and sums and
+ * products wrap modulo 2^8 (the low 8 bits of the exact prefix). The exact
+ * total of a scanned vector is its reduction (sgl_dvec_reduce() with the
+ * same operator), whose low 8 bits are the inclusive scan's last element.
+ * PSRS does not sort 8-bit elements or keys (SGL_EINVAL).
+ *
+ * A user operator is registered with sgl_op_register() and used with element type SGL_USER.
  * Operators are named by a process-independent number (an enum value for
  * built-ins, the registration index for user operators), since they travel
  * to other processes at MPI levels.
@@ -59,6 +72,8 @@ typedef enum sgl_dtype {
     SGL_I64 = 3, /**< int64_t */
     SGL_U64 = 4, /**< uint64_t */
     SGL_USER = 5, /**< opaque elements of a user operator's size */
+    SGL_I8 = 6,   /**< int8_t; reductions give an int64_t (see above) */
+    SGL_U8 = 7,   /**< uint8_t; reductions give a uint64_t (see above) */
 } sgl_dtype_t;
 
 /** An operator: a built-in below, or a number from sgl_op_register(). */
@@ -106,10 +121,13 @@ typedef int (*sgl_fill_fn)(void *block, size_t first, size_t count,
 /** Built-in fills. */
 enum {
     SGL_FILL_NONE = 0,   /**< zero bytes */
-    SGL_FILL_IOTA = 1,   /**< element i = i (F64, F32, I64, U64) */
+    SGL_FILL_IOTA = 1,   /**< element i = i (F64, F32, I64, U64); for
+                              I8/U8 element i = i mod 256 cast to the type
+                              (I8: 0..127, -128..-1, repeating) */
     SGL_FILL_RANDOM = 2, /**< arg: uint64_t seed. F64/F32 uniform in [0,1),
-                              I64/U64 uniform over all values; a function of
-                              (seed, i) only, so independent of the tree */
+                              I64/U64/I8/U8 uniform over all values; a
+                              function of (seed, i) only, so independent of
+                              the tree */
     SGL_FILL_CONST = 3,  /**< arg: one element, copied to every element */
     SGL_FILL_USER_FIRST = 256, /**< registered fills are numbered from here */
 };
@@ -165,7 +183,8 @@ int sgl_dvec_local(sgl_ctx_t *worker, uint32_t id, void **ret_data,
                    size_t *ret_count, size_t *ret_first);
 
 /** On a worker: the last result broadcast back by sgl_dvec_reduce() with
- *  @p bcast set. @return SGL_OK, SGL_EINVAL, SGL_ESTATE (none). */
+ *  @p bcast set (for SGL_I8/SGL_U8 vectors the 8-byte widened result).
+ *  @return SGL_OK, SGL_EINVAL, SGL_ESTATE (none). */
 int sgl_dvec_local_value(sgl_ctx_t *worker, uint32_t id,
                          const void **ret_value);
 
@@ -173,7 +192,9 @@ int sgl_dvec_local_value(sgl_ctx_t *worker, uint32_t id,
 
 /** Reduce @p n elements at the root: scattered down the tree, reduced on
  *  the workers, combined up (one superstep per level).
- *  @param ret_result  one element; the operator's identity if n is 0.
+ *  @param ret_result  one element of @p dtype, except for SGL_I8/SGL_U8:
+ *                     one int64_t/uint64_t (8 bytes, the widened result);
+ *                     the operator's identity if n is 0.
  *  @return SGL_OK, SGL_EINVAL (NULL buffer, unknown operator, type that
  *          does not fit the operator), SGL_ESTATE, SGL_ENOMEM.
  *  @par Cost: n*elem words down and P words up per level,
@@ -184,6 +205,8 @@ int sgl_reduce(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
 /** Reduce a distributed vector (one superstep; a second one if @p bcast,
  *  which leaves the result on every worker for sgl_dvec_local_value()).
  *  @param op  must fit the vector's type.
+ *  @param ret_result  as for sgl_reduce(): 8 bytes (int64_t/uint64_t) for
+ *                     an SGL_I8/SGL_U8 vector, else one element.
  *  @par Cost: max_i (n_i c) + p words up and 2 l per level. */
 int sgl_dvec_reduce(sgl_ctx_t *root, const sgl_dvec_t *vec, sgl_op_t op,
                     int bcast, void *ret_result);
@@ -205,7 +228,9 @@ enum {
 
 /** Scan a distributed vector into @p out (same type and block sizes, e.g.
  *  from sgl_dvec_create() with SGL_FILL_NONE; may be @p in itself). Two
- *  supersteps, recursive over levels.
+ *  supersteps, recursive over levels. The output has the input's type:
+ *  SGL_I8/SGL_U8 prefixes wrap modulo 2^8; their exact total is
+ *  sgl_dvec_reduce() of the input.
  *  @return SGL_OK, SGL_EINVAL, SGL_ESIZE (blocks differ), SGL_ESTATE. */
 int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in, sgl_dvec_t *out,
                   sgl_op_t op, unsigned flags);
@@ -227,7 +252,8 @@ typedef struct sgl_sort_stats {
 } sgl_sort_stats_t;
 
 /** Sort a distributed vector in place by PSRS (three supersteps over the
- *  whole tree; see psrs.c). Types SGL_F64, SGL_F32, SGL_I64, SGL_U64; floats
+ *  whole tree; see psrs.c). Types SGL_F64, SGL_F32, SGL_I64, SGL_U64 (not
+ *  SGL_I8/SGL_U8, nor SGL_USER: use sgl_dvec_sort_by_key()); floats
  *  in IEEE totalOrder except that every NaN sorts after +inf. Afterwards
  *  worker w holds the w-th part of the sorted vector; block sizes change.
  *  @param ret_stats  may be NULL.
@@ -242,7 +268,8 @@ int sgl_sort(sgl_ctx_t *root, sgl_dtype_t dtype, void *data, size_t n,
 /** Sort a distributed vector of SGL_USER records by a key inside each
  *  record, by PSRS as sgl_dvec_sort(). Stable: records with equal keys keep
  *  their order in the vector. Keys order as in sgl_dvec_sort().
- *  @param key_type    SGL_F64, SGL_F32, SGL_I64 or SGL_U64.
+ *  @param key_type    SGL_F64, SGL_F32, SGL_I64 or SGL_U64 (8-bit keys are
+ *                     not supported).
  *  @param key_offset  byte offset of the key in each record; the key must
  *                     lie inside the record, at any alignment.
  *  @return SGL_OK, SGL_EINVAL (not SGL_USER, key type, key outside the

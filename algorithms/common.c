@@ -84,7 +84,7 @@ int sgl_fill_register(sgl_fill_fn fn, const char *name, uint32_t *ret_fill)
     return SGL_OK;
 }
 
-size_t algo_dtype_size(sgl_dtype_t dtype)
+size_t algo_key_size(sgl_dtype_t dtype)
 {
     switch (dtype) {
     case SGL_F64:
@@ -98,15 +98,35 @@ size_t algo_dtype_size(sgl_dtype_t dtype)
     }
 }
 
+size_t algo_elem_size(sgl_dtype_t dtype)
+{
+    switch (dtype) {
+    case SGL_I8:
+    case SGL_U8:
+        return 1;
+    default:
+        return algo_key_size(dtype);
+    }
+}
+
+/* Identities, indexed by SGL_OP_*. The widened 8-bit ones keep the min and
+ * max of the element type, so that a reduction's min or max (empty or not)
+ * is always a value of that type. */
 static const double f64_id[5] = {0, 0, 1, __builtin_inf(), -__builtin_inf()};
 static const float f32_id[5] = {0, 0, 1, __builtin_inff(), -__builtin_inff()};
 static const int64_t i64_id[5] = {0, 0, 1, INT64_MAX, INT64_MIN};
 static const uint64_t u64_id[5] = {0, 0, 1, UINT64_MAX, 0};
+static const int8_t i8_id[5] = {0, 0, 1, INT8_MAX, INT8_MIN};
+static const uint8_t u8_id[5] = {0, 0, 1, UINT8_MAX, 0};
+static const int64_t i8_wide_id[5] = {0, 0, 1, INT8_MAX, INT8_MIN};
+static const uint64_t u8_wide_id[5] = {0, 0, 1, UINT8_MAX, 0};
 
-int algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, struct algo_op *ret)
+int algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, enum algo_acc acc,
+                    struct algo_op *ret)
 {
     memset(ret, 0, sizeof *ret);
     ret->dtype = dtype;
+    ret->acc_dtype = dtype;
     ret->op = op;
     if (op >= SGL_OP_USER_FIRST) {
         size_t i = op - SGL_OP_USER_FIRST;
@@ -121,6 +141,7 @@ int algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, struct algo_op *ret)
                                  "SGL_USER, got %d",
                                  ops[i].name, (int)dtype);
         ret->elem_size = ops[i].elem_size;
+        ret->acc_size = ops[i].elem_size;
         ret->fn = ops[i].fn;
         ret->identity = ops[i].identity;
         return SGL_OK;
@@ -140,12 +161,25 @@ int algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, struct algo_op *ret)
     case SGL_U64:
         ret->identity = &u64_id[op];
         break;
+    case SGL_I8:
+        ret->identity = acc == ALGO_ACC_WIDE ? (const void *)&i8_wide_id[op]
+                                             : (const void *)&i8_id[op];
+        if (acc == ALGO_ACC_WIDE)
+            ret->acc_dtype = SGL_I64;
+        break;
+    case SGL_U8:
+        ret->identity = acc == ALGO_ACC_WIDE ? (const void *)&u8_wide_id[op]
+                                             : (const void *)&u8_id[op];
+        if (acc == ALGO_ACC_WIDE)
+            ret->acc_dtype = SGL_U64;
+        break;
     default:
         return sgl_error_set(SGL_EINVAL,
                              "built-in operator %u on element type %d", op,
                              (int)dtype);
     }
-    ret->elem_size = algo_dtype_size(dtype);
+    ret->elem_size = algo_elem_size(dtype);
+    ret->acc_size = algo_elem_size(ret->acc_dtype);
     return SGL_OK;
 }
 
@@ -346,6 +380,25 @@ static uint64_t splitmix(uint64_t x)
     return z ^ (z >> 31);
 }
 
+/* One loop per type and fill, so that neither is decided per element:
+ * element g (global index) gets RND(r) for a random fill, where r is the
+ * mix of (seed, g), else IOTA(g). */
+#define FILL_LOOP(T, RND, IOTA)                                                \
+    do {                                                                       \
+        T *out_ = block;                                                       \
+        if (rnd)                                                               \
+            for (size_t i = 0; i < count; i++) {                               \
+                uint64_t r =                                                   \
+                    splitmix(seed ^ ((first + i) * 0xd1342543de82ef95u));      \
+                out_[i] = (RND);                                               \
+            }                                                                  \
+        else                                                                   \
+            for (size_t i = 0; i < count; i++) {                               \
+                uint64_t g = first + i;                                        \
+                out_[i] = (IOTA);                                              \
+            }                                                                  \
+    } while (0)
+
 static int builtin_fill(const struct create_arg *a, size_t fsize, void *block,
                         size_t first, size_t count)
 {
@@ -361,8 +414,11 @@ static int builtin_fill(const struct create_arg *a, size_t fsize, void *block,
                                  "SGL_FILL_CONST: argument of %zu bytes for "
                                  "elements of %zu",
                                  fsize, es);
-        for (size_t i = 0; i < count; i++)
-            memcpy((char *)block + i * es, a->farg, es);
+        if (es == 1)
+            memset(block, a->farg[0], count);
+        else
+            for (size_t i = 0; i < count; i++)
+                memcpy((char *)block + i * es, a->farg, es);
         return SGL_OK;
     case SGL_FILL_IOTA:
     case SGL_FILL_RANDOM: {
@@ -375,30 +431,32 @@ static int builtin_fill(const struct create_arg *a, size_t fsize, void *block,
             memcpy(&seed, a->farg, sizeof seed);
         }
         int rnd = a->fill == SGL_FILL_RANDOM;
-        for (size_t i = 0; i < count; i++) {
-            uint64_t g = first + i;
-            uint64_t r = rnd ? splitmix(seed ^ (g * 0xd1342543de82ef95u)) : g;
-            switch (t) {
-            case SGL_F64:
-                ((double *)block)[i] =
-                    rnd ? (double)(r >> 11) * 0x1p-53 : (double)g;
-                break;
-            case SGL_F32:
-                ((float *)block)[i] =
-                    rnd ? (float)(r >> 40) * 0x1p-24f : (float)g;
-                break;
-            case SGL_I64:
-                ((int64_t *)block)[i] = (int64_t)r;
-                break;
-            case SGL_U64:
-                ((uint64_t *)block)[i] = r;
-                break;
-            default:
-                return sgl_error_set(SGL_EINVAL,
-                                     "built-in fill %u needs a built-in "
-                                     "element type",
-                                     a->fill);
-            }
+        /* Random 8-bit elements take the top bits of the mix, iota ones
+         * i mod 256. */
+        switch (t) {
+        case SGL_F64:
+            FILL_LOOP(double, (double)(r >> 11) * 0x1p-53, (double)g);
+            break;
+        case SGL_F32:
+            FILL_LOOP(float, (float)(r >> 40) * 0x1p-24f, (float)g);
+            break;
+        case SGL_I64:
+            FILL_LOOP(int64_t, (int64_t)r, (int64_t)g);
+            break;
+        case SGL_U64:
+            FILL_LOOP(uint64_t, r, g);
+            break;
+        case SGL_I8:
+            FILL_LOOP(int8_t, algo_wrap_i8(r >> 56), algo_wrap_i8(g));
+            break;
+        case SGL_U8:
+            FILL_LOOP(uint8_t, (uint8_t)(r >> 56), (uint8_t)(g & 0xff));
+            break;
+        default:
+            return sgl_error_set(SGL_EINVAL,
+                                 "built-in fill %u needs a built-in element "
+                                 "type",
+                                 a->fill);
         }
         return SGL_OK;
     }
@@ -465,7 +523,7 @@ static uint32_t next_id = 1;
 static int vec_new(sgl_ctx_t *root, sgl_dtype_t dtype, size_t elem_size,
                    size_t n, sgl_dvec_t **ret)
 {
-    size_t es = dtype == SGL_USER ? elem_size : algo_dtype_size(dtype);
+    size_t es = dtype == SGL_USER ? elem_size : algo_elem_size(dtype);
     if (es == 0 || es > ALGO_MAX_ELEM)
         return sgl_error_set(SGL_EINVAL,
                              "distributed vector: element type %d with "

@@ -9,7 +9,8 @@
  * k_down = the level's share of n for centralised data and 0 for
  * distributed data. An optional second superstep broadcasts the result
  * back to every worker (1 word down per level + 2l). Extra memory is O(p)
- * words per master. */
+ * words per master. 8-bit elements reduce to a 64-bit result (one word up
+ * per child, as for the 64-bit types). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,8 +22,8 @@
 /* Eight interleaved partial results, folded pairwise in a fixed order:
  * the order depends only on n, so results are reproducible, and the
  * independent chains let the compiler use SIMD without reassociation. */
-#define REDUCE8(T, NAME, INIT, STEP)                                           \
-    static T NAME(const T *x, size_t n)                                        \
+#define REDUCE8W(TX, T, NAME, INIT, STEP)                                      \
+    static T NAME(const TX *x, size_t n)                                       \
     {                                                                          \
         T s[8];                                                                \
         for (int j = 0; j < 8; j++)                                            \
@@ -30,12 +31,36 @@
         size_t i = 0;                                                          \
         for (; i + 8 <= n; i += 8)                                             \
             for (int j = 0; j < 8; j++)                                        \
-                s[j] = STEP(s[j], x[i + (size_t)j]);                           \
+                s[j] = STEP(s[j], (T)x[i + (size_t)j]);                        \
         for (int j = 0; i < n; i++, j++)                                       \
-            s[j] = STEP(s[j], x[i]);                                           \
+            s[j] = STEP(s[j], (T)x[i]);                                        \
         T a = STEP(STEP(s[0], s[1]), STEP(s[2], s[3]));                        \
         T b = STEP(STEP(s[4], s[5]), STEP(s[6], s[7]));                        \
         return STEP(a, b);                                                     \
+    }
+#define REDUCE8(T, NAME, INIT, STEP) REDUCE8W(T, T, NAME, INIT, STEP)
+
+/* 8-bit elements, widened to a 64-bit result: each block of 256 elements
+ * is folded into an accumulator of type TB that cannot overflow within a
+ * block (a 32-bit sum: |sum| <= 255 * 256; min and max stay 8-bit), and
+ * the block results into the 64-bit one. The fixed block length lets the
+ * compiler vectorise the inner loop at -O2 (no scalar tail to peel).
+ * Integer folds are exact (or wrap modulo 2^64), so the blocking does not
+ * change the result. */
+#define BLOCK256(TX, TB, T, NAME, INIT, STEP, WSTEP)                           \
+    static T NAME(const TX *x, size_t n)                                       \
+    {                                                                          \
+        T r = INIT;                                                            \
+        size_t i = 0;                                                          \
+        for (; i + 256 <= n; i += 256) {                                       \
+            TB b = INIT;                                                       \
+            for (size_t k = 0; k < 256; k++)                                   \
+                b = (TB)STEP(b, x[i + k]);                                     \
+            r = WSTEP(r, (T)b);                                                \
+        }                                                                      \
+        for (; i < n; i++)                                                     \
+            r = WSTEP(r, (T)x[i]);                                             \
+        return r;                                                              \
     }
 
 #define ADD(a, b) ((a) + (b))
@@ -63,17 +88,31 @@ REDUCE8(uint64_t, sum_u64, 0, ADD)
 REDUCE8(uint64_t, prod_u64, 1, MUL)
 REDUCE8(uint64_t, min_u64, UINT64_MAX, MINF)
 REDUCE8(uint64_t, max_u64, 0, MAXF)
+BLOCK256(int8_t, int32_t, int64_t, sum_i8, 0, ADD, UADD)
+REDUCE8W(int8_t, int64_t, prod_i8, 1, UMUL)
+BLOCK256(int8_t, int8_t, int64_t, min_i8, INT8_MAX, MINF, MINF)
+BLOCK256(int8_t, int8_t, int64_t, max_i8, INT8_MIN, MAXF, MAXF)
+BLOCK256(uint8_t, uint32_t, uint64_t, sum_u8, 0, ADD, ADD)
+REDUCE8W(uint8_t, uint64_t, prod_u8, 1, MUL)
+BLOCK256(uint8_t, uint8_t, uint64_t, min_u8, UINT8_MAX, MINF, MINF)
+BLOCK256(uint8_t, uint8_t, uint64_t, max_u8, 0, MAXF, MAXF)
 
-#define DISPATCH2(T, SFX)                                                      \
+/* 8-bit folds of scans (ALGO_ACC_ELEM): wrap modulo 2^8. */
+#define ADD_I8(a, b) algo_wrap_i8((uint64_t)(a) + (uint64_t)(b))
+#define MUL_I8(a, b) algo_wrap_i8((uint64_t)(a) * (uint64_t)(b))
+#define ADD_U8(a, b) ((uint8_t)((unsigned)(a) + (unsigned)(b)))
+#define MUL_U8(a, b) ((uint8_t)((unsigned)(a) * (unsigned)(b)))
+
+#define DISPATCH2(T, ADDOP, MULOP)                                             \
     do {                                                                       \
         T *r = acc, v;                                                         \
         const T *b = vb;                                                       \
         switch (op->op) {                                                      \
         case SGL_OP_SUM:                                                       \
-            v = ADD(*r, *b);                                                   \
+            v = ADDOP(*r, *b);                                                 \
             break;                                                             \
         case SGL_OP_PROD:                                                      \
-            v = MUL(*r, *b);                                                   \
+            v = MULOP(*r, *b);                                                 \
             break;                                                             \
         case SGL_OP_MIN:                                                       \
             v = MINF(*r, *b);                                                  \
@@ -85,36 +124,28 @@ REDUCE8(uint64_t, max_u64, 0, MAXF)
         *r = v;                                                                \
     } while (0)
 
+/* Values of the fold: the accumulator's type, which for a widened 8-bit
+ * reduction is the 64-bit one. */
 void algo_combine(const struct algo_op *op, void *acc, const void *vb)
 {
-    switch (op->dtype) {
+    switch (op->acc_dtype) {
     case SGL_F64:
-        DISPATCH2(double, f64);
+        DISPATCH2(double, ADD, MUL);
         break;
     case SGL_F32:
-        DISPATCH2(float, f32);
+        DISPATCH2(float, ADD, MUL);
         break;
-    case SGL_I64: {
-        int64_t *r = acc;
-        const int64_t *b = vb;
-        switch (op->op) {
-        case SGL_OP_SUM:
-            *r = UADD(*r, *b);
-            break;
-        case SGL_OP_PROD:
-            *r = UMUL(*r, *b);
-            break;
-        case SGL_OP_MIN:
-            *r = MINF(*r, *b);
-            break;
-        default:
-            *r = MAXF(*r, *b);
-            break;
-        }
+    case SGL_I64:
+        DISPATCH2(int64_t, UADD, UMUL);
         break;
-    }
     case SGL_U64:
-        DISPATCH2(uint64_t, u64);
+        DISPATCH2(uint64_t, ADD, MUL);
+        break;
+    case SGL_I8:
+        DISPATCH2(int8_t, ADD_I8, MUL_I8);
+        break;
+    case SGL_U8:
+        DISPATCH2(uint8_t, ADD_U8, MUL_U8);
         break;
     default:
         op->fn(acc, vb);
@@ -122,6 +153,10 @@ void algo_combine(const struct algo_op *op, void *acc, const void *vb)
     }
 }
 
+/* The block's fold, then combined into @acc: for 8-bit elements the
+ * 64-bit fold, cut to 8 bits when the accumulator keeps the element type
+ * (a scan's block total: sum and product modulo 2^8 are the low bits of the
+ * exact ones; min and max are values of the type anyway). */
 #define LOCAL(T, SFX)                                                          \
     do {                                                                       \
         T v;                                                                   \
@@ -139,7 +174,15 @@ void algo_combine(const struct algo_op *op, void *acc, const void *vb)
             v = max_##SFX(x, n);                                               \
             break;                                                             \
         }                                                                      \
-        algo_combine(op, acc, &v);                                             \
+        if (op->acc_dtype == SGL_I8) {                                         \
+            int8_t v8 = algo_wrap_i8((uint64_t)v);                             \
+            algo_combine(op, acc, &v8);                                        \
+        } else if (op->acc_dtype == SGL_U8) {                                  \
+            uint8_t v8 = (uint8_t)((uint64_t)v & 0xff);                        \
+            algo_combine(op, acc, &v8);                                        \
+        } else {                                                               \
+            algo_combine(op, acc, &v);                                         \
+        }                                                                      \
     } while (0)
 
 void algo_local_reduce(const struct algo_op *op, const void *x, size_t n,
@@ -160,6 +203,12 @@ void algo_local_reduce(const struct algo_op *op, const void *x, size_t n,
     case SGL_U64:
         LOCAL(uint64_t, u64);
         break;
+    case SGL_I8:
+        LOCAL(int64_t, i8);
+        break;
+    case SGL_U8:
+        LOCAL(uint64_t, u8);
+        break;
     default:
         for (size_t i = 0; i < n; i++)
             op->fn(acc, (const char *)x + i * op->elem_size);
@@ -179,20 +228,20 @@ struct reduce_arg {
 static int fold_children(sgl_ctx_t *ctx, const struct algo_op *op, void *res)
 {
     unsigned p = sgl_ctx_children(ctx);
-    unsigned char *parts = malloc((size_t)p * op->elem_size);
+    unsigned char *parts = malloc((size_t)p * op->acc_size);
     if (!parts)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
-    int rc = sgl_gather(ctx, parts, op->elem_size, p, NULL);
-    memcpy(res, op->identity, op->elem_size);
+    int rc = sgl_gather(ctx, parts, op->acc_size, p, NULL);
+    memcpy(res, op->identity, op->acc_size);
     for (unsigned i = 0; !rc && i < p; i++)
-        algo_combine(op, res, parts + (size_t)i * op->elem_size);
+        algo_combine(op, res, parts + (size_t)i * op->acc_size);
     free(parts);
     return rc;
 }
 
 static int resolve_arg(const struct algo_op_arg *a, struct algo_op *op)
 {
-    TRY(algo_op_resolve((sgl_dtype_t)a->dtype, a->op, op));
+    TRY(algo_op_resolve((sgl_dtype_t)a->dtype, a->op, ALGO_ACC_WIDE, op));
     if (op->elem_size != a->elem_size)
         return sgl_error_set(SGL_EINVAL,
                              "operator %u: element size %zu here, %zu at "
@@ -209,7 +258,7 @@ static int creduce(sgl_ctx_t *ctx, const struct reduce_arg *a,
                    void *res)
 {
     if (sgl_ctx_is_worker(ctx)) {
-        memcpy(res, op->identity, op->elem_size);
+        memcpy(res, op->identity, op->acc_size);
         algo_local_reduce(op, src, n, res);
         return SGL_OK;
     }
@@ -235,7 +284,7 @@ static int creduce_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     TRY(sgl_recv(ctx, &src, &bytes));
     unsigned char res[ALGO_MAX_ELEM];
     TRY(creduce(ctx, a, &op, src, bytes / op.elem_size, res));
-    return sgl_put(ctx, res, op.elem_size);
+    return sgl_put(ctx, res, op.acc_size);
 }
 
 static int dreduce_task(sgl_ctx_t *ctx, const void *arg, size_t size);
@@ -250,7 +299,7 @@ static int dreduce(sgl_ctx_t *ctx, const struct reduce_arg *a,
             return sgl_error_set(SGL_ESTATE,
                                  "worker %zu has no block of vector %u",
                                  sgl_ctx_first_worker(ctx), a->op.id);
-        memcpy(res, op->identity, op->elem_size);
+        memcpy(res, op->identity, op->acc_size);
         algo_local_reduce(op, b->data, b->count, res);
         return SGL_OK;
     }
@@ -266,7 +315,7 @@ static int dreduce_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     TRY(resolve_arg(&a->op, &op));
     unsigned char res[ALGO_MAX_ELEM];
     TRY(dreduce(ctx, a, &op, res));
-    return sgl_put(ctx, res, op.elem_size);
+    return sgl_put(ctx, res, op.acc_size);
 }
 
 /* Second superstep: every worker keeps the broadcast result. */
@@ -275,7 +324,7 @@ static int bvalue_task(sgl_ctx_t *ctx, const void *arg, size_t size);
 struct id_arg_v {
     uint32_t id;
     uint32_t pad;
-    uint64_t elem_size;
+    uint64_t elem_size; /* of the result (the operator's acc_size) */
 };
 
 static int bvalue(sgl_ctx_t *ctx, const struct id_arg_v *a, const void *v)
@@ -316,7 +365,7 @@ int sgl_reduce(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
     if ((n && !src) || !ret_result)
         return sgl_error_set(SGL_EINVAL, "sgl_reduce: NULL buffer");
     struct algo_op o;
-    TRY(algo_op_resolve(dtype, op, &o));
+    TRY(algo_op_resolve(dtype, op, ALGO_ACC_WIDE, &o));
     struct reduce_arg a = {{(uint32_t)dtype, op, 0, 0, o.elem_size}, n};
     return creduce(root, &a, &o, src, n, ret_result);
 }
@@ -329,7 +378,7 @@ int sgl_dvec_reduce(sgl_ctx_t *root, const sgl_dvec_t *v, sgl_op_t op,
     if (!ret_result)
         return sgl_error_set(SGL_EINVAL, "sgl_dvec_reduce: result is NULL");
     struct algo_op o;
-    TRY(algo_op_resolve(v->dtype, op, &o));
+    TRY(algo_op_resolve(v->dtype, op, ALGO_ACC_WIDE, &o));
     if (o.elem_size != v->elem_size)
         return sgl_error_set(SGL_EINVAL,
                              "sgl_dvec_reduce: operator on %zu-byte "
@@ -340,7 +389,7 @@ int sgl_dvec_reduce(sgl_ctx_t *root, const sgl_dvec_t *v, sgl_op_t op,
     TRY(dreduce(root, &a, &o, ret_result));
     if (!bcast)
         return SGL_OK;
-    struct id_arg_v b = {v->id, 0, o.elem_size};
+    struct id_arg_v b = {v->id, 0, o.acc_size};
     return bvalue(root, &b, ret_result);
 }
 

@@ -14,7 +14,9 @@
  * g_down in pass 2) + 2l. LOCAL_FIRST reads 2n and writes 2n elements on
  * the workers, REDUCE_FIRST reads 2n and writes n: on a memory-bound machine
  * REDUCE_FIRST is predicted faster, so it is what SGL_SCAN_AUTO picks.
- * Extra memory: p elements per master. */
+ * Extra memory: p elements per master. Totals and offsets have the
+ * element type (8-bit scans wrap modulo 2^8 throughout, which gives the
+ * low 8 bits of the exact prefixes). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,11 +33,11 @@
             for (size_t i = 0; i < n; i++) {                                   \
                 T t = xs[i];                                                   \
                 ys[i] = acc;                                                   \
-                acc = STEP(acc, t);                                            \
+                acc = (T)STEP(acc, t);                                         \
             }                                                                  \
         else                                                                   \
             for (size_t i = 0; i < n; i++) {                                   \
-                acc = STEP(acc, xs[i]);                                        \
+                acc = (T)STEP(acc, xs[i]);                                     \
                 ys[i] = acc;                                                   \
             }                                                                  \
         *(T *)total = acc;                                                     \
@@ -47,6 +49,12 @@
 #define MAXF(a, b) ((b) > (a) ? (b) : (a))
 #define UADD(a, b) ((int64_t)((uint64_t)(a) + (uint64_t)(b)))
 #define UMUL(a, b) ((int64_t)((uint64_t)(a) * (uint64_t)(b)))
+/* 8-bit scans keep the element type and wrap modulo 2^8; min and max of
+ * two 8-bit values are cast back from int. */
+#define ADD_I8(a, b) algo_wrap_i8((uint64_t)(a) + (uint64_t)(b))
+#define MUL_I8(a, b) algo_wrap_i8((uint64_t)(a) * (uint64_t)(b))
+#define ADD_U8(a, b) ((uint8_t)((unsigned)(a) + (unsigned)(b)))
+#define MUL_U8(a, b) ((uint8_t)((unsigned)(a) * (unsigned)(b)))
 
 #define SCAN_TYPE(T, ADDOP, MULOP)                                             \
     switch (op->op) {                                                          \
@@ -64,6 +72,8 @@
         break;                                                                 \
     }
 
+/* Scans keep the element type (ALGO_ACC_ELEM): op->acc_dtype is
+ * op->dtype here. */
 void algo_local_scan(const struct algo_op *op, const void *x, void *y,
                      size_t n, const void *off, int exclusive, void *total)
 {
@@ -80,6 +90,12 @@ void algo_local_scan(const struct algo_op *op, const void *x, void *y,
         return;
     case SGL_U64:
         SCAN_TYPE(uint64_t, ADD, MUL);
+        return;
+    case SGL_I8:
+        SCAN_TYPE(int8_t, ADD_I8, MUL_I8);
+        return;
+    case SGL_U8:
+        SCAN_TYPE(uint8_t, ADD_U8, MUL_U8);
         return;
     default:
         break;
@@ -107,7 +123,7 @@ void algo_local_scan(const struct algo_op *op, const void *x, void *y,
         T *ys = y;                                                             \
         T o = *(const T *)off;                                                 \
         for (size_t i = 0; i < n; i++)                                         \
-            ys[i] = STEP(o, ys[i]);                                            \
+            ys[i] = (T)STEP(o, ys[i]);                                         \
     } while (0)
 
 #define ADD_TYPE(T, ADDOP, MULOP)                                              \
@@ -141,6 +157,12 @@ void algo_local_add(const struct algo_op *op, void *y, size_t n,
         return;
     case SGL_U64:
         ADD_TYPE(uint64_t, ADD, MUL);
+        return;
+    case SGL_I8:
+        ADD_TYPE(int8_t, ADD_I8, MUL_I8);
+        return;
+    case SGL_U8:
+        ADD_TYPE(uint8_t, ADD_U8, MUL_U8);
         return;
     default:
         break;
@@ -184,7 +206,8 @@ static int blocks(sgl_ctx_t *ctx, const struct scan_arg *a,
 
 static int resolve(const struct scan_arg *a, struct algo_op *op)
 {
-    TRY(algo_op_resolve((sgl_dtype_t)a->op.dtype, a->op.op, op));
+    TRY(algo_op_resolve((sgl_dtype_t)a->op.dtype, a->op.op, ALGO_ACC_ELEM,
+                        op));
     if (op->elem_size != a->op.elem_size)
         return sgl_error_set(SGL_EINVAL, "operator %u registered with "
                                          "another size here",
@@ -311,7 +334,7 @@ int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in, sgl_dvec_t *out,
         return sgl_error_set(SGL_EINVAL, "sgl_dvec_scan: unknown flags %#x",
                              flags);
     struct algo_op o;
-    TRY(algo_op_resolve(in->dtype, op, &o));
+    TRY(algo_op_resolve(in->dtype, op, ALGO_ACC_ELEM, &o));
     if (o.elem_size != in->elem_size)
         return sgl_error_set(SGL_EINVAL,
                              "sgl_dvec_scan: operator on %zu-byte elements, "
@@ -338,7 +361,7 @@ int sgl_scan(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
     if (n && (!src || !dst))
         return sgl_error_set(SGL_EINVAL, "sgl_scan: NULL buffer");
     struct algo_op o;
-    TRY(algo_op_resolve(dtype, op, &o));
+    TRY(algo_op_resolve(dtype, op, ALGO_ACC_ELEM, &o));
     sgl_dvec_t *v;
     TRY(sgl_dvec_scatter(root, dtype, o.elem_size, src, n, &v));
     int rc = sgl_dvec_scan(root, v, v, op, flags);

@@ -22,6 +22,12 @@ int algo_check_reduce(sgl_runtime_t *rt, size_t n, uint64_t seed);
  * distributed, several types and operators. */
 int algo_check_scan(sgl_runtime_t *rt, size_t n, uint64_t seed);
 
+/* 8-bit elements (SGL_I8, SGL_U8): widened reductions of every operator
+ * against a sequential 64-bit reference (exactly 8 result bytes), wrapping
+ * scans of every variant, the built-in fills and the iota sum in closed
+ * form. */
+int algo_check_int8(sgl_runtime_t *rt, size_t n, uint64_t seed);
+
 /* Input patterns for the sort. */
 enum algo_pattern {
     PAT_RANDOM,

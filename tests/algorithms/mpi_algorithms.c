@@ -35,6 +35,9 @@ int main(int argc, char **argv)
         test_check(&tally, what, algo_check_reduce(rt, sizes[i], 3 + i));
         snprintf(what, sizeof what, "scan n=%zu", sizes[i]);
         test_check(&tally, what, algo_check_scan(rt, sizes[i], 5 + i));
+        snprintf(what, sizeof what, "int8/uint8 reduce, scan, fills n=%zu",
+                 sizes[i]);
+        test_check(&tally, what, algo_check_int8(rt, sizes[i], 9 + i));
     }
     static const sgl_dtype_t types[] = {SGL_F64, SGL_F32, SGL_I64, SGL_U64};
     static const char *const tn[] = {"f64", "f32", "i64", "u64"};

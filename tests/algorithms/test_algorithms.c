@@ -1,7 +1,8 @@
 /* The algorithms in one process on thread levels: every algorithm against
  * a sequential reference on flat, nested and heterogeneous trees, at the
- * sizes that catch uneven splits (0, 1, p-1, p, p+1, primes, 1e6), PSRS on
- * adversarial inputs, and every documented error. */
+ * sizes that catch uneven splits (0, 1, p-1, p, p+1, primes, 1e6), 8-bit
+ * elements (widened reductions, wrapping scans), PSRS on adversarial
+ * inputs, and every documented error. */
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <stdio.h>
@@ -52,6 +53,18 @@ static void scan_all(const char *shape)
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
+/* 8-bit elements: 5000 and 100003 give every worker whole 256-element
+ * blocks of the vectorised kernels and a tail. */
+static void int8_all(const char *shape)
+{
+    sgl_runtime_t *rt = start(shape);
+    size_t p = workers(rt);
+    size_t sizes[] = {0, 1, p - 1, p, p + 1, 97, 1009, 5000, 100003};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        RUN_OK(algo_check_int8(rt, sizes[i], 41 + i));
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
 static void sort_all(const char *shape)
 {
     sgl_runtime_t *rt = start(shape);
@@ -77,6 +90,7 @@ static void sort_all(const char *shape)
 #define SHAPE_TESTS(name, shape)                                               \
     Test(algorithms, reduce_##name) { reduce_all(shape); }                     \
     Test(algorithms, scan_##name) { scan_all(shape); }                         \
+    Test(algorithms, int8_##name) { int8_all(shape); }                         \
     Test(algorithms, sort_##name) { sort_all(shape); }
 
 SHAPE_TESTS(one_worker, "core:1")
