@@ -171,13 +171,16 @@ Test(predict, two_levels)
     cr_expect_eq(r.sequential, 600);
     /* PSRS copies only (every other c 0, copy 1), n = 600: a worker copies
      * its 100 into its hand-up; a node master concatenates its 300 (S2)
-     * and splits them (S3); the root reorders all 600 (S3). */
+     * and splits them (S3); the root reorders all 600 (S3). Level 0 is
+     * MPI: the root also takes node 1's 300 into a fresh buffer (S2) and
+     * node 1 its 300 runs (S3), so node 1 is the critical master:
+     * level 1: 300 + 300 + 300, level 0: 300 + 600. */
     set_all_kernels(m, 0);
     cr_assert_eq(sgl_machine_set_kernel(m, "copy", 1), SGL_OK);
     r = predict(m, SGL_PREDICT_PSRS, 600, 1);
     cr_expect_eq(r.level[2].work, 100);
-    cr_expect_eq(r.level[1].work, 600);
-    cr_expect_eq(r.level[0].work, 600);
+    cr_expect_eq(r.level[1].work, 900);
+    cr_expect_eq(r.level[0].work, 900);
     sgl_machine_free(m);
 }
 
