@@ -872,16 +872,18 @@ int main(int argc, char **argv)
                         fprintf(stderr, "  replay: %s\n", sgl_last_error());
                     rs = NAN;
                 }
-                /* The root's measured time outside its supersteps (all of
-                 * it on a one-worker tree) is computation, as replay takes
-                 * a child master's: add it. */
+                /* The root's measured time that no superstep accounts
+                 * for (all of it on a one-worker tree; after the last
+                 * superstep otherwise) is computation, as replay takes a
+                 * child master's: add it. The time before each superstep
+                 * is already in replay, as that step's master_time. */
                 if (p.rank == 0 && isfinite(rs)) {
                     double inside = 0;
                     sgl_trace_step_t st;
                     for (size_t q = 0; q < sgl_trace_steps(rt); q++)
                         if (sgl_trace_step(rt, q, &st) == SGL_OK &&
                             st.level == 0)
-                            inside += st.end - st.start;
+                            inside += st.end - st.start + st.master_time;
                     rs += fmax(0, g_time - inside);
                 }
                 if (a == A_PSRS) {
