@@ -24,6 +24,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "bench_env.h"
 #include "peer_scan.h"
 #include "timing.h"
 
@@ -295,11 +296,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
-    setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
-    setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
-    setenv("OMPI_MCA_pml", "ob1", 0);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+    bench_default_env();
     sgl_opts_t o;
     sgl_opts_default(&o);
     if (!getenv("SGL_SHAPE"))

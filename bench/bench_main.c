@@ -39,6 +39,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_env.h"
 #include "cache_flush.h"
 #include "peer_scan.h"
 #include "timing.h"
@@ -759,11 +760,7 @@ int main(int argc, char **argv)
     if (predict)
         return predict_file(predict, sizes, nsizes);
 
-    setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
-    setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
-    setenv("OMPI_MCA_pml", "ob1", 0);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
-    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+    bench_default_env();
     sgl_runtime_t *rt;
     int rc = sgl_init(&argc, &argv, NULL, &rt);
     if (!rc)

@@ -97,15 +97,26 @@ int sgl_machine_set_worker_kernel(sgl_machine_t *m, size_t worker,
     return SGL_OK;
 }
 
+/* The kernel of @p node's machine, or NULL; *own gets the node's own c
+ * (NAN if it has none). */
+static const struct sgl__kernel *node_kernel(const sgl_node_t *n,
+                                             const char *kernel, double *own)
+{
+    *own = NAN;
+    if (!n || !kernel || !n->machine)
+        return NULL;
+    const struct sgl__kernel *k = find_kernel(n->machine, kernel);
+    if (k && k->worker_c)
+        *own = k->worker_c[n->first_worker];
+    return k;
+}
+
 double sgl_node_kernel(const sgl_node_t *n, const char *kernel)
 {
-    if (!n || !kernel || !n->machine)
-        return NAN;
-    const struct sgl__kernel *k = find_kernel(n->machine, kernel);
-    if (!k)
-        return NAN;
-    if (k->worker_c && !isnan(k->worker_c[n->first_worker]))
-        return k->worker_c[n->first_worker];
+    double own;
+    const struct sgl__kernel *k = node_kernel(n, kernel, &own);
+    if (!k || !isnan(own))
+        return own;
     if (isnan(k->all_c) && k->npt) /* the largest n of the least busy */
         return table_c(k, k->pt[0].busy, INFINITY);
     return k->all_c;
@@ -203,13 +214,10 @@ int sgl_machine_set_kernel_point(sgl_machine_t *m, const char *kernel,
 double sgl_node_kernel_at(const sgl_node_t *n, const char *kernel,
                           double elems, unsigned busy)
 {
-    if (!n || !kernel || !n->machine)
-        return NAN;
-    const struct sgl__kernel *k = find_kernel(n->machine, kernel);
-    if (!k)
-        return NAN;
-    if (k->worker_c && !isnan(k->worker_c[n->first_worker]))
-        return k->worker_c[n->first_worker];
+    double own;
+    const struct sgl__kernel *k = node_kernel(n, kernel, &own);
+    if (!k || !isnan(own))
+        return own;
     if (k->npt)
         return table_c(k, busy ? busy : 1, elems > 1 ? elems : 1);
     return k->all_c;

@@ -1,0 +1,20 @@
+/* The environment every benchmark sets before it starts MPI, unless the
+ * user set it: passive OpenMP waits (hybrid runs on 2 cores), a quick
+ * singleton start without a daemon, the ob1 point-to-point layer, and
+ * permission to run as root in containers (README, "Running under MPI on
+ * a small box"). */
+#ifndef SGL_BENCH_ENV_H
+#define SGL_BENCH_ENV_H
+
+#include <stdlib.h>
+
+static inline void bench_default_env(void)
+{
+    setenv("OMP_WAIT_POLICY", "PASSIVE", 0);
+    setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
+    setenv("OMPI_MCA_pml", "ob1", 0);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
+    setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+}
+
+#endif
