@@ -856,8 +856,13 @@ int main(int argc, char **argv)
                 }
                 /* Reductions and scans start cold, as the probe measured
                  * their c; sorts start warm from the fill, as probed. */
-                if (a != A_PSRS)
+                if (a != A_PSRS) {
                     bench_flush_caches(p.threads);
+                    /* Every rank done flushing before the root's clock
+                     * starts, or the run waits for the slowest one. */
+                    if (p.ranks > 1)
+                        MPI_Barrier(p.comm);
+                }
                 sgl_trace_clear(rt);
                 j.what = 1;
                 rc = sgl_run(rt, job_main, &j, sizeof j);
