@@ -19,7 +19,10 @@
  * first file first; within a file the level of the same index if its link
  * matches, else the first level of that link kind. The small-message
  * regime and the memory sharing travel with their level. Kernels (c and
- * size tables) come from the first file that has any. So a probed "core:2" file gives the thread level and the
+ * size tables) come from the file that gave the last master level (the
+ * workers' own link: a probed "node:2" file measured its busy table on
+ * two ranks, a "core:2" file on two threads), else the first that has
+ * any. So a probed "core:2" file gives the thread level and the
  * kernels, a probed "node:2" file the MPI level, whatever the fan-outs of
  * the configuration are (l and g are per level; the model scales k with
  * the fan-out).
@@ -137,6 +140,7 @@ static int build_pred(const char *shape, sgl_machine_t *const *files,
     if (rc)
         return rc;
     size_t off = 0;
+    int kfile = -1; /* the file of the workers' own level */
     how[0] = 0;
     for (unsigned L = 0; L < sgl_machine_depth(m); L++) {
         const sgl_node_t *ms = sgl_machine_master(m, L, 0);
@@ -167,6 +171,7 @@ static int build_pred(const char *shape, sgl_machine_t *const *files,
                                     off ? "; " : "", L, sgl_link_name(link),
                                     f + 1, src);
             found = 1;
+            kfile = f;
         }
         if (!found) {
             sgl_machine_free(m);
@@ -176,14 +181,17 @@ static int build_pred(const char *shape, sgl_machine_t *const *files,
                                  sgl_link_name(link), L, shape);
         }
     }
-    for (int f = 0; f < nfiles; f++)
-        if (sgl_machine_kernels(files[f])) {
-            if ((rc = sgl_machine_copy_kernels(m, files[f]))) {
-                sgl_machine_free(m);
-                return rc;
-            }
-            break;
-        }
+    if (kfile < 0 || !sgl_machine_kernels(files[kfile]))
+        for (kfile = 0; kfile < nfiles; kfile++)
+            if (sgl_machine_kernels(files[kfile]))
+                break;
+    if (kfile < nfiles && (rc = sgl_machine_copy_kernels(m, files[kfile]))) {
+        sgl_machine_free(m);
+        return rc;
+    }
+    if (kfile < nfiles)
+        off += (size_t)snprintf(how + off, off < len ? len - off : 0,
+                                "; kernels <- file %d", kfile + 1);
     *ret = m;
     return SGL_OK;
 }

@@ -397,8 +397,9 @@ static void raw_mpi(const struct plan *pl, struct mpi_raw *raw)
  * block sizes (1e4 .. 1e7 elements per worker; 1e4 .. 1e6 with --quick),
  * each point a median of ktrials() timed runs after one warm-up (more at
  * small sizes, where a run is short and the box's noise large); reductions
- * and scans from cold caches (bench_flush_caches()), sorts right after the
- * fill of a fresh vector, each as bench_main runs them. Two tables:
+ * and scans from cold caches (flush_task() on every worker), sorts right
+ * after the fill of a fresh vector, each as bench_main runs them. Two
+ * tables:
  *
  * busy 1, one worker ("core:1"), the whole call / n:
  *   sum, product  sgl_dvec_reduce(SUM / PROD)
@@ -406,8 +407,10 @@ static void raw_mpi(const struct plan *pl, struct mpi_raw *raw)
  *                 local scan the down pass also runs)
  *   sort          sgl_dvec_sort: with one worker PSRS is its local sort
  *                 (key mapping, radix sort, mapping back), linear in n
- * busy Q, Q workers at once ("core:Q", Q = the cores, at least 2), each
- * with a block of m elements, from the trace: the slowest worker's task
+ * busy Q, Q workers at once (the probed tree itself when it is flat, so
+ * that "node:2" measures two ranks; else "core:Q", Q = the cores, at
+ * least 2), each with a block of m elements, from the trace: the slowest
+ * worker's task
  * time in the root superstep that runs the kernel, / m, since the cost
  * formula takes the slowest child and the workers share the memory
  * bandwidth:
@@ -416,9 +419,9 @@ static void raw_mpi(const struct plan *pl, struct mpi_raw *raw)
  *   sort          PSRS's S1 (local sort and sampling)
  *   merge         PSRS's S3 (the Q-way merge of the bucket runs, with the
  *                 key mapping back), / (elements * log2 Q)
- * and, on both, copy (measure_copy(): PSRS's data movement in memory).
- * The runtimes are created on rank 0 alone over MPI_COMM_SELF, with the
- * threads of this process. */
+ * and, on both, copy (measure_copy(): PSRS's data movement in memory,
+ * threads of rank 0). Private runtimes are created on rank 0 alone over
+ * MPI_COMM_SELF, with the threads of this process. */
 
 #define KSIZES_MAX 8
 enum { K_SUM, K_PRODUCT, K_SCAN, K_SORT, K_MERGE, K_COPY, NKERNELS };
@@ -469,10 +472,41 @@ static double step_per_element(sgl_runtime_t *rt, long which,
     return worst;
 }
 
+/* Every worker of the tree writes a buffer of its own of *arg bytes
+ * (larger than its share of the last-level cache), so that the next run
+ * starts cold on every thread and every process; 0 bytes frees it. The
+ * buffer is thread-local: threads of one process must not share it. */
+static int flush_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    if (!sgl_ctx_is_worker(ctx))
+        return sgl_pardo(ctx, flush_task, arg, size);
+    static _Thread_local unsigned char *buf;
+    static _Thread_local unsigned char v;
+    size_t bytes = *(const size_t *)arg;
+    if (bytes == 0) {
+        free(buf);
+        buf = NULL;
+        return SGL_OK;
+    }
+    if (!buf && !(buf = malloc(bytes)))
+        return sgl_error_set(SGL_ENOMEM, "sgl-probe: out of memory "
+                                         "flushing caches");
+    memset(buf, ++v, bytes);
+    __asm__ volatile("" ::"r"(buf) : "memory");
+    return SGL_OK;
+}
+
+static size_t flush_bytes(size_t workers)
+{
+    size_t b = BENCH_FLUSH_BYTES / (workers ? workers : 1);
+    return b > ((size_t)16 << 20) ? b : (size_t)16 << 20;
+}
+
 /* Median of TRIALS runs (after a warm-up) of reduce, product and scan. */
 static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
                           const struct kjob *j, int many)
 {
+    size_t fb = flush_bytes(j->workers);
     sgl_dvec_t *x = NULL, *y = NULL;
     uint64_t seed = 1 + j->si;
     double tr[KTRIALS_MAX], res;
@@ -485,7 +519,8 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
     static const int what[3] = {K_SUM, K_PRODUCT, K_SCAN};
     for (int w = 0; !rc && w < 3; w++) {
         for (int t = -1; !rc && t < trials; t++) {
-            bench_flush_caches((int)j->threads);
+            if ((rc = flush_task(root, &fb, sizeof fb)))
+                break;
             sgl_trace_clear(rt);
             double a = now();
             if (what[w] == K_SCAN)
@@ -505,7 +540,10 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
         if (!rc)
             j->k->c[many][what[w]][j->si] = median(tr, trials);
     }
-    int r2 = sgl_dvec_free(root, y);
+    size_t none = 0;
+    int r2 = flush_task(root, &none, sizeof none);
+    rc = rc ? rc : r2;
+    r2 = sgl_dvec_free(root, y);
     rc = rc ? rc : r2;
     r2 = sgl_dvec_free(root, x);
     return rc ? rc : r2;
@@ -610,6 +648,18 @@ static int kernels_task(sgl_ctx_t *root, const void *arg, size_t size)
     return rc ? rc : kernels_sort(root, g_krt, j, many);
 }
 
+/* The tasks the kernel measurements run, on any runtime (every process,
+ * in this order). */
+static int register_kernel_tasks(sgl_runtime_t *rt)
+{
+    int rc = sgl_algorithms_register(rt);
+    if (!rc)
+        rc = sgl_task_register(rt, kernels_task, "kernels");
+    if (!rc)
+        rc = sgl_task_register(rt, flush_task, "flush");
+    return rc;
+}
+
 static int kernel_runtime(const char *shape, unsigned threads,
                           sgl_runtime_t **rt)
 {
@@ -621,17 +671,37 @@ static int kernel_runtime(const char *shape, unsigned threads,
     o.bind = 0;
     *rt = NULL;
     int rc = sgl_init_comm(MPI_COMM_SELF, &o, rt);
-    if (!rc && ((rc = sgl_algorithms_register(*rt)) ||
-                (rc = sgl_task_register(*rt, kernels_task, "kernels")))) {
+    if (!rc && (rc = register_kernel_tasks(*rt))) {
         sgl_finalize(*rt);
         *rt = NULL;
     }
     return rc;
 }
 
-/* On rank 0 only: both tables. @return SGL_OK or an error (with
- * sgl_last_error()). */
-static int measure_kernels(int quick, struct kernels *k)
+/* Kernels on a private runtime of this process over @p shape; rank 0. */
+static int kernels_private(const char *shape, unsigned workers,
+                           struct kernels *k)
+{
+    int rc = kernel_runtime(shape, workers, &g_krt);
+    for (size_t s = 0; !rc && s < k->nsizes; s++) {
+        fprintf(stderr, "sgl-probe: kernels, %s x %zu elements\n", shape,
+                k->n[s]);
+        struct kjob j = {k->n[s] * workers, workers, workers, s, k};
+        rc = sgl_run(g_krt, kernels_task, &j, sizeof j);
+    }
+    int r2 = g_krt ? sgl_finalize(g_krt) : SGL_OK;
+    g_krt = NULL;
+    return rc ? rc : r2;
+}
+
+/* Both tables; called on every rank of @p world (the probed runtime), the
+ * tables land on rank 0. One worker: a private "core:1" runtime of rank 0.
+ * All workers at once: the probed tree itself when it is flat (every
+ * rank takes part: two MPI ranks on one host are measured as ranks, not
+ * as threads), else a private "core:Q" runtime of rank 0. copy: threads of
+ * rank 0. @return SGL_OK or an error (with sgl_last_error()), the same on
+ * every rank. */
+static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k)
 {
     memset(k, 0, sizeof *k);
     for (int b = 0; b < 2; b++)
@@ -644,29 +714,38 @@ static int measure_kernels(int quick, struct kernels *k)
         if (!quick && 3 * n <= top)
             k->n[k->nsizes++] = 3 * n;
     }
+    const sgl_machine_t *m = sgl_runtime_machine(world);
+    size_t workers = sgl_machine_workers(m);
+    int flat = sgl_machine_depth(m) == 1 && workers >= 2 && workers <= 64;
     int procs = omp_get_num_procs();
-    k->busy = procs > 2 ? (unsigned)(procs < 64 ? procs : 64) : 2;
-    int rc = SGL_OK;
-    for (int many = 0; many < 2 && !rc; many++) {
-        char shape[32];
-        unsigned q = many ? k->busy : 1;
-        snprintf(shape, sizeof shape, "core:%u", q);
-        if ((rc = kernel_runtime(shape, q, &g_krt)))
-            break;
-        for (size_t s = 0; s < k->nsizes && !rc; s++) {
-            fprintf(stderr, "sgl-probe: kernels, %u worker(s) x %zu "
-                            "elements\n",
-                    q, k->n[s]);
-            struct kjob j = {k->n[s] * q, q, q, s, k};
-            rc = sgl_run(g_krt, kernels_task, &j, sizeof j);
+    k->busy = flat ? (unsigned)workers
+                   : procs > 2 ? (unsigned)(procs < 64 ? procs : 64) : 2;
+    int rank = sgl_runtime_rank(world), rc = SGL_OK;
+    if (rank == 0)
+        rc = kernels_private("core:1", 1, k);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!rc && flat) {
+        g_krt = world;
+        for (size_t s = 0; !rc && s < k->nsizes; s++) {
+            if (rank == 0)
+                fprintf(stderr, "sgl-probe: kernels, the probed tree (%zu "
+                                "workers) x %zu elements\n",
+                        workers, k->n[s]);
+            struct kjob j = {k->n[s] * workers, workers, (unsigned)workers,
+                             s, k};
+            rc = sgl_run(world, kernels_task, &j, sizeof j);
         }
-        int r2 = sgl_finalize(g_krt);
         g_krt = NULL;
-        rc = rc ? rc : r2;
-        if (!rc)
-            rc = measure_copy(k, many);
+    } else if (!rc && rank == 0) {
+        char shape[32];
+        snprintf(shape, sizeof shape, "core:%u", k->busy);
+        rc = kernels_private(shape, k->busy, k);
     }
-    bench_flush_free();
+    if (rank == 0 && !rc)
+        rc = measure_copy(k, 0);
+    if (rank == 0 && !rc)
+        rc = measure_copy(k, 1);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return rc;
 }
 
@@ -779,7 +858,8 @@ int main(int argc, char **argv)
     if (sgl_init(&argc, &argv, NULL, &rt) ||
         sgl_task_register(rt, probe_task, "probe") ||
         sgl_task_register(rt, nothing, "nothing") ||
-        sgl_task_register(rt, put_bytes, "put_bytes")) {
+        sgl_task_register(rt, put_bytes, "put_bytes") ||
+        register_kernel_tasks(rt)) {
         fprintf(stderr, "sgl-probe: %s\n", sgl_last_error());
         return 1;
     }
@@ -837,11 +917,10 @@ int main(int argc, char **argv)
     }
     struct kernels k;
     int kernels_ok = 1;
-    if (rank == 0) {
-        if (measure_kernels(pl.quick, &k)) {
+    if (measure_kernels(rt, pl.quick, &k)) {
+        if (rank == 0)
             fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_last_error());
-            kernels_ok = 0;
-        }
+        kernels_ok = 0;
     }
 
     int status = 0;
