@@ -255,7 +255,8 @@ double sgl_node_kernel_at(const sgl_node_t *node, const char *kernel,
                           double n, unsigned busy);
 /** Copy every kernel of @p src (plain c, size table and, if the trees have
  *  the same number of workers, per-worker values) into @p dst, replacing
- *  kernels of the same name. @return SGL_OK, SGL_EINVAL or SGL_ENOMEM. */
+ *  kernels of the same name. @return SGL_OK, SGL_EINVAL or SGL_ENOMEM (out
+ *  of memory part-way: @p dst may then hold part of the copy). */
 int sgl_machine_copy_kernels(sgl_machine_t *dst, const sgl_machine_t *src);
 
 /** Whether the children of a level's masters share their memory system
