@@ -819,8 +819,20 @@ static int check_writable(const char *path)
     return 0;
 }
 
+/* @p s for a message, control characters shown as '?': arguments may
+ * hold escape sequences that must not reach the terminal. */
+static const char *printable(const char *s, char *out, size_t size)
+{
+    size_t i = 0;
+    for (; s[i] && i + 1 < size; i++)
+        out[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+    out[i] = '\0';
+    return out;
+}
+
 int main(int argc, char **argv)
 {
+    char e[1024];
     struct plan pl = {0};
     pl.out = "machine.sgl";
     for (int i = 1; i < argc; i++) {
@@ -842,7 +854,7 @@ int main(int argc, char **argv)
             return 0;
         } else {
             fprintf(stderr, "sgl-probe: unknown option '%s' (try --help)\n",
-                    argv[i]);
+                    printable(argv[i], e, sizeof e));
             return 2;
         }
     }
@@ -872,7 +884,7 @@ int main(int argc, char **argv)
         if (rank == 0)
             fprintf(stderr, "sgl-probe: cannot write the machine file %s: "
                             "%s (nothing measured)\n",
-                    pl.out, strerror(werr));
+                    printable(pl.out, e, sizeof e), strerror(werr));
         sgl_finalize(rt);
         return 1;
     }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "machine.h"
+#include "machine_impl.h"
 
 static void usage(FILE *f)
 {
@@ -30,10 +31,13 @@ static void usage(FILE *f)
           f);
 }
 
+/* The offending argument is quoted escaped: it may hold control
+ * characters (a pasted escape sequence) that must not reach a terminal. */
 static int usage_error(const char *fmt, const char *arg)
 {
+    char e[4096];
     fputs("sgl-machine: ", stderr);
-    fprintf(stderr, fmt, arg);
+    fprintf(stderr, fmt, sgl__escape(arg, 1000, e, sizeof e));
     fputs("\nTry 'sgl-machine --help'.\n", stderr);
     return 2;
 }

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "machine.h"
+#include "machine_impl.h"
 #include "predict.h"
 
 #ifndef SGL_VERSION
@@ -36,10 +37,13 @@ static void usage(FILE *out)
             "  --help, --version\n");
 }
 
+/* The offending argument is quoted escaped: it may hold control
+ * characters (a pasted escape sequence) that must not reach a terminal. */
 static int usage_error(const char *fmt, const char *arg)
 {
+    char e[4096];
     fprintf(stderr, "sgl-predict: ");
-    fprintf(stderr, fmt, arg);
+    fprintf(stderr, fmt, sgl__escape(arg, 1000, e, sizeof e));
     fprintf(stderr, "\nTry 'sgl-predict --help'.\n");
     return 2;
 }

@@ -58,6 +58,11 @@ case_ 2 "$machine" --max-lines abc
 case_ 2 "$machine" --max-lines 99999999999999999999
 case_ 2 "$machine" --xml
 case_ 1 env SGL_XML=/nonexistent.xml "$machine"
+# The tools' own echoes of an argument are escaped too.
+expect="--max-lines wants a number from 0 to 1000000, not '1\\x1b[2J'"
+case_ 2 "$machine" --max-lines "$(printf '1\033[2J')"
+expect="unexpected argument 'x\\x07'"
+case_ 2 "$machine" "$(printf 'x\007')"
 # sgl-probe: option errors come before any measurement.
 case_ 2 "$probe" --bogus
 expect='option -o needs a FILE argument'
@@ -73,6 +78,11 @@ limit=15 reject='runtime supersteps'
 expect='Is a directory (nothing measured)'
 case_ 1 "$probe" -o "$tmp"
 case_ 2 "$probe" extra-argument
+expect="unknown option '--x?[2J'"
+case_ 2 "$probe" "$(printf -- '--x\033[2J')"
+limit=15 reject='runtime supersteps'
+expect='cannot write the machine file /nonexistent/?]0;x?.sgl'
+case_ 1 "$probe" -o "$(printf '/nonexistent/\033]0;x\007.sgl')"
 if [ -n "$predict" ]; then
     good=$files/../../../machine/machines/paper-16x8.sgl
     case_ 2 "$predict"
@@ -85,6 +95,11 @@ if [ -n "$predict" ]; then
     case_ 12 "$predict" --algo reduce --n nan --machine "$good"
     case_ 12 "$predict" --algo reduce --n 100 --elem-bytes 0 --machine "$good"
     case_ 12 "$predict" --algo reduce --n 100 --op nosuch --machine "$good"
+    expect="--op: 'su\\x1bm' is neither sum nor product"
+    case_ 12 "$predict" --algo reduce --n 100 --op "$(printf 'su\033m')" \
+        --machine "$good"
+    expect="--n: '1\\x07' is not a number"
+    case_ 12 "$predict" --algo reduce --n "$(printf '1\007')" --machine "$good"
     case_ 1 "$predict" --algo reduce --n 100 --machine /nonexistent.sgl
     case_ 1 "$predict" --algo reduce --n 100 --machine /
     for f in bad-shape truncated binary nan; do
