@@ -312,16 +312,13 @@ static void ref_scan(sgl_dtype_t t, sgl_op_t op, const void *x, void *y,
     }
 }
 
-static int scan_one(sgl_ctx_t *root, sgl_dtype_t t, sgl_op_t op, size_t n,
-                    uint64_t seed, unsigned flags)
+/* The scan of x[0..n) both ways: sgl_scan() into @p got and, from a
+ * scattered copy, sgl_dvec_scan() gathered into @p dgot; with @p total,
+ * also the distributed reduction of the input (8 bytes). */
+static int scan_both(sgl_ctx_t *root, sgl_dtype_t t, sgl_op_t op,
+                     const void *x, size_t n, unsigned flags, void *got,
+                     void *dgot, void *total)
 {
-    size_t es = tsize(t);
-    char *x = malloc(n ? n * es : 1), *want = malloc(n ? n * es : 1);
-    char *got = malloc(n ? n * es : 1), *dgot = malloc(n ? n * es : 1);
-    CHECK(x && want && got && dgot, "out of memory");
-    gen(t, op, x, n, seed);
-    int excl = flags & SGL_SCAN_EXCLUSIVE;
-    ref_scan(t, op, x, want, n, excl);
     int rc = sgl_scan(root, t, op, x, got, n, flags);
     sgl_dvec_t *in = NULL, *out = NULL;
     if (!rc)
@@ -332,8 +329,24 @@ static int scan_one(sgl_ctx_t *root, sgl_dtype_t t, sgl_op_t op, size_t n,
         rc = sgl_dvec_scan(root, in, out, op, flags);
     if (!rc)
         rc = sgl_dvec_gather(root, out, dgot, n);
+    if (!rc && total)
+        rc = sgl_dvec_reduce(root, in, op, 0, total);
     sgl_dvec_free(root, in);
     sgl_dvec_free(root, out);
+    return rc;
+}
+
+static int scan_one(sgl_ctx_t *root, sgl_dtype_t t, sgl_op_t op, size_t n,
+                    uint64_t seed, unsigned flags)
+{
+    size_t es = tsize(t);
+    char *x = malloc(n ? n * es : 1), *want = malloc(n ? n * es : 1);
+    char *got = malloc(n ? n * es : 1), *dgot = malloc(n ? n * es : 1);
+    CHECK(x && want && got && dgot, "out of memory");
+    gen(t, op, x, n, seed);
+    int excl = flags & SGL_SCAN_EXCLUSIVE;
+    ref_scan(t, op, x, want, n, excl);
+    int rc = scan_both(root, t, op, x, n, flags, got, dgot, NULL);
     for (size_t i = 0; !rc && i < n; i++) {
         /* Prefix i's error grows with i: compare as a reduction of i+1. */
         if (!close_enough(t, op, got + i * es, want + i * es, i + 1) ||
@@ -541,22 +554,9 @@ static int scan8_one(sgl_ctx_t *root, sgl_dtype_t t, sgl_op_t op,
         if (excl)
             acc = step8(op, acc, v8(t, x[i]));
     }
-    if (!rc)
-        rc = sgl_scan(root, t, op, x, got, n, flags);
-    sgl_dvec_t *in = NULL, *out = NULL;
-    if (!rc)
-        rc = sgl_dvec_scatter(root, t, 0, x, n, &in);
-    if (!rc)
-        rc = sgl_dvec_create(root, t, 0, n, SGL_FILL_NONE, NULL, 0, &out);
-    if (!rc)
-        rc = sgl_dvec_scan(root, in, out, op, flags);
-    if (!rc)
-        rc = sgl_dvec_gather(root, out, dgot, n);
     uint64_t total = 0;
     if (!rc)
-        rc = sgl_dvec_reduce(root, in, op, 0, &total);
-    sgl_dvec_free(root, in);
-    sgl_dvec_free(root, out);
+        rc = scan_both(root, t, op, x, n, flags, got, dgot, &total);
     for (size_t i = 0; !rc && i < n; i++)
         if (got[i] != want[i] || dgot[i] != want[i])
             rc = sgl_error_set(SGL_ETASK,
