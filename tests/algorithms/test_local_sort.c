@@ -14,6 +14,7 @@
 
 #include "errors.h"
 #include "local_sort.h"
+#include "test_util.h"
 
 /* ---- inputs ---- */
 
@@ -38,13 +39,7 @@ static const char *const pattern_names[P_COUNT] = {
 
 static uint64_t g_state;
 
-static uint64_t rnd(void)
-{
-    uint64_t z = (g_state += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
+static uint64_t rnd(void) { return test_mix(&g_state); }
 
 /* PSRS's keys: totalOrder, negative NaNs rotated to the top. */
 static uint64_t key_f64(double d)

@@ -27,6 +27,7 @@
 #include "sgl.h"
 #include "sgl_mpi.h"
 #include "tap.h"
+#include "test_util.h"
 
 enum dist { D_EQUAL, D_TWO, D_ZIPF10, D_ZIPF15, D_RUNS2, D_RUNS7, D_RUNSP,
             D_SORTED, D_REVERSED, D_COUNT };
@@ -35,14 +36,6 @@ static const char *const dist_names[D_COUNT] = {
     "runs-7", "runs-P", "sorted", "reversed"};
 
 enum { ZIPF_VALUES = 1000000, MAX_SHAPES = 16, MAX_ROWS = 1024 };
-
-static uint64_t splitmix(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15u);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
 
 /* Zipf over ranks 1..ZIPF_VALUES: P(k) ~ k^-s, by inverse transform on the
  * cumulative table (built once per exponent). */
@@ -68,7 +61,7 @@ static int zipf_table(int which, double s)
 
 static uint64_t zipf_draw(const double *c, uint64_t *seed)
 {
-    double u = (double)(splitmix(seed) >> 11) * 0x1p-53;
+    double u = (double)(test_mix(seed) >> 11) * 0x1p-53;
     size_t lo = 0, hi = ZIPF_VALUES - 1;
     while (lo < hi) { /* the first k with c[k] > u */
         size_t mid = lo + (hi - lo) / 2;
@@ -90,7 +83,7 @@ static uint64_t dist_value(enum dist d, size_t i, size_t n, size_t p,
     case D_EQUAL:
         return 4242;
     case D_TWO:
-        return splitmix(seed) & 1 ? 1000 : 3;
+        return test_mix(seed) & 1 ? 1000 : 3;
     case D_ZIPF10:
         return zipf_draw(zipf_cdf[0], seed);
     case D_ZIPF15:
