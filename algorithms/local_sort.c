@@ -40,6 +40,7 @@
 #include <sys/mman.h>
 
 #include "errors.h"
+#include "records.h"
 
 /* Tuning, measured on the reference VM (2-core AMD EPYC, 512 KiB L2,
  * 32 MiB L3; bench/bench_local_sort). Each can be overridden with -D for
@@ -102,14 +103,7 @@ struct ls {
 
 LS_INLINE uint64_t key_at(const unsigned char *e, size_t ko, unsigned kw)
 {
-    if (kw == 8) {
-        uint64_t k;
-        memcpy(&k, e + ko, 8);
-        return k;
-    }
-    uint32_t k;
-    memcpy(&k, e + ko, 4);
-    return k;
+    return rec_key_at(e, ko, kw == 8);
 }
 
 /* Insertion sort of s[0..m) into d[0..m) (d == s: in place); stable. */

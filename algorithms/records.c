@@ -14,15 +14,7 @@
 
 uint64_t rec_key(const struct rec_layout *L, const void *a, size_t i)
 {
-    const char *r = (const char *)a + i * L->es + L->ko;
-    if (L->wide) {
-        uint64_t k;
-        memcpy(&k, r, 8);
-        return k;
-    }
-    uint32_t k;
-    memcpy(&k, r, 4);
-    return k;
+    return rec_key_at((const char *)a + i * L->es, L->ko, L->wide);
 }
 
 /* Insertion sort of short blocks: stable, no buffer. */
