@@ -224,6 +224,21 @@ int sgl_predict_program(const sgl_machine_t *m, const sgl_program_t *prog,
         rc = work_cost(m->worker[0], &w, 1, &r.sequential);
     if (rc)
         return rc;
+    /* Huge n or parameters overflow to inf (and inf - inf to NaN): such a
+     * number is no prediction, and would leave JSON invalid. */
+    int finite = isfinite(r.total) && isfinite(r.sequential);
+    for (unsigned d = 0; finite && d < r.levels; d++)
+        finite = isfinite(sgl_level_cost_own(&r.level[d])) &&
+                 isfinite(r.level[d].bytes_down) &&
+                 isfinite(r.level[d].bytes_up) &&
+                 isfinite(r.level[d].supersteps);
+    if (!finite)
+        return sgl_error_set(SGL_ERANGE,
+                             "the prediction overflows (%g s in total, %g s "
+                             "on one worker): the problem size or the "
+                             "machine's parameters are too large for a "
+                             "finite time",
+                             r.total, r.sequential);
     r.speedup = r.total > 0 ? r.sequential / r.total : NAN;
     r.efficiency = r.speedup / (double)m->workers;
     *ret = r;

@@ -115,6 +115,14 @@ static void json_string(const char *s)
     putchar('"');
 }
 
+static void json_number(double x)
+{
+    if (isfinite(x))
+        printf("%.17g", x);
+    else
+        printf("null");
+}
+
 static void print_json(const sgl_machine_t *m, const char *path,
                        sgl_predict_algo_t algo, double n,
                        const sgl_predict_opts_t *o, const sgl_prediction_t *r)
@@ -126,9 +134,15 @@ static void print_json(const sgl_machine_t *m, const char *path,
     json_string(path);
     printf(", \"shape\": ");
     json_string(sgl_machine_shape(m));
+    /* The predictor refuses non-finite times; a speed-up over a zero time
+     * (a machine of zero costs) has no value: null keeps the JSON valid. */
     printf(", \"workers\": %zu, \"total_s\": %.17g, \"sequential_s\": %.17g, "
-           "\"speedup\": %.17g, \"efficiency\": %.17g, \"levels\": [",
-           r->workers, r->total, r->sequential, r->speedup, r->efficiency);
+           "\"speedup\": ",
+           r->workers, r->total, r->sequential);
+    json_number(r->speedup);
+    printf(", \"efficiency\": ");
+    json_number(r->efficiency);
+    printf(", \"levels\": [");
     double above = 0;
     for (unsigned l = 0; l < r->levels; l++) {
         const sgl_level_cost_t *c = &r->level[l];
@@ -195,9 +209,13 @@ static void print_table(const sgl_machine_t *m, const char *path,
     printf("\npredicted time   %12.5g %s\n", r->total * scale, unit);
     printf("one worker       %12.5g %s  (worker 0's c, no communication)\n",
            r->sequential * scale, unit);
-    printf("speed-up         %12.2f\n", r->speedup);
-    printf("efficiency       %12.2f %%  (of %zu workers)\n",
-           100 * r->efficiency, r->workers);
+    if (isfinite(r->speedup)) {
+        printf("speed-up         %12.2f\n", r->speedup);
+        printf("efficiency       %12.2f %%  (of %zu workers)\n",
+               100 * r->efficiency, r->workers);
+    } else {
+        printf("speed-up         %12s  (the predicted time is 0)\n", "-");
+    }
 }
 
 int main(int argc, char **argv)

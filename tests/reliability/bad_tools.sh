@@ -105,6 +105,14 @@ if [ -n "$predict" ]; then
     for f in bad-shape truncated binary nan; do
         case_ 1 "$predict" --algo psrs --n 100 --machine "$files/$f.sgl"
     done
+    # Overflowing predictions are refused, never printed as inf or nan
+    # (which would also be invalid JSON).
+    expect='the prediction overflows'
+    case_ 1 "$predict" --algo psrs --n 1.7e308 --json --machine "$good"
+    expect='the prediction overflows'
+    case_ 1 "$predict" --algo reduce --n 1e6 --machine "$files/huge-l.sgl"
+    expect='the prediction overflows'
+    case_ 1 "$predict" --algo scan --n 1e6 --json --machine "$files/huge-l.sgl"
     # A NUL byte is binary data at its line and column, not truncation.
     expect='nul.sgl:2: binary data (byte 0x00 at column 13)'
     case_ 1 "$predict" --algo psrs --n 100 --machine "$files/nul.sgl"
