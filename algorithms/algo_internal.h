@@ -109,9 +109,12 @@ static inline size_t algo_split(size_t n, size_t w, size_t p)
     return (size_t)(((algo_u128)n * w) / p);
 }
 
-/* Counts of child blocks when a master splits its @n elements, which start
- * at global index @first, by workers: equal shares per worker. */
-void algo_child_counts(sgl_ctx_t *ctx, size_t total_n, size_t *counts);
+/* The children's element counts of the distributed-vector layout of a
+ * whole vector of @n elements (worker w of P holds [n w / P, n (w+1) / P)),
+ * at any master. Not sgl_ctx_split(): below the root that splits the
+ * master's own share and rounds differently, so created and scattered
+ * vectors (and a centralised reduction) would not share one layout. */
+void algo_layout_counts(const sgl_ctx_t *ctx, size_t n, size_t *counts);
 
 /* Local kernels of reduce.c, used by scan.c too. */
 void algo_local_reduce(const struct algo_op *op, const void *x, size_t n,

@@ -335,13 +335,13 @@ int algo_check_vec(const sgl_dvec_t *v, const char *fn)
     return SGL_OK;
 }
 
-void algo_child_counts(sgl_ctx_t *ctx, size_t total_n, size_t *counts)
+void algo_layout_counts(const sgl_ctx_t *ctx, size_t n, size_t *counts)
 {
     size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
     size_t w = sgl_ctx_first_worker(ctx);
     for (unsigned i = 0; i < sgl_ctx_children(ctx); i++) {
         size_t wc = sgl_ctx_child_workers(ctx, i);
-        counts[i] = algo_split(total_n, w + wc, p) - algo_split(total_n, w, p);
+        counts[i] = algo_split(n, w + wc, p) - algo_split(n, w, p);
         w += wc;
     }
 }
@@ -508,14 +508,10 @@ static int create_rec(sgl_ctx_t *ctx, const struct create_arg *a, size_t size,
 
 static int create_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
-    uint64_t *counts = malloc(sgl_ctx_workers(ctx) * sizeof *counts);
-    if (!counts)
-        return sgl_error_set(SGL_ENOMEM, "out of memory");
-    int rc = create_rec(ctx, arg, size, counts);
-    if (!rc)
-        rc = sgl_put(ctx, counts, sgl_ctx_workers(ctx) * sizeof *counts);
-    free(counts);
-    return rc;
+    uint64_t *counts;
+    TRY(sgl_put_buffer(ctx, sizeof *counts, sgl_ctx_workers(ctx),
+                       (void **)&counts));
+    return create_rec(ctx, arg, size, counts);
 }
 
 static uint32_t next_id = 1;
@@ -592,14 +588,13 @@ struct scatter_arg {
 
 static int scatter_task(sgl_ctx_t *ctx, const void *arg, size_t size);
 
+/* @src: this node's @count elements of the vector. */
 static int scatter_rec(sgl_ctx_t *ctx, const struct scatter_arg *a,
-                       const void *src, uint64_t *ret_counts)
+                       const void *src, size_t count, uint64_t *ret_counts)
 {
-    size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
-    size_t w = sgl_ctx_first_worker(ctx);
     if (sgl_ctx_is_worker(ctx)) {
-        size_t first = algo_split(a->n, w, p);
-        size_t count = algo_split(a->n, w + 1, p) - first;
+        size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
+        size_t first = algo_split(a->n, sgl_ctx_first_worker(ctx), p);
         void *data = malloc(count ? count * a->elem_size : 1);
         if (!data)
             return sgl_error_set(SGL_ENOMEM, "out of memory");
@@ -611,7 +606,7 @@ static int scatter_rec(sgl_ctx_t *ctx, const struct scatter_arg *a,
     size_t *counts = malloc(sgl_ctx_children(ctx) * sizeof *counts);
     if (!counts)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
-    algo_child_counts(ctx, a->n, counts);
+    algo_layout_counts(ctx, a->n, counts);
     int rc = sgl_scatter(ctx, src, a->elem_size, counts);
     free(counts);
     TRY(rc);
@@ -622,17 +617,14 @@ static int scatter_rec(sgl_ctx_t *ctx, const struct scatter_arg *a,
 static int scatter_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)size;
+    const struct scatter_arg *a = arg;
     void *src;
-    size_t bytes;
-    TRY(sgl_recv(ctx, &src, &bytes));
-    uint64_t *counts = malloc(sgl_ctx_workers(ctx) * sizeof *counts);
-    if (!counts)
-        return sgl_error_set(SGL_ENOMEM, "out of memory");
-    int rc = scatter_rec(ctx, arg, src, counts);
-    if (!rc)
-        rc = sgl_put(ctx, counts, sgl_ctx_workers(ctx) * sizeof *counts);
-    free(counts);
-    return rc;
+    size_t count;
+    TRY(sgl_recv(ctx, a->elem_size, &src, &count));
+    uint64_t *counts;
+    TRY(sgl_put_buffer(ctx, sizeof *counts, sgl_ctx_workers(ctx),
+                       (void **)&counts));
+    return scatter_rec(ctx, a, src, count, counts);
 }
 
 int sgl_dvec_scatter(sgl_ctx_t *root, sgl_dtype_t dtype, size_t elem_size,
@@ -644,7 +636,7 @@ int sgl_dvec_scatter(sgl_ctx_t *root, sgl_dtype_t dtype, size_t elem_size,
     sgl_dvec_t *v;
     TRY(vec_new(root, dtype, elem_size, n, &v));
     struct scatter_arg a = {v->id, 0, v->elem_size, n};
-    int rc = scatter_rec(root, &a, src, (uint64_t *)v->counts);
+    int rc = scatter_rec(root, &a, src, n, (uint64_t *)v->counts);
     if (rc) {
         sgl_dvec_free(root, v);
         return rc;
@@ -663,17 +655,17 @@ struct id_arg {
 
 static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size);
 
-/* Total bytes the children handed up in the last pardo. */
-static size_t gathered_bytes(sgl_ctx_t *ctx)
+/* Total elements the children handed up in the last pardo. */
+static int gathered_count(sgl_ctx_t *ctx, size_t elem_size, size_t *ret)
 {
-    size_t total = 0;
+    *ret = 0;
     for (unsigned i = 0; i < sgl_ctx_children(ctx); i++) {
         const void *d;
-        size_t b;
-        if (sgl_gather_block(ctx, i, &d, &b) == SGL_OK)
-            total += b;
+        size_t c;
+        TRY(sgl_gather_block(ctx, i, elem_size, &d, &c));
+        *ret += c;
     }
-    return total;
+    return SGL_OK;
 }
 
 static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size)
@@ -686,13 +678,14 @@ static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size)
             return sgl_error_set(SGL_ESTATE, "worker %zu has no block of "
                                              "vector %u",
                                  sgl_ctx_first_worker(ctx), a->id);
-        return sgl_put(ctx, b->data, b->count * b->elem_size);
+        return sgl_put(ctx, b->data, b->elem_size, b->count);
     }
     TRY(sgl_pardo(ctx, gather_task, arg, size));
-    size_t bytes = gathered_bytes(ctx);
+    size_t n;
+    TRY(gathered_count(ctx, a->elem_size, &n));
     void *out;
-    TRY(sgl_put_buffer(ctx, bytes, &out));
-    return sgl_gather(ctx, out, 1, bytes, NULL);
+    TRY(sgl_put_buffer(ctx, a->elem_size, n, &out));
+    return sgl_gather(ctx, out, a->elem_size, n, NULL);
 }
 
 int sgl_dvec_gather(sgl_ctx_t *root, const sgl_dvec_t *v, void *dst,

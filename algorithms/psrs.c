@@ -210,7 +210,7 @@ static int s2_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
     size_t w = sgl_ctx_first_worker(ctx);
     size_t off = bc[2 * (p - 1) + w];
     void *up;
-    TRY(sgl_put_buffer(ctx, p * 8 + m * es, &up));
+    TRY(sgl_put_buffer(ctx, 1, p * 8 + m * es, &up));
     uint64_t *cnt = up;
     size_t prev = 0;
     for (size_t d = 0; d + 1 < p; d++) {
@@ -286,16 +286,16 @@ static int s2_concat(sgl_ctx_t *ctx, size_t p)
     for (unsigned c = 0; c < nc; c++) {
         const void *d;
         size_t bytes;
-        TRY(sgl_gather_block(ctx, c, &d, &bytes));
+        TRY(sgl_gather_block(ctx, c, 1, &d, &bytes));
         total += bytes;
     }
     char *up;
-    TRY(sgl_put_buffer(ctx, total, (void **)&up));
+    TRY(sgl_put_buffer(ctx, 1, total, (void **)&up));
     size_t hdr = sgl_ctx_workers(ctx) * p * 8, ho = 0, dof = hdr;
     for (unsigned c = 0; c < nc; c++) {
         const char *d;
         size_t bytes;
-        TRY(sgl_gather_block(ctx, c, (const void **)&d, &bytes));
+        TRY(sgl_gather_block(ctx, c, 1, (const void **)&d, &bytes));
         size_t ch = sgl_ctx_child_workers(ctx, c) * p * 8;
         if (bytes < ch)
             return sgl_error_set(SGL_ESIZE, "sort: child %u handed up %zu "
@@ -346,7 +346,7 @@ static int s3_forward(sgl_ctx_t *ctx, const struct sort_arg *a,
     const char *from = msg;
     for (unsigned c = 0; c < nc && !rc; c++) {
         void *to;
-        rc = sgl_scatter_buffer(ctx, c, counts[c], &to);
+        rc = sgl_scatter_buffer(ctx, c, 1, counts[c], &to);
         if (!rc && counts[c])
             memcpy(to, from, counts[c]);
         from += counts[c];
@@ -356,34 +356,35 @@ static int s3_forward(sgl_ctx_t *ctx, const struct sort_arg *a,
 }
 
 /* The recursive body of all three steps below the root. @in is what this
- * node received (S2: the broadcast; S3: its runs). */
+ * node received: in S2 the broadcast, @in_count words; in S3 its counts
+ * and runs, @in_count bytes (records need not fill whole words). */
 static int sort_rec(sgl_ctx_t *ctx, const struct sort_arg *a, const void *in,
-                    size_t in_bytes, size_t es)
+                    size_t in_count, size_t es)
 {
     size_t p = a->p;
     if (sgl_ctx_is_worker(ctx)) {
         if (a->step == 1) {
             uint64_t *rec;
-            TRY(sgl_put_buffer(ctx, (1 + 2 * p) * 8, (void **)&rec));
+            TRY(sgl_put_buffer(ctx, sizeof *rec, 1 + 2 * p, (void **)&rec));
             return s1_worker(ctx, a, rec);
         }
         if (a->step == 2)
             return s2_worker(ctx, a, in);
         uint64_t m;
-        TRY(s3_worker(ctx, a, in, in_bytes, &m));
-        return sgl_put(ctx, &m, sizeof m);
+        TRY(s3_worker(ctx, a, in, in_count, &m));
+        return sgl_put(ctx, &m, sizeof m, 1);
     }
     if (a->step == 2)
-        TRY(sgl_bcast(ctx, in, in_bytes));
+        TRY(sgl_bcast(ctx, in, 8, in_count));
     else if (a->step == 3)
-        TRY(s3_forward(ctx, a, in, in_bytes, es));
+        TRY(s3_forward(ctx, a, in, in_count, es));
     TRY(sgl_pardo(ctx, sort_task, a, sizeof *a));
     if (a->step == 2)
         return s2_concat(ctx, p);
     size_t per = a->step == 1 ? 1 + 2 * p : 1;
     size_t words = sgl_ctx_workers(ctx) * per;
     void *up;
-    TRY(sgl_put_buffer(ctx, words * 8, &up));
+    TRY(sgl_put_buffer(ctx, 8, words, &up));
     return sgl_gather(ctx, up, 8, words, NULL);
 }
 
@@ -392,10 +393,10 @@ static int sort_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     (void)size;
     const struct sort_arg *a = arg;
     void *in = NULL;
-    size_t bytes = 0;
+    size_t count = 0;
     if (a->step > 1)
-        TRY(sgl_recv(ctx, &in, &bytes));
-    return sort_rec(ctx, a, in, bytes, a->es);
+        TRY(sgl_recv(ctx, a->step == 2 ? 8 : 1, &in, &count));
+    return sort_rec(ctx, a, in, count, a->es);
 }
 
 struct sample {
@@ -457,14 +458,14 @@ static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
 
     /* S2: pivots down, buckets up. */
     a.step = 2;
-    if ((rc = sgl_bcast(root, bc, (3 * p - 2) * 8)) ||
+    if ((rc = sgl_bcast(root, bc, 8, 3 * p - 2)) ||
         (rc = sgl_pardo(root, sort_task, &a, sizeof a)))
         goto out;
     size_t w = 0;
     for (unsigned c = 0; c < sgl_ctx_children(root); c++) {
         const char *d;
         size_t bytes, wc = sgl_ctx_child_workers(root, c);
-        if ((rc = sgl_gather_block(root, c, (const void **)&d, &bytes)))
+        if ((rc = sgl_gather_block(root, c, 1, (const void **)&d, &bytes)))
             goto out;
         memcpy(cnt + w * p, d, wc * p * 8);
         const char *data = d + wc * p * 8;
@@ -497,7 +498,7 @@ static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
         for (size_t k = 0; k < wc; k++)
             child_bytes[c] += dest_bytes[w + k];
         char *o;
-        if ((rc = sgl_scatter_buffer(root, c, child_bytes[c], (void **)&o)))
+        if ((rc = sgl_scatter_buffer(root, c, 1, child_bytes[c], (void **)&o)))
             goto out;
         for (size_t d = w; d < w + wc; d++) {
             for (size_t s = 0; s < p; s++) {

@@ -265,7 +265,7 @@ static int creduce(sgl_ctx_t *ctx, const struct reduce_arg *a,
     size_t *counts = malloc(sgl_ctx_children(ctx) * sizeof *counts);
     if (!counts)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
-    algo_child_counts(ctx, a->n, counts);
+    algo_layout_counts(ctx, a->n, counts);
     int rc = sgl_scatter(ctx, src, op->elem_size, counts);
     free(counts);
     TRY(rc);
@@ -280,11 +280,11 @@ static int creduce_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     struct algo_op op;
     TRY(resolve_arg(&a->op, &op));
     void *src;
-    size_t bytes;
-    TRY(sgl_recv(ctx, &src, &bytes));
+    size_t n;
+    TRY(sgl_recv(ctx, op.elem_size, &src, &n));
     unsigned char res[ALGO_MAX_ELEM];
-    TRY(creduce(ctx, a, &op, src, bytes / op.elem_size, res));
-    return sgl_put(ctx, res, op.acc_size);
+    TRY(creduce(ctx, a, &op, src, n, res));
+    return sgl_put(ctx, res, op.acc_size, 1);
 }
 
 static int dreduce_task(sgl_ctx_t *ctx, const void *arg, size_t size);
@@ -315,7 +315,7 @@ static int dreduce_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     TRY(resolve_arg(&a->op, &op));
     unsigned char res[ALGO_MAX_ELEM];
     TRY(dreduce(ctx, a, &op, res));
-    return sgl_put(ctx, res, op.acc_size);
+    return sgl_put(ctx, res, op.acc_size, 1);
 }
 
 /* Second superstep: every worker keeps the broadcast result. */
@@ -340,21 +340,21 @@ static int bvalue(sgl_ctx_t *ctx, const struct id_arg_v *a, const void *v)
         memcpy(b->value, v, a->elem_size);
         return SGL_OK;
     }
-    TRY(sgl_bcast(ctx, v, a->elem_size));
+    TRY(sgl_bcast(ctx, v, a->elem_size, 1));
     return sgl_pardo(ctx, bvalue_task, a, sizeof *a);
 }
 
 static int bvalue_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)size;
-    void *v;
-    size_t bytes;
-    TRY(sgl_recv(ctx, &v, &bytes));
     const struct id_arg_v *a = arg;
-    if (bytes != a->elem_size)
-        return sgl_error_set(SGL_ESIZE, "broadcast of %zu bytes, expected "
-                                        "%zu",
-                             bytes, (size_t)a->elem_size);
+    void *v;
+    size_t count;
+    TRY(sgl_recv(ctx, a->elem_size, &v, &count));
+    if (count != 1)
+        return sgl_error_set(SGL_ESIZE, "broadcast of %zu results, expected "
+                                        "one",
+                             count);
     return bvalue(ctx, a, v);
 }
 

@@ -251,7 +251,7 @@ static int pass1_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     TRY(resolve(arg, &op));
     unsigned char total[ALGO_MAX_ELEM];
     TRY(pass1(ctx, arg, &op, total));
-    return sgl_put(ctx, total, op.elem_size);
+    return sgl_put(ctx, total, op.elem_size, 1);
 }
 
 static int pass2_task(sgl_ctx_t *ctx, const void *arg, size_t size);
@@ -307,10 +307,11 @@ static int pass2_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     struct algo_op op;
     TRY(resolve(arg, &op));
     void *off;
-    size_t bytes;
-    TRY(sgl_recv(ctx, &off, &bytes));
-    if (bytes != op.elem_size)
-        return sgl_error_set(SGL_ESIZE, "scan offset of %zu bytes", bytes);
+    size_t count;
+    TRY(sgl_recv(ctx, op.elem_size, &off, &count));
+    if (count != 1)
+        return sgl_error_set(SGL_ESIZE, "%zu scan offsets, expected one",
+                             count);
     return pass2(ctx, arg, &op, off);
 }
 

@@ -56,7 +56,7 @@ static int look_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         return rc;
     const double *x = data;
     uint64_t *out;
-    if ((rc = sgl_put_buffer(ctx, (3 + 2 * K) * 8, (void **)&out)))
+    if ((rc = sgl_put_buffer(ctx, sizeof *out, 3 + 2 * K, (void **)&out)))
         return rc;
     uint64_t sorted = 1;
     for (size_t i = 1; i < count && sorted; i++)
@@ -99,7 +99,7 @@ static int look(sgl_ctx_t *root, const sgl_dvec_t *v, uint64_t *w)
     struct look_arg a = {sgl_dvec_id(v)};
     size_t p = sgl_ctx_workers(root);
     int rc = sgl_pardo(root, look_task, &a, sizeof a);
-    return rc ? rc : sgl_gather(root, w, 8, p * (3 + 2 * K), NULL);
+    return rc ? rc : sgl_gather(root, w, sizeof *w, p * (3 + 2 * K), NULL);
 }
 
 static int large_main(sgl_ctx_t *root, const void *arg, size_t size)

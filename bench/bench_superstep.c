@@ -37,10 +37,10 @@ struct cfg {
 static int echo_word(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)arg, (void)size;
-    void *d;
+    double *d;
     size_t n;
-    int rc = sgl_recv(ctx, &d, &n);
-    return rc ? rc : sgl_put(ctx, d, n);
+    int rc = sgl_recv(ctx, sizeof *d, (void **)&d, &n);
+    return rc ? rc : sgl_put(ctx, d, sizeof *d, n);
 }
 
 static int nothing(sgl_ctx_t *ctx, const void *arg, size_t size)
@@ -49,12 +49,12 @@ static int nothing(sgl_ctx_t *ctx, const void *arg, size_t size)
     return SGL_OK;
 }
 
-/* Hand up a block of the size given in arg, filled in place. */
+/* Hand up a block of as many doubles as arg says, filled in place. */
 static int put_block(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)size;
     void *d;
-    return sgl_put_buffer(ctx, *(const size_t *)arg, &d);
+    return sgl_put_buffer(ctx, sizeof(double), *(const size_t *)arg, &d);
 }
 
 struct results {
@@ -105,7 +105,7 @@ static int sgl_side(sgl_ctx_t *root, const void *arg, size_t size)
     }
     a->res->scatter = (bench_now() - t0) / c->big_reps;
 
-    size_t each = c->doubles / p * sizeof(double);
+    size_t each = c->doubles / p;
     t0 = bench_now();
     for (int r = 0; !rc && r < c->big_reps; r++) {
         rc = sgl_pardo(root, put_block, &each, sizeof each);

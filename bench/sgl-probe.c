@@ -152,7 +152,7 @@ static int put_bytes(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)size;
     void *d;
-    return sgl_put_buffer(ctx, *(const size_t *)arg, &d);
+    return sgl_put_buffer(ctx, 1, *(const size_t *)arg, &d);
 }
 
 /* Time of one superstep that scatters (down) or gathers (up) k bytes. */
@@ -294,9 +294,9 @@ static int probe_level(sgl_ctx_t *ctx, const struct probe_arg *a,
     const void *d;
     size_t n;
     if (!rc)
-        rc = sgl_gather_block(ctx, 0, &d, &n);
-    if (!rc && n != sizeof *res)
-        rc = sgl_error_set(SGL_ESIZE, "sgl-probe: level result of %zu bytes",
+        rc = sgl_gather_block(ctx, 0, sizeof *res, &d, &n);
+    if (!rc && n != 1)
+        rc = sgl_error_set(SGL_ESIZE, "sgl-probe: %zu level results, not 1",
                            n);
     if (!rc)
         memcpy(res, d, sizeof *res);
@@ -313,7 +313,7 @@ static int probe_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     int rc = probe_level(ctx, a, &res);
     if (rc || (sgl_ctx_index(ctx) != 0 && sgl_ctx_level(ctx) != a->level))
         return rc;
-    return sgl_put(ctx, &res, sizeof res);
+    return sgl_put(ctx, &res, sizeof res, 1);
 }
 
 struct main_arg {

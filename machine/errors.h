@@ -31,8 +31,7 @@ extern "C" {
     X(ENOTASK, -9, "task not registered")                                      \
     X(ESIZE, -10, "sizes or counts do not match")                              \
     X(ERANGE, -11, "value out of range")                                       \
-    X(ETASK, -12, "a task failed")                                             \
-    X(ENOTSUP, -13, "not supported")
+    X(ETASK, -12, "a task failed")
 
 /** Status codes; SGL_OK is 0, every error is negative. */
 enum sgl_err {

@@ -3,6 +3,8 @@
 
 #include "runtime_impl.h"
 
+__extension__ typedef unsigned __int128 u128;
+
 int sgl__buf_reserve(struct sgl_buf *b, size_t bytes)
 {
     if (bytes <= b->cap)
@@ -30,6 +32,7 @@ unsigned sgl_ctx_level(const sgl_ctx_t *ctx) { return ctx->node->level; }
 unsigned sgl_ctx_children(const sgl_ctx_t *ctx) { return ctx->node->arity; }
 unsigned sgl_ctx_index(const sgl_ctx_t *ctx) { return ctx->node->index; }
 int sgl_ctx_is_root(const sgl_ctx_t *ctx) { return ctx->node->parent == NULL; }
+int sgl_ctx_is_master(const sgl_ctx_t *ctx) { return ctx->node->arity > 0; }
 int sgl_ctx_is_worker(const sgl_ctx_t *ctx) { return ctx->node->arity == 0; }
 size_t sgl_ctx_workers(const sgl_ctx_t *ctx) { return ctx->node->workers; }
 size_t sgl_ctx_first_worker(const sgl_ctx_t *ctx)
@@ -45,6 +48,59 @@ const sgl_machine_t *sgl_ctx_machine(const sgl_ctx_t *ctx)
 size_t sgl_ctx_child_workers(const sgl_ctx_t *ctx, unsigned i)
 {
     return i < ctx->node->arity ? ctx->node->child[i]->workers : 0;
+}
+
+/* Children's counts from the boundaries floor(n * prefix_i / total) of
+ * the cumulative weights: every count is within one of its exact share,
+ * and the counts add up to n. Worker weights are integers and are split
+ * exactly in 128 bits, so a root's split matches the block layout
+ * [n w / P, n (w + 1) / P) of worker w. */
+int sgl_ctx_split(const sgl_ctx_t *ctx, size_t n, const double *weights,
+                  size_t *ret_counts)
+{
+    if (!ctx || !ret_counts)
+        return sgl_error_set(SGL_EINVAL, "sgl_ctx_split: NULL argument");
+    unsigned p = ctx->node->arity;
+    if (p == 0)
+        return sgl_error_set(SGL_ESTATE,
+                             "sgl_ctx_split: called on a worker (level %u, "
+                             "index %u); only a master has children",
+                             ctx->node->level, ctx->node->index);
+    double total = 0;
+    for (unsigned i = 0; weights && i < p; i++) {
+        if (!(weights[i] >= 0) || weights[i] > __DBL_MAX__)
+            return sgl_error_set(SGL_EINVAL,
+                                 "sgl_ctx_split: weight %u is %g; weights "
+                                 "must be finite and non-negative",
+                                 i, weights[i]);
+        total += weights[i];
+    }
+    if (weights && !(total > 0 && total <= __DBL_MAX__))
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_ctx_split: the weights sum to %g; they "
+                             "must have a finite positive sum",
+                             total);
+    size_t workers = ctx->node->workers, below = 0, done = 0;
+    double prefix = 0;
+    for (unsigned i = 0; i < p; i++) {
+        size_t end;
+        if (i + 1 == p) {
+            end = n;
+        } else if (weights) {
+            prefix += weights[i];
+            double e = (double)n * (prefix / total);
+            end = e >= (double)n ? n : (size_t)e;
+        } else {
+            below += ctx->node->child[i]->workers;
+            end = (size_t)((u128)n * below / workers);
+        }
+        /* Rounding of the double prefixes must not make a count negative. */
+        if (end < done)
+            end = done;
+        ret_counts[i] = end - done;
+        done = end;
+    }
+    return SGL_OK;
 }
 
 void *sgl_ctx_state(const sgl_ctx_t *ctx) { return ctx->state; }

@@ -3,7 +3,7 @@
  * status, error message and hand-up block together: one synchronisation
  * down and one up, as the cost model charges. The master plays its first
  * child itself without messages. Processes that are not the root serve
- * their master's commands in sgl__mpi_serve() until a stop message.
+ * their master's commands in serve() until a stop message.
  *
  * Protocol. A message of at most SGL__PACK_MAX bytes travels as one, packed
  * into a contiguous buffer and received into a pre-posted buffer of that
@@ -14,12 +14,14 @@
  * exceed INT_MAX bytes. The rest of a large hand-up is received only when
  * the master knows where it goes: by sgl_gather() directly into the
  * destination, or into a staging buffer by sgl_gather_block(), the next
- * pardo or the end of the program (sgl__mpi_drain()). */
+ * pardo or the end of the program (fetch()). */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "runtime_impl.h"
+#include "child.h"
+#include "level.h"
 
 #define MAGIC_DOWN 0x53474c44u /* "SGLD" */
 #define MAGIC_UP 0x53474c55u   /* "SGLU" */
@@ -52,6 +54,61 @@ struct up_hdr {
 
 _Static_assert(sizeof(struct down_hdr) == HDR_BYTES, "down header size");
 _Static_assert(sizeof(struct up_hdr) == HDR_BYTES, "up header size");
+
+/* What an MPI master keeps between supersteps; arrays of arity entries. */
+struct mpi_master {
+    MPI_Request *reqs;   /* 3 per child: two sends and a receive */
+    MPI_Status *stats;   /* the receives' statuses */
+    struct sgl_buf hdrs; /* command headers and packed small commands */
+    struct sgl_buf *gbuf; /* receive buffers of the children's replies */
+    struct sgl_buf *sbuf; /* remote children's sgl_scatter_buffer() blocks */
+};
+
+static struct mpi_master *mm(const struct sgl_ctx *m) { return m->link_state; }
+
+static void master_free(struct sgl_ctx *m)
+{
+    struct mpi_master *s = mm(m);
+    if (!s)
+        return;
+    for (unsigned i = 0; i < m->node->arity; i++) {
+        if (s->gbuf)
+            sgl__buf_free(&s->gbuf[i]);
+        if (s->sbuf)
+            sgl__buf_free(&s->sbuf[i]);
+    }
+    free(s->reqs);
+    free(s->stats);
+    free(s->gbuf);
+    free(s->sbuf);
+    sgl__buf_free(&s->hdrs);
+    free(s);
+    m->link_state = NULL;
+}
+
+static int master_init(struct sgl_ctx *m)
+{
+    size_t p = m->node->arity;
+    struct mpi_master *s = calloc(1, sizeof *s);
+    if (!s)
+        return sgl_error_set(SGL_ENOMEM, "out of memory for an MPI master");
+    m->link_state = s;
+    s->reqs = calloc(3 * p, sizeof *s->reqs);
+    s->stats = calloc(p, sizeof *s->stats);
+    s->gbuf = calloc(p, sizeof *s->gbuf);
+    s->sbuf = calloc(p, sizeof *s->sbuf);
+    if (!s->reqs || !s->stats || !s->gbuf || !s->sbuf) {
+        master_free(m);
+        return sgl_error_set(SGL_ENOMEM, "out of memory for an MPI master");
+    }
+    return SGL_OK;
+}
+
+/* A local child's own buffer, or the send buffer of a remote one. */
+static struct sgl_buf *stage_buf(struct sgl_ctx *m, unsigned i)
+{
+    return m->child[i] ? &m->child[i]->down : &mm(m)->sbuf[i];
+}
 
 static const char zeros[16];
 
@@ -185,11 +242,11 @@ static const char *staged_data(const struct sgl_ctx *m, unsigned i)
     if (staged_bytes(m, i) == 0)
         return NULL;
     if (m->staged == SGL_STAGED_BUFFERS)
-        return m->sbuf[i].data;
+        return mm(m)->sbuf[i].data;
     return (const char *)m->src + m->offsets[i];
 }
 
-int sgl__mpi_drain(struct sgl_ctx *m, char *dst)
+static int fetch(struct sgl_ctx *m, char *dst)
 {
     int rc = SGL_OK;
     size_t off = 0;
@@ -199,8 +256,8 @@ int sgl__mpi_drain(struct sgl_ctx *m, char *dst)
         if (n) {
             int r = SGL_OK;
             void *to = dst ? dst + off : NULL;
-            if (!to && (r = sgl__buf_reserve(&m->gbuf[i], n)) == SGL_OK)
-                to = m->gbuf[i].data;
+            if (!to && (r = sgl__buf_reserve(&mm(m)->gbuf[i], n)) == SGL_OK)
+                to = mm(m)->gbuf[i].data;
             if (to)
                 r = recv_bytes(to, n, m->node->child[i]->rank, tag_up(level),
                                m->rt->comm);
@@ -219,13 +276,77 @@ int sgl__mpi_drain(struct sgl_ctx *m, char *dst)
     return rc;
 }
 
+/* Receive buffers of the pre-posted size stay: the next pardo posts its
+ * replies into them. */
+static void release(struct sgl_ctx *m)
+{
+    for (unsigned i = 0; i < m->node->arity; i++)
+        if (mm(m)->gbuf[i].cap > SGL__PACK_MAX)
+            sgl__buf_free(&mm(m)->gbuf[i]);
+}
+
+/* Waiting without burning a core. A rank waits for its master's next
+ * command for as long as the master computes, and a master for its
+ * children's replies: MPI_Wait would poll flat out all that time. So the
+ * wait polls for SPIN_S (a reply that comes within a superstep's latency
+ * costs nothing extra), then sleeps between polls, the sleep doubling up
+ * to SLEEP_MAX_S: over a long wait a poll every 250 us costs a few
+ * percent of a core, and a wake-up comes at most that late. */
+#define SPIN_S 100e-6
+#define SLEEP_MIN_S 5e-6
+#define SLEEP_MAX_S 250e-6
+
+static double mono(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+/* Complete @n requests, marking each in @done (if not NULL) as it
+ * completes, so that the watchdog can name the children still out.
+ * Without memory for the bookkeeping it waits as MPI_Waitall does. */
+static int wait_all(int n, MPI_Request *reqs, MPI_Status *stats,
+                    _Atomic unsigned char *done)
+{
+    int *idx = malloc((size_t)(n ? n : 1) * sizeof *idx);
+    MPI_Status *st = malloc((size_t)(n ? n : 1) * sizeof *st);
+    if (!idx || !st) {
+        free(idx);
+        free(st);
+        return MPI_Waitall(n, reqs, stats ? stats : MPI_STATUSES_IGNORE);
+    }
+    int rc = MPI_SUCCESS;
+    double start = mono(), sleep_s = SLEEP_MIN_S;
+    for (;;) {
+        int outcount = 0;
+        rc = MPI_Testsome(n, reqs, &outcount, idx, st);
+        if (rc != MPI_SUCCESS || outcount == MPI_UNDEFINED)
+            break;
+        for (int k = 0; k < outcount; k++) {
+            if (stats)
+                stats[idx[k]] = st[k];
+            if (done)
+                done[idx[k]] = 1;
+        }
+        if (outcount > 0 || mono() - start < SPIN_S)
+            continue;
+        struct timespec ts = {0, (long)(sleep_s * 1e9)};
+        nanosleep(&ts, NULL);
+        sleep_s = sleep_s * 2 < SLEEP_MAX_S ? sleep_s * 2 : SLEEP_MAX_S;
+    }
+    free(idx);
+    free(st);
+    return rc;
+}
+
 /* Post the receive of child @i's reply (its first part). */
 static int post_reply(struct sgl_ctx *m, unsigned i, MPI_Request *req)
 {
-    int rc = sgl__buf_reserve(&m->gbuf[i], SGL__PACK_MAX);
+    int rc = sgl__buf_reserve(&mm(m)->gbuf[i], SGL__PACK_MAX);
     if (rc)
         return rc;
-    if (MPI_Irecv(m->gbuf[i].data, SGL__PACK_MAX, MPI_BYTE,
+    if (MPI_Irecv(mm(m)->gbuf[i].data, SGL__PACK_MAX, MPI_BYTE,
                   m->node->child[i]->rank, tag_up(m->node->level + 1),
                   m->rt->comm, req) != MPI_SUCCESS)
         return sgl_error_set(SGL_EMPI, "MPI_Irecv from rank %d failed",
@@ -233,37 +354,31 @@ static int post_reply(struct sgl_ctx *m, unsigned i, MPI_Request *req)
     return SGL_OK;
 }
 
-int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
-                   size_t arg_size)
+/* Step 1 of a pardo: send every remote child its command, argument and
+ * staged block (packed if small, else header then parts from where they
+ * lie), and post the receive of its reply. On a failure part-way, the
+ * children already commanded are collected so that the protocol stays in
+ * step. */
+static int send_commands(struct sgl_ctx *m, int id, const void *arg,
+                         size_t arg_size)
 {
     struct sgl_runtime *rt = m->rt;
+    struct mpi_master *s = mm(m);
     unsigned p = m->node->arity;
-    unsigned level = m->node->level + 1;
-    int id = find_task(rt, task);
-    if (id < 0)
-        return sgl_error_set(SGL_ENOTASK,
-                             "sgl_pardo: the task is not registered; tasks "
-                             "that run at an MPI level (level %u here) must "
-                             "be registered with sgl_task_register() in "
-                             "every process",
-                             m->node->level);
+    int tag = tag_down(m->node->level + 1);
     size_t pack_bytes = 0;
     for (unsigned i = 0; i < p; i++) {
         size_t total = HDR_BYTES + round16(arg_size) + staged_bytes(m, i);
         if (!m->child[i] && total <= SGL__PACK_MAX)
             pack_bytes += total;
     }
-    /* Blocks left in flight by the last superstep come off the wire first:
-     * their senders wait for it. */
-    int rc = sgl__mpi_drain(m, NULL);
+    size_t hdr_bytes = p * sizeof(struct down_hdr);
+    int rc = sgl__buf_reserve(&s->hdrs, hdr_bytes + pack_bytes);
     if (rc)
         return rc;
-    size_t hdr_bytes = p * sizeof(struct down_hdr);
-    if ((rc = sgl__buf_reserve(&m->hdrs, hdr_bytes + pack_bytes)))
-        return rc;
-    struct down_hdr *hdr = m->hdrs.data;
-    char *pack = (char *)m->hdrs.data + hdr_bytes;
-    MPI_Request *sends = m->reqs, *recvs = m->reqs + 2 * p;
+    struct down_hdr *hdr = s->hdrs.data;
+    char *pack = (char *)s->hdrs.data + hdr_bytes;
+    MPI_Request *sends = s->reqs, *recvs = s->reqs + 2 * p;
     int nsend = 0;
     for (unsigned i = 0; i < p; i++) {
         recvs[i] = MPI_REQUEST_NULL;
@@ -285,22 +400,19 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
             {staged_data(m, i), bytes}};
         size_t total = parts_size(parts, 4);
         if (total <= SGL__PACK_MAX) {
-            rc = send_packed(rt->comm, dest, tag_down(level), parts, 4, pack,
+            rc = send_packed(rt->comm, dest, tag, parts, 4, pack,
                              &sends[nsend++]);
             pack += total;
-        } else if (MPI_Isend(&hdr[i], HDR_BYTES, MPI_BYTE, dest,
-                             tag_down(level), rt->comm,
-                             &sends[nsend++]) != MPI_SUCCESS) {
+        } else if (MPI_Isend(&hdr[i], HDR_BYTES, MPI_BYTE, dest, tag,
+                             rt->comm, &sends[nsend++]) != MPI_SUCCESS) {
             rc = sgl_error_set(SGL_EMPI, "MPI_Isend to rank %d failed", dest);
         } else {
-            rc = send_parts(rt->comm, dest, tag_down(level), parts + 1, 3,
+            rc = send_parts(rt->comm, dest, tag, parts + 1, 3,
                             &sends[nsend++]);
         }
         if (!rc)
             rc = post_reply(m, i, &recvs[i]);
         if (rc) {
-            /* Children already commanded will reply; collect them so that
-             * the protocol stays in step. */
             MPI_Waitall(nsend, sends, MPI_STATUSES_IGNORE);
             MPI_Waitall((int)i, recvs, MPI_STATUSES_IGNORE);
             return rc;
@@ -314,91 +426,114 @@ int sgl__pardo_mpi(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
     /* A block built in place is not needed once sent; keeping it would
      * hold its memory through the children's work. */
     for (unsigned i = 0; i < p; i++)
-        if (m->sbuf[i].cap > SGL__PACK_MAX)
-            sgl__buf_free(&m->sbuf[i]);
+        if (s->sbuf[i].cap > SGL__PACK_MAX)
+            sgl__buf_free(&s->sbuf[i]);
+    return SGL_OK;
+}
 
-    for (unsigned i = 0; i < p; i++) {
-        struct sgl_ctx *c = m->child[i];
-        if (!c)
-            continue;
-        rc = sgl__deliver_local(m, i, c);
-        if (rc) {
-            c->status = rc;
-            snprintf(c->errmsg, sizeof c->errmsg, "%s", sgl_last_error());
-            c->up_bytes = 0;
-            c->task_time = c->work = 0;
-        } else {
-            c->parent_seq = (long)m->seq;
-            sgl__run_child(c, task, arg, arg_size);
-        }
-    }
+/* Read remote child @i's reply (the first part: header, message, and the
+ * block if it was small; a large block stays pending for fetch()) and its
+ * status. Fails only on a malformed reply. */
+static int read_reply(struct sgl_ctx *m, unsigned i, int *ret_status,
+                      const char **ret_msg)
+{
+    int n = 0;
+    int rank = m->node->child[i]->rank;
+    MPI_Get_count(&mm(m)->stats[i], MPI_BYTE, &n);
+    const struct up_hdr *h = mm(m)->gbuf[i].data;
+    size_t first = HDR_BYTES + round16(h->msg_size);
+    int small = first + h->data_size <= SGL__PACK_MAX;
+    if (n < HDR_BYTES || h->magic != MAGIC_UP ||
+        (small ? first + h->data_size != (size_t)n : first != (size_t)n))
+        return sgl_error_set(SGL_EMPI,
+                             "sgl_pardo: malformed reply from rank %d", rank);
+    *ret_msg = (const char *)h + HDR_BYTES;
+    m->gbytes[i] = h->data_size;
+    m->ctime[i] = h->time;
+    m->cwork[i] = h->work;
+    if (small)
+        m->gdata[i] = (const char *)h + first;
+    else
+        m->pending[i] = h->data_size;
+    *ret_status = h->status;
+    return SGL_OK;
+}
 
+/* Step 3 of a pardo: wait for every reply, take the local children's and
+ * the remote children's, and word the first failure. */
+static int collect_replies(struct sgl_ctx *m)
+{
+    unsigned p = m->node->arity;
     int status = SGL_OK, proto = SGL_OK;
-    if (MPI_Waitall((int)p, recvs, m->stats) != MPI_SUCCESS)
+    if (wait_all((int)p, mm(m)->reqs + 2 * p, mm(m)->stats,
+                 m->returned) != MPI_SUCCESS)
         proto = sgl_error_set(SGL_EMPI, "sgl_pardo: receiving replies failed");
     for (unsigned i = 0; i < p; i++) {
-        struct sgl_ctx *c = m->child[i];
-        int child_status;
-        const char *msg;
-        int rank = m->node->child[i]->rank;
-        m->pending[i] = 0;
-        if (c) {
-            child_status = c->status;
-            msg = c->errmsg;
-            m->gdata[i] = c->up.data;
-            m->gbytes[i] = c->status < 0 ? 0 : c->up_bytes;
-            m->ctime[i] = c->task_time;
-            m->cwork[i] = c->work;
+        int child_status = SGL_OK;
+        const char *msg = NULL;
+        if (m->child[i]) {
+            sgl__take_local_reply(m, i);
+            child_status = m->child[i]->status;
+            msg = m->child[i]->errmsg;
         } else {
-            int n = 0;
             m->gdata[i] = NULL;
-            m->gbytes[i] = 0;
+            m->gbytes[i] = m->pending[i] = 0;
             m->ctime[i] = m->cwork[i] = 0;
             if (proto)
                 continue;
-            MPI_Get_count(&m->stats[i], MPI_BYTE, &n);
-            const struct up_hdr *h = m->gbuf[i].data;
-            size_t first = HDR_BYTES + round16(h->msg_size);
-            if (n < HDR_BYTES || h->magic != MAGIC_UP ||
-                (first + h->data_size <= SGL__PACK_MAX
-                     ? first + h->data_size != (size_t)n
-                     : first != (size_t)n)) {
-                proto = sgl_error_set(SGL_EMPI,
-                                      "sgl_pardo: malformed reply from rank "
-                                      "%d",
-                                      rank);
+            if ((proto = read_reply(m, i, &child_status, &msg)))
                 continue;
-            }
-            child_status = h->status;
-            msg = (const char *)h + HDR_BYTES;
-            m->gbytes[i] = h->data_size;
-            m->ctime[i] = h->time;
-            m->cwork[i] = h->work;
-            if (first + h->data_size <= SGL__PACK_MAX)
-                m->gdata[i] = (const char *)h + first;
-            else
-                m->pending[i] = h->data_size;
         }
         if (child_status < 0 && status == SGL_OK)
-            status = sgl__child_failed(m, i, rank, child_status, msg);
+            status = sgl__child_failed(m, i, m->node->child[i]->rank,
+                                       child_status, msg);
     }
     m->gathered = 1;
     m->consumed = 0;
     return proto ? proto : status;
 }
 
+/* A pardo across processes: send the commands, run the children this
+ * process plays, collect the replies. */
+static int pardo(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
+                 size_t arg_size)
+{
+    int id = find_task(m->rt, task);
+    if (id < 0)
+        return sgl_error_set(SGL_ENOTASK,
+                             "sgl_pardo: the task is not registered; tasks "
+                             "that run at an MPI level (level %u here) must "
+                             "be registered with sgl_task_register() in "
+                             "every process",
+                             m->node->level);
+    /* Blocks left in flight by the last superstep come off the wire first:
+     * their senders wait for it. */
+    int rc = fetch(m, NULL);
+    if (!rc)
+        rc = send_commands(m, id, arg, arg_size);
+    if (rc)
+        return rc;
+    for (unsigned i = 0; i < m->node->arity; i++)
+        if (m->child[i])
+            sgl__run_local(m, i, task, arg, arg_size);
+    return collect_replies(m);
+}
+
 /* Receive the next command into the entry's down buffer. */
 static int recv_command(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
-                        int tag)
+                        int tag, int *ret_answer)
 {
+    *ret_answer = 0;
     int rc = sgl__buf_reserve(&e->down, SGL__PACK_MAX);
     if (rc)
         return rc;
     MPI_Status st;
     int n = 0;
     int cap = e->down.cap > INT_MAX ? INT_MAX : (int)e->down.cap;
-    if (MPI_Recv(e->down.data, cap, MPI_BYTE, master, tag, rt->comm, &st) !=
-            MPI_SUCCESS ||
+    MPI_Request req;
+    if (MPI_Irecv(e->down.data, cap, MPI_BYTE, master, tag, rt->comm,
+                  &req) != MPI_SUCCESS ||
+        wait_all(1, &req, &st, NULL) != MPI_SUCCESS ||
         MPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS || n < HDR_BYTES)
         return sgl_error_set(SGL_EMPI, "rank %d: receiving a command from "
                                        "rank %d failed",
@@ -408,6 +543,11 @@ static int recv_command(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
         return sgl_error_set(SGL_EMPI, "rank %d: malformed command from "
                                        "rank %d",
                              rt->rank, master);
+    if (h.kind == KIND_STOP && (size_t)n != HDR_BYTES + h.arg_size)
+        return sgl_error_set(SGL_EMPI, "rank %d: stop of %d bytes from "
+                                       "rank %d, header says %zu",
+                             rt->rank, n, master,
+                             (size_t)(HDR_BYTES + h.arg_size));
     if (h.kind != KIND_TASK)
         return SGL_OK;
     size_t rest = round16(h.arg_size) + h.data_size;
@@ -417,10 +557,17 @@ static int recv_command(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
         return sgl_error_set(SGL_EMPI, "rank %d: command of %d bytes from "
                                        "rank %d, header says %zu",
                              rt->rank, n, master, HDR_BYTES + rest);
-    /* A large command: the header came alone, the rest follows. */
-    if ((rc = sgl__buf_reserve(&e->down, HDR_BYTES + rest))) {
+    /* A large command: the header came alone, the rest follows. Without
+     * memory for it, the rest is taken off the wire into nothing (a
+     * truncated receive) and the failure answered, so that the master
+     * hears of it instead of waiting for a reply that never comes. */
+    if (sgl__buf_reserve(&e->down, HDR_BYTES + rest)) {
         MPI_Recv(NULL, 0, MPI_BYTE, master, tag, rt->comm, MPI_STATUS_IGNORE);
-        return rc;
+        *ret_answer = 1;
+        return sgl_error_set(SGL_ENOMEM,
+                             "rank %d: no memory for a command of %zu bytes "
+                             "from rank %d",
+                             rt->rank, HDR_BYTES + rest, master);
     }
     memcpy(e->down.data, &h, HDR_BYTES);
     return recv_bytes((char *)e->down.data + HDR_BYTES, rest, master, tag,
@@ -428,8 +575,8 @@ static int recv_command(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
 }
 
 /* Send the entry's status, message and hand-up block to its master. */
-static int send_reply(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
-                      int tag)
+static int send_reply(struct sgl_runtime *rt, struct sgl_ctx *e,
+                      struct sgl_buf *pack, int master, int tag)
 {
     size_t bytes = e->status < 0 ? 0 : e->up_bytes;
     size_t msg_len = e->status < 0 ? strlen(e->errmsg) + 1 : 0;
@@ -445,12 +592,12 @@ static int send_reply(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
                            {e->up.data, bytes}};
     size_t total = parts_size(parts, 4);
     int large = total > SGL__PACK_MAX;
-    int rc = sgl__buf_reserve(&e->hdrs, large ? total - bytes : total);
+    int rc = sgl__buf_reserve(pack, large ? total - bytes : total);
     if (rc)
         return rc;
     MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
     rc = send_packed(rt->comm, master, tag, parts, large ? 3 : 4,
-                     e->hdrs.data, &req[0]);
+                     pack->data, &req[0]);
     if (!rc && large)
         rc = send_parts(rt->comm, master, tag, &parts[3], 1, &req[1]);
     if (MPI_Waitall(2, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS && !rc)
@@ -458,26 +605,57 @@ static int send_reply(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
     return rc;
 }
 
-int sgl__mpi_serve(struct sgl_runtime *rt)
+/* The entry did not run the command: its reply is the failure @rc with
+ * the current message. */
+static void fail_task(struct sgl_ctx *e, int rc)
+{
+    e->status = rc;
+    snprintf(e->errmsg, sizeof e->errmsg, "%s", sgl_last_error());
+    e->up_bytes = 0;
+    e->task_time = e->work = 0;
+}
+
+/* The commands of this process's master, until a stop. The argument is
+ * copied out of the command so that the task may free the (possibly
+ * large) command with sgl_recv_release(). */
+static int serve_with(struct sgl_runtime *rt, struct sgl_buf *argbuf,
+                      struct sgl_buf *pack)
 {
     struct sgl_ctx *e = rt->entry;
     unsigned level = e->node->level;
     int master = e->node->parent->rank;
     for (;;) {
-        int rc = recv_command(rt, e, master, tag_down(level));
+        int answer;
+        int rc = recv_command(rt, e, master, tag_down(level), &answer);
+        if (rc && answer) {
+            /* This process cannot run the command: reply with the error,
+             * as a failed task would, and serve on. */
+            fail_task(e, rc);
+            if ((rc = send_reply(rt, e, pack, master, tag_up(level))))
+                return rc;
+            continue;
+        }
         if (rc)
             return rc;
         const struct down_hdr *h = e->down.data;
-        if (h->kind == KIND_STOP)
+        if (h->kind == KIND_STOP) {
+            /* The root's message, so that every process reports the
+             * failure in the same words. */
+            if (h->status < 0)
+                sgl_error_set(h->status, "%.*s", (int)h->arg_size,
+                              (const char *)h + HDR_BYTES);
             return h->status;
+        }
 
-        /* The argument is copied out so that the task may free the
-         * (possibly large) command with sgl_recv_release(). */
-        if ((rc = sgl__buf_reserve(&e->arg, h->arg_size)))
-            return rc;
-        const char *arg = e->arg.data;
+        if ((rc = sgl__buf_reserve(argbuf, h->arg_size))) {
+            fail_task(e, rc);
+            if ((rc = send_reply(rt, e, pack, master, tag_up(level))))
+                return rc;
+            continue;
+        }
+        const char *arg = argbuf->data;
         if (h->arg_size)
-            memcpy(e->arg.data, (const char *)h + HDR_BYTES, h->arg_size);
+            memcpy(argbuf->data, (const char *)h + HDR_BYTES, h->arg_size);
         e->down_data = (char *)e->down.data + HDR_BYTES + round16(h->arg_size);
         e->down_bytes = h->data_size;
         e->parent_seq = (long)h->parent_seq;
@@ -485,33 +663,47 @@ int sgl__mpi_serve(struct sgl_runtime *rt)
             sgl__run_child(e, rt->tasks[h->task].fn,
                            h->arg_size ? arg : NULL, h->arg_size);
         } else {
-            e->up_bytes = 0;
-            e->status = sgl_error_set(
-                SGL_ENOTASK,
-                "rank %d has no task %u with the master's name hash %08x: "
-                "every process must register the same tasks in the same "
-                "order",
-                rt->rank, h->task, h->hash);
-            snprintf(e->errmsg, sizeof e->errmsg, "%s", sgl_last_error());
+            fail_task(e, sgl_error_set(
+                             SGL_ENOTASK,
+                             "rank %d has no task %u with the master's name "
+                             "hash %08x: every process must register the "
+                             "same tasks in the same order",
+                             rt->rank, h->task, h->hash));
         }
-        if ((rc = send_reply(rt, e, master, tag_up(level))))
+        if ((rc = send_reply(rt, e, pack, master, tag_up(level))))
             return rc;
     }
 }
 
-static int stop_below(struct sgl_ctx *c, int status)
+static int serve(struct sgl_runtime *rt)
 {
-    int rc = c->node->link == SGL_LINK_MPI ? sgl__mpi_drain(c, NULL) : SGL_OK;
+    struct sgl_buf argbuf = {0}, pack = {0};
+    int rc = serve_with(rt, &argbuf, &pack);
+    sgl__buf_free(&argbuf);
+    sgl__buf_free(&pack);
+    return rc;
+}
+
+/* A stop carries the program's status and, after a failure, its message
+ * (at most SGL_ERRMSG_MAX bytes, so the stop is always one packed
+ * message). */
+static int stop(struct sgl_ctx *c, int status, const char *msg)
+{
+    /* Senders of blocks still in flight wait until they are received. */
+    int rc = fetch(c, NULL);
+    size_t len = status < 0 ? strnlen(msg, SGL_ERRMSG_MAX - 1) : 0;
+    char stop[HDR_BYTES + SGL_ERRMSG_MAX];
+    struct down_hdr h = {.magic = MAGIC_DOWN,
+                         .kind = KIND_STOP,
+                         .status = status,
+                         .arg_size = len};
+    memcpy(stop, &h, HDR_BYTES);
+    memcpy(stop + HDR_BYTES, msg, len);
     for (unsigned i = 0; i < c->node->arity; i++) {
-        if (c->child[i]) {
-            int r = stop_below(c->child[i], status);
-            rc = rc ? rc : r;
+        if (c->child[i])
             continue;
-        }
-        struct down_hdr h = {
-            .magic = MAGIC_DOWN, .kind = KIND_STOP, .status = status};
-        if (MPI_Send(&h, HDR_BYTES, MPI_BYTE, c->node->child[i]->rank,
-                     tag_down(c->node->level + 1),
+        if (MPI_Send(stop, (int)(HDR_BYTES + len), MPI_BYTE,
+                     c->node->child[i]->rank, tag_down(c->node->level + 1),
                      c->rt->comm) != MPI_SUCCESS &&
             rc == SGL_OK)
             rc = sgl_error_set(SGL_EMPI, "sending stop to rank %d failed",
@@ -520,7 +712,14 @@ static int stop_below(struct sgl_ctx *c, int status)
     return rc;
 }
 
-int sgl__mpi_stop(struct sgl_runtime *rt, int status)
-{
-    return stop_below(rt->entry, status);
-}
+const struct sgl__level sgl__level_mpi = {
+    .name = "mpi",
+    .master_init = master_init,
+    .master_free = master_free,
+    .stage_buf = stage_buf,
+    .pardo = pardo,
+    .fetch = fetch,
+    .release = release,
+    .stop = stop,
+    .serve = serve,
+};

@@ -4,7 +4,8 @@
  * superstep's synchronisation up, the start its synchronisation down. */
 #include <omp.h>
 
-#include "runtime_impl.h"
+#include "child.h"
+#include "level.h"
 
 /* Bind the calling thread to the PU of @c's first worker, once per thread
  * and target: rebinding on every pardo would cost a system call each. */
@@ -27,39 +28,27 @@ static void bind_to(const struct sgl_ctx *c)
     hwloc_bitmap_free(set);
 }
 
-int sgl__pardo_threads(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
-                       size_t arg_size)
+static int pardo(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
+                 size_t arg_size)
 {
     unsigned p = m->node->arity;
+    unsigned team = p < m->rt->team_max ? p : m->rt->team_max;
     int bind = m->rt->bind;
-#pragma omp parallel num_threads(p)
+#pragma omp parallel num_threads(team)
     {
         /* A team smaller than asked (OMP_THREAD_LIMIT, dynamic threads)
          * runs several children per thread: slower, still correct. */
         unsigned nt = (unsigned)omp_get_num_threads();
         for (unsigned i = (unsigned)omp_get_thread_num(); i < p; i += nt) {
-            struct sgl_ctx *c = m->child[i];
             if (bind)
-                bind_to(c);
-            int rc = sgl__deliver_local(m, i, c);
-            if (rc) {
-                c->status = rc;
-                snprintf(c->errmsg, sizeof c->errmsg, "%s", sgl_last_error());
-                c->up_bytes = 0;
-                c->task_time = c->work = 0;
-                continue;
-            }
-            c->parent_seq = (long)m->seq;
-            sgl__run_child(c, task, arg, arg_size);
+                bind_to(m->child[i]);
+            sgl__run_local(m, i, task, arg, arg_size);
         }
     }
     int status = SGL_OK;
     for (unsigned i = 0; i < p; i++) {
         struct sgl_ctx *c = m->child[i];
-        m->gdata[i] = c->up.data;
-        m->gbytes[i] = c->status < 0 ? 0 : c->up_bytes;
-        m->ctime[i] = c->task_time;
-        m->cwork[i] = c->work;
+        sgl__take_local_reply(m, i);
         if (c->status < 0 && status == SGL_OK)
             status = sgl__child_failed(m, i, m->rt->rank, c->status,
                                        c->errmsg);
@@ -67,3 +56,15 @@ int sgl__pardo_threads(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
     m->gathered = 1;
     return status;
 }
+
+/* The master fills a child's own receive buffer. */
+static struct sgl_buf *stage_buf(struct sgl_ctx *m, unsigned i)
+{
+    return &m->child[i]->down;
+}
+
+const struct sgl__level sgl__level_threads = {
+    .name = "threads",
+    .stage_buf = stage_buf,
+    .pardo = pardo,
+};

@@ -6,8 +6,11 @@
 
 #include <omp.h>
 
+#include "child.h"
+#include "level.h"
 #include "runtime_impl.h"
 #include "sgl_mpi.h"
+#include "watchdog.h"
 
 void sgl_opts_default(sgl_opts_t *opts)
 {
@@ -29,32 +32,23 @@ static void ctx_free(struct sgl_ctx *c)
 {
     if (!c)
         return;
-    for (unsigned i = 0; i < c->node->arity; i++) {
-        if (c->child)
-            ctx_free(c->child[i]);
-        if (c->gbuf)
-            sgl__buf_free(&c->gbuf[i]);
-        if (c->sbuf)
-            sgl__buf_free(&c->sbuf[i]);
-    }
+    for (unsigned i = 0; c->child && i < c->node->arity; i++)
+        ctx_free(c->child[i]);
+    if (c->node->arity && sgl__level_of(c)->master_free)
+        sgl__level_of(c)->master_free(c);
     sgl__ctx_states_free(c);
     free(c->child);
     free(c->counts);
     free(c->offsets);
     free(c->gdata);
     free(c->gbytes);
-    free(c->gbuf);
-    free(c->sbuf);
+    free(c->pending);
+    free((void *)c->returned);
     free(c->ctime);
     free(c->cwork);
     sgl__trace_free(&c->trace);
-    free(c->reqs);
-    free(c->stats);
-    free(c->pending);
-    sgl__buf_free(&c->hdrs);
     sgl__buf_free(&c->down);
     sgl__buf_free(&c->up);
-    sgl__buf_free(&c->arg);
     free(c);
 }
 
@@ -74,16 +68,14 @@ static struct sgl_ctx *ctx_new(struct sgl_runtime *rt, const struct sgl_node *n)
     c->offsets = calloc(p, sizeof *c->offsets);
     c->gdata = calloc(p, sizeof *c->gdata);
     c->gbytes = calloc(p, sizeof *c->gbytes);
-    c->gbuf = calloc(p, sizeof *c->gbuf);
-    c->sbuf = calloc(p, sizeof *c->sbuf);
-    c->reqs = calloc(3 * (size_t)p, sizeof *c->reqs);
-    c->stats = calloc(p, sizeof *c->stats);
+    c->pending = calloc(p, sizeof *c->pending);
+    c->returned = calloc(p, sizeof *c->returned);
     c->ctime = calloc(p, sizeof *c->ctime);
     c->cwork = calloc(p, sizeof *c->cwork);
-    c->pending = calloc(p, sizeof *c->pending);
+    const struct sgl__level *link = sgl__level_of(c);
     if (!c->child || !c->counts || !c->offsets || !c->gdata || !c->gbytes ||
-        !c->gbuf || !c->sbuf || !c->reqs || !c->stats || !c->pending || !c->ctime ||
-        !c->cwork) {
+        !c->pending || !c->returned || !c->ctime || !c->cwork ||
+        (link->master_init && link->master_init(c) != SGL_OK)) {
         ctx_free(c);
         return NULL;
     }
@@ -97,6 +89,21 @@ static struct sgl_ctx *ctx_new(struct sgl_runtime *rt, const struct sgl_node *n)
         }
     }
     return c;
+}
+
+/* Tell every child across a link, below every master this process plays,
+ * that the program ended. */
+static int stop_below(struct sgl_ctx *c, int status, const char *msg)
+{
+    if (c->node->arity == 0)
+        return SGL_OK;
+    const struct sgl__level *link = sgl__level_of(c);
+    int rc = link->stop ? link->stop(c, status, msg) : SGL_OK;
+    for (unsigned i = 0; i < c->node->arity; i++) {
+        int r = c->child[i] ? stop_below(c->child[i], status, msg) : SGL_OK;
+        rc = rc ? rc : r;
+    }
+    return rc;
 }
 
 /* The highest node this process plays: the root for rank 0, else the node
@@ -140,17 +147,119 @@ static int agree(MPI_Comm comm, int rc)
     return worst;
 }
 
+/* A digest of the tree as this process built it: every node's level,
+ * fan-out, link and rank, depth first (FNV-1a over the fields). */
+static uint64_t tree_digest(const struct sgl_node *n, uint64_t h)
+{
+    uint64_t f[4] = {n->level, n->arity, (uint64_t)n->link,
+                     (uint64_t)(int64_t)n->rank};
+    for (int k = 0; k < 4; k++)
+        for (int b = 0; b < 8; b++)
+            h = (h ^ ((f[k] >> (8 * b)) & 0xff)) * 1099511628211u;
+    for (unsigned i = 0; i < n->arity; i++)
+        h = tree_digest(n->child[i], h);
+    return h;
+}
+
+/* Every rank must run on the same tree: ranks given different shapes that
+ * need the same number of processes would otherwise exchange commands
+ * that do not match (wrong results or hangs). Collective. */
+static int check_same_tree(struct sgl_runtime *rt)
+{
+    enum { SHAPE_MAX = 96 };
+    uint64_t mine =
+        tree_digest(sgl_machine_root(rt->machine), 14695981039346656037u);
+    uint64_t *all = malloc((size_t)rt->size * sizeof *all);
+    char *shapes = malloc((size_t)rt->size * SHAPE_MAX);
+    int rc = all && shapes ? SGL_OK : SGL_ENOMEM;
+    rc = agree(rt->comm, rc ? sgl_error_set(rc, "sgl_init: out of memory")
+                            : SGL_OK);
+    if (rc == SGL_OK &&
+        MPI_Allgather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T,
+                      rt->comm) != MPI_SUCCESS)
+        rc = sgl_error_set(SGL_EMPI, "sgl_init: MPI_Allgather failed");
+    int differ = 0;
+    for (int r = 1; rc == SGL_OK && r < rt->size; r++)
+        differ |= all[r] != all[0];
+    if (rc == SGL_OK && differ) {
+        char shape[SHAPE_MAX] = {0};
+        snprintf(shape, sizeof shape, "%s", sgl_machine_source(rt->machine));
+        if (MPI_Allgather(shape, SHAPE_MAX, MPI_CHAR, shapes, SHAPE_MAX,
+                          MPI_CHAR, rt->comm) != MPI_SUCCESS) {
+            rc = sgl_error_set(SGL_EMPI, "sgl_init: MPI_Allgather failed");
+        } else {
+            char msg[SGL_ERRMSG_MAX];
+            int len = snprintf(msg, sizeof msg,
+                               "sgl_init: the ranks built different machine "
+                               "trees (give every rank the same shape): "
+                               "rank 0 has %s",
+                               shapes);
+            for (int r = 1; r < rt->size && len < (int)sizeof msg; r++)
+                if (all[r] != all[0])
+                    len += snprintf(msg + len, sizeof msg - (size_t)len,
+                                    "; rank %d has %s", r,
+                                    shapes + (size_t)r * SHAPE_MAX);
+            rc = sgl_error_set(SGL_ESHAPE, "%s", msg);
+        }
+    }
+    free(all);
+    free(shapes);
+    return rc;
+}
+
+/* The threads this process's thread levels run at once: on each path
+ * down from the entry, the product of the capped team sizes. */
+static double threads_at_once(const struct sgl_node *n, int rank,
+                              unsigned team_max)
+{
+    if (n->arity == 0 || n->rank != rank)
+        return 1;
+    double most = 0;
+    for (unsigned i = 0; i < n->arity; i++) {
+        double t = threads_at_once(n->child[i], rank, team_max);
+        most = t > most ? t : most;
+    }
+    if (n->link != SGL_LINK_THREADS)
+        return most;
+    return most * (n->arity < team_max ? n->arity : team_max);
+}
+
+/* Never ask OpenMP for more threads than it can give: libgomp crashes or
+ * exits the process when thread creation fails. Each team is capped; a
+ * tree whose nested teams would still need too many threads is refused
+ * before any thread starts. */
+static int plan_threads(struct sgl_runtime *rt, int pus)
+{
+    unsigned cap = pus > SGL__TEAM_MIN_CAP ? (unsigned)pus : SGL__TEAM_MIN_CAP;
+    int limit = omp_get_thread_limit();
+    if (limit > 0 && (unsigned)limit < cap)
+        cap = (unsigned)limit;
+    rt->team_max = cap;
+    double need = threads_at_once(rt->entry->node, rt->rank, cap);
+    double most = limit > 0 && limit < SGL__THREADS_MAX ? limit
+                                                        : SGL__THREADS_MAX;
+    if (need > most)
+        return sgl_error_set(SGL_ESHAPE,
+                             "sgl_init: rank %d would run %.0f threads at "
+                             "once on its nested thread levels (teams "
+                             "capped at %u); the limit is %.0f (the smaller "
+                             "of %d and OMP_THREAD_LIMIT): use a shape with "
+                             "fewer nested threads",
+                             rt->rank, need, cap, most, SGL__THREADS_MAX);
+    return SGL_OK;
+}
+
 /* More worker threads than cores is allowed (tests run 8-worker shapes on
  * 2 cores) but timings then mean nothing: say so, since the library never
- * prints. */
-static void check_oversubscription(struct sgl_runtime *rt)
+ * prints. Returns the processing units the process may use (0 unknown). */
+static int check_oversubscription(struct sgl_runtime *rt)
 {
     size_t mine = 0;
     for (size_t w = 0; w < sgl_machine_workers(rt->machine); w++)
         mine += sgl_node_rank(sgl_machine_worker(rt->machine, w)) == rt->rank;
     hwloc_bitmap_t set = hwloc_bitmap_alloc();
     if (!set)
-        return;
+        return 0;
     int pus = hwloc_get_cpubind(rt->topo, set, HWLOC_CPUBIND_PROCESS) == 0
                   ? hwloc_bitmap_weight(set)
                   : hwloc_get_nbobjs_by_type(rt->topo, HWLOC_OBJ_PU);
@@ -160,6 +269,31 @@ static void check_oversubscription(struct sgl_runtime *rt)
                  "rank %d runs %zu worker threads on %d processing units: "
                  "oversubscribed, correct but not meaningful for speed",
                  rt->rank, mine, pus);
+    return pus;
+}
+
+/* The watchdog's limit: the option, else SGL_WATCHDOG; rank 0's holds on
+ * every rank, since remote ranks need not inherit its environment. */
+static int watchdog_setting(struct sgl_runtime *rt, const sgl_opts_t *opts)
+{
+    const char *env = getenv("SGL_WATCHDOG");
+    double t = opts->watchdog;
+    int rc = SGL_OK;
+    if (!(t > 0) && env && *env) {
+        char *end;
+        t = strtod(env, &end);
+        if (*end || !(t > 0 && t < 1e9))
+            rc = sgl_error_set(SGL_EINVAL,
+                               "sgl_init: SGL_WATCHDOG='%.64s' is not a "
+                               "number of seconds in (0, 1e9)",
+                               env);
+    }
+    if (!(t > 0 && t < 1e9))
+        t = 0;
+    if (MPI_Bcast(&t, 1, MPI_DOUBLE, 0, rt->comm) != MPI_SUCCESS && !rc)
+        rc = sgl_error_set(SGL_EMPI, "sgl_init: MPI_Bcast failed");
+    rt->watchdog = t;
+    return rc;
 }
 
 static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
@@ -194,6 +328,8 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
             sgl_machine_source(rt->machine),
             sgl_machine_processes(rt->machine), rt->size);
     rc = agree(rt->comm, rc);
+    if (rc == SGL_OK)
+        rc = check_same_tree(rt);
     if (rc == SGL_OK) {
         const struct sgl_node *e =
             entry_node(sgl_machine_root(rt->machine), rt->rank);
@@ -212,8 +348,9 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
     /* Binding only makes sense when the workers are real cores. */
     rt->bind = opts->bind && rt->topo &&
                sgl_node_os_index(sgl_machine_worker(rt->machine, 0)) >= 0;
-    if (rt->topo)
-        check_oversubscription(rt);
+    int pus = rt->topo ? check_oversubscription(rt) : 0;
+    if (rc == SGL_OK)
+        rc = agree(rt->comm, plan_threads(rt, pus));
     if (rc != SGL_OK) {
         char msg[SGL_ERRMSG_MAX];
         snprintf(msg, sizeof msg, "%s", sgl_last_error());
@@ -223,6 +360,16 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
     const char *env_trace = getenv("SGL_TRACE");
     rt->trace = opts->trace && !(env_trace && strcmp(env_trace, "0") == 0);
     rt->trace_max = opts->trace_max ? opts->trace_max : (size_t)1 << 20;
+    rt->share_result = opts->share_result;
+    rc = watchdog_setting(rt, opts);
+    if (rc == SGL_OK)
+        rc = sgl__watchdog_start(rt);
+    if ((rc = agree(rt->comm, rc)) != SGL_OK) {
+        char msg[SGL_ERRMSG_MAX];
+        snprintf(msg, sizeof msg, "%s", sgl_last_error());
+        sgl_finalize(rt);
+        return sgl_error_set(rc, "%s", msg);
+    }
     /* One origin for every process's trace times. */
     MPI_Barrier(rt->comm);
     rt->epoch = 0;
@@ -289,6 +436,7 @@ int sgl_finalize(sgl_runtime_t *rt)
 {
     if (!rt)
         return SGL_OK;
+    sgl__watchdog_stop(rt);
     ctx_free(rt->entry);
     sgl_machine_free(rt->machine);
     if (rt->topo)
@@ -297,6 +445,7 @@ int sgl_finalize(sgl_runtime_t *rt)
         free(rt->tasks[i].name);
     free(rt->tasks);
     free(rt->index);
+    sgl__buf_free(&rt->result);
     if (rt->comm != MPI_COMM_NULL)
         MPI_Comm_free(&rt->comm);
     int own = rt->own_mpi;
@@ -333,41 +482,113 @@ int sgl_task_register(sgl_runtime_t *rt, sgl_task_fn fn, const char *name)
     return SGL_OK;
 }
 
-int sgl_run(sgl_runtime_t *rt, sgl_task_fn main_task, const void *arg,
+/* Send the root's result to every process (share_result): its size, then
+ * whether every process could make room for it (so that none waits in a
+ * broadcast another left), then its bytes in pieces that fit MPI's int
+ * counts. Every process knows the program's status, so all of them take
+ * part or none. */
+static int share_result(struct sgl_runtime *rt)
+{
+    uint64_t bytes = rt->rank == 0 ? rt->entry->up_bytes : 0;
+    if (MPI_Bcast(&bytes, 1, MPI_UINT64_T, 0, rt->comm) != MPI_SUCCESS)
+        return sgl_error_set(SGL_EMPI, "sgl_run: broadcasting the result "
+                                       "size failed");
+    char *data = rt->entry->up.data;
+    int room = 1, all = 0;
+    if (rt->rank != 0) {
+        room = sgl__buf_reserve(&rt->result, (size_t)bytes) == SGL_OK;
+        data = rt->result.data;
+        rt->result_bytes = (size_t)bytes;
+    }
+    if (MPI_Allreduce(&room, &all, 1, MPI_INT, MPI_MIN, rt->comm) !=
+        MPI_SUCCESS)
+        return sgl_error_set(SGL_EMPI, "sgl_run: agreeing on the result "
+                                       "failed");
+    if (!all)
+        return sgl_error_set(SGL_ENOMEM,
+                             "sgl_run: %s no memory for the %llu-byte result",
+                             room ? "another rank has" : "this rank has",
+                             (unsigned long long)bytes);
+    const uint64_t piece = (uint64_t)1 << 30;
+    for (uint64_t off = 0; off < bytes; off += piece) {
+        int n = (int)(bytes - off < piece ? bytes - off : piece);
+        if (MPI_Bcast(data + off, n, MPI_BYTE, 0, rt->comm) != MPI_SUCCESS)
+            return sgl_error_set(SGL_EMPI, "sgl_run: broadcasting the "
+                                           "result failed");
+    }
+    return SGL_OK;
+}
+
+int sgl_run(sgl_runtime_t *rt, sgl_task_fn task, const void *arg,
             size_t arg_size)
 {
     if (!rt)
         return sgl_error_set(SGL_EINVAL, "sgl_run: runtime is NULL");
+    rt->has_result = 0;
+    int status;
     if (rt->entry->node->parent) {
         /* A child process: serve, then pass the stop on. */
-        int status = sgl__mpi_serve(rt);
-        int rc = sgl__mpi_stop(rt, status);
-        return rc ? rc : status;
-    }
-    int status;
-    if (!main_task) {
-        status = sgl_error_set(SGL_EINVAL, "sgl_run: main task is NULL");
+        status = sgl__level_above(rt->entry)->serve(rt);
+    } else if (!task) {
+        status = sgl_error_set(SGL_EINVAL, "sgl_run: task is NULL");
     } else if (arg_size > 0 && !arg) {
-        /* As sgl_pardo(): the main task would read arg_size bytes at NULL. */
+        /* As sgl_pardo(): the task would read arg_size bytes at NULL. */
         status = sgl_error_set(SGL_EINVAL,
                                "sgl_run: arg is NULL but arg_size is %zu",
                                arg_size);
     } else {
+        /* The root runs as a child of the run: its block is the argument
+         * (copied at its first sgl_recv()), its hand-up the result. */
         struct sgl_ctx *root = rt->entry;
-        root->task_start = root->last_end = sgl__now(rt);
+        rt->run_arg = arg;
+        rt->run_arg_size = arg_size;
+        root->down_data = NULL;
+        root->down_bytes = 0;
         root->parent_seq = -1;
-        root->in_task = 1;
-        status = main_task(root, arg, arg_size);
-        root->in_task = 0;
+        sgl__run_child(root, task, arg, arg_size);
+        status = root->status;
+        rt->run_arg = NULL;
+        rt->run_arg_size = 0;
     }
     char msg[SGL_ERRMSG_MAX];
     snprintf(msg, sizeof msg, "%s", sgl_last_error());
-    int rc = sgl__mpi_stop(rt, status);
+    int rc = stop_below(rt->entry, status, msg);
+    if (!rc && status == SGL_OK && rt->share_result)
+        rc = share_result(rt);
     if (rc)
         return rc;
     if (status < 0)
-        sgl_error_set(status, "%s", msg);
+        return sgl_error_set(status, "%s", msg);
+    rt->has_result = rt->rank == 0 || rt->share_result;
     return status;
+}
+
+int sgl_run_result(const sgl_runtime_t *rt, size_t elem_size,
+                   const void **ret_data, size_t *ret_count)
+{
+    if (!rt || !ret_data || !ret_count)
+        return sgl_error_set(SGL_EINVAL, "sgl_run_result: NULL argument");
+    if (elem_size == 0)
+        return sgl_error_set(SGL_EINVAL, "sgl_run_result: elem_size is 0");
+    if (!rt->has_result)
+        return sgl_error_set(SGL_ESTATE,
+                             "sgl_run_result: no result on rank %d: no run "
+                             "succeeded yet%s",
+                             rt->rank,
+                             rt->rank && !rt->share_result
+                                 ? ", or the result stays on rank 0 "
+                                   "(set sgl_opts_t.share_result)"
+                                 : "");
+    const struct sgl_ctx *root = rt->entry;
+    size_t bytes = rt->rank == 0 ? root->up_bytes : rt->result_bytes;
+    if (bytes % elem_size)
+        return sgl_error_set(SGL_ESIZE,
+                             "sgl_run_result: the result has %zu bytes, not "
+                             "a multiple of the element size %zu",
+                             bytes, elem_size);
+    *ret_data = rt->rank == 0 ? root->up.data : rt->result.data;
+    *ret_count = bytes / elem_size;
+    return SGL_OK;
 }
 
 const sgl_machine_t *sgl_runtime_machine(const sgl_runtime_t *rt)

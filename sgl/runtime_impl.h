@@ -17,6 +17,14 @@
  * less than building a derived datatype. */
 #define SGL__PACK_MAX 16384
 
+/* Threads one process may run at once on its thread levels (the product
+ * of the capped team sizes down the deepest path): beyond this a shape is
+ * refused at sgl_init() rather than left to fail inside OpenMP. */
+#define SGL__THREADS_MAX 4096
+/* A thread-level team is capped at the larger of this and the process's
+ * processing units: more children run several per thread. */
+#define SGL__TEAM_MIN_CAP 64
+
 /* A growable byte buffer. Grown by the thread that uses it, so that at the
  * thread level a child's buffers are first touched on the child's core. */
 struct sgl_buf {
@@ -88,9 +96,6 @@ struct sgl_ctx {
     struct sgl_buf up;
     size_t up_bytes;
     int down_released;    /* sgl_recv_release() in the current task */
-    /* MPI entry node: the task's argument, copied out of the down buffer
-     * so that sgl_recv_release() may free that buffer mid-task. */
-    struct sgl_buf arg;
     int in_task;
     int status;                   /* the task's return code */
     char errmsg[SGL_ERRMSG_MAX];  /* its message when status < 0 */
@@ -106,14 +111,13 @@ struct sgl_ctx {
     int consumed;            /* a block went straight into a gather's dst */
     const void **gdata;      /* arity entries */
     size_t *gbytes;          /* arity entries */
-    struct sgl_buf *gbuf;    /* arity entries; MPI level receive buffers */
-    struct sgl_buf *sbuf;    /* arity entries; MPI level, remote children's
-                                sgl_scatter_buffer() blocks */
-    /* MPI level only. */
-    MPI_Request *reqs;       /* 3 * arity: two sends and a receive a child */
-    MPI_Status *stats;       /* arity entries, for the receives */
-    size_t *pending;         /* arity: hand-up bytes not yet received */
-    struct sgl_buf hdrs;     /* message headers and packed small messages */
+    size_t *pending;         /* arity: bytes of blocks the link still holds
+                                (level.h, fetch) */
+    void *link_state;        /* what the link keeps at this master */
+    /* Read by the watchdog's thread: when the running pardo started (0
+     * between pardos) and which children have returned from it. */
+    _Atomic double pardo_start;
+    _Atomic unsigned char *returned; /* arity entries */
 
     void *state;
     void (*destroy)(void *);
@@ -139,6 +143,8 @@ struct sgl_runtime {
     int own_mpi;             /* sgl_init called MPI_Init_thread */
     sgl_machine_t *machine;
     int bind;                /* bind threads to their workers' PUs */
+    unsigned team_max;       /* threads a thread-level pardo asks for at
+                                most; its other children share them */
     hwloc_topology_t topo;   /* loaded only when binding */
     struct sgl_ctx *entry;   /* the highest node this process plays */
     char warning[256];       /* sgl_runtime_warning(); empty if none */
@@ -152,43 +158,18 @@ struct sgl_runtime {
     struct sgl_task_entry *tasks;
     size_t ntasks;
     size_t cap_tasks;
+    /* The running program's argument: the root's block (sgl_recv()). */
+    const void *run_arg;
+    size_t run_arg_size;
+    /* The last run's result: the root's hand-up on rank 0, a copy sent at
+     * the end of the run elsewhere (share_result). */
+    int share_result;
+    int has_result;
+    struct sgl_buf result;
+    size_t result_bytes;
+    double watchdog;         /* seconds a superstep may run; 0 = off */
+    struct sgl_watchdog *dog; /* its thread, when on */
 };
-
-/* Run @task on @child as a child of the current pardo: mark it in a task,
- * clear its hand-up, record status and message. */
-void sgl__run_child(struct sgl_ctx *child, sgl_task_fn task, const void *arg,
-                    size_t arg_size);
-
-/* Copy child @i's staged block of @master into @child's own down buffer. */
-int sgl__deliver_local(struct sgl_ctx *master, unsigned i,
-                       struct sgl_ctx *child);
-
-/* The pardo of one level. Both return the pardo's status after every child
- * finished; per-child statuses are in the children (threads) or reported
- * through @master->gdata and the messages (MPI). */
-int sgl__pardo_threads(struct sgl_ctx *master, sgl_task_fn task,
-                       const void *arg, size_t arg_size);
-int sgl__pardo_mpi(struct sgl_ctx *master, sgl_task_fn task, const void *arg,
-                   size_t arg_size);
-
-/* Serve the master of this process's entry node until it says stop;
- * returns the program's status sent with the stop. */
-int sgl__mpi_serve(struct sgl_runtime *rt);
-/* Receive every hand-up block still in flight below @m (see level_mpi.c),
- * into @dst at the children's offsets if not NULL, else into the staging
- * buffers. */
-int sgl__mpi_drain(struct sgl_ctx *m, char *dst);
-/* The buffer sgl_scatter_buffer() stages child @i's block in: the local
- * child's down buffer, or the master's send buffer for a remote one. */
-struct sgl_buf *sgl__stage_buf(struct sgl_ctx *m, unsigned i);
-
-/* Tell every remote child of every MPI master this process plays to stop
- * serving, with the program's @status. */
-int sgl__mpi_stop(struct sgl_runtime *rt, int status);
-
-/* Record child @i's failure in the master's error message. */
-int sgl__child_failed(const struct sgl_ctx *master, unsigned i, int rank,
-                      int status, const char *msg);
 
 uint32_t sgl__hash(const char *s);
 

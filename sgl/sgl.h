@@ -6,7 +6,14 @@
  * Execution model (master-driven, not SPMD). sgl_run() runs the main task
  * on the root master only; every other process waits for its master's
  * commands until the main task returns. Code outside a pardo runs on the
- * master alone. A superstep at a master is
+ * master alone. The root is a node like the others: it receives the run's
+ * argument as its block and what it puts is the run's result, so that one
+ * function is one recursive step of the paper, at every level:
+ *
+ *     if master: scatter my block; pardo(myself); gather; combine; put
+ *     else:      compute on my block; put
+ *
+ * A superstep at a master is
  *
  *     sgl_scatter() or sgl_bcast()   stage one block per child (optional)
  *     sgl_pardo(task, arg)           run task on every child; the staged
@@ -76,6 +83,16 @@ typedef struct sgl_opts {
     size_t trace_max;  /**< records kept per master before new ones are
                             dropped (and counted); default 1 << 20, about
                             100 MiB for a 2-child master; 0 = default */
+    double watchdog;   /**< seconds a superstep may run before the job is
+                            ended (exit status 124) with a message on
+                            stderr naming the master and the children that
+                            have not returned; 0 (default): the
+                            SGL_WATCHDOG environment variable, else off.
+                            Rank 0's value holds on every rank. */
+    int share_result;  /**< nonzero sends the root's result of every
+                            sgl_run() to every process, for
+                            sgl_run_result() (one broadcast per run);
+                            default 0 */
 } sgl_opts_t;
 
 /** Fill @p opts with the defaults. */
@@ -106,13 +123,31 @@ int sgl_finalize(sgl_runtime_t *rt);
  *  @return SGL_OK, SGL_EINVAL (NULL, or already registered), SGL_ENOMEM. */
 int sgl_task_register(sgl_runtime_t *rt, sgl_task_fn fn, const char *name);
 
-/** Run a program (collective): the root master runs @p main_task on the
- *  root context while every other process serves its master. May be called
- *  again after it returns, also after an error.
- *  @param arg  copied to every process that needs it; may be NULL.
- *  @return on every process, the main task's status. */
-int sgl_run(sgl_runtime_t *rt, sgl_task_fn main_task, const void *arg,
+/** Run a program (collective): the root master runs @p task on the root
+ *  context while every other process serves its master. The root is a
+ *  node like any other: its received block (sgl_recv()) is the run's
+ *  argument, and the block it puts (sgl_put()) is the run's result, read
+ *  with sgl_run_result(). So one task function can be the whole of a
+ *  recursive step, at the root and below. May be called again after it
+ *  returns, also after an error.
+ *  @param arg  the root task's argument and received block; copied to
+ *              every process that needs it; may be NULL.
+ *  @return on every process, the task's status (with the same message on
+ *          every process). */
+int sgl_run(sgl_runtime_t *rt, sgl_task_fn task, const void *arg,
             size_t arg_size);
+
+/** The block the root put in the last sgl_run(), as @p elem_size-byte
+ *  elements. On the root's process always; on the others only with
+ *  sgl_opts_t.share_result (the result then travels to them at the end of
+ *  the run). Owned by the runtime, valid until the next sgl_run() or
+ *  sgl_finalize().
+ *  @return SGL_OK (a count of 0 if the root put nothing), SGL_EINVAL
+ *          (NULL argument, elem_size 0), SGL_ESTATE (no successful run,
+ *          or another process without share_result), SGL_ESIZE (not a
+ *          whole number of elements). */
+int sgl_run_result(const sgl_runtime_t *rt, size_t elem_size,
+                   const void **ret_data, size_t *ret_count);
 
 /** The machine tree the runtime runs on. Owned by the runtime. */
 const sgl_machine_t *sgl_runtime_machine(const sgl_runtime_t *rt);
@@ -132,6 +167,8 @@ unsigned sgl_ctx_children(const sgl_ctx_t *ctx);
 unsigned sgl_ctx_index(const sgl_ctx_t *ctx);
 /** Nonzero on the root master (which has no master to put to). */
 int sgl_ctx_is_root(const sgl_ctx_t *ctx);
+/** Nonzero on a master (a node with children): the paper's "if master". */
+int sgl_ctx_is_master(const sgl_ctx_t *ctx);
 /** Nonzero on a leaf worker. */
 int sgl_ctx_is_worker(const sgl_ctx_t *ctx);
 /** Number of workers below (1 on a worker). */
@@ -156,7 +193,8 @@ void sgl_ctx_set_state(sgl_ctx_t *ctx, void *state, void (*destroy)(void *));
 /** The state kept under @p key (NULL until set), for libraries built on
  *  SGL, so that their state and the program's never collide: a library
  *  uses the address of one of its own objects as the key (the SGL
- *  algorithms do). The NULL key is the program's slot, sgl_ctx_state(). */
+ *  algorithms of algorithms.h do). The NULL key is the program's slot,
+ *  sgl_ctx_state(). */
 void *sgl_ctx_keyed_state(const sgl_ctx_t *ctx, const void *key);
 
 /** Set the state under @p key, as sgl_ctx_set_state() does for the
@@ -166,6 +204,23 @@ void *sgl_ctx_keyed_state(const sgl_ctx_t *ctx, const void *key);
  *          state is then kept). */
 int sgl_ctx_set_keyed_state(sgl_ctx_t *ctx, const void *key, void *state,
                             void (*destroy)(void *));
+
+/* Blocks. Every superstep call sizes a block as a count of elements of
+ * elem_size bytes (> 0): scatter, bcast, scatter_buffer, gather,
+ * gather_alloc, gather_block, recv, put, put_buffer and run_result alike.
+ * A block is a whole number of elements or the call fails with SGL_ESIZE.
+ * Only a pardo's or a run's argument is plain bytes (arg, arg_size). */
+
+/** Split @p n elements over the children of a master in proportion to
+ *  @p weights (sgl_ctx_children() non-negative finite values with a
+ *  positive sum), or, with NULL weights, to the number of workers below
+ *  each child, so that every worker gets n / P elements up to one.
+ *  Deterministic: the same tree, n and weights give the same counts.
+ *  @param ret_counts  sgl_ctx_children() entries, written on success.
+ *  @return SGL_OK, SGL_ESTATE (a worker), SGL_EINVAL (NULL, or weights
+ *          negative, not finite or summing to 0). */
+int sgl_ctx_split(const sgl_ctx_t *ctx, size_t n, const double *weights,
+                  size_t *ret_counts);
 
 /** Stage a different block for each child for the next sgl_pardo().
  *  @param src        children's blocks back to back, in child order; must
@@ -179,14 +234,23 @@ int sgl_ctx_set_keyed_state(sgl_ctx_t *ctx, const void *key, void *state,
 int sgl_scatter(sgl_ctx_t *ctx, const void *src, size_t elem_size,
                 const size_t *counts);
 
-/** Stage the same block for every child for the next sgl_pardo().
+/** Stage @p n elements of @p src split over the children by
+ *  sgl_ctx_split() (with @p weights, NULL for the workers below each
+ *  child): sgl_scatter() without a counts array.
+ *  @return as sgl_ctx_split() and sgl_scatter(), SGL_ENOMEM. */
+int sgl_scatter_split(sgl_ctx_t *ctx, const void *src, size_t elem_size,
+                      size_t n, const double *weights);
+
+/** Stage the same block of @p count elements for every child for the next
+ *  sgl_pardo().
  *  @param src  must stay valid until sgl_pardo() returns.
  *  @return as sgl_scatter(). */
-int sgl_bcast(sgl_ctx_t *ctx, const void *src, size_t bytes);
+int sgl_bcast(sgl_ctx_t *ctx, const void *src, size_t elem_size,
+              size_t count);
 
-/** Stage child @p i's block for the next sgl_pardo() in a runtime-owned
- *  buffer of @p bytes that the caller fills in place: one copy less than
- *  sgl_scatter() when the master builds the blocks anyway (reorders,
+/** Stage child @p i's block of @p count elements for the next sgl_pardo()
+ *  in a runtime-owned buffer that the caller fills in place: one copy less
+ *  than sgl_scatter() when the master builds the blocks anyway (reorders,
  *  splits a received message). Call it once per child that gets data;
  *  the others get an empty block. A second call for the same child
  *  replaces the first and does not keep its contents. At a thread level
@@ -196,10 +260,10 @@ int sgl_bcast(sgl_ctx_t *ctx, const void *src, size_t bytes);
  *  sgl_scatter() or sgl_bcast() in one superstep.
  *  @return SGL_OK, SGL_ESTATE (not a master, or sgl_scatter()/sgl_bcast()
  *          already staged), SGL_EINVAL (@p i out of range, @p ret_data
- *          NULL), SGL_ENOMEM.
+ *          NULL, elem_size 0), SGL_ERANGE (size overflows), SGL_ENOMEM.
  *  @par Cost: as sgl_scatter() with these block sizes. */
-int sgl_scatter_buffer(sgl_ctx_t *ctx, unsigned i, size_t bytes,
-                       void **ret_data);
+int sgl_scatter_buffer(sgl_ctx_t *ctx, unsigned i, size_t elem_size,
+                       size_t count, void **ret_data);
 
 /** Run @p task on every child with a copy of the argument bytes, then wait
  *  for all of them. Blocks staged by sgl_scatter()/sgl_bcast() are delivered
@@ -225,14 +289,27 @@ int sgl_pardo(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
 int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size, size_t capacity,
                size_t *ret_counts);
 
-/** Look at child @p i's block from the last pardo without copying. Valid
+/** sgl_gather() into a new array of exactly the children's total, for
+ *  blocks whose sizes the master does not know: one call instead of
+ *  sizing, allocating and gathering.
+ *  @param ret_data    set to a malloc()ed array the caller frees (NULL
+ *                     when the total is 0); untouched on failure.
+ *  @param ret_total   the number of elements gathered.
+ *  @param ret_counts  NULL, or sgl_ctx_children() per-child counts.
+ *  @return as sgl_gather(), SGL_ENOMEM. */
+int sgl_gather_alloc(sgl_ctx_t *ctx, size_t elem_size, void **ret_data,
+                     size_t *ret_total, size_t *ret_counts);
+
+/** Look at child @p i's block of the last pardo without copying. Valid
  *  until the next sgl_pardo() on this context. Call it before
  *  sgl_gather(), which at an MPI level may receive large blocks straight
  *  into its destination and then no longer holds them.
+ *  @param ret_count  the block's element count.
  *  @return SGL_OK, SGL_ESTATE (no pardo ran, or the block is gone into an
- *          earlier gather's destination), SGL_EINVAL (i out of range). */
-int sgl_gather_block(sgl_ctx_t *ctx, unsigned i, const void **ret_data,
-                     size_t *ret_bytes);
+ *          earlier gather's destination), SGL_EINVAL (i out of range,
+ *          elem_size 0), SGL_ESIZE (not a whole number of elements). */
+int sgl_gather_block(sgl_ctx_t *ctx, unsigned i, size_t elem_size,
+                     const void **ret_data, size_t *ret_count);
 
 /** Free the buffers that hold the children's blocks of the last pardo,
  *  once the master no longer needs them, instead of keeping them for reuse
@@ -244,31 +321,41 @@ int sgl_gather_block(sgl_ctx_t *ctx, unsigned i, const void **ret_data,
  *  @return SGL_OK, SGL_ESTATE (not a master, or no pardo ran), SGL_EMPI. */
 int sgl_gather_release(sgl_ctx_t *ctx);
 
-/** The block the master staged for this child in the current pardo. The
- *  buffer belongs to this child (first touched by it, unless the master
- *  used sgl_scatter_buffer()) and stays valid, and writable, until the
- *  next pardo that reaches this node or sgl_recv_release().
- *  @return SGL_OK, or SGL_ESTATE outside a task (the root has no block) or
- *          after sgl_recv_release(). */
-int sgl_recv(sgl_ctx_t *ctx, void **ret_data, size_t *ret_bytes);
+/** The block this node received: in a child, the block its master staged
+ *  for it in the current pardo; at the root, a copy of sgl_run()'s
+ *  argument, made at the first call. The buffer belongs to this node
+ *  (first touched by it, unless the master used sgl_scatter_buffer()) and
+ *  stays valid, and writable, until the next pardo that reaches this node,
+ *  sgl_recv_release() or the end of the task.
+ *  @param ret_count  the block's element count.
+ *  @return SGL_OK, SGL_ESTATE outside a task or after sgl_recv_release(),
+ *          SGL_EINVAL (NULL out-parameter, elem_size 0), SGL_ESIZE (not a
+ *          whole number of elements), SGL_ENOMEM (at the root). */
+int sgl_recv(sgl_ctx_t *ctx, size_t elem_size, void **ret_data,
+             size_t *ret_count);
 
-/** Free the buffer holding this child's received block before the task
+/** Free the buffer holding this node's received block before the task
  *  ends, when the task no longer needs it (e.g. after merging it into its
  *  own array). The pointer from sgl_recv() becomes invalid and a later
  *  sgl_recv() in this task fails with SGL_ESTATE. The task's argument
  *  stays valid.
- *  @return SGL_OK, or SGL_ESTATE outside a task or at the root. */
+ *  @return SGL_OK, or SGL_ESTATE outside a task. */
 int sgl_recv_release(sgl_ctx_t *ctx);
 
-/** Hand a block up to the master: copies @p bytes from @p src now.
- *  A later put in the same task replaces the earlier one.
- *  @return SGL_OK, SGL_ESTATE (at the root), SGL_EINVAL, SGL_ENOMEM. */
-int sgl_put(sgl_ctx_t *ctx, const void *src, size_t bytes);
+/** Hand a block of @p count elements up: copies them from @p src now. In a
+ *  child it goes to the master; at the root it is the run's result
+ *  (sgl_run_result()). A later put in the same task replaces the earlier
+ *  one.
+ *  @return SGL_OK, SGL_ESTATE (outside a task), SGL_EINVAL, SGL_ERANGE,
+ *          SGL_ENOMEM. */
+int sgl_put(sgl_ctx_t *ctx, const void *src, size_t elem_size, size_t count);
 
-/** Like sgl_put(), but returns a child-owned buffer of @p bytes for the
- *  caller to fill in place (no copy). Valid until the task returns.
- *  @return SGL_OK, SGL_ESTATE, SGL_EINVAL, SGL_ENOMEM. */
-int sgl_put_buffer(sgl_ctx_t *ctx, size_t bytes, void **ret_data);
+/** Like sgl_put(), but returns a node-owned buffer of @p count elements
+ *  for the caller to fill in place (no copy). Valid until the task
+ *  returns.
+ *  @return SGL_OK, SGL_ESTATE, SGL_EINVAL, SGL_ERANGE, SGL_ENOMEM. */
+int sgl_put_buffer(sgl_ctx_t *ctx, size_t elem_size, size_t count,
+                   void **ret_data);
 
 /** Declare @p units of work done by this node in the current task (the
  *  w of the cost model, in elements of the kernel that bounds it). Adds up

@@ -1,10 +1,12 @@
-/* The superstep primitives independent of the level: staging of scatter
- * and broadcast blocks, the pardo entry point that picks the level's
- * implementation, gather, and the child side (recv, put). */
+/* The superstep primitives independent of the link: staging of scatter
+ * and broadcast blocks, the pardo entry point that hands over to the
+ * link's operations (level.h), gather, and the node side (recv, put). */
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "runtime_impl.h"
+#include "level.h"
+#include "watchdog.h"
 
 static const char *role(const struct sgl_ctx *c)
 {
@@ -67,9 +69,57 @@ int sgl_scatter(sgl_ctx_t *ctx, const void *src, size_t elem_size,
     return SGL_OK;
 }
 
-int sgl_bcast(sgl_ctx_t *ctx, const void *src, size_t bytes)
+/* @count elements of @elem_size bytes, as a byte count that fits size_t. */
+static int block_bytes(const char *fn, size_t elem_size, size_t count,
+                       size_t *ret_bytes)
+{
+    if (elem_size == 0)
+        return sgl_error_set(SGL_EINVAL, "%s: elem_size is 0", fn);
+    if (__builtin_mul_overflow(count, elem_size, ret_bytes))
+        return sgl_error_set(SGL_ERANGE,
+                             "%s: %zu elements of %zu bytes overflow size_t",
+                             fn, count, elem_size);
+    return SGL_OK;
+}
+
+/* A received block of @bytes as a count of @elem_size elements. */
+static int block_count(const char *fn, size_t bytes, size_t elem_size,
+                       size_t *ret_count)
+{
+    if (elem_size == 0)
+        return sgl_error_set(SGL_EINVAL, "%s: elem_size is 0", fn);
+    if (bytes % elem_size)
+        return sgl_error_set(SGL_ESIZE,
+                             "%s: the block has %zu bytes, not a multiple "
+                             "of the element size %zu",
+                             fn, bytes, elem_size);
+    *ret_count = bytes / elem_size;
+    return SGL_OK;
+}
+
+int sgl_scatter_split(sgl_ctx_t *ctx, const void *src, size_t elem_size,
+                      size_t n, const double *weights)
+{
+    int rc = check_stage(ctx, "sgl_scatter_split");
+    if (rc)
+        return rc;
+    size_t *counts = malloc(ctx->node->arity * sizeof *counts);
+    if (!counts)
+        return sgl_error_set(SGL_ENOMEM, "sgl_scatter_split: out of memory");
+    rc = sgl_ctx_split(ctx, n, weights, counts);
+    if (!rc)
+        rc = sgl_scatter(ctx, src, elem_size, counts);
+    free(counts);
+    return rc;
+}
+
+int sgl_bcast(sgl_ctx_t *ctx, const void *src, size_t elem_size,
+              size_t count)
 {
     int rc = check_stage(ctx, "sgl_bcast");
+    size_t bytes = 0;
+    if (!rc)
+        rc = block_bytes("sgl_bcast", elem_size, count, &bytes);
     if (rc)
         return rc;
     if (bytes > 0 && !src)
@@ -85,14 +135,10 @@ int sgl_bcast(sgl_ctx_t *ctx, const void *src, size_t bytes)
     return SGL_OK;
 }
 
-struct sgl_buf *sgl__stage_buf(struct sgl_ctx *m, unsigned i)
+int sgl_scatter_buffer(sgl_ctx_t *ctx, unsigned i, size_t elem_size,
+                       size_t count, void **ret_data)
 {
-    return m->child[i] ? &m->child[i]->down : &m->sbuf[i];
-}
-
-int sgl_scatter_buffer(sgl_ctx_t *ctx, unsigned i, size_t bytes,
-                       void **ret_data)
-{
+    size_t bytes = 0;
     /* Later calls of one superstep add children to the staged buffers. */
     int more = ctx && ctx->node->arity > 0 &&
                ctx->staged == SGL_STAGED_BUFFERS;
@@ -106,7 +152,9 @@ int sgl_scatter_buffer(sgl_ctx_t *ctx, unsigned i, size_t bytes,
     if (!ret_data)
         return sgl_error_set(SGL_EINVAL,
                              "sgl_scatter_buffer: ret_data is NULL");
-    rc = sgl__buf_reserve(sgl__stage_buf(ctx, i), bytes);
+    if ((rc = block_bytes("sgl_scatter_buffer", elem_size, count, &bytes)))
+        return rc;
+    rc = sgl__buf_reserve(sgl__level_of(ctx)->stage_buf(ctx, i), bytes);
     if (rc)
         return rc;
     if (ctx->staged != SGL_STAGED_BUFFERS) {
@@ -117,55 +165,8 @@ int sgl_scatter_buffer(sgl_ctx_t *ctx, unsigned i, size_t bytes,
         ctx->elem_size = 1;
     }
     ctx->counts[i] = bytes;
-    *ret_data = sgl__stage_buf(ctx, i)->data;
+    *ret_data = sgl__level_of(ctx)->stage_buf(ctx, i)->data;
     return SGL_OK;
-}
-
-int sgl__deliver_local(struct sgl_ctx *master, unsigned i,
-                       struct sgl_ctx *child)
-{
-    size_t bytes = master->staged == SGL_STAGED_NONE ? 0 : master->counts[i];
-    if (master->staged == SGL_STAGED_BUFFERS) {
-        /* The master filled this child's own buffer. */
-        child->down_data = child->down.data;
-        child->down_bytes = bytes;
-        return SGL_OK;
-    }
-    int rc = sgl__buf_reserve(&child->down, bytes);
-    if (rc)
-        return rc;
-    if (bytes)
-        memcpy(child->down.data,
-               (const char *)master->src + master->offsets[i], bytes);
-    child->down_data = child->down.data;
-    child->down_bytes = bytes;
-    return SGL_OK;
-}
-
-void sgl__run_child(struct sgl_ctx *child, sgl_task_fn task, const void *arg,
-                    size_t arg_size)
-{
-    child->up_bytes = 0;
-    child->down_released = 0;
-    child->errmsg[0] = '\0';
-    child->work = 0;
-    child->task_start = child->last_end = sgl__now(child->rt);
-    child->in_task = 1;
-    child->status = task(child, arg, arg_size);
-    child->in_task = 0;
-    child->task_time = sgl__now(child->rt) - child->task_start;
-    if (child->status < 0)
-        snprintf(child->errmsg, sizeof child->errmsg, "%s", sgl_last_error());
-}
-
-int sgl__child_failed(const struct sgl_ctx *master, unsigned i, int rank,
-                      int status, const char *msg)
-{
-    return sgl_error_set(status, "child %u of %s L#%u at level %u (rank %d): "
-                                 "%s",
-                         i, master->node->type, master->node->index,
-                         master->node->level, rank,
-                         msg && *msg ? msg : sgl_strerror(status));
 }
 
 int sgl_pardo(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
@@ -188,10 +189,11 @@ int sgl_pardo(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
     else {
         double start = sgl__now(ctx->rt);
         ctx->released = 0;
-        if (ctx->node->link == SGL_LINK_MPI)
-            rc = sgl__pardo_mpi(ctx, task, arg, arg_size);
-        else
-            rc = sgl__pardo_threads(ctx, task, arg, arg_size);
+        for (unsigned i = 0; i < ctx->node->arity; i++)
+            ctx->returned[i] = 0;
+        ctx->pardo_start = sgl__watch_clock();
+        rc = sgl__level_of(ctx)->pardo(ctx, task, arg, arg_size);
+        ctx->pardo_start = 0;
         sgl__trace_record(ctx, start);
     }
     /* Staged blocks belong to one superstep, whatever its outcome. */
@@ -257,9 +259,11 @@ int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size, size_t capacity,
                              "elements",
                              total);
     int rc = check_not_consumed(ctx, "sgl_gather", 0, p);
-    /* Large MPI blocks still in flight land straight in dst. */
-    if (!rc && ctx->node->link == SGL_LINK_MPI)
-        rc = sgl__mpi_drain(ctx, dst);
+    /* Blocks a link still holds (large MPI hand-ups in flight) land
+     * straight in dst. */
+    const struct sgl__level *link = sgl__level_of(ctx);
+    if (!rc && link->fetch)
+        rc = link->fetch(ctx, dst);
     if (rc)
         return rc;
     char *out = dst;
@@ -270,10 +274,39 @@ int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size, size_t capacity,
         if (ret_counts)
             ret_counts[i] = ctx->gbytes[i] / elem_size;
     }
-    if (ctx->node->link == SGL_LINK_MPI)
-        for (unsigned i = 0; i < p; i++)
-            if (!ctx->gdata[i] && ctx->gbytes[i])
-                ctx->consumed = 1;
+    for (unsigned i = 0; i < p; i++)
+        if (!ctx->gdata[i] && ctx->gbytes[i])
+            ctx->consumed = 1;
+    return SGL_OK;
+}
+
+int sgl_gather_alloc(sgl_ctx_t *ctx, size_t elem_size, void **ret_data,
+                     size_t *ret_total, size_t *ret_counts)
+{
+    if (!ctx || !ret_data || !ret_total)
+        return sgl_error_set(SGL_EINVAL, "sgl_gather_alloc: NULL argument");
+    if (ctx->node->arity == 0 || !ctx->gathered)
+        return sgl_error_set(SGL_ESTATE,
+                             "sgl_gather_alloc: no pardo has returned on "
+                             "this %s (level %u, index %u)",
+                             role(ctx), ctx->node->level, ctx->node->index);
+    if (elem_size == 0)
+        return sgl_error_set(SGL_EINVAL, "sgl_gather_alloc: elem_size is 0");
+    size_t bytes = 0;
+    for (unsigned i = 0; i < ctx->node->arity; i++)
+        bytes += ctx->gbytes[i];
+    void *data = NULL;
+    if (bytes && !(data = malloc(bytes)))
+        return sgl_error_set(SGL_ENOMEM,
+                             "sgl_gather_alloc: out of memory for %zu bytes",
+                             bytes);
+    int rc = sgl_gather(ctx, data, elem_size, bytes / elem_size, ret_counts);
+    if (rc) {
+        free(data);
+        return rc;
+    }
+    *ret_data = data;
+    *ret_total = bytes / elem_size;
     return SGL_OK;
 }
 
@@ -289,28 +322,27 @@ int sgl_gather_release(sgl_ctx_t *ctx)
                              role(ctx), ctx->node->level, ctx->node->index);
     int rc = SGL_OK;
     /* Senders of blocks still in flight wait until they are received. */
-    if (ctx->node->link == SGL_LINK_MPI)
-        rc = sgl__mpi_drain(ctx, NULL);
+    const struct sgl__level *link = sgl__level_of(ctx);
+    if (link->fetch)
+        rc = link->fetch(ctx, NULL);
     for (unsigned i = 0; i < ctx->node->arity; i++) {
         struct sgl_ctx *c = ctx->child[i];
         if (c) {
             sgl__buf_free(&c->up);
             c->up_bytes = 0;
         }
-        /* Receive buffers of the pre-posted size stay: the next pardo
-         * posts its replies into them. */
-        if (ctx->gbuf[i].cap > SGL__PACK_MAX)
-            sgl__buf_free(&ctx->gbuf[i]);
         ctx->gdata[i] = NULL;
     }
+    if (link->release)
+        link->release(ctx);
     ctx->released = 1;
     return rc;
 }
 
-int sgl_gather_block(sgl_ctx_t *ctx, unsigned i, const void **ret_data,
-                     size_t *ret_bytes)
+int sgl_gather_block(sgl_ctx_t *ctx, unsigned i, size_t elem_size,
+                     const void **ret_data, size_t *ret_count)
 {
-    if (!ctx || !ret_data || !ret_bytes)
+    if (!ctx || !ret_data || !ret_count)
         return sgl_error_set(SGL_EINVAL, "sgl_gather_block: NULL argument");
     if (ctx->node->arity == 0 || !ctx->gathered)
         return sgl_error_set(SGL_ESTATE,
@@ -321,41 +353,64 @@ int sgl_gather_block(sgl_ctx_t *ctx, unsigned i, const void **ret_data,
         return sgl_error_set(SGL_EINVAL,
                              "sgl_gather_block: child %u of %u", i,
                              ctx->node->arity);
-    int rc = check_not_consumed(ctx, "sgl_gather_block", i, i + 1);
-    if (!rc && ctx->node->link == SGL_LINK_MPI && ctx->pending[i])
-        rc = sgl__mpi_drain(ctx, NULL);
+    size_t count = 0;
+    int rc = block_count("sgl_gather_block", ctx->gbytes[i], elem_size,
+                         &count);
+    if (!rc)
+        rc = check_not_consumed(ctx, "sgl_gather_block", i, i + 1);
+    if (!rc && ctx->pending[i])
+        rc = sgl__level_of(ctx)->fetch(ctx, NULL);
     if (rc)
         return rc;
     *ret_data = ctx->gdata[i];
-    *ret_bytes = ctx->gbytes[i];
+    *ret_count = count;
     return SGL_OK;
 }
 
+/* Node-side calls are valid inside the task running on the context: a
+ * child's pardo task, or the root's run task. */
 static int check_child(const struct sgl_ctx *ctx, const char *fn)
 {
     if (!ctx)
         return sgl_error_set(SGL_EINVAL, "%s: context is NULL", fn);
-    if (!ctx->node->parent)
-        return sgl_error_set(SGL_ESTATE,
-                             "%s: called on the root, which has no master",
-                             fn);
     if (!ctx->in_task)
         return sgl_error_set(SGL_ESTATE, "%s: called outside a task", fn);
     return SGL_OK;
 }
 
-int sgl_recv(sgl_ctx_t *ctx, void **ret_data, size_t *ret_bytes)
+/* The root's block is the run's argument, copied at the first sgl_recv()
+ * so that a program that never reads it pays no copy. */
+static int root_block(struct sgl_ctx *root)
+{
+    const struct sgl_runtime *rt = root->rt;
+    int rc = sgl__buf_reserve(&root->down, rt->run_arg_size);
+    if (rc)
+        return rc;
+    if (rt->run_arg_size)
+        memcpy(root->down.data, rt->run_arg, rt->run_arg_size);
+    root->down_data = root->down.data;
+    root->down_bytes = rt->run_arg_size;
+    return SGL_OK;
+}
+
+int sgl_recv(sgl_ctx_t *ctx, size_t elem_size, void **ret_data,
+             size_t *ret_count)
 {
     int rc = check_child(ctx, "sgl_recv");
     if (rc)
         return rc;
-    if (!ret_data || !ret_bytes)
+    if (!ret_data || !ret_count)
         return sgl_error_set(SGL_EINVAL, "sgl_recv: NULL out-parameter");
     if (ctx->down_released)
         return sgl_error_set(SGL_ESTATE, "sgl_recv: the block was freed by "
                                          "sgl_recv_release()");
+    if (!ctx->node->parent && !ctx->down_data && (rc = root_block(ctx)))
+        return rc;
+    size_t count = 0;
+    if ((rc = block_count("sgl_recv", ctx->down_bytes, elem_size, &count)))
+        return rc;
     *ret_data = ctx->down_data;
-    *ret_bytes = ctx->down_bytes;
+    *ret_count = count;
     return SGL_OK;
 }
 
@@ -373,13 +428,17 @@ int sgl_recv_release(sgl_ctx_t *ctx)
     return SGL_OK;
 }
 
-int sgl_put_buffer(sgl_ctx_t *ctx, size_t bytes, void **ret_data)
+int sgl_put_buffer(sgl_ctx_t *ctx, size_t elem_size, size_t count,
+                   void **ret_data)
 {
     int rc = check_child(ctx, "sgl_put_buffer");
     if (rc)
         return rc;
     if (!ret_data)
         return sgl_error_set(SGL_EINVAL, "sgl_put_buffer: ret_data is NULL");
+    size_t bytes = 0;
+    if ((rc = block_bytes("sgl_put_buffer", elem_size, count, &bytes)))
+        return rc;
     rc = sgl__buf_reserve(&ctx->up, bytes);
     if (rc)
         return rc;
@@ -396,16 +455,16 @@ int sgl_ctx_add_work(sgl_ctx_t *ctx, double units)
     return SGL_OK;
 }
 
-int sgl_put(sgl_ctx_t *ctx, const void *src, size_t bytes)
+int sgl_put(sgl_ctx_t *ctx, const void *src, size_t elem_size, size_t count)
 {
-    if (bytes > 0 && !src)
+    if (count > 0 && !src)
         return sgl_error_set(SGL_EINVAL,
-                             "sgl_put: src is NULL but bytes is %zu", bytes);
+                             "sgl_put: src is NULL but count is %zu", count);
     void *dst;
-    int rc = sgl_put_buffer(ctx, bytes, &dst);
+    int rc = sgl_put_buffer(ctx, elem_size, count, &dst);
     if (rc)
         return rc;
-    if (bytes)
-        memcpy(dst, src, bytes);
+    if (count)
+        memcpy(dst, src, count * elem_size);
     return SGL_OK;
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Smoke test of the main job's pieces (issue 6), in the spirit of
+# Smoke test of the main job's pieces, in the spirit of
 # `bench/run --quick` but tiny: bench_main on 1 x 2 threads and on 2 ranks
 # with parameters from a machine file, the summary (report.awk), the plots
 # (gnuplot, if installed) and --predict. Asserts only that every piece

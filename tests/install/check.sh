@@ -25,8 +25,8 @@ for h in "$(pkg-config --variable=includedir sgl)"/sgl/*.h; do
     mpicxx -x c++ -Wall -Wextra -Werror -DOMPI_SKIP_MPICXX $cflags -c "$dest/h.c" -o "$dest/h.o"
     echo "ok - $name compiles alone as C and C++"
 done
-mpicc "$src/sgl/examples/sum.c" $cflags $libs -fopenmp -o "$dest/sum"
-out=$(LD_LIBRARY_PATH="$libdir" OMPI_MCA_ess_singleton_isolated=1 "$dest/sum" 1000)
-[ "$out" = "sum = 499500 on $(echo "$out" | sed 's/.* on \([0-9]*\) workers/\1/') workers" ] ||
+mpicc "$src/examples/reduction.c" $cflags $libs -fopenmp -o "$dest/reduction"
+out=$(LD_LIBRARY_PATH="$libdir" OMPI_MCA_ess_singleton_isolated=1 "$dest/reduction" 1000)
+[ "$out" = "product of 1000 factors = 2 on $(echo "$out" | sed 's/.* on \([0-9]*\) workers/\1/') workers" ] ||
     { echo "not ok - installed example printed '$out'"; exit 1; }
 echo "ok - example built with pkg-config against the installed library: $out"

@@ -503,12 +503,13 @@ static int algo_cases(sgl_ctx_t *root, const void *arg, size_t size)
                sgl_op_register(op_nop, 8, NULL, "f", &op),
                SGL_EINVAL);
     /* Primitives with bad arguments on the root. */
-    size_t counts[64] = {0};
+    size_t counts[64] = {0}, n;
+    void *data;
     tap_expect("scatter elem_size 0", sgl_scatter(root, x, 0, counts),
                sgl_ctx_is_worker(root) ? SGL_ESTATE : SGL_EINVAL);
     tap_expect("scatter NULL counts", sgl_scatter(root, x, 8, NULL),
                sgl_ctx_is_worker(root) ? SGL_ESTATE : SGL_EINVAL);
-    tap_expect("bcast NULL with 8 bytes", sgl_bcast(root, NULL, 8),
+    tap_expect("bcast NULL with one element", sgl_bcast(root, NULL, 8, 1),
                sgl_ctx_is_worker(root) ? SGL_ESTATE : SGL_EINVAL);
     tap_expect("gather elem_size 0", sgl_gather(root, y, 0, 8, NULL),
                sgl_ctx_is_worker(root) ? SGL_ESTATE : SGL_EINVAL);
@@ -516,7 +517,17 @@ static int algo_cases(sgl_ctx_t *root, const void *arg, size_t size)
                SGL_EINVAL);
     tap_expect("pardo NULL context", sgl_pardo(NULL, noop, NULL, 0),
                SGL_EINVAL);
-    tap_expect("put on the root", sgl_put(root, x, 8), SGL_ESTATE);
+    tap_expect("scatter_split NULL with n=8",
+               sgl_scatter_split(root, NULL, 8, 8, NULL),
+               sgl_ctx_is_worker(root) ? SGL_ESTATE : SGL_EINVAL);
+    tap_expect("ctx_split NULL context", sgl_ctx_split(NULL, 8, NULL, counts),
+               SGL_EINVAL);
+    tap_expect("gather_alloc NULL context",
+               sgl_gather_alloc(NULL, 8, &data, &n, NULL), SGL_EINVAL);
+    tap_expect("recv NULL context", sgl_recv(NULL, 8, &data, &n), SGL_EINVAL);
+    tap_expect("put NULL context", sgl_put(NULL, x, 8, 1), SGL_EINVAL);
+    tap_expect("put elem_size 0 on the root", sgl_put(root, x, 0, 1),
+               SGL_EINVAL);
     return SGL_OK;
 }
 
@@ -567,7 +578,17 @@ static void runtime(const char *shape)
     tap_expect("sgl_run NULL task", sgl_run(rt, NULL, NULL, 0), SGL_EINVAL);
     tap_expect("sgl_run NULL arg of 8 bytes", sgl_run(rt, noop, NULL, 8),
                SGL_EINVAL);
+    const void *result;
+    size_t count;
+    tap_expect("run_result before a successful run",
+               sgl_run_result(rt, 8, &result, &count), SGL_ESTATE);
     tap_expect("sgl_run after errors", sgl_run(rt, noop, NULL, 0), SGL_OK);
+    tap_expect("run_result NULL runtime",
+               sgl_run_result(NULL, 8, &result, &count), SGL_EINVAL);
+    tap_expect("run_result NULL ret_data", sgl_run_result(rt, 8, NULL, &count),
+               SGL_EINVAL);
+    tap_expect("run_result elem_size 0",
+               sgl_run_result(rt, 0, &result, &count), SGL_EINVAL);
     rc = sgl_run(rt, algo_cases, NULL, 0);
     tap_expect("algorithm cases ran", rc, SGL_OK);
     tap_expect("sgl_finalize", sgl_finalize(rt), SGL_OK);

@@ -87,7 +87,7 @@ static int sample_task(sgl_ctx_t *ctx, const void *arg, size_t size)
                 s[k].byte = ((const unsigned char *)data)[a->pos[i] - first];
                 k++;
             }
-        return sgl_put(ctx, s, k * sizeof *s);
+        return sgl_put(ctx, s, sizeof *s, k);
     }
     int rc = sgl_pardo(ctx, sample_task, arg, size);
     if (rc)
@@ -102,7 +102,7 @@ static int sample_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     size_t k = 0;
     for (unsigned i = 0; i < sgl_ctx_children(ctx); i++)
         k += got[i];
-    return sgl_put(ctx, s, k * sizeof *s);
+    return sgl_put(ctx, s, sizeof *s, k);
 }
 
 /* The sampled bytes at the root, in position order. */

@@ -25,17 +25,17 @@ static int big_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     (void)arg, (void)size;
     unsigned char *v;
     size_t n;
-    TRY(sgl_recv(ctx, (void **)&v, &n));
+    TRY(sgl_recv(ctx, 1, (void **)&v, &n));
     if (sgl_ctx_index(ctx) == 0) {
         CHECK(n == 5, "child 0 got %zu bytes", n);
-        return sgl_put(ctx, v, n);
+        return sgl_put(ctx, v, 1, n);
     }
     CHECK(n == BIG, "child 1 got %zu bytes, not %zu", n, BIG);
     for (size_t i = 0; i < n; i++)
         CHECK(v[i] == down_byte(i), "child 1: byte %zu is %u", i, v[i]);
     TRY(sgl_recv_release(ctx));
     unsigned char *up;
-    TRY(sgl_put_buffer(ctx, BIG, (void **)&up));
+    TRY(sgl_put_buffer(ctx, 1, BIG, (void **)&up));
     for (size_t i = 0; i < BIG; i++)
         up[i] = up_byte(i);
     return SGL_OK;
@@ -45,7 +45,7 @@ static int small_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)arg, (void)size;
     unsigned i = sgl_ctx_index(ctx);
-    return sgl_put(ctx, &i, sizeof i);
+    return sgl_put(ctx, &i, sizeof i, 1);
 }
 
 static int large_main(sgl_ctx_t *root, const void *arg, size_t size)

@@ -1,7 +1,11 @@
 /* Multi-rank driver: the shared test programs on the shape in SGL_SHAPE
  * (or the discovered machine), under mpiexec. Every rank runs every
  * program (the non-root ranks serve); rank 0 judges and prints one line
- * per check and the closing "N passed, M failed" line. */
+ * per check and the closing "N passed, M failed" line. The optional
+ * argument is the number of masters of the shape where prog_split has a
+ * hand-computed split. A second runtime, with share_result, follows the
+ * first, so MPI is started here rather than by sgl_init. */
+#include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,19 +15,45 @@
 
 static struct test_tally tally;
 
-int main(int argc, char **argv)
+/* A check whose outcome every rank finds for itself (the run's result):
+ * it passes only if it passed everywhere. The failing ranks print their
+ * own message. */
+static int on_every_rank(sgl_runtime_t *rt, int rc)
 {
+    int bad = rc != SGL_OK;
+    if (bad)
+        fprintf(stderr, "rank %d: %s (%s)\n", sgl_runtime_rank(rt),
+                sgl_err_name(rc), sgl_last_error());
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (bad && rc == SGL_OK)
+        return sgl_error_set(SGL_ETASK, "failed on another rank");
+    return rc;
+}
+
+static sgl_runtime_t *start(int share_result)
+{
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.share_result = share_result;
     sgl_runtime_t *rt;
-    int rc = sgl_init(&argc, &argv, NULL, &rt);
-    if (rc != SGL_OK) {
+    if (sgl_init(NULL, NULL, &o, &rt) != SGL_OK) {
         fprintf(stderr, "sgl_init: %s\n", sgl_last_error());
-        return 1;
+        exit(1);
     }
-    tally.report = sgl_runtime_rank(rt) == 0;
     if (prog_register(rt) != SGL_OK) {
         fprintf(stderr, "register: %s\n", sgl_last_error());
-        return 1;
+        exit(1);
     }
+    return rt;
+}
+
+int main(int argc, char **argv)
+{
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    long split_cases = argc > 1 ? strtol(argv[1], NULL, 10) : -1;
+    sgl_runtime_t *rt = start(0);
+    tally.report = sgl_runtime_rank(rt) == 0;
     const sgl_machine_t *m = sgl_runtime_machine(rt);
     size_t p = sgl_machine_workers(m);
     if (tally.report)
@@ -35,7 +65,24 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
         snprintf(what, sizeof what, "roundtrip n=%zu", sizes[i]);
         test_check(&tally, what, prog_roundtrip(rt, 100 + i, sizes[i]));
+        snprintf(what, sizeof what, "scatter_split round trip n=%zu",
+                 sizes[i]);
+        test_check(&tally, what, prog_scatter_split(rt, sizes[i]));
+        snprintf(what, sizeof what, "one-function reduction n=%zu",
+                 sizes[i]);
+        test_check(&tally, what, prog_reduce(rt, 200 + i, sizes[i]));
     }
+    size_t checked = 0;
+    int rc = prog_split(rt, &checked);
+    if (!rc && split_cases >= 0 && checked != (size_t)split_cases)
+        rc = sgl_error_set(SGL_ETASK, "%zu masters with a split by hand, "
+                                      "not %ld",
+                           checked, split_cases);
+    test_check(&tally, "split by workers and by weights", rc);
+    test_check(&tally, "run result on rank 0 only",
+               on_every_rank(rt, prog_run_result(rt, 0)));
+    test_check(&tally, "blocks not a whole number of elements",
+               prog_block_sizes(rt));
     test_check(&tally, "distributed sum", prog_distributed_sum(rt, 1000000));
     test_check(&tally, "random blocks", prog_random_blocks(rt, 7, 4));
     test_check(&tally, "large blocks gathered in place", prog_big_gather(rt));
@@ -53,6 +100,14 @@ int main(int argc, char **argv)
     test_check(&tally, "roundtrip after failures", prog_roundtrip(rt, 3, 50000));
     if (sgl_finalize(rt) != SGL_OK)
         tally.failed++;
+    rt = start(1);
+    test_check(&tally, "run result shared with every rank",
+               on_every_rank(rt, prog_run_result(rt, 1)));
+    test_check(&tally, "reduction result on every rank",
+               on_every_rank(rt, prog_reduce(rt, 300, 100003)));
+    if (sgl_finalize(rt) != SGL_OK)
+        tally.failed++;
+    MPI_Finalize();
     if (tally.report) {
         printf("1..%d\n", tally.passed + tally.failed);
         printf("# %d passed, %d failed\n", tally.passed, tally.failed);

@@ -1,6 +1,7 @@
 /* Test programs written only against the public API, in the recursive
  * "if worker ... else scatter / pardo / gather" shape of the SGL paper. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,12 +48,11 @@ static int distribute_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     CHECK(size == sizeof(uint64_t), "distribute: arg of %zu bytes", size);
     void *v;
-    size_t bytes;
-    TRY(sgl_recv(ctx, &v, &bytes));
+    size_t n;
+    TRY(sgl_recv(ctx, sizeof(int64_t), &v, &n));
     int64_t sum;
-    TRY(distribute(ctx, v, bytes / sizeof(int64_t), *(const uint64_t *)arg,
-                   &sum));
-    return sgl_put(ctx, &sum, sizeof sum);
+    TRY(distribute(ctx, v, n, *(const uint64_t *)arg, &sum));
+    return sgl_put(ctx, &sum, sizeof sum, 1);
 }
 
 static int distribute(sgl_ctx_t *ctx, const int64_t *v, size_t n,
@@ -103,13 +103,13 @@ static int collect_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     (void)arg;
     CHECK(size == 0, "collect: unexpected arg");
     void *kp;
-    size_t bytes;
-    TRY(sgl_recv(ctx, &kp, &bytes));
-    CHECK(bytes == sizeof(int64_t), "collect: broadcast of %zu bytes", bytes);
+    size_t kn;
+    TRY(sgl_recv(ctx, sizeof(int64_t), &kp, &kn));
+    CHECK(kn == 1, "collect: broadcast of %zu factors", kn);
     int64_t *v;
     size_t n;
     TRY(collect(ctx, *(int64_t *)kp, &v, &n));
-    int rc = sgl_put(ctx, v, n * sizeof *v);
+    int rc = sgl_put(ctx, v, sizeof *v, n);
     free(v);
     return rc;
 }
@@ -128,14 +128,14 @@ static int collect(sgl_ctx_t *ctx, int64_t k, int64_t **ret_v, size_t *ret_n)
         return SGL_OK;
     }
     unsigned p = sgl_ctx_children(ctx);
-    TRY(sgl_bcast(ctx, &k, sizeof k));
+    TRY(sgl_bcast(ctx, &k, sizeof k, 1));
     TRY(sgl_pardo(ctx, collect_task, NULL, 0));
     size_t total = 0;
     for (unsigned i = 0; i < p; i++) {
         const void *d;
-        size_t bytes;
-        TRY(sgl_gather_block(ctx, i, &d, &bytes));
-        total += bytes / sizeof(int64_t);
+        size_t count;
+        TRY(sgl_gather_block(ctx, i, sizeof(int64_t), &d, &count));
+        total += count;
     }
     int64_t *v = malloc(total ? total * sizeof *v : 1);
     CHECK(v, "out of memory");
@@ -205,7 +205,7 @@ static int dsum_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     (void)size;
     double s;
     TRY(dsum(ctx, *(const size_t *)arg, &s));
-    return sgl_put(ctx, &s, sizeof s);
+    return sgl_put(ctx, &s, sizeof s, 1);
 }
 
 static int dsum(sgl_ctx_t *ctx, size_t n, double *ret)
@@ -311,13 +311,13 @@ static int misuse_worker(sgl_ctx_t *ctx)
     size_t one = 1;
     TRY(expect(sgl_scatter(ctx, &x, sizeof x, &one), SGL_ESTATE,
                "scatter on a worker"));
-    TRY(expect(sgl_bcast(ctx, &x, sizeof x), SGL_ESTATE,
+    TRY(expect(sgl_bcast(ctx, &x, sizeof x, 1), SGL_ESTATE,
                "bcast on a worker"));
     TRY(expect(sgl_pardo(ctx, noop_task, NULL, 0), SGL_ESTATE,
                "pardo on a worker"));
     TRY(expect(sgl_gather(ctx, &x, sizeof x, 1, NULL), SGL_ESTATE,
                "gather on a worker"));
-    TRY(expect(sgl_put(ctx, NULL, 8), SGL_EINVAL, "put of NULL"));
+    TRY(expect(sgl_put(ctx, NULL, sizeof x, 1), SGL_EINVAL, "put of NULL"));
     return SGL_OK;
 }
 
@@ -339,9 +339,15 @@ static int misuse_main(sgl_ctx_t *root, const void *arg, size_t size)
     (void)size;
     double x[4] = {0};
     void *d;
-    size_t bytes;
-    TRY(expect(sgl_put(root, x, sizeof x), SGL_ESTATE, "put on the root"));
-    TRY(expect(sgl_recv(root, &d, &bytes), SGL_ESTATE, "recv on the root"));
+    size_t count;
+    TRY(expect(sgl_put(root, x, 0, 1), SGL_EINVAL,
+               "put with element size 0"));
+    TRY(expect(sgl_put(root, x, SIZE_MAX / 2, 4), SGL_ERANGE,
+               "put overflowing size_t"));
+    TRY(expect(sgl_recv(root, 0, &d, &count), SGL_EINVAL,
+               "recv with element size 0"));
+    TRY(expect(sgl_recv(root, sizeof *x, NULL, &count), SGL_EINVAL,
+               "recv without ret_data"));
     if (sgl_ctx_is_worker(root))
         return misuse_worker(root);
     unsigned p = sgl_ctx_children(root);
@@ -365,7 +371,7 @@ static int misuse_main(sgl_ctx_t *root, const void *arg, size_t size)
         rc = expect(sgl_scatter(root, x, sizeof *x, counts), SGL_OK,
                     "scatter");
     if (!rc)
-        rc = expect(sgl_bcast(root, x, sizeof *x), SGL_ESTATE,
+        rc = expect(sgl_bcast(root, x, sizeof *x, 1), SGL_ESTATE,
                     "second block staged");
     if (!rc)
         rc = expect(sgl_pardo(root, NULL, NULL, 0), SGL_EINVAL,
@@ -419,7 +425,7 @@ static int rb_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     uint8_t *v;
     size_t n;
     TRY(rb_collect(ctx, arg, &v, &n));
-    int rc = sgl_put(ctx, v, n);
+    int rc = sgl_put(ctx, v, 1, n);
     free(v);
     return rc;
 }
@@ -450,7 +456,7 @@ static int rb_collect(sgl_ctx_t *ctx, const struct rb_arg *a, uint8_t **ret,
         if (!sgl_ctx_is_root(ctx)) {
             void *b;
             size_t nb;
-            TRY(sgl_recv(ctx, &b, &nb));
+            TRY(sgl_recv(ctx, 1, &b, &nb));
             for (size_t i = 0; i < nb; i++)
                 sum += ((uint8_t *)b)[i];
         } else {
@@ -468,7 +474,7 @@ static int rb_collect(sgl_ctx_t *ctx, const struct rb_arg *a, uint8_t **ret,
     CHECK(b, "out of memory");
     for (size_t i = 0; i < nb; i++)
         b[i] = rb_byte(a->seed, SIZE_MAX, a->step, i);
-    int rc = sgl_bcast(ctx, b, nb);
+    int rc = sgl_bcast(ctx, b, 1, nb);
     if (!rc)
         rc = sgl_pardo(ctx, rb_task, a, sizeof *a);
     free(b);
@@ -477,7 +483,7 @@ static int rb_collect(sgl_ctx_t *ctx, const struct rb_arg *a, uint8_t **ret,
     for (unsigned i = 0; i < sgl_ctx_children(ctx); i++) {
         const void *d;
         size_t bytes;
-        TRY(sgl_gather_block(ctx, i, &d, &bytes));
+        TRY(sgl_gather_block(ctx, i, 1, &d, &bytes));
         total += bytes;
     }
     uint8_t *v = malloc(total ? total : 1);
@@ -577,7 +583,7 @@ static int big(sgl_ctx_t *ctx, int64_t *out)
         const void *d;
         size_t b;
         unsigned last = sgl_ctx_children(ctx) - 1;
-        CHECK(sgl_gather_block(ctx, last, &d, &b) == SGL_ESTATE,
+        CHECK(sgl_gather_block(ctx, last, sizeof *out, &d, &b) == SGL_ESTATE,
               "gather_block after a direct gather did not say ESTATE");
     }
     return SGL_OK;
@@ -587,7 +593,7 @@ static int big_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)arg, (void)size;
     void *out;
-    TRY(sgl_put_buffer(ctx, big_total(ctx) * sizeof(int64_t), &out));
+    TRY(sgl_put_buffer(ctx, sizeof(int64_t), big_total(ctx), &out));
     return big(ctx, out);
 }
 
@@ -642,9 +648,9 @@ static int inplace_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     uint32_t round;
     memcpy(&round, arg, sizeof round);
     void *v;
-    size_t bytes;
-    TRY(sgl_recv(ctx, &v, &bytes));
-    return inplace(ctx, v, bytes / sizeof(int64_t), round);
+    size_t n;
+    TRY(sgl_recv(ctx, sizeof(int64_t), &v, &n));
+    return inplace(ctx, v, n, round);
 }
 
 /* Workers check their block and hand up its negation, then free the
@@ -666,16 +672,16 @@ static int inplace(sgl_ctx_t *ctx, const int64_t *in, size_t n,
                   "inplace: worker %zu value %zu is %" PRId64, w0, i, in[i]);
         if (root)
             return SGL_OK;
-        TRY(expect(sgl_scatter_buffer(ctx, 0, 8, &d), SGL_ESTATE,
+        TRY(expect(sgl_scatter_buffer(ctx, 0, sizeof *in, 1, &d), SGL_ESTATE,
                    "scatter_buffer on a worker"));
         TRY(expect(sgl_gather_release(ctx), SGL_ESTATE,
                    "gather_release on a worker"));
         int64_t *up;
-        TRY(sgl_put_buffer(ctx, n * sizeof *up, (void **)&up));
+        TRY(sgl_put_buffer(ctx, sizeof *up, n, (void **)&up));
         for (size_t i = 0; i < n; i++)
             up[i] = -in[i];
         TRY(sgl_recv_release(ctx));
-        return expect(sgl_recv(ctx, &d, &b), SGL_ESTATE,
+        return expect(sgl_recv(ctx, sizeof *in, &d, &b), SGL_ESTATE,
                       "recv after recv_release");
     }
     unsigned p = sgl_ctx_children(ctx);
@@ -683,7 +689,7 @@ static int inplace(sgl_ctx_t *ctx, const int64_t *in, size_t n,
     size_t cw = w0;
     for (unsigned c = 0; c < p; c++) {
         size_t m = ip_span(cw, sgl_ctx_child_workers(ctx, c));
-        TRY(sgl_scatter_buffer(ctx, c, m * sizeof *from, &d));
+        TRY(sgl_scatter_buffer(ctx, c, sizeof *from, m, &d));
         if (m)
             memcpy(d, from, m * sizeof *from);
         from += m;
@@ -692,28 +698,26 @@ static int inplace(sgl_ctx_t *ctx, const int64_t *in, size_t n,
             size_t one = 1;
             TRY(expect(sgl_scatter(ctx, in, 8, &one), SGL_ESTATE,
                        "scatter after scatter_buffer"));
-            TRY(expect(sgl_bcast(ctx, in, 8), SGL_ESTATE,
+            TRY(expect(sgl_bcast(ctx, in, sizeof *in, 1), SGL_ESTATE,
                        "bcast after scatter_buffer"));
-            TRY(expect(sgl_scatter_buffer(ctx, p, 8, &d), SGL_EINVAL,
+            TRY(expect(sgl_scatter_buffer(ctx, p, sizeof *in, 1, &d),
+                       SGL_EINVAL,
                        "scatter_buffer to child out of range"));
-            TRY(expect(sgl_scatter_buffer(ctx, 0, 8, NULL), SGL_EINVAL,
+            TRY(expect(sgl_scatter_buffer(ctx, 0, sizeof *in, 1, NULL),
+                       SGL_EINVAL,
                        "scatter_buffer with NULL ret_data"));
         }
     }
-    if (root)
-        TRY(expect(sgl_recv_release(ctx), SGL_ESTATE,
-                   "recv_release on the root"));
-    else
-        TRY(sgl_recv_release(ctx));
+    TRY(sgl_recv_release(ctx));
     TRY(sgl_pardo(ctx, inplace_task, &round, sizeof round));
     int64_t *up = NULL;
     if (!root)
-        TRY(sgl_put_buffer(ctx, n * sizeof *up, (void **)&up));
+        TRY(sgl_put_buffer(ctx, sizeof *up, n, (void **)&up));
     size_t k = 0, w = w0, i = 0; /* value k is worker w's value i */
     for (unsigned c = 0; c < p; c++) {
         const int64_t *v;
-        TRY(sgl_gather_block(ctx, c, (const void **)&v, &b));
-        for (size_t j = 0; j < b / sizeof *v; j++, k++) {
+        TRY(sgl_gather_block(ctx, c, sizeof *v, (const void **)&v, &b));
+        for (size_t j = 0; j < b; j++, k++) {
             for (; i >= ip_len(w); i = 0)
                 w++;
             CHECK(v[j] == -ip_val(w, i, round),
@@ -727,7 +731,8 @@ static int inplace(sgl_ctx_t *ctx, const int64_t *in, size_t n,
                   "values, not %zu",
           w0, k, n);
     TRY(sgl_gather_release(ctx));
-    TRY(expect(sgl_gather_block(ctx, 0, (const void **)&d, &b), SGL_ESTATE,
+    TRY(expect(sgl_gather_block(ctx, 0, sizeof *in, (const void **)&d, &b),
+               SGL_ESTATE,
                "gather_block after gather_release"));
     return expect(sgl_gather(ctx, NULL, 8, 0, NULL), SGL_ESTATE,
                   "gather after gather_release");
@@ -830,7 +835,7 @@ static int traced_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     TRY(traced(ctx));
     char up[256] = {0};
     unsigned i = sgl_ctx_index(ctx);
-    return sgl_put(ctx, up, 2 * (size_t)(i + 1));
+    return sgl_put(ctx, up, 1, 2 * (size_t)(i + 1));
 }
 
 static int traced(sgl_ctx_t *ctx)
@@ -917,6 +922,688 @@ int prog_trace(sgl_runtime_t *rt)
     return SGL_OK;
 }
 
+/* ---- the root's block is the run's argument, its hand-up the result ---- */
+
+/* The run's argument: 7 uint32, 28 bytes, so that 8-byte elements do not
+ * divide it. */
+enum { RIO_N = 7 };
+
+static uint32_t rio_val(size_t i) { return 1000u + 3u * (uint32_t)i; }
+
+static int rio_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    const uint32_t *a = arg;
+    uint32_t *v;
+    size_t n;
+    CHECK(size == RIO_N * sizeof *a, "root io: argument of %zu bytes", size);
+    TRY(expect(sgl_recv(root, 8, (void **)&v, &n), SGL_ESIZE,
+               "recv of 28 bytes as 8-byte elements"));
+    TRY(sgl_recv(root, sizeof *v, (void **)&v, &n));
+    CHECK(n == RIO_N, "root io: block of %zu elements", n);
+    CHECK((const void *)v != arg, "root io: the block is the caller's "
+                                  "argument, not a copy");
+    for (size_t i = 0; i < n; i++)
+        CHECK(v[i] == rio_val(i), "root io: element %zu is %" PRIu32, i,
+              v[i]);
+    /* The copy is the root's to write; a second recv gives it again. */
+    v[0] = 7;
+    uint32_t *again;
+    TRY(sgl_recv(root, sizeof *again, (void **)&again, &n));
+    CHECK(again == v && n == RIO_N && again[0] == 7,
+          "root io: a second recv gave another block");
+    /* A later put replaces the earlier one. */
+    uint32_t first = 0xdeadu, out[RIO_N];
+    TRY(sgl_put(root, &first, sizeof first, 1));
+    for (size_t i = 0; i < RIO_N; i++)
+        out[i] = rio_val(RIO_N - 1 - i);
+    TRY(sgl_put(root, out, sizeof *out, RIO_N));
+    TRY(sgl_recv_release(root));
+    TRY(expect(sgl_recv(root, sizeof *v, (void **)&v, &n), SGL_ESTATE,
+               "recv after recv_release on the root"));
+    for (size_t i = 0; i < RIO_N; i++)
+        CHECK(a[i] == rio_val(i), "root io: argument element %zu changed "
+                                  "to %" PRIu32,
+              i, a[i]);
+    return SGL_OK;
+}
+
+/* Without an argument the root's block is empty; it puts nothing. */
+static int rio_empty_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    void *v;
+    size_t n = 1;
+    TRY(sgl_recv(root, sizeof(uint64_t), &v, &n));
+    CHECK(n == 0, "root io: %zu elements without an argument", n);
+    return SGL_OK;
+}
+
+static int rio_fail_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    uint32_t x = 1;
+    TRY(sgl_put(root, &x, sizeof x, 1));
+    return sgl_error_set(SGL_ETASK, "root fails after its put");
+}
+
+/* The result of rio_main where @has, else SGL_ESTATE. */
+static int rio_check(sgl_runtime_t *rt, int has)
+{
+    const uint32_t *r;
+    size_t n;
+    int rc = sgl_run_result(rt, sizeof *r, (const void **)&r, &n);
+    if (!has)
+        return expect(rc, SGL_ESTATE, "run_result on another rank without "
+                                      "share_result");
+    TRY(rc);
+    CHECK(n == RIO_N, "run result: %zu elements", n);
+    for (size_t i = 0; i < RIO_N; i++)
+        CHECK(r[i] == rio_val(RIO_N - 1 - i),
+              "run result: element %zu is %" PRIu32, i, r[i]);
+    return expect(sgl_run_result(rt, 8, (const void **)&r, &n), SGL_ESIZE,
+                  "run_result of 28 bytes as 8-byte elements");
+}
+
+/* The first failure of a sequence, with its message, which later calls
+ * would overwrite. */
+struct first_error {
+    int rc;
+    char msg[512];
+};
+
+static void keep_first(struct first_error *f, int rc)
+{
+    if (rc && !f->rc) {
+        f->rc = rc;
+        snprintf(f->msg, sizeof f->msg, "%s", sgl_last_error());
+    }
+}
+
+/* Every rank runs all three programs, whatever it finds, so that the
+ * ranks stay in step. */
+int prog_run_result(sgl_runtime_t *rt, int shared)
+{
+    int has = shared || sgl_runtime_rank(rt) == 0;
+    struct first_error f = {SGL_OK, ""};
+    const uint32_t *r;
+    size_t n = 1;
+    uint32_t a[RIO_N];
+    for (size_t i = 0; i < RIO_N; i++)
+        a[i] = rio_val(i);
+    int rc = sgl_run(rt, rio_main, a, sizeof a);
+    keep_first(&f, rc ? rc : rio_check(rt, has));
+    rc = sgl_run(rt, rio_empty_main, NULL, 0);
+    if (!rc && has)
+        rc = sgl_run_result(rt, sizeof *r, (const void **)&r, &n);
+    if (!rc && has && n != 0)
+        rc = sgl_error_set(SGL_ETASK, "run result: %zu elements from a run "
+                                      "that put nothing",
+                           n);
+    keep_first(&f, rc);
+    rc = sgl_run(rt, rio_fail_main, NULL, 0);
+    keep_first(&f, rc == SGL_ETASK
+                       ? expect(sgl_run_result(rt, sizeof *r,
+                                               (const void **)&r, &n),
+                                SGL_ESTATE, "run_result after a failed run")
+                       : sgl_error_set(SGL_ETASK, "run result: the failing "
+                                                  "run gave %s",
+                                       sgl_err_name(rc)));
+    return f.rc ? sgl_error_set(f.rc, "%s", f.msg) : SGL_OK;
+}
+
+/* ---- sgl_ctx_split by workers and by weights ---- */
+
+/* Splits by hand: a master whose children have these numbers of workers
+ * gives n elements these counts, the boundaries floor(n * workers before
+ * the child / all workers) of the block layout. Every uneven master of
+ * the shapes the tests use is here. */
+struct split_case {
+    unsigned p;
+    size_t workers[3], n, want[3];
+};
+
+static const struct split_case split_cases[] = {
+    {2, {1, 1}, 7, {3, 4}},
+    {3, {1, 1, 1}, 10, {3, 3, 4}},
+    {2, {2, 2}, 5, {2, 3}},
+    {2, {3, 3}, 11, {5, 6}},
+    {2, {4, 4}, 9, {4, 5}},
+    {3, {1, 4, 2}, 10, {1, 6, 3}},
+    {2, {2, 4}, 10, {3, 7}},
+    {2, {3, 1}, 7, {5, 2}},
+    {3, {1, 2, 3}, 10, {1, 4, 5}},
+    {2, {2, 6}, 10, {2, 8}},
+    {3, {2, 2, 2}, 10, {3, 3, 4}},
+};
+
+/* Splits by weights, by hand, for any master of p children. */
+struct weight_case {
+    unsigned p;
+    double w[3];
+    size_t n, want[3];
+};
+
+static const struct weight_case weight_cases[] = {
+    {2, {1, 3}, 10, {2, 8}},
+    {2, {0, 1}, 5, {0, 5}},
+    {2, {1, 0}, 5, {5, 0}},
+    {3, {1, 0, 2}, 7, {2, 0, 5}},
+    {3, {0.5, 0.25, 0.25}, 8, {4, 2, 2}},
+};
+
+static int same_counts(const size_t *got, const size_t *want, unsigned p)
+{
+    for (unsigned i = 0; i < p; i++)
+        if (got[i] != want[i])
+            return 0;
+    return 1;
+}
+
+/* Whatever the tree and n: the counts add up to n and each is within one
+ * of the child's exact share n * W_i / W (in 128 bits, so that n near
+ * SIZE_MAX is exact too). */
+static int split_generic(const sgl_ctx_t *ctx, size_t n, size_t *counts)
+{
+    __extension__ typedef unsigned __int128 u128;
+    unsigned p = sgl_ctx_children(ctx);
+    size_t all = sgl_ctx_workers(ctx), sum = 0;
+    TRY(sgl_ctx_split(ctx, n, NULL, counts));
+    for (unsigned i = 0; i < p; i++) {
+        u128 have = (u128)counts[i] * all;
+        u128 share = (u128)n * sgl_ctx_child_workers(ctx, i);
+        CHECK(have < share + all && share < have + all,
+              "split: child %u of worker %zu's master gets %zu of %zu",
+              i, sgl_ctx_first_worker(ctx), counts[i], n);
+        CHECK(counts[i] <= n - sum, "split: counts of %zu exceed it", n);
+        sum += counts[i];
+    }
+    CHECK(sum == n, "split: counts add up to %zu, not %zu", sum, n);
+    /* Weights i: child 0 gets nothing, the others their share up to one
+     * (double prefix sums may round by far less than an element while n
+     * is far below 2^53). */
+    if (n > 1000003)
+        return SGL_OK;
+    double *w = malloc(p * sizeof *w), total = 0;
+    CHECK(w, "out of memory");
+    for (unsigned i = 0; i < p; i++)
+        total += w[i] = i;
+    int rc = sgl_ctx_split(ctx, n, w, counts);
+    sum = 0;
+    for (unsigned i = 0; !rc && i < p; i++) {
+        double share = (double)n * w[i] / total;
+        if (fabs((double)counts[i] - share) >= 1 + 1e-6 ||
+            (i == 0 && counts[0]))
+            rc = sgl_error_set(SGL_ETASK, "split: child %u of weight %g "
+                                          "gets %zu of %zu",
+                               i, w[i], counts[i], n);
+        sum += counts[i];
+    }
+    free(w);
+    TRY(rc);
+    CHECK(sum == n, "split by weight: counts add up to %zu, not %zu", sum, n);
+    return SGL_OK;
+}
+
+static int split_errors(sgl_ctx_t *ctx, size_t *counts)
+{
+    unsigned p = sgl_ctx_children(ctx);
+    double *w = calloc(p, sizeof *w);
+    CHECK(w, "out of memory");
+    int rc = expect(sgl_ctx_split(ctx, 4, w, counts), SGL_EINVAL,
+                    "split by weights summing to 0");
+    w[p - 1] = 1;
+    w[0] = -1;
+    if (!rc)
+        rc = expect(sgl_ctx_split(ctx, 4, w, counts), SGL_EINVAL,
+                    "split by a negative weight");
+    w[0] = NAN;
+    if (!rc)
+        rc = expect(sgl_ctx_split(ctx, 4, w, counts), SGL_EINVAL,
+                    "split by a NaN weight");
+    w[0] = INFINITY;
+    if (!rc)
+        rc = expect(sgl_ctx_split(ctx, 4, w, counts), SGL_EINVAL,
+                    "split by an infinite weight");
+    if (!rc)
+        rc = expect(sgl_ctx_split(ctx, 4, NULL, NULL), SGL_EINVAL,
+                    "split without ret_counts");
+    if (!rc)
+        rc = expect(sgl_ctx_split(NULL, 4, NULL, counts), SGL_EINVAL,
+                    "split of a NULL context");
+    /* A refused scatter_split stages nothing: the caller's scatter after
+     * these still may. */
+    w[0] = NAN;
+    if (!rc)
+        rc = expect(sgl_scatter_split(ctx, counts, 1, 4, w), SGL_EINVAL,
+                    "scatter_split by a NaN weight");
+    if (!rc)
+        rc = expect(sgl_scatter_split(ctx, NULL, 1, 4, NULL), SGL_EINVAL,
+                    "scatter_split of NULL with n = 4");
+    if (!rc)
+        rc = expect(sgl_scatter_split(ctx, counts, 0, 4, NULL), SGL_EINVAL,
+                    "scatter_split with element size 0");
+    free(w);
+    return rc;
+}
+
+/* Each master checks its splits, then scatters n_r elements split by
+ * workers; every child hands up (hand cases checked below it, elements it
+ * received), and the master compares those with its split. */
+struct split_up {
+    size_t checked, got;
+};
+
+static int split_task(sgl_ctx_t *ctx, const void *arg, size_t size);
+
+static int split_node(sgl_ctx_t *ctx, size_t n_r, struct split_up *ret)
+{
+    ret->checked = 0;
+    size_t c[3];
+    if (!sgl_ctx_is_master(ctx)) {
+        CHECK(sgl_ctx_is_worker(ctx), "split: neither master nor worker");
+        TRY(expect(sgl_ctx_split(ctx, 4, NULL, c), SGL_ESTATE,
+                   "split on a worker"));
+        void *g;
+        size_t total;
+        TRY(expect(sgl_gather_alloc(ctx, 1, &g, &total, NULL), SGL_ESTATE,
+                   "gather_alloc on a worker"));
+        return expect(sgl_scatter_split(ctx, c, 1, 1, NULL), SGL_ESTATE,
+                      "scatter_split on a worker");
+    }
+    CHECK(!sgl_ctx_is_worker(ctx), "split: a master is a worker");
+    unsigned p = sgl_ctx_children(ctx);
+    size_t *counts = malloc(p * sizeof *counts);
+    struct split_up *up = malloc(p * sizeof *up);
+    char *src = calloc(n_r ? n_r : 1, 1);
+    int rc = counts && up && src
+                 ? SGL_OK
+                 : sgl_error_set(SGL_ENOMEM, "out of memory");
+    for (size_t k = 0; !rc && k < sizeof split_cases / sizeof *split_cases;
+         k++) {
+        const struct split_case *sc = &split_cases[k];
+        unsigned i = 0;
+        while (sc->p == p && i < p &&
+               sgl_ctx_child_workers(ctx, i) == sc->workers[i])
+            i++;
+        if (i < p || sc->p != p)
+            continue;
+        rc = sgl_ctx_split(ctx, sc->n, NULL, c);
+        if (!rc && !same_counts(c, sc->want, p))
+            rc = sgl_error_set(SGL_ETASK, "split: %zu over workers "
+                                          "[%zu,%zu,...] gives %zu, %zu, ...",
+                               sc->n, sc->workers[0], sc->workers[1], c[0],
+                               c[1]);
+        ret->checked++;
+    }
+    for (size_t k = 0; !rc && k < sizeof weight_cases / sizeof *weight_cases;
+         k++) {
+        const struct weight_case *wc = &weight_cases[k];
+        if (wc->p != p)
+            continue;
+        rc = sgl_ctx_split(ctx, wc->n, wc->w, c);
+        if (!rc && !same_counts(c, wc->want, p))
+            rc = sgl_error_set(SGL_ETASK, "split: %zu by weights %g, %g, "
+                                          "... gives %zu, %zu, ...",
+                               wc->n, wc->w[0], wc->w[1], c[0], c[1]);
+    }
+    size_t all = sgl_ctx_workers(ctx);
+    size_t sizes[] = {0, 1, all - 1, all, all + 1, 1000003, SIZE_MAX};
+    for (size_t k = 0; !rc && k < sizeof sizes / sizeof *sizes; k++)
+        rc = split_generic(ctx, sizes[k], counts);
+    if (!rc)
+        rc = split_errors(ctx, counts);
+    if (!rc)
+        rc = sgl_ctx_split(ctx, n_r, NULL, counts);
+    if (!rc)
+        rc = sgl_scatter_split(ctx, src, 1, n_r, NULL);
+    if (!rc)
+        rc = sgl_pardo(ctx, split_task, NULL, 0);
+    if (!rc)
+        rc = sgl_gather(ctx, up, sizeof *up, p, NULL);
+    for (unsigned i = 0; !rc && i < p; i++) {
+        if (up[i].got != counts[i])
+            rc = sgl_error_set(SGL_ETASK, "split: child %u received %zu "
+                                          "elements, not %zu",
+                               i, up[i].got, counts[i]);
+        ret->checked += up[i].checked;
+    }
+    free(counts);
+    free(up);
+    free(src);
+    return rc;
+}
+
+static int split_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    void *v;
+    size_t got;
+    TRY(sgl_recv(ctx, 1, &v, &got));
+    struct split_up up;
+    TRY(split_node(ctx, got, &up));
+    up.got = got;
+    return sgl_put(ctx, &up, sizeof up, 1);
+}
+
+static int split_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    struct split_up up;
+    TRY(split_node(root, 10007, &up));
+    return sgl_put(root, &up.checked, sizeof up.checked, 1);
+}
+
+int prog_split(sgl_runtime_t *rt, size_t *ret_checked)
+{
+    TRY(sgl_run(rt, split_main, NULL, 0));
+    const size_t *checked;
+    size_t n;
+    if (sgl_runtime_rank(rt) != 0)
+        return SGL_OK;
+    TRY(sgl_run_result(rt, sizeof *checked, (const void **)&checked, &n));
+    CHECK(n == 1, "split: result of %zu elements", n);
+    *ret_checked = *checked;
+    return SGL_OK;
+}
+
+/* ---- scatter_split and gather_alloc round trip ---- */
+
+/* A 12-byte element, so that no block size is a power of two. */
+struct trip {
+    uint32_t i, not_i, hash;
+};
+
+static struct trip trip_val(size_t i)
+{
+    return (struct trip){(uint32_t)i, ~(uint32_t)i,
+                         (uint32_t)i * 2654435761u};
+}
+
+/* Weights of mode 1: the child's index, so child 0 of every master gets
+ * nothing; mode 0 splits by workers. */
+static int trip_node(sgl_ctx_t *ctx, uint32_t mode, struct trip *v, size_t n,
+                     struct trip **ret, size_t *ret_n);
+
+static int trip_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    CHECK(size == sizeof(uint32_t), "trip: arg of %zu bytes", size);
+    uint32_t mode;
+    memcpy(&mode, arg, sizeof mode);
+    struct trip *v, *out;
+    size_t n, m;
+    TRY(sgl_recv(ctx, sizeof *v, (void **)&v, &n));
+    TRY(trip_node(ctx, mode, v, n, &out, &m));
+    int rc = sgl_put(ctx, out, sizeof *out, m);
+    if (out != v)
+        free(out);
+    return rc;
+}
+
+static int trip_node(sgl_ctx_t *ctx, uint32_t mode, struct trip *v, size_t n,
+                     struct trip **ret, size_t *ret_n)
+{
+    if (!sgl_ctx_is_master(ctx)) {
+        *ret = v;
+        *ret_n = n;
+        return SGL_OK;
+    }
+    unsigned p = sgl_ctx_children(ctx);
+    double *w = malloc(p * sizeof *w);
+    size_t *want = malloc(p * sizeof *want), *got = malloc(p * sizeof *got);
+    struct trip *g = NULL;
+    size_t total = 0;
+    int rc = w && want && got ? SGL_OK
+                              : sgl_error_set(SGL_ENOMEM, "out of memory");
+    for (unsigned i = 0; i < p && w; i++)
+        w[i] = i;
+    const double *weights = mode ? w : NULL;
+    if (!rc)
+        rc = sgl_ctx_split(ctx, n, weights, want);
+    if (!rc)
+        rc = sgl_scatter_split(ctx, v, sizeof *v, n, weights);
+    if (!rc)
+        rc = sgl_pardo(ctx, trip_task, &mode, sizeof mode);
+    if (!rc)
+        rc = sgl_gather_alloc(ctx, sizeof *g, (void **)&g, &total, got);
+    if (!rc && total != n)
+        rc = sgl_error_set(SGL_ETASK, "trip: %zu elements back of %zu",
+                           total, n);
+    if (!rc && (total == 0) != (g == NULL))
+        rc = sgl_error_set(SGL_ETASK, "trip: gather_alloc of %zu elements "
+                                      "gave %p",
+                           total, (void *)g);
+    for (unsigned i = 0; !rc && i < p; i++)
+        if (got[i] != want[i])
+            rc = sgl_error_set(SGL_ETASK, "trip: child %u handed up %zu "
+                                          "elements, its split is %zu",
+                               i, got[i], want[i]);
+    free(w);
+    free(want);
+    free(got);
+    if (rc) {
+        free(g);
+        return rc;
+    }
+    *ret = g;
+    *ret_n = total;
+    return SGL_OK;
+}
+
+/* The root's block is the run's argument: the array to split. */
+static int trip_root(sgl_ctx_t *root, uint32_t mode)
+{
+    struct trip *v, *out;
+    size_t n, m;
+    TRY(sgl_recv(root, sizeof *v, (void **)&v, &n));
+    TRY(trip_node(root, mode, v, n, &out, &m));
+    int rc = sgl_put(root, out, sizeof *out, m);
+    if (out != v)
+        free(out);
+    return rc;
+}
+
+static int trip_workers_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    return trip_root(root, 0);
+}
+
+static int trip_weights_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    return trip_root(root, 1);
+}
+
+int prog_scatter_split(sgl_runtime_t *rt, size_t n)
+{
+    struct trip *v = malloc(n ? n * sizeof *v : 1);
+    CHECK(v, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        v[i] = trip_val(i);
+    sgl_task_fn mains[] = {trip_workers_main, trip_weights_main};
+    int rc = SGL_OK;
+    for (size_t k = 0; !rc && k < 2; k++) {
+        rc = sgl_run(rt, mains[k], v, n * sizeof *v);
+        const struct trip *r;
+        size_t m;
+        if (rc || sgl_runtime_rank(rt) != 0)
+            continue;
+        rc = sgl_run_result(rt, sizeof *r, (const void **)&r, &m);
+        if (!rc && m != n)
+            rc = sgl_error_set(SGL_ETASK, "trip %zu: %zu elements of %zu", k,
+                               m, n);
+        for (size_t i = 0; !rc && i < n; i++)
+            if (memcmp(&r[i], &v[i], sizeof *r))
+                rc = sgl_error_set(SGL_ETASK, "trip %zu: element %zu is "
+                                              "(%" PRIu32 ", %" PRIu32
+                                              ", %" PRIu32 ")",
+                                   k, i, r[i].i, r[i].not_i, r[i].hash);
+    }
+    free(v);
+    return rc;
+}
+
+/* ---- blocks that are not a whole number of elements ---- */
+
+/* Every node receives 3 uint32 (the run's argument at the root, a bcast
+ * below), so 8-byte elements do not divide its block, and hands up two
+ * 5-byte elements, which 4-byte ones do not divide. */
+enum { ES_BYTES = 5 };
+
+static const uint32_t es_block[3] = {11, 22, 33};
+
+static int esize_task(sgl_ctx_t *ctx, const void *arg, size_t size);
+
+static int esize_master(sgl_ctx_t *ctx)
+{
+    unsigned p = sgl_ctx_children(ctx);
+    const void *d;
+    size_t n;
+    TRY(sgl_bcast(ctx, es_block, sizeof *es_block, 3));
+    TRY(sgl_pardo(ctx, esize_task, NULL, 0));
+    TRY(expect(sgl_gather_block(ctx, 0, 4, &d, &n), SGL_ESIZE,
+               "gather_block of 10 bytes as 4-byte elements"));
+    TRY(expect(sgl_gather_block(ctx, 0, 0, &d, &n), SGL_EINVAL,
+               "gather_block with element size 0"));
+    TRY(expect(sgl_gather_block(ctx, p, ES_BYTES, &d, &n), SGL_EINVAL,
+               "gather_block of a child out of range"));
+    for (unsigned i = 0; i < p; i++) {
+        TRY(sgl_gather_block(ctx, i, ES_BYTES, &d, &n));
+        CHECK(n == 2, "esize: child %u handed up %zu elements", i, n);
+        TRY(sgl_gather_block(ctx, i, 2 * ES_BYTES, &d, &n));
+        CHECK(n == 1, "esize: child %u handed up %zu pairs", i, n);
+    }
+    /* Refused gathers copy nothing and allocate nothing. */
+    unsigned char *dst = malloc(2 * ES_BYTES * p + 1);
+    CHECK(dst, "out of memory");
+    memset(dst, 0xa5, 2 * ES_BYTES * p + 1);
+    int rc = expect(sgl_gather(ctx, dst, 4, 3 * p, NULL), SGL_ESIZE,
+                    "gather of 10-byte blocks as 4-byte elements");
+    for (size_t i = 0; !rc && i < 2 * ES_BYTES * p + 1; i++)
+        if (dst[i] != 0xa5)
+            rc = sgl_error_set(SGL_ETASK, "esize: a refused gather wrote "
+                                          "byte %zu",
+                               i);
+    free(dst);
+    TRY(rc);
+    void *g = &rc;
+    size_t total = 99;
+    TRY(expect(sgl_gather_alloc(ctx, 4, &g, &total, NULL), SGL_ESIZE,
+               "gather_alloc of 10-byte blocks as 4-byte elements"));
+    CHECK(g == &rc && total == 99, "esize: a refused gather_alloc set its "
+                                   "out-parameters");
+    TRY(expect(sgl_gather_alloc(ctx, 0, &g, &total, NULL), SGL_EINVAL,
+               "gather_alloc with element size 0"));
+    TRY(expect(sgl_gather_alloc(ctx, ES_BYTES, NULL, &total, NULL),
+               SGL_EINVAL, "gather_alloc without ret_data"));
+    TRY(expect(sgl_gather_alloc(ctx, ES_BYTES, &g, NULL, NULL), SGL_EINVAL,
+               "gather_alloc without ret_total"));
+    size_t *counts = malloc(p * sizeof *counts);
+    CHECK(counts, "out of memory");
+    unsigned char *all = NULL;
+    rc = sgl_gather_alloc(ctx, ES_BYTES, (void **)&all, &total, counts);
+    for (unsigned i = 0; !rc && i < p; i++)
+        if (counts[i] != 2)
+            rc = sgl_error_set(SGL_ETASK, "esize: gather_alloc counts %zu "
+                                          "for child %u",
+                               counts[i], i);
+    if (!rc && total != 2 * (size_t)p)
+        rc = sgl_error_set(SGL_ETASK, "esize: gather_alloc of %zu elements",
+                           total);
+    for (unsigned i = 0; !rc && i < p; i++)
+        if (memcmp(all + 2 * ES_BYTES * i, "abcdefghij", 2 * ES_BYTES))
+            rc = sgl_error_set(SGL_ETASK, "esize: child %u's block differs",
+                               i);
+    free(all);
+    free(counts);
+    return rc;
+}
+
+static int esize_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    void *v;
+    size_t n;
+    TRY(expect(sgl_recv(ctx, 8, &v, &n), SGL_ESIZE,
+               "recv of 12 bytes as 8-byte elements"));
+    TRY(expect(sgl_recv(ctx, 0, &v, &n), SGL_EINVAL,
+               "recv with element size 0"));
+    TRY(expect(sgl_recv(ctx, 4, &v, NULL), SGL_EINVAL,
+               "recv without ret_count"));
+    TRY(sgl_recv(ctx, 3 * sizeof *es_block, &v, &n));
+    CHECK(n == 1, "esize: %zu 12-byte elements", n);
+    TRY(sgl_recv(ctx, sizeof *es_block, &v, &n));
+    CHECK(n == 3 && !memcmp(v, es_block, sizeof es_block),
+          "esize: block of %zu elements differs", n);
+    if (sgl_ctx_is_master(ctx))
+        TRY(esize_master(ctx));
+    return sgl_put(ctx, "abcdefghij", ES_BYTES, 2);
+}
+
+int prog_block_sizes(sgl_runtime_t *rt)
+{
+    TRY(sgl_run(rt, esize_task, es_block, sizeof es_block));
+    if (sgl_runtime_rank(rt) != 0)
+        return SGL_OK;
+    const void *r;
+    size_t n;
+    TRY(expect(sgl_run_result(rt, 4, &r, &n), SGL_ESIZE,
+               "run_result of 10 bytes as 4-byte elements"));
+    TRY(sgl_run_result(rt, ES_BYTES, &r, &n));
+    CHECK(n == 2 && !memcmp(r, "abcdefghij", 2 * ES_BYTES),
+          "esize: run result of %zu elements differs", n);
+    return SGL_OK;
+}
+
+/* ---- the paper's one-function recursive reduction ---- */
+
+/* The same function at every node, the root included: a master splits
+ * its block over its children by their workers, runs itself on them and
+ * adds up their sums; a worker adds up its block. */
+static int rsum_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    int64_t *v, s = 0;
+    size_t n;
+    TRY(sgl_recv(ctx, sizeof *v, (void **)&v, &n));
+    if (sgl_ctx_is_master(ctx)) {
+        int64_t *part;
+        size_t k;
+        TRY(sgl_scatter_split(ctx, v, sizeof *v, n, NULL));
+        TRY(sgl_pardo(ctx, rsum_task, NULL, 0));
+        TRY(sgl_gather_alloc(ctx, sizeof *part, (void **)&part, &k, NULL));
+        for (size_t i = 0; i < k; i++)
+            s += part[i];
+        free(part);
+    } else {
+        for (size_t i = 0; i < n; i++)
+            s += v[i];
+    }
+    return sgl_put(ctx, &s, sizeof s, 1);
+}
+
+int prog_reduce(sgl_runtime_t *rt, uint64_t seed, size_t n)
+{
+    int64_t *v = malloc(n ? n * sizeof *v : 1), expect_sum = 0;
+    CHECK(v, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        expect_sum += v[i] = (int64_t)(test_mix(&seed) % 2000001) - 1000000;
+    int rc = sgl_run(rt, rsum_task, v, n * sizeof *v);
+    free(v);
+    TRY(rc);
+    const int64_t *r;
+    size_t k;
+    rc = sgl_run_result(rt, sizeof *r, (const void **)&r, &k);
+    /* Without share_result the result stays on rank 0. */
+    if (rc == SGL_ESTATE && sgl_runtime_rank(rt) != 0)
+        return SGL_OK;
+    TRY(rc);
+    CHECK(k == 1 && *r == expect_sum,
+          "reduce: %zu results, the first %" PRId64 ", expected %" PRId64, k,
+          k ? *r : 0, expect_sum);
+    return SGL_OK;
+}
+
 int prog_register(sgl_runtime_t *rt)
 {
     TRY(sgl_task_register(rt, distribute_task, "distribute"));
@@ -929,5 +1616,9 @@ int prog_register(sgl_runtime_t *rt)
     TRY(sgl_task_register(rt, traced_task, "traced"));
     TRY(sgl_task_register(rt, inplace_task, "inplace"));
     TRY(sgl_task_register(rt, keyed_task, "keyed"));
+    TRY(sgl_task_register(rt, split_task, "split"));
+    TRY(sgl_task_register(rt, trip_task, "trip"));
+    TRY(sgl_task_register(rt, esize_task, "esize"));
+    TRY(sgl_task_register(rt, rsum_task, "rsum"));
     return SGL_OK;
 }

@@ -54,4 +54,37 @@ int prog_keyed_state(sgl_runtime_t *rt);
  * declared work and nesting. */
 int prog_trace(sgl_runtime_t *rt);
 
+/* The root's block is the run's argument and its put the run's result:
+ * the root checks a writable copy of a 7-uint32 argument and puts it
+ * reversed, then sgl_run_result() must give it (on rank 0, and on every
+ * rank if @shared, the runtime's share_result), an empty result for a run
+ * that put nothing and none after a failed run. Without @shared the other
+ * ranks must get SGL_ESTATE. */
+int prog_run_result(sgl_runtime_t *rt, int shared);
+
+/* sgl_ctx_split at every master: hand-computed counts by workers for the
+ * uneven masters of the test shapes and by weights for masters of 2 or 3
+ * children, sums and shares for any n up to SIZE_MAX, the refused weights
+ * and calls; children must receive their split of a scatter_split. On
+ * rank 0 *ret_checked is the number of masters where a hand case applied. */
+int prog_split(sgl_runtime_t *rt, size_t *ret_checked);
+
+/* A known array of @n 12-byte elements, the run's argument, split down
+ * with sgl_scatter_split() by workers and then by weights (child 0 of
+ * every master gets nothing) and gathered back with sgl_gather_alloc();
+ * the run's result must be the array. */
+int prog_scatter_split(sgl_runtime_t *rt, size_t n);
+
+/* Blocks that are not a whole number of elements: SGL_ESIZE from
+ * sgl_recv, sgl_gather_block, sgl_gather, sgl_gather_alloc and
+ * sgl_run_result, nothing copied or allocated; other sizes that divide
+ * them give the right counts. */
+int prog_block_sizes(sgl_runtime_t *rt);
+
+/* The one-function recursive reduction (if master: scatter_split my
+ * block, pardo myself, gather_alloc and add; else add my block; put) with
+ * @n random int64 as the run's argument; the run's result must be the
+ * exact sum, on every rank that has it. */
+int prog_reduce(sgl_runtime_t *rt, uint64_t seed, size_t n);
+
 #endif

@@ -29,14 +29,27 @@ static sgl_runtime_t *start(const char *shape)
                      sgl_last_error());                                        \
     } while (0)
 
-/* Everything the runtime must do on any shape. */
-static void exercise(const char *shape)
+/* Everything the runtime must do on any shape. @split_cases: the masters
+ * of the shape where prog_split has a hand-computed split (-1: not
+ * known, for the discovered machine). */
+static void exercise(const char *shape, int split_cases)
 {
     sgl_runtime_t *rt = start(shape);
     size_t p = sgl_machine_workers(sgl_runtime_machine(rt));
     size_t sizes[] = {0, 1, p - 1, p, p + 1, 97, 1000, 100003};
-    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
         RUN_OK(prog_roundtrip(rt, 1234 + i, sizes[i]));
+        RUN_OK(prog_scatter_split(rt, sizes[i]));
+        RUN_OK(prog_reduce(rt, 4321 + i, sizes[i]));
+    }
+    size_t checked = 0;
+    RUN_OK(prog_split(rt, &checked));
+    if (split_cases >= 0)
+        cr_assert_eq(checked, (size_t)split_cases,
+                     "%zu masters of %s with a split by hand, not %d",
+                     checked, shape, split_cases);
+    RUN_OK(prog_run_result(rt, 0));
+    RUN_OK(prog_block_sizes(rt));
     RUN_OK(prog_distributed_sum(rt, 1000000));
     RUN_OK(prog_random_blocks(rt, 99, 3));
     RUN_OK(prog_big_gather(rt));
@@ -51,14 +64,31 @@ static void exercise(const char *shape)
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
-Test(runtime, one_worker) { exercise("core:1"); }
-Test(runtime, flat_two) { exercise("core:2"); }
-Test(runtime, flat_odd) { exercise("core:3"); }
-Test(runtime, two_levels) { exercise("pack:2 core:3"); }
-Test(runtime, three_levels) { exercise("pack:2 l3:2 core:2"); }
-Test(runtime, heterogeneous) { exercise("pack:3 core:[1,4,2]"); }
-Test(runtime, heterogeneous_nested) { exercise("pack:2 l3:[1,2] core:[2,3,1]"); }
-Test(runtime, discovered) { exercise(NULL); }
+Test(runtime, one_worker) { exercise("core:1", 0); }
+Test(runtime, flat_two) { exercise("core:2", 1); }
+Test(runtime, flat_odd) { exercise("core:3", 1); }
+Test(runtime, two_levels) { exercise("pack:2 core:3", 3); }
+Test(runtime, three_levels) { exercise("pack:2 l3:2 core:2", 7); }
+Test(runtime, heterogeneous) { exercise("pack:3 core:[1,4,2]", 2); }
+Test(runtime, heterogeneous_nested)
+{
+    exercise("pack:2 l3:[1,2] core:[2,3,1]", 4);
+}
+Test(runtime, discovered) { exercise(NULL, -1); }
+
+Test(runtime, shared_run_result)
+{
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = "pack:2 core:[1,2]";
+    o.share_result = 1;
+    sgl_runtime_t *rt;
+    RUN_OK(sgl_init(NULL, NULL, &o, &rt));
+    RUN_OK(prog_register(rt));
+    RUN_OK(prog_run_result(rt, 1));
+    RUN_OK(prog_reduce(rt, 8, 1001));
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
 
 Test(runtime, single_thread_env)
 {
@@ -90,6 +120,8 @@ Test(runtime, randomized_shapes)
         sgl_runtime_t *rt = start(shape);
         RUN_OK(prog_roundtrip(rt, s, (size_t)(s >> 54)));
         RUN_OK(prog_random_blocks(rt, s, 2));
+        RUN_OK(prog_scatter_split(rt, (size_t)(s >> 55)));
+        RUN_OK(prog_reduce(rt, s, (size_t)(s >> 54)));
         cr_assert_eq(sgl_finalize(rt), SGL_OK);
     }
     MPI_Finalize();

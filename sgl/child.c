@@ -1,0 +1,82 @@
+/* The child side of a superstep, the same on every link: deliver a staged
+ * block into a local child's own buffer, run the task on the child, and
+ * word a child's failure for its master. */
+#include <string.h>
+
+#include "child.h"
+
+int sgl__deliver_local(struct sgl_ctx *master, unsigned i,
+                       struct sgl_ctx *child)
+{
+    size_t bytes = master->staged == SGL_STAGED_NONE ? 0 : master->counts[i];
+    if (master->staged == SGL_STAGED_BUFFERS) {
+        /* The master filled this child's own buffer. */
+        child->down_data = child->down.data;
+        child->down_bytes = bytes;
+        return SGL_OK;
+    }
+    int rc = sgl__buf_reserve(&child->down, bytes);
+    if (rc)
+        return rc;
+    if (bytes)
+        memcpy(child->down.data,
+               (const char *)master->src + master->offsets[i], bytes);
+    child->down_data = child->down.data;
+    child->down_bytes = bytes;
+    return SGL_OK;
+}
+
+void sgl__run_child(struct sgl_ctx *child, sgl_task_fn task, const void *arg,
+                    size_t arg_size)
+{
+    child->up_bytes = 0;
+    child->down_released = 0;
+    child->errmsg[0] = '\0';
+    child->work = 0;
+    child->task_start = child->last_end = sgl__now(child->rt);
+    child->in_task = 1;
+    child->status = task(child, arg, arg_size);
+    child->in_task = 0;
+    child->task_time = sgl__now(child->rt) - child->task_start;
+    if (child->status < 0)
+        snprintf(child->errmsg, sizeof child->errmsg, "%s", sgl_last_error());
+}
+
+void sgl__run_local(struct sgl_ctx *m, unsigned i, sgl_task_fn task,
+                    const void *arg, size_t arg_size)
+{
+    struct sgl_ctx *c = m->child[i];
+    int rc = sgl__deliver_local(m, i, c);
+    if (rc) {
+        /* The child never ran: it reports the delivery's failure. */
+        c->status = rc;
+        snprintf(c->errmsg, sizeof c->errmsg, "%s", sgl_last_error());
+        c->up_bytes = 0;
+        c->task_time = c->work = 0;
+        m->returned[i] = 1;
+        return;
+    }
+    c->parent_seq = (long)m->seq;
+    sgl__run_child(c, task, arg, arg_size);
+    m->returned[i] = 1;
+}
+
+void sgl__take_local_reply(struct sgl_ctx *m, unsigned i)
+{
+    const struct sgl_ctx *c = m->child[i];
+    m->gdata[i] = c->up.data;
+    m->gbytes[i] = c->status < 0 ? 0 : c->up_bytes;
+    m->pending[i] = 0;
+    m->ctime[i] = c->task_time;
+    m->cwork[i] = c->work;
+}
+
+int sgl__child_failed(const struct sgl_ctx *master, unsigned i, int rank,
+                      int status, const char *msg)
+{
+    return sgl_error_set(status, "child %u of %s L#%u at level %u (rank %d): "
+                                 "%s",
+                         i, master->node->type, master->node->index,
+                         master->node->level, rank,
+                         msg && *msg ? msg : sgl_strerror(status));
+}
