@@ -7,7 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "algorithms.h"
+#include <sgl/algorithms.h>
 
 #define ALGO_MAX_ELEM 256
 #define ALGO_MAX_ARG 256

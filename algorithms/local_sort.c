@@ -39,7 +39,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#include "errors.h"
+#include <sgl/errors.h>
 #include "records.h"
 
 /* Tuning, measured on the reference VM (2-core AMD EPYC, 512 KiB L2,

@@ -28,7 +28,7 @@
 #include "peer_scan.h"
 #include "timing.h"
 
-#include "algorithms.h"
+#include <sgl/algorithms.h>
 
 enum { TRIALS = 5 };
 

@@ -21,8 +21,8 @@
 #include <time.h>
 
 #include "bench_env.h"
-#include "algorithms.h"
-#include "sgl.h"
+#include <sgl/algorithms.h>
+#include <sgl/sgl.h>
 
 enum { K = 64 }; /* samples per worker */
 

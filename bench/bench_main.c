@@ -47,8 +47,8 @@
 #include "peer_scan.h"
 #include "timing.h"
 
-#include "algorithms.h"
-#include "predict.h"
+#include <sgl/algorithms.h>
+#include <sgl/predict.h>
 
 void bench_peer_gnu_parallel_sort(double *x, size_t n, int threads);
 void bench_peer_std_sort(double *x, size_t n);

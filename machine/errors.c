@@ -2,7 +2,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 
-#include "errors.h"
+#include <sgl/errors.h>
 
 static _Thread_local char last_error[1024];
 

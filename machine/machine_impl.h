@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "machine.h"
+#include <sgl/machine.h>
 
 /* Limits on a tree's size: a shape beyond them is a typo, not a machine,
  * and the limits keep node counts far from overflowing size_t products. */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "machine_impl.h"
-#include "predict.h"
+#include <sgl/predict.h>
 
 struct eval {
     const sgl_program_t *prog;

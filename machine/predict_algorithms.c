@@ -47,7 +47,7 @@
 #include <string.h>
 
 #include "machine_impl.h"
-#include "predict.h"
+#include <sgl/predict.h>
 
 enum phase { PH_ALL, PH_UP, PH_DOWN, PH_S1, PH_S2, PH_S3 };
 

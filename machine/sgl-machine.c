@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "machine.h"
+#include <sgl/machine.h>
 #include "machine_impl.h"
 
 static void usage(FILE *f)

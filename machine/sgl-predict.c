@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "machine.h"
+#include <sgl/machine.h>
 #include "machine_impl.h"
-#include "predict.h"
+#include <sgl/predict.h>
 
 #ifndef SGL_VERSION
 #define SGL_VERSION "unknown"

@@ -9,7 +9,7 @@
 #include "child.h"
 #include "level.h"
 #include "runtime_impl.h"
-#include "sgl_mpi.h"
+#include <sgl/sgl_mpi.h>
 #include "watchdog.h"
 
 void sgl_opts_default(sgl_opts_t *opts)

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "machine_impl.h"
-#include "sgl.h"
+#include <sgl/sgl.h>
 
 /* MPI messages up to this size are packed into one contiguous buffer and
  * received into pre-posted buffers of this size: a copy of a few KiB costs

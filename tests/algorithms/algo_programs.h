@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "algorithms.h"
+#include <sgl/algorithms.h>
 
 /* Register the algorithms, the test's user operator, fill and tasks. */
 int algo_test_register(sgl_runtime_t *rt);

@@ -6,7 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "algorithms.h"
+#include <sgl/algorithms.h>
 
 /* Number of record layouts (key type, offset, record size) checked. */
 size_t record_layouts(void);

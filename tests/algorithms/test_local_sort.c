@@ -12,7 +12,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "errors.h"
+#include <sgl/errors.h>
 #include "local_sort.h"
 #include "test_util.h"
 

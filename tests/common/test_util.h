@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "errors.h"
+#include <sgl/errors.h>
 
 /* Fail the enclosing function with SGL_ETASK and a message unless @cond. */
 #define CHECK(cond, ...)                                                       \

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "machine.h"
+#include <sgl/machine.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

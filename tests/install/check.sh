@@ -17,7 +17,12 @@ sed "s|^prefix=|prefix=$dest|" "$pc" > "$dest/pc/sgl.pc"
 export PKG_CONFIG_PATH=$dest/pc
 cflags=$(pkg-config --cflags sgl) libs=$(pkg-config --libs sgl)
 libdir=$(pkg-config --variable=libdir sgl)
-for h in "$(pkg-config --variable=includedir sgl)"/sgl/*.h; do
+# The public headers are installed as they are, and only they.
+incdir=$(pkg-config --variable=includedir sgl)/sgl
+diff -r "$src/include/sgl" "$incdir" >/dev/null ||
+    { echo "not ok - installed headers differ from include/sgl:"; diff -r "$src/include/sgl" "$incdir"; exit 1; }
+echo "ok - installed headers are include/sgl/ as it is"
+for h in "$incdir"/*.h; do
     name=sgl/$(basename "$h")
     printf '#include <%s>\nint main(void) { return 0; }\n' "$name" > "$dest/h.c"
     mpicc -std=c17 -Wall -Wextra -Werror $cflags -c "$dest/h.c" -o "$dest/h.o"

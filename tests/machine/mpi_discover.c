@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "machine.h"
+#include <sgl/machine.h>
 
 static int me, size, faults;
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "machine.h"
+#include <sgl/machine.h>
 
 #define FIXTURE(name) SGL_TEST_FIXTURES "/" name
 

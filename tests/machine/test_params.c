@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "machine.h"
+#include <sgl/machine.h>
 
 static sgl_machine_t *shape(const char *s)
 {

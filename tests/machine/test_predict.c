@@ -6,8 +6,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "machine.h"
-#include "predict.h"
+#include <sgl/machine.h>
+#include <sgl/predict.h>
 
 static sgl_machine_t *shape(const char *s)
 {

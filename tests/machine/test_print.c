@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "machine.h"
+#include <sgl/machine.h>
 
 static char *print(const char *shape, unsigned max_lines, int json)
 {

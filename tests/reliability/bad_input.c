@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algorithms.h"
-#include "sgl.h"
-#include "sgl_mpi.h"
+#include <sgl/algorithms.h>
+#include <sgl/sgl.h>
+#include <sgl/sgl_mpi.h>
 #include "tap.h"
 
 /* ---- shapes ---- */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "sgl.h"
+#include <sgl/sgl.h>
 
 static int mode;
 

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algorithms.h"
-#include "sgl.h"
+#include <sgl/algorithms.h>
+#include <sgl/sgl.h>
 #include "tap.h"
 
 enum { N = 100003, RUNS = 20 };

@@ -9,7 +9,7 @@
 
 #include <mpi.h>
 
-#include "sgl.h"
+#include <sgl/sgl.h>
 #include "tap.h"
 
 static double cpu_seconds(void)

@@ -21,8 +21,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "algorithms.h"
-#include "sgl.h"
+#include <sgl/algorithms.h>
+#include <sgl/sgl.h>
 #include "tap.h"
 
 static const size_t N = ((size_t)1 << 31) + 5;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "programs.h"
-#include "sgl.h"
+#include <sgl/sgl.h>
 #include "tap.h"
 
 struct plan {

@@ -11,8 +11,8 @@
 
 #include <mpi.h>
 
-#include "algorithms.h"
-#include "sgl.h"
+#include <sgl/algorithms.h>
+#include <sgl/sgl.h>
 #include "tap.h"
 
 enum { BIG = 20000000 }; /* doubles: 160 MB, over the limited rank's room */

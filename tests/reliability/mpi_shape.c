@@ -12,8 +12,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "algorithms.h"
-#include "sgl.h"
+#include <sgl/algorithms.h>
+#include <sgl/sgl.h>
 
 enum { N = 100003 };
 

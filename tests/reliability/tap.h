@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "errors.h"
+#include <sgl/errors.h>
 
 static int tap_passed, tap_failed, tap_quiet;
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "programs.h"
-#include "sgl.h"
+#include <sgl/sgl.h>
 #include "tap.h"
 
 int main(void)

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "sgl.h"
+#include <sgl/sgl.h>
 
 static int child(sgl_ctx_t *ctx, const void *arg, size_t size);
 

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sgl.h"
+#include <sgl/sgl.h>
 #include "test_util.h"
 
 #define BIG (((size_t)1 << 31) + 13)

@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sgl.h"
+#include <sgl/sgl.h>
 
 /* Register every task below, in the same order on every process. */
 int prog_register(sgl_runtime_t *rt);

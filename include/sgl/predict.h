@@ -37,7 +37,7 @@
 
 #include <stddef.h>
 
-#include "machine.h"
+#include <sgl/machine.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -48,8 +48,8 @@
 
 #include <stddef.h>
 
-#include "errors.h"
-#include "machine.h"
+#include <sgl/errors.h>
+#include <sgl/machine.h>
 
 #ifdef __cplusplus
 extern "C" {

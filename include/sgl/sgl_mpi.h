@@ -8,7 +8,7 @@
 
 #include <mpi.h>
 
-#include "sgl.h"
+#include <sgl/sgl.h>
 
 #ifdef __cplusplus
 extern "C" {

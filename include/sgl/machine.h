@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "errors.h"
+#include <sgl/errors.h>
 
 #ifdef __cplusplus
 extern "C" {

@@ -59,7 +59,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "sgl.h"
+#include <sgl/sgl.h>
 
 #ifdef __cplusplus
 extern "C" {
