@@ -5,15 +5,18 @@
  *
  * The tree is cluster -> node (one per shared-memory host) -> rank -> the
  * rank's own package/numa/l3/core tree, all single-child levels collapsed
- * afterwards. Hosts come in the order of their lowest world rank and ranks
- * in world-rank order within a host; process nodes carry their world rank
- * so that a round-robin mapping still numbers processes as MPI does. */
+ * afterwards. Hosts come in the order of their lowest rank and ranks in
+ * rank order within a host (ranks of the communicator discovery runs on,
+ * MPI_COMM_WORLD by default); process nodes carry that rank so that a
+ * round-robin mapping still numbers processes as MPI does. */
 #include <errno.h>
 #include <hwloc.h>
 #include <limits.h>
 #include <mpi.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sgl/machine_mpi.h>
 
 #include "machine_impl.h"
 
@@ -160,7 +163,7 @@ static int mpi_check(int err, const char *what)
 }
 
 /* What every rank needs to build the whole tree: each rank's serialized
- * process tree, host name and node leader (lowest world rank sharing
+ * process tree, host name and node leader (lowest rank sharing
  * memory with it). */
 struct world {
     int size;
@@ -171,9 +174,9 @@ struct world {
     int *leader;
 };
 
-static int exchange(const struct sgl_node *local, struct world *w)
+static int exchange(MPI_Comm world, const struct sgl_node *local,
+                    struct world *w)
 {
-    MPI_Comm world = MPI_COMM_WORLD;
     int me, rc;
     if ((rc = mpi_check(MPI_Comm_size(world, &w->size), "MPI_Comm_size")) ||
         (rc = mpi_check(MPI_Comm_rank(world, &me), "MPI_Comm_rank")))
@@ -306,20 +309,15 @@ static int build_world(const struct world *w, struct sgl_node *root,
     return rc;
 }
 
-int sgl_machine_discover(const sgl_machine_opts_t *opts,
-                         sgl_machine_t **ret_machine)
+/* Discovery over @comm, or of this process alone if @comm is
+ * MPI_COMM_NULL. */
+static int discover_on(MPI_Comm comm, const sgl_machine_opts_t *opts,
+                       sgl_machine_t **ret_machine)
 {
-    if (!ret_machine)
-        return sgl_error_set(SGL_EINVAL, "sgl_machine_discover: NULL "
-                                         "argument");
     int keep = opts ? opts->keep_single : 0;
     struct sgl_node *local = NULL;
     int rc = local_tree(opts, &local);
-    int up = 0, down = 0;
-    MPI_Initialized(&up);
-    if (up)
-        MPI_Finalized(&down);
-    if (!up || down) {
+    if (comm == MPI_COMM_NULL) {
         if (rc)
             return rc;
         return sgl__machine_finish(local, keep, "discovered", ret_machine);
@@ -328,8 +326,7 @@ int sgl_machine_discover(const sgl_machine_opts_t *opts,
     /* Agree on failure first: a rank that gives up alone would leave the
      * others waiting in the exchange. */
     int worst = rc;
-    int mrc = mpi_check(MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN,
-                                      MPI_COMM_WORLD),
+    int mrc = mpi_check(MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, comm),
                         "MPI_Allreduce of discovery status");
     if (rc || mrc || worst) {
         sgl__node_free(local);
@@ -344,7 +341,7 @@ int sgl_machine_discover(const sgl_machine_opts_t *opts,
     struct world w = {0};
     struct sgl_node *root = NULL;
     size_t hosts = 0;
-    rc = exchange(local, &w);
+    rc = exchange(comm, local, &w);
     sgl__node_free(local);
     if (rc == SGL_OK) {
         root = sgl__node_new("cluster", -1);
@@ -363,4 +360,36 @@ int sgl_machine_discover(const sgl_machine_opts_t *opts,
     snprintf(source, sizeof source, "discovered: %d MPI rank%s on %zu host%s",
              w.size, w.size == 1 ? "" : "s", hosts, hosts == 1 ? "" : "s");
     return sgl__machine_finish(root, keep, source, ret_machine);
+}
+
+int sgl_machine_discover(const sgl_machine_opts_t *opts,
+                         sgl_machine_t **ret_machine)
+{
+    if (!ret_machine)
+        return sgl_error_set(SGL_EINVAL, "sgl_machine_discover: NULL "
+                                         "argument");
+    int up = 0, down = 0;
+    MPI_Initialized(&up);
+    if (up)
+        MPI_Finalized(&down);
+    return discover_on(up && !down ? MPI_COMM_WORLD : MPI_COMM_NULL, opts,
+                       ret_machine);
+}
+
+int sgl_machine_discover_comm(MPI_Comm comm, const sgl_machine_opts_t *opts,
+                              sgl_machine_t **ret_machine)
+{
+    if (!ret_machine || comm == MPI_COMM_NULL)
+        return sgl_error_set(SGL_EINVAL, "sgl_machine_discover_comm: %s",
+                             ret_machine ? "MPI_COMM_NULL communicator"
+                                         : "NULL argument");
+    int up = 0, down = 0;
+    MPI_Initialized(&up);
+    if (up)
+        MPI_Finalized(&down);
+    if (!up || down)
+        return sgl_error_set(SGL_ESTATE, "sgl_machine_discover_comm: MPI is "
+                                         "%s",
+                             up ? "finalised" : "not initialised");
+    return discover_on(comm, opts, ret_machine);
 }

@@ -21,7 +21,7 @@ struct sgl_node {
     int os_index;           /* hwloc os_index, -1 if none */
     int rank;               /* rank that plays the node, set by finalize;
                                a builder may preset it on a process node
-                               (discovery: the MPI_COMM_WORLD rank) */
+                               (discovery: the rank in its communicator) */
     sgl_link_t link;        /* to the children */
     unsigned level;         /* set by finalize */
     unsigned index;         /* among siblings, set by finalize */

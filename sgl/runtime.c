@@ -1,15 +1,18 @@
 /* Runtime lifecycle: MPI start, machine tree, the contexts this process
  * plays, the task registry, and sgl_run's split between the root master
  * (runs the program) and every other process (serves its master). */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <omp.h>
 
+#include <sgl/machine_mpi.h>
+#include <sgl/sgl_mpi.h>
+
 #include "child.h"
 #include "level.h"
 #include "runtime_impl.h"
-#include <sgl/sgl_mpi.h>
 #include "watchdog.h"
 
 void sgl_opts_default(sgl_opts_t *opts)
@@ -120,19 +123,69 @@ static const struct sgl_node *entry_node(const struct sgl_node *n, int rank)
     return NULL;
 }
 
-static int build_machine(const sgl_opts_t *o, sgl_machine_t **ret)
+/* A setting from rank 0's environment, the same on every rank: ranks on
+ * other hosts are started with a clean environment (as ssh does), so they
+ * must not read their own. *ret is NULL when rank 0 has none. Collective. */
+static int rank0_env(MPI_Comm comm, int rank, const char *name, char **ret)
+{
+    const char *v = rank == 0 ? getenv(name) : NULL;
+    size_t n = v ? strlen(v) : 0;
+    long long len = !v ? -1 : n < INT_MAX ? (long long)n : -2;
+    *ret = NULL;
+    if (MPI_Bcast(&len, 1, MPI_LONG_LONG, 0, comm) != MPI_SUCCESS)
+        return sgl_error_set(SGL_EMPI, "sgl_init: MPI_Bcast of %s failed",
+                             name);
+    if (len == -2)
+        return sgl_error_set(SGL_EINVAL, "sgl_init: %s is 2 GiB or longer",
+                             name);
+    if (len < 0)
+        return SGL_OK;
+    char *s = malloc((size_t)len + 1);
+    int ok = s != NULL, all = 0;
+    if (s && rank == 0)
+        memcpy(s, v, (size_t)len);
+    if (MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS ||
+        !all) {
+        free(s);
+        return sgl_error_set(SGL_ENOMEM, "sgl_init: out of memory for %s",
+                             name);
+    }
+    if (MPI_Bcast(s, (int)len, MPI_CHAR, 0, comm) != MPI_SUCCESS) {
+        free(s);
+        return sgl_error_set(SGL_EMPI, "sgl_init: MPI_Bcast of %s failed",
+                             name);
+    }
+    s[len] = '\0';
+    *ret = s;
+    return SGL_OK;
+}
+
+/* The tree: the option, else rank 0's SGL_SHAPE or SGL_XML, else
+ * discovery on the runtime's communicator. Collective. */
+static int build_machine(const struct sgl_runtime *rt, const sgl_opts_t *o,
+                         sgl_machine_t **ret)
 {
     sgl_machine_opts_t mo;
     sgl_machine_opts_default(&mo);
     mo.keep_single = o->keep_single;
     mo.max_threads = o->max_threads;
-    const char *shape = o->shape ? o->shape : getenv("SGL_SHAPE");
-    const char *xml = o->xml ? o->xml : getenv("SGL_XML");
-    if (shape && *shape)
-        return sgl_machine_from_shape(shape, &mo, ret);
-    if (xml && *xml)
-        return sgl_machine_from_xml(xml, &mo, ret);
-    return sgl_machine_discover(&mo, ret);
+    char *env_shape = NULL, *env_xml = NULL;
+    int rc = rank0_env(rt->comm, rt->rank, "SGL_SHAPE", &env_shape);
+    if (rc == SGL_OK)
+        rc = rank0_env(rt->comm, rt->rank, "SGL_XML", &env_xml);
+    const char *shape = o->shape ? o->shape : env_shape;
+    const char *xml = o->xml ? o->xml : env_xml;
+    if (rc)
+        ;
+    else if (shape && *shape)
+        rc = sgl_machine_from_shape(shape, &mo, ret);
+    else if (xml && *xml)
+        rc = sgl_machine_from_xml(xml, &mo, ret);
+    else
+        rc = sgl_machine_discover_comm(rt->comm, &mo, ret);
+    free(env_shape);
+    free(env_xml);
+    return rc;
 }
 
 /* Every rank reaches the same verdict, so that no rank goes on alone. */
@@ -274,12 +327,13 @@ static int check_oversubscription(struct sgl_runtime *rt)
 
 /* The watchdog's limit: the option, else SGL_WATCHDOG; rank 0's holds on
  * every rank, since remote ranks need not inherit its environment. */
+/* The watchdog's limit: the option, else rank 0's SGL_WATCHDOG. */
 static int watchdog_setting(struct sgl_runtime *rt, const sgl_opts_t *opts)
 {
-    const char *env = getenv("SGL_WATCHDOG");
+    char *env = NULL;
+    int rc = rank0_env(rt->comm, rt->rank, "SGL_WATCHDOG", &env);
     double t = opts->watchdog;
-    int rc = SGL_OK;
-    if (!(t > 0) && env && *env) {
+    if (rc == SGL_OK && !(t > 0) && env && *env) {
         char *end;
         t = strtod(env, &end);
         if (*end || !(t > 0 && t < 1e9))
@@ -288,11 +342,8 @@ static int watchdog_setting(struct sgl_runtime *rt, const sgl_opts_t *opts)
                                "number of seconds in (0, 1e9)",
                                env);
     }
-    if (!(t > 0 && t < 1e9))
-        t = 0;
-    if (MPI_Bcast(&t, 1, MPI_DOUBLE, 0, rt->comm) != MPI_SUCCESS && !rc)
-        rc = sgl_error_set(SGL_EMPI, "sgl_init: MPI_Bcast failed");
-    rt->watchdog = t;
+    free(env);
+    rt->watchdog = t > 0 && t < 1e9 ? t : 0;
     return rc;
 }
 
@@ -318,7 +369,7 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
     MPI_Comm_rank(rt->comm, &rt->rank);
     MPI_Comm_size(rt->comm, &rt->size);
 
-    int rc = build_machine(opts, &rt->machine);
+    int rc = build_machine(rt, opts, &rt->machine);
     if (rc == SGL_OK &&
         sgl_machine_processes(rt->machine) != (size_t)rt->size)
         rc = sgl_error_set(
@@ -357,11 +408,14 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
         sgl_finalize(rt);
         return sgl_error_set(rc, "%s", msg);
     }
-    const char *env_trace = getenv("SGL_TRACE");
+    char *env_trace = NULL;
+    rc = rank0_env(rt->comm, rt->rank, "SGL_TRACE", &env_trace);
     rt->trace = opts->trace && !(env_trace && strcmp(env_trace, "0") == 0);
+    free(env_trace);
     rt->trace_max = opts->trace_max ? opts->trace_max : (size_t)1 << 20;
     rt->share_result = opts->share_result;
-    rc = watchdog_setting(rt, opts);
+    if (rc == SGL_OK)
+        rc = watchdog_setting(rt, opts);
     if (rc == SGL_OK)
         rc = sgl__watchdog_start(rt);
     if ((rc = agree(rt->comm, rc)) != SGL_OK) {

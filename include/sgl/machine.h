@@ -63,8 +63,10 @@ void sgl_machine_opts_default(sgl_machine_opts_t *opts);
 /** Build the tree of the running process from hwloc, restricted to the
  *  cpuset the process is bound to (mpirun binding, taskset) and to
  *  OMP_NUM_THREADS. If MPI is initialised, this is collective over
- *  MPI_COMM_WORLD: ranks are grouped by shared-memory node and every rank
- *  gets the same tree. Without MPI it describes this single process.
+ *  MPI_COMM_WORLD (sgl_machine_discover_comm() of <sgl/machine_mpi.h>
+ *  takes any communicator): ranks are grouped by shared-memory node and
+ *  every rank gets the same tree. Without MPI it describes this single
+ *  process.
  *  @param opts        may be NULL for defaults; not stored.
  *  @param ret_machine set on success only.
  *  @return SGL_OK, SGL_EHWLOC, SGL_EMPI or SGL_ENOMEM. */

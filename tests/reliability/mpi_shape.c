@@ -38,8 +38,13 @@ int main(int argc, char **argv)
     const char *want_name = argc > 1 ? argv[1] : "SGL_OK";
     const char *want_text = argc > 2 ? argv[2] : "";
     const char *shape = getenv("SGL_SHAPE");
+    /* SGL_TEST_OWN_SHAPE: this rank's program passes its own shape in the
+     * options (SGL_SHAPE itself is rank 0's on every rank). */
+    sgl_opts_t opts;
+    sgl_opts_default(&opts);
+    opts.shape = getenv("SGL_TEST_OWN_SHAPE");
     sgl_runtime_t *rt = NULL;
-    int rc = sgl_init(&argc, &argv, NULL, &rt);
+    int rc = sgl_init(&argc, &argv, &opts, &rt);
     if (strcmp(sgl_err_name(rc), want_name) != 0) {
         printf("not ok 1 - sgl_init with SGL_SHAPE=\"%s\": got %s (%s), "
                "expected %s\n",

@@ -1,10 +1,10 @@
 #!/bin/sh
-# One MPI rank with its own shape, set before exec, as a user's mistake
-# gives it:
-#   SGL_TEST_RANK   the rank (OMPI_COMM_WORLD_RANK)
-#   SGL_TEST_SHAPE  its SGL_SHAPE
+# One MPI rank with an environment of its own, set before exec, as a
+# user's mistake or a remote host gives it:
+#   SGL_TEST_RANK  the rank (OMPI_COMM_WORLD_RANK)
+#   SGL_TEST_ENV   NAME=VALUE to export on that rank only
 #   rank_env.sh COMMAND [ARG]...
 if [ "${OMPI_COMM_WORLD_RANK:-}" = "${SGL_TEST_RANK:-none}" ]; then
-    export SGL_SHAPE="$SGL_TEST_SHAPE"
+    export "$SGL_TEST_ENV"
 fi
 exec "$@"
