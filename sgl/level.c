@@ -7,9 +7,14 @@ static const struct sgl__level *const levels[] = {
     [SGL_LINK_MPI] = &sgl__level_mpi,
 };
 
+const struct sgl__level *sgl__level_below(const struct sgl_node *n)
+{
+    return levels[n->link];
+}
+
 const struct sgl__level *sgl__level_of(const struct sgl_ctx *m)
 {
-    return levels[m->node->link];
+    return sgl__level_below(m->node);
 }
 
 const struct sgl__level *sgl__level_above(const struct sgl_ctx *c)

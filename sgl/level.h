@@ -10,6 +10,9 @@
 
 struct sgl__level {
     const char *name;
+    /* Nonzero if the children are threads of the master's process: the
+     * runtime counts them against the process's thread limit. */
+    int threads;
     /* Set up and free what the link keeps at master @m (m->link_state);
      * NULL if it keeps nothing. */
     int (*master_init)(struct sgl_ctx *m);
@@ -43,6 +46,9 @@ extern const struct sgl__level sgl__level_mpi;
 
 /* The operations of the link below master @m. */
 const struct sgl__level *sgl__level_of(const struct sgl_ctx *m);
+
+/* The operations of the link below tree node @n (a master). */
+const struct sgl__level *sgl__level_below(const struct sgl_node *n);
 
 /* The operations of the link above @c (c is not the root). */
 const struct sgl__level *sgl__level_above(const struct sgl_ctx *c);

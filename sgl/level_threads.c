@@ -65,6 +65,7 @@ static struct sgl_buf *stage_buf(struct sgl_ctx *m, unsigned i)
 
 const struct sgl__level sgl__level_threads = {
     .name = "threads",
+    .threads = 1,
     .stage_buf = stage_buf,
     .pardo = pardo,
 };

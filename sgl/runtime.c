@@ -272,7 +272,7 @@ static double threads_at_once(const struct sgl_node *n, int rank,
         double t = threads_at_once(n->child[i], rank, team_max);
         most = t > most ? t : most;
     }
-    if (n->link != SGL_LINK_THREADS)
+    if (!sgl__level_below(n)->threads)
         return most;
     return most * (n->arity < team_max ? n->arity : team_max);
 }
