@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # A fault in the middle of a superstep, across hosts (run inside sgl-hosts):
 #   fault.sh kill-host|cut-link HOST LIMIT COMMAND [ARG]...
-# starts COMMAND (an mpirun job whose superstep does not end by itself),
-# waits until HOST runs its part, then kills every process of HOST or
-# cuts its link. Passes if the job then ends non-zero within LIMIT seconds
+# starts COMMAND (an mpirun job whose superstep does not end by itself
+# and that prints "waits forever" once it is in it: watchdog_hang), then
+# kills every process of HOST or cuts its link. Passes if the job then ends non-zero within LIMIT seconds
 # and its output names the lost host; prints the time it took.
 set -u
 mode=$1 host=$2 limit=$3; shift 3
@@ -12,13 +12,16 @@ out=$(mktemp) || exit 99
 trap 'rm -f "$out"' EXIT
 "$@" >"$out" 2>&1 &
 job=$!
-# The job has reached the superstep once the host runs a rank (a process
-# other than Open MPI's daemon), plus a moment to enter the pardo.
-for _ in $(seq 1 100); do
-    pids=$("$dir/host-pids" "$host")
-    [ -n "$pids" ] && ps -o comm= -p $pids | grep -qv '^orted$' && break
+# Fault only once the job is in its superstep (the program says so):
+# earlier, a cut link would hit MPI's start-up, which waits for TCP
+# retransmissions (minutes), not for the keepalive.
+for _ in $(seq 1 600); do
+    grep -q 'waits forever' "$out" && break
+    kill -0 "$job" 2>/dev/null || break
     sleep 0.1
 done
+grep -q 'waits forever' "$out" ||
+    { echo "FAIL: the job never reached its superstep:"; head -20 "$out"; kill -9 "$job"; exit 1; }
 sleep 0.5
 ms() { echo $(( $(date +%s%N) / 1000000 )); }
 t0=$(ms)
@@ -36,6 +39,9 @@ while kill -0 "$job" 2>/dev/null; do
 done
 wait "$job"; st=$?
 took=$(( $(ms) - t0 ))
+# The cut-off host cannot hear that the job ended; once its cable is
+# back it must clean up (sgl-hosts fails the test if anything is left).
+[ "$mode" != cut-link ] || "$dir/mend-link" "$host"
 echo "--- output (exit $st):"; grep -v '^\s*$' "$out" | head -20
 printf 'job ended %d.%01d s after %s h%s, exit %d\n' $((took / 1000)) $((took % 1000 / 100)) "$mode" "$host" "$st"
 [ "$st" -ne 0 ] || { echo "FAIL: the job exited 0 after losing h$host"; exit 1; }

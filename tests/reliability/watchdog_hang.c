@@ -19,9 +19,15 @@ static int child(sgl_ctx_t *ctx, const void *arg, size_t size)
     if (sgl_ctx_is_master(ctx))
         return step(ctx, arg, size);
     if (sgl_ctx_first_worker(ctx) + 1 ==
-        sgl_machine_workers(sgl_ctx_machine(ctx)))
+        sgl_machine_workers(sgl_ctx_machine(ctx))) {
+        /* Tests that inject a fault wait for this line: every rank is
+         * past start-up and in the superstep. */
+        printf("watchdog_hang: worker %zu waits forever\n",
+               sgl_ctx_first_worker(ctx));
+        fflush(stdout);
         for (;;)
             pause();
+    }
     return SGL_OK;
 }
 
