@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <omp.h>
 
@@ -327,6 +328,23 @@ static int check_oversubscription(struct sgl_runtime *rt)
 
 /* The watchdog's limit: the option, else SGL_WATCHDOG; rank 0's holds on
  * every rank, since remote ranks need not inherit its environment. */
+/* A boolean environment variable, read the usual ways. */
+static int env_bool(const char *name, const char *v, int *ret)
+{
+    static const char *const yes[] = {"1", "on", "true", "yes"};
+    static const char *const no[] = {"0", "off", "false", "no"};
+    for (size_t i = 0; i < sizeof yes / sizeof *yes; i++) {
+        if (strcasecmp(v, yes[i]) == 0)
+            return *ret = 1, SGL_OK;
+        if (strcasecmp(v, no[i]) == 0)
+            return *ret = 0, SGL_OK;
+    }
+    return sgl_error_set(SGL_EINVAL, "sgl_init: %s='%.64s' is not a "
+                                     "boolean (1/0, on/off, true/false, "
+                                     "yes/no)",
+                         name, v);
+}
+
 /* The watchdog's limit: the option, else rank 0's SGL_WATCHDOG. */
 static int watchdog_setting(struct sgl_runtime *rt, const sgl_opts_t *opts)
 {
@@ -359,6 +377,7 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
     if (!rt)
         return sgl_error_set(SGL_ENOMEM, "sgl_init: out of memory");
     rt->own_mpi = own_mpi;
+    rt->omp_levels = -1;
     rt->comm = MPI_COMM_NULL;
     if (MPI_Comm_dup(user, &rt->comm) != MPI_SUCCESS) {
         free(rt);
@@ -396,9 +415,12 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
             hwloc_topology_destroy(rt->topo);
         rt->topo = NULL;
     }
-    /* Binding only makes sense when the workers are real cores. */
+    /* Binding only makes sense when the workers are real cores, and is
+     * the user's when OpenMP is told where to place threads (its own
+     * variables, read by this process's OpenMP). */
     rt->bind = opts->bind && rt->topo &&
-               sgl_node_os_index(sgl_machine_worker(rt->machine, 0)) >= 0;
+               sgl_node_os_index(sgl_machine_worker(rt->machine, 0)) >= 0 &&
+               !getenv("OMP_PLACES") && !getenv("OMP_PROC_BIND");
     int pus = rt->topo ? check_oversubscription(rt) : 0;
     if (rc == SGL_OK)
         rc = agree(rt->comm, plan_threads(rt, pus));
@@ -409,8 +431,11 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
         return sgl_error_set(rc, "%s", msg);
     }
     char *env_trace = NULL;
+    int trace_env = 1;
     rc = rank0_env(rt->comm, rt->rank, "SGL_TRACE", &env_trace);
-    rt->trace = opts->trace && !(env_trace && strcmp(env_trace, "0") == 0);
+    if (rc == SGL_OK && env_trace && *env_trace)
+        rc = env_bool("SGL_TRACE", env_trace, &trace_env);
+    rt->trace = opts->trace && trace_env;
     free(env_trace);
     rt->trace_max = opts->trace_max ? opts->trace_max : (size_t)1 << 20;
     rt->share_result = opts->share_result;
@@ -428,7 +453,9 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
     MPI_Barrier(rt->comm);
     rt->epoch = 0;
     rt->epoch = sgl__now(rt);
-    /* Nested thread levels (package -> core) are nested parallel regions. */
+    /* Nested thread levels (package -> core) are nested parallel regions;
+     * the program's own setting comes back at sgl_finalize(). */
+    rt->omp_levels = omp_get_max_active_levels();
     omp_set_max_active_levels((int)sgl_machine_depth(rt->machine) + 1);
     *ret_rt = rt;
     return SGL_OK;
@@ -491,6 +518,8 @@ int sgl_finalize(sgl_runtime_t *rt)
     if (!rt)
         return SGL_OK;
     sgl__watchdog_stop(rt);
+    if (rt->omp_levels >= 0)
+        omp_set_max_active_levels(rt->omp_levels);
     ctx_free(rt->entry);
     sgl_machine_free(rt->machine);
     if (rt->topo)

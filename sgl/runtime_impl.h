@@ -168,6 +168,8 @@ struct sgl_runtime {
     struct sgl_buf result;
     size_t result_bytes;
     double watchdog;         /* seconds a superstep may run; 0 = off */
+    int omp_levels;          /* OpenMP max-active-levels before sgl_init
+                                (restored by sgl_finalize), -1 unset */
     struct sgl_watchdog *dog; /* its thread, when on */
 };
 

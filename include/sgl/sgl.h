@@ -76,10 +76,13 @@ typedef struct sgl_opts {
                             SGL_XML environment variable */
     int keep_single;   /**< nonzero keeps single-child levels (default 0) */
     int bind;          /**< bind worker threads to their cores when the tree
-                            was discovered (default 1) */
+                            was discovered (default 1); never when
+                            OMP_PLACES or OMP_PROC_BIND is set (OpenMP
+                            places them then) */
     unsigned max_threads; /**< cap on threads per process; 0 = default */
     int trace;         /**< record every superstep (default 1; the
-                            SGL_TRACE=0 environment variable turns it off) */
+                            SGL_TRACE environment variable of rank 0
+                            turns it off: 0, off, false or no) */
     size_t trace_max;  /**< records kept per master before new ones are
                             dropped (and counted); default 1 << 20, about
                             100 MiB for a 2-child master; 0 = default */

@@ -4,8 +4,11 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <mpi.h>
+#include <omp.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <sgl/sgl_mpi.h>
 
 #include "programs.h"
 
@@ -124,6 +127,62 @@ Test(runtime, randomized_shapes)
         RUN_OK(prog_reduce(rt, s, (size_t)(s >> 54)));
         cr_assert_eq(sgl_finalize(rt), SGL_OK);
     }
+    MPI_Finalize();
+}
+
+/* A runtime on MPI_COMM_SELF, so that one test can start several. */
+static sgl_runtime_t *start_on_self(const char *shape, int *ret_rc)
+{
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = shape;
+    sgl_runtime_t *rt = NULL;
+    *ret_rc = sgl_init_comm(MPI_COMM_SELF, &o, &rt);
+    return rt;
+}
+
+/* SGL_TRACE takes the usual boolean words; any other value is refused
+ * with a message that names it. */
+Test(runtime, trace_env_words)
+{
+    int provided, rc;
+    MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
+    const char *words[] = {"0", "off", "OFF", "false", "no",
+                           "1", "on", "true", "Yes", ""};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+        setenv("SGL_TRACE", words[i], 1);
+        sgl_runtime_t *rt = start_on_self("core:2", &rc);
+        cr_assert_eq(rc, SGL_OK, "SGL_TRACE=%s: %s", words[i],
+                     sgl_last_error());
+        RUN_OK(prog_register(rt));
+        RUN_OK(prog_roundtrip(rt, 1, 100));
+        cr_assert_eq(sgl_trace_steps(rt) > 0, i >= 5, "SGL_TRACE='%s'",
+                     words[i]);
+        cr_assert_eq(sgl_finalize(rt), SGL_OK);
+    }
+    setenv("SGL_TRACE", "maybe", 1);
+    sgl_runtime_t *rt = start_on_self("core:2", &rc);
+    cr_assert_eq(rc, SGL_EINVAL);
+    cr_assert_null(rt);
+    cr_assert(strstr(sgl_last_error(), "SGL_TRACE='maybe' is not a boolean"),
+              "%s", sgl_last_error());
+    MPI_Finalize();
+}
+
+/* The program's OpenMP nesting setting survives a runtime that needs
+ * nested teams. */
+Test(runtime, finalize_restores_openmp_levels)
+{
+    int provided, rc;
+    MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
+    omp_set_max_active_levels(1);
+    sgl_runtime_t *rt = start_on_self("pack:2 core:2", &rc);
+    cr_assert_eq(rc, SGL_OK, "%s", sgl_last_error());
+    cr_assert_gt(omp_get_max_active_levels(), 1);
+    RUN_OK(prog_register(rt));
+    RUN_OK(prog_reduce(rt, 7, 1000));
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+    cr_assert_eq(omp_get_max_active_levels(), 1);
     MPI_Finalize();
 }
 
