@@ -314,6 +314,36 @@ static int build(const struct parser *p, struct sgl_node *root)
     return SGL_OK;
 }
 
+int sgl_shape_counts(const char *shape, size_t *ret_processes,
+                     size_t *ret_workers)
+{
+    if (!shape)
+        return sgl_error_set(SGL_EINVAL, "sgl_shape_counts: NULL shape");
+    struct parser *p = calloc(1, sizeof *p);
+    if (!p)
+        return sgl_error_set(SGL_ENOMEM, "out of memory parsing a shape");
+    p->s = shape;
+    int rc = parse(p);
+    /* Process levels come first: the last of them has one node per
+     * process; a shape of thread levels only is one process. */
+    size_t procs = 1, workers = 1;
+    for (unsigned l = 0; rc == SGL_OK && l < p->nlevels; l++) {
+        if (sgl__type_link(p->level[l].type) == SGL_LINK_MPI)
+            procs = p->level[l].size;
+        workers = p->level[l].size;
+    }
+    for (unsigned l = 0; l < p->nlevels; l++)
+        free(p->level[l].list);
+    free(p);
+    if (rc)
+        return rc;
+    if (ret_processes)
+        *ret_processes = procs;
+    if (ret_workers)
+        *ret_workers = workers;
+    return SGL_OK;
+}
+
 int sgl_machine_from_shape(const char *shape, const sgl_machine_opts_t *opts,
                            sgl_machine_t **ret_machine)
 {

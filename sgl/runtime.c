@@ -176,8 +176,18 @@ static int build_machine(const struct sgl_runtime *rt, const sgl_opts_t *o,
         rc = rank0_env(rt->comm, rt->rank, "SGL_XML", &env_xml);
     const char *shape = o->shape ? o->shape : env_shape;
     const char *xml = o->xml ? o->xml : env_xml;
+    size_t procs = 0;
     if (rc)
         ;
+    else if (shape && *shape &&
+             (rc = sgl_shape_counts(shape, &procs, NULL)) == SGL_OK &&
+             procs != (size_t)rt->size)
+        /* Before the tree is built: a shape of millions of nodes for the
+         * wrong process count is refused at once. */
+        rc = sgl_error_set(SGL_ESHAPE,
+                           "sgl_init: the machine (shape: %s) needs %zu MPI "
+                           "processes but %d are running",
+                           shape, procs, rt->size);
     else if (shape && *shape)
         rc = sgl_machine_from_shape(shape, &mo, ret);
     else if (xml && *xml)

@@ -80,6 +80,16 @@ int sgl_machine_discover(const sgl_machine_opts_t *opts,
 int sgl_machine_from_shape(const char *shape, const sgl_machine_opts_t *opts,
                            sgl_machine_t **ret_machine);
 
+/** The MPI processes and the workers a shape needs, from the string alone:
+ *  no tree is built, so a shape too large for this process is refused in
+ *  microseconds (a shape may have up to 2^24 workers).
+ *  @param shape  read only.
+ *  @param ret_processes, ret_workers  set on success; either may be NULL.
+ *  @return SGL_OK, SGL_EPARSE (as sgl_machine_from_shape()), SGL_EINVAL
+ *          (NULL @p shape) or SGL_ENOMEM. */
+int sgl_shape_counts(const char *shape, size_t *ret_processes,
+                     size_t *ret_workers);
+
 /** Build a tree from an hwloc XML export (as `lstopo file.xml` writes); all
  *  levels are thread levels of one process. The export describes another
  *  machine, so neither this process's binding nor OMP_NUM_THREADS apply;

@@ -314,6 +314,37 @@ Test(shape, too_many_nodes)
     cr_expect(strstr(sgl_last_error(), "tree nodes"), "%s", sgl_last_error());
 }
 
+/* The counts from the string alone agree with the built tree's. */
+Test(shape, counts_without_building)
+{
+    const char *shapes[] = {"core:1", "core:4", "node:2 core:3",
+                            "rack:2 node:[1,3] core:2", "rack:2 node:2",
+                            "node:1 pack:1 core:2", "package:2 core:[2,3]",
+                            "node:3", "cluster:2 node:[2,1] core:[1,2,3]"};
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        size_t p = 0, w = 0;
+        sgl_machine_t *m = NULL;
+        cr_assert_eq(sgl_shape_counts(shapes[i], &p, &w), SGL_OK, "%s: %s",
+                     shapes[i], sgl_last_error());
+        cr_assert_eq(sgl_machine_from_shape(shapes[i], NULL, &m), SGL_OK);
+        cr_expect_eq(p, sgl_machine_processes(m), "%s: %zu processes",
+                     shapes[i], p);
+        cr_expect_eq(w, sgl_machine_workers(m), "%s: %zu workers", shapes[i],
+                     w);
+        sgl_machine_free(m);
+    }
+    size_t p = 0, w = 0;
+    cr_assert_eq(sgl_shape_counts("node:4096 core:4096", &p, &w), SGL_OK);
+    cr_expect_eq(p, 4096);
+    cr_expect_eq(w, (size_t)1 << 24);
+    cr_expect_eq(sgl_shape_counts("node:65536 core:65536", &p, NULL),
+                 SGL_EPARSE);
+    cr_expect(strstr(sgl_last_error(), "limit of 16777216 workers"), "%s",
+              sgl_last_error());
+    cr_expect_eq(sgl_shape_counts("node:2 core:[3", NULL, NULL), SGL_EPARSE);
+    cr_expect_eq(sgl_shape_counts(NULL, &p, &w), SGL_EINVAL);
+}
+
 Test(shape, null_arguments)
 {
     sgl_machine_t *m = NULL;
