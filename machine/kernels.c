@@ -11,13 +11,24 @@
 
 static double table_c(const struct sgl__kernel *k, unsigned busy, double n);
 
+static const char *kernel_name(const void *items, size_t i)
+{
+    return ((const struct sgl__kernel *)items)[i].name;
+}
+
+struct sgl__kernel *sgl__kernel_find(const sgl_machine_t *m, const char *name)
+{
+    /* The index is a cache: looking up may (re)build it. */
+    struct sgl_machine *mm = (struct sgl_machine *)m;
+    size_t i = sgl__name_find(&mm->kernel_index, mm->kernel, mm->nkernels,
+                              kernel_name, name);
+    return i == (size_t)-1 ? NULL : &mm->kernel[i];
+}
+
 static struct sgl__kernel *find_kernel(const sgl_machine_t *m,
                                        const char *name)
 {
-    for (size_t i = 0; i < m->nkernels; i++)
-        if (strcmp(m->kernel[i].name, name) == 0)
-            return &m->kernel[i];
-    return NULL;
+    return sgl__kernel_find(m, name);
 }
 
 /* The kernel called @name, added (all values NAN) if new. */
@@ -29,6 +40,12 @@ static int get_kernel(sgl_machine_t *m, const char *fn, const char *name,
                              "%s: bad kernel name '%.40s' (expected "
                              "[A-Za-z0-9_.-], 1 to %d characters)",
                              fn, name ? name : "(null)", SGL_KERNEL_NAME_MAX);
+    return sgl__kernel_get(m, name, ret);
+}
+
+int sgl__kernel_get(sgl_machine_t *m, const char *name,
+                    struct sgl__kernel **ret)
+{
     struct sgl__kernel *k = find_kernel(m, name);
     if (!k) {
         struct sgl__kernel *a =
@@ -182,7 +199,12 @@ int sgl_machine_set_kernel_point(sgl_machine_t *m, const char *kernel,
         return rc;
     struct sgl__kernel *k = find_kernel(m, kernel ? kernel : "");
     size_t at = 0;
-    if (k) {
+    /* Points usually come in order (a file as sgl_machine_write() wrote
+     * it): then the new one goes at the end without a search. */
+    const struct sgl__kpoint *last = k && k->npt ? &k->pt[k->npt - 1] : NULL;
+    if (last && (last->busy < busy || (last->busy == busy && last->n < n))) {
+        at = k->npt;
+    } else if (k) {
         for (; at < k->npt; at++) {
             const struct sgl__kpoint *q = &k->pt[at];
             if (q->busy == busy && q->n == n) {
@@ -256,6 +278,28 @@ int sgl_machine_copy_kernels(sgl_machine_t *dst, const sgl_machine_t *src)
     return SGL_OK;
 }
 
+static int point_before(const struct sgl__kpoint *a, const struct sgl__kpoint *b)
+{
+    return a->busy < b->busy || (a->busy == b->busy && a->n < b->n);
+}
+
+int sgl__kernel_merge_points(struct sgl__kernel *k,
+                             const struct sgl__kpoint *pts, size_t n)
+{
+    struct sgl__kpoint *out = malloc((k->npt + n) * sizeof *out);
+    if (!out)
+        return sgl_error_set(SGL_ENOMEM, "out of memory adding kernel points");
+    size_t i = 0, j = 0, o = 0;
+    while (i < k->npt || j < n)
+        out[o++] = j == n || (i < k->npt && point_before(&k->pt[i], &pts[j]))
+                       ? k->pt[i++]
+                       : pts[j++];
+    free(k->pt);
+    k->pt = out;
+    k->npt = o;
+    return SGL_OK;
+}
+
 size_t sgl_machine_kernels(const sgl_machine_t *m) { return m->nkernels; }
 
 const char *sgl_machine_kernel_name(const sgl_machine_t *m, size_t i)
@@ -271,4 +315,5 @@ void sgl__kernels_free(struct sgl_machine *m)
         free(m->kernel[i].pt);
     }
     free(m->kernel);
+    sgl__name_index_free(&m->kernel_index);
 }

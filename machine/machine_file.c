@@ -20,10 +20,13 @@
  * 17 significant digits, so that reading gives back the same doubles. */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "machine_impl.h"
 
@@ -271,6 +274,16 @@ struct reader {
     unsigned char *level_seen; /* depth + 1 entries: 1 level, 2 small,
                                   4 memory */
     char tok[256];
+    /* Size-table points that came out of order, merged in at the end so
+     * that any order reads in O(n log n). */
+    struct late_point *late;
+    size_t nlate, cap_late;
+};
+
+struct late_point {
+    size_t kernel; /* index in m->kernel */
+    struct sgl__kpoint pt;
+    unsigned long line;
 };
 
 __attribute__((format(printf, 3, 4))) static int
@@ -652,6 +665,23 @@ static int rec_master(struct reader *r)
     return sgl_machine_set_node_params(r->m, n, &p);
 }
 
+/* Nonzero if @k's size table, sorted by (busy, n), has the point. */
+static int point_at(const struct sgl__kernel *k, double n, unsigned busy)
+{
+    size_t lo = 0, hi = k->npt;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct sgl__kpoint *q = &k->pt[mid];
+        if (q->busy == busy && q->n == n)
+            return 1;
+        if (q->busy < busy || (q->busy == busy && q->n < n))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return 0;
+}
+
 /* The rest of "kernel NAME C n N [busy Q]": a point of the size table. */
 static int kernel_point(struct reader *r, const char *name, double c)
 {
@@ -681,15 +711,28 @@ static int kernel_point(struct reader *r, const char *name, double c)
                         r->tok);
         }
     }
-    const sgl_machine_t *m = r->m;
-    for (size_t i = 0; i < m->nkernels; i++)
-        if (strcmp(m->kernel[i].name, name) == 0)
-            for (size_t j = 0; j < m->kernel[i].npt; j++)
-                if (m->kernel[i].pt[j].n == n && m->kernel[i].pt[j].busy == busy)
-                    return rbad(r, SGL_EPARSE,
-                                "duplicate kernel %s point n %g busy %lu",
-                                name, n, busy);
-    return sgl_machine_set_kernel_point(r->m, name, n, (unsigned)busy, c);
+    const struct sgl__kernel *k = sgl__kernel_find(r->m, name);
+    if (k && point_at(k, n, (unsigned)busy))
+        return rbad(r, SGL_EPARSE, "duplicate kernel %s point n %g busy %lu",
+                    name, n, busy);
+    const struct sgl__kpoint *last = k && k->npt ? &k->pt[k->npt - 1] : NULL;
+    if (!last || last->busy < busy || (last->busy == busy && last->n < n))
+        return sgl_machine_set_kernel_point(r->m, name, n, (unsigned)busy, c);
+    /* Out of order: c is checked now, the point merged at the end. */
+    if (sgl__check_value("kernel point", "c", c))
+        return rbad(r, SGL_EPARSE, "%s", sgl_last_error());
+    if (r->nlate == r->cap_late) {
+        size_t cap = r->cap_late ? 2 * r->cap_late : 64;
+        struct late_point *a = realloc(r->late, cap * sizeof *a);
+        if (!a)
+            return sgl_error_set(SGL_ENOMEM, "out of memory reading %s",
+                                 r->name);
+        r->late = a;
+        r->cap_late = cap;
+    }
+    r->late[r->nlate++] = (struct late_point){
+        (size_t)(k - r->m->kernel), {n, (unsigned)busy, c}, r->line};
+    return SGL_OK;
 }
 
 static int rec_kernel(struct reader *r)
@@ -708,10 +751,7 @@ static int rec_kernel(struct reader *r)
     if (rc)
         return rc;
     sgl_machine_t *m = r->m;
-    struct sgl__kernel *k = NULL;
-    for (size_t i = 0; i < m->nkernels; i++)
-        if (strcmp(m->kernel[i].name, name) == 0)
-            k = &m->kernel[i];
+    struct sgl__kernel *k = sgl__kernel_find(m, name);
     if (at_end(r)) {
         if (k && !isnan(k->all_c))
             return rbad(r, SGL_EPARSE, "duplicate kernel %s", name);
@@ -864,6 +904,52 @@ static int record(struct reader *r)
     return SGL_OK;
 }
 
+static int late_cmp(const void *a, const void *b)
+{
+    const struct late_point *x = a, *y = b;
+    if (x->kernel != y->kernel)
+        return x->kernel < y->kernel ? -1 : 1;
+    if (x->pt.busy != y->pt.busy)
+        return x->pt.busy < y->pt.busy ? -1 : 1;
+    if (x->pt.n != y->pt.n)
+        return x->pt.n < y->pt.n ? -1 : 1;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Merge the out-of-order points into their tables; a point given twice
+ * is reported at its second line. */
+static int merge_late(struct reader *r)
+{
+    qsort(r->late, r->nlate, sizeof *r->late, late_cmp);
+    for (size_t i = 0; i < r->nlate;) {
+        struct sgl__kernel *k = &r->m->kernel[r->late[i].kernel];
+        size_t j = i;
+        struct sgl__kpoint *run = malloc((r->nlate - i) * sizeof *run);
+        if (!run)
+            return sgl_error_set(SGL_ENOMEM, "out of memory reading %s",
+                                 r->name);
+        for (; j < r->nlate && r->late[j].kernel == r->late[i].kernel; j++) {
+            const struct late_point *q = &r->late[j];
+            if (point_at(k, q->pt.n, q->pt.busy) ||
+                (j > i && q->pt.busy == q[-1].pt.busy &&
+                 q->pt.n == q[-1].pt.n)) {
+                free(run);
+                r->line = q->line;
+                return rbad(r, SGL_EPARSE,
+                            "duplicate kernel %s point n %g busy %u", k->name,
+                            q->pt.n, q->pt.busy);
+            }
+            run[j - i] = q->pt;
+        }
+        int rc = sgl__kernel_merge_points(k, run, j - i);
+        free(run);
+        if (rc)
+            return rc;
+        i = j;
+    }
+    return SGL_OK;
+}
+
 /* What must hold at the end of the file. */
 static int finish(struct reader *r)
 {
@@ -875,6 +961,9 @@ static int finish(struct reader *r)
         return rbad(r, SGL_EPARSE,
                     "end of file without the 'end' record: the file is "
                     "truncated");
+    int rc = merge_late(r);
+    if (rc)
+        return rc;
     for (unsigned l = 0; l <= r->m->depth; l++)
         if (r->m->level_masters[l] && !(r->level_seen[l] & 1))
             return rbad(r, SGL_EPARSE,
@@ -884,21 +973,72 @@ static int finish(struct reader *r)
     return SGL_OK;
 }
 
+/* Bounds on what a reader takes in, so that a stream with no newline
+ * (/dev/zero) or no end is refused at once instead of filling memory. */
+#define LINE_MAX_BYTES ((size_t)4 << 20)
+#define FILE_MAX_BYTES ((size_t)64 << 20)
+
+/* The next line into *buf (with its newline, if any) and its length:
+ * 0 at the end of the stream, -1 on a read error, -2 if longer than
+ * LINE_MAX_BYTES, -3 if the stream goes past FILE_MAX_BYTES. */
+static long long read_line(FILE *in, char **buf, size_t *cap, size_t *total)
+{
+    size_t n = 0;
+    for (;;) {
+        if (n + 2 > *cap) {
+            size_t c = *cap ? 2 * *cap : 256;
+            char *b = realloc(*buf, c);
+            if (!b)
+                return -4;
+            *buf = b;
+            *cap = c;
+        }
+        int ch = getc_unlocked(in);
+        if (ch == EOF) {
+            if (ferror(in))
+                return -1;
+            break;
+        }
+        if (++*total > FILE_MAX_BYTES)
+            return -3;
+        (*buf)[n++] = (char)ch;
+        if (ch == '\n')
+            break;
+        if (n > LINE_MAX_BYTES)
+            return -2;
+    }
+    (*buf)[n] = '\0';
+    return (long long)n;
+}
+
 int sgl_machine_read(FILE *in, const char *name, sgl_machine_t **ret_machine)
 {
     if (!in || !ret_machine)
         return sgl_error_set(SGL_EINVAL, "sgl_machine_read: NULL argument");
     struct reader r = {.name = name ? name : "(stream)"};
     char *buf = NULL;
-    size_t cap = 0;
+    size_t cap = 0, total = 0;
     int rc = SGL_OK;
     for (;;) {
         errno = 0;
-        ssize_t len = getline(&buf, &cap, in);
+        long long len = read_line(in, &buf, &cap, &total);
+        if (len == 0)
+            break;
         if (len < 0) {
-            if (ferror(in))
-                rc = sgl_error_set(SGL_EIO, "%s:%lu: read error: %s", r.name,
-                                   r.line, strerror(errno));
+            r.line++;
+            rc = len == -1   ? rbad(&r, SGL_EIO, "read error: %s",
+                                    strerror(errno))
+                 : len == -2 ? rbad(&r, SGL_EPARSE,
+                                    "line longer than %zu bytes: not a "
+                                    "machine file",
+                                    LINE_MAX_BYTES)
+                 : len == -3 ? rbad(&r, SGL_EPARSE,
+                                    "the file goes past %zu bytes: not a "
+                                    "machine file",
+                                    FILE_MAX_BYTES)
+                             : sgl_error_set(SGL_ENOMEM,
+                                             "out of memory reading %s",
+                                             r.name);
             break;
         }
         r.line++;
@@ -920,6 +1060,7 @@ int sgl_machine_read(FILE *in, const char *name, sgl_machine_t **ret_machine)
         rc = finish(&r);
     free(buf);
     free(r.level_seen);
+    free(r.late);
     if (rc == SGL_OK) {
         size_t len = strlen(r.name) + sizeof "machine file ";
         char *src = malloc(len);
@@ -943,10 +1084,35 @@ int sgl_machine_load(const char *path, sgl_machine_t **ret_machine)
 {
     if (!path || !ret_machine)
         return sgl_error_set(SGL_EINVAL, "sgl_machine_load: NULL argument");
-    FILE *in = fopen(path, "r");
+    char ep[512];
+    /* Opened without blocking, so that a FIFO with no writer cannot hang
+     * us before we see it is not a regular file. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        return sgl_error_set(SGL_EIO, "cannot open machine file %s: %s",
+                             sgl__escape(path, 256, ep, sizeof ep),
+                             strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return sgl_error_set(
+            SGL_EIO, "cannot read machine file %s: it is %s, not a regular file",
+            sgl__escape(path, 256, ep, sizeof ep),
+            S_ISDIR(st.st_mode)    ? "a directory"
+            : S_ISFIFO(st.st_mode) ? "a FIFO"
+            : S_ISCHR(st.st_mode)  ? "a character device"
+            : S_ISBLK(st.st_mode)  ? "a block device"
+            : S_ISSOCK(st.st_mode) ? "a socket"
+                                   : "a special file");
+    }
+    FILE *in = fdopen(fd, "r");
     if (!in) {
         int e = errno;
-        char ep[512];
+        close(fd);
         return sgl_error_set(SGL_EIO, "cannot open machine file %s: %s",
                              sgl__escape(path, 256, ep, sizeof ep),
                              strerror(e));

@@ -7,6 +7,8 @@
 
 #include <sgl/machine.h>
 
+#include "name_index.h"
+
 /* Limits on a tree's size: a shape beyond them is a typo, not a machine,
  * and the limits keep node counts far from overflowing size_t products. */
 #define SGL__MAX_WORKERS ((size_t)1 << 24)
@@ -58,6 +60,8 @@ struct sgl_machine {
     size_t nkernels;
     struct sgl__prov *prov;
     size_t nprov;
+    /* Lookups by name; caches, so const accessors may update them. */
+    struct sgl__name_index kernel_index, prov_index;
 };
 
 /* Parameters of one level (DESIGN.md section 4); all unset at first. */
@@ -101,6 +105,16 @@ int sgl__machine_shape_string(const struct sgl_machine *m, char **ret);
  * provenance). */
 void sgl__machine_params_free(struct sgl_machine *m);
 void sgl__kernels_free(struct sgl_machine *m);
+
+/* The kernel called @p name (O(1)), or NULL. */
+struct sgl__kernel *sgl__kernel_find(const sgl_machine_t *m, const char *name);
+/* The kernel called @p name, added with no values if new. */
+int sgl__kernel_get(sgl_machine_t *m, const char *name,
+                    struct sgl__kernel **ret);
+/* Merge @p n points, sorted by (busy, n) and none already in @p k's size
+ * table, into it in one pass. */
+int sgl__kernel_merge_points(struct sgl__kernel *k,
+                             const struct sgl__kpoint *pts, size_t n);
 /* SGL_OK if @p v is finite and not negative, else SGL_EINVAL with a message
  * naming @p fn and @p what. */
 int sgl__check_value(const char *fn, const char *what, double v);

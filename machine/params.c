@@ -214,6 +214,21 @@ size_t sgl_node_master_index(const sgl_node_t *master)
 
 /* ---- provenance ---- */
 
+static const char *prov_key(const void *items, size_t i)
+{
+    return ((const struct sgl__prov *)items)[i].key;
+}
+
+/* The position of @key among the provenance entries, or m->nprov. */
+static size_t prov_find(const sgl_machine_t *m, const char *key)
+{
+    /* The index is a cache: looking up may (re)build it. */
+    struct sgl_machine *mm = (struct sgl_machine *)m;
+    size_t i = sgl__name_find(&mm->prov_index, mm->prov, mm->nprov, prov_key,
+                              key);
+    return i == (size_t)-1 ? m->nprov : i;
+}
+
 int sgl_machine_set_provenance(sgl_machine_t *m, const char *key,
                                const char *value)
 {
@@ -225,9 +240,7 @@ int sgl_machine_set_provenance(sgl_machine_t *m, const char *key,
                              "%s: bad key '%.40s' (expected [A-Za-z0-9_.-], 1 "
                              "to 64 characters)",
                              fn, key);
-    size_t i = 0;
-    while (i < m->nprov && strcmp(m->prov[i].key, key) != 0)
-        i++;
+    size_t i = prov_find(m, key);
     if (!value) {
         if (i < m->nprov) {
             free(m->prov[i].key);
@@ -235,6 +248,7 @@ int sgl_machine_set_provenance(sgl_machine_t *m, const char *key,
             memmove(&m->prov[i], &m->prov[i + 1],
                     (m->nprov - i - 1) * sizeof *m->prov);
             m->nprov--;
+            sgl__name_invalidate(&m->prov_index);
         }
         return SGL_OK;
     }
@@ -271,10 +285,8 @@ const char *sgl_machine_provenance(const sgl_machine_t *m, const char *key)
 {
     if (!m || !key)
         return NULL;
-    for (size_t i = 0; i < m->nprov; i++)
-        if (strcmp(m->prov[i].key, key) == 0)
-            return m->prov[i].value;
-    return NULL;
+    size_t i = prov_find(m, key);
+    return i < m->nprov ? m->prov[i].value : NULL;
 }
 
 size_t sgl_machine_provenance_count(const sgl_machine_t *m)
@@ -295,4 +307,5 @@ void sgl__machine_params_free(struct sgl_machine *m)
         free(m->prov[i].value);
     }
     free(m->prov);
+    sgl__name_index_free(&m->prov_index);
 }

@@ -439,6 +439,50 @@ static const struct bad bad_files[] = {
      "t.sgl:6: 'kernel' after 'end'"},
 };
 
+/* Many records: 1e5 provenance keys, 1e5 kernel names and a size table
+ * of 1e5 points (given out of order) all read back, and a duplicate
+ * among them is still found with its line. */
+Test(machine_file, many_records, .timeout = 120)
+{
+    enum { N = 100000 };
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_assert_not_null(f);
+    fprintf(f, "sgl-machine 1\nshape node:2 core:2\n"
+               "level 0 link mpi p 2 l 1us g_down 1ns g_up 1ns\n"
+               "level 1 link threads p 2 l 1us g_down 1ns g_up 1ns\n");
+    for (int i = 0; i < N; i++)
+        fprintf(f, "provenance k%d \"v%d\"\nkernel c%d %dns\n"
+                   "kernel t 1ns n %d\n",
+                i, i, i, i + 1, (i * 7919) % N + 1);
+    fprintf(f, "end\n");
+    fclose(f);
+    sgl_machine_t *m = NULL;
+    cr_assert_eq(read_string(text, len, &m), SGL_OK, "%s", sgl_last_error());
+    cr_expect_eq(sgl_machine_provenance_count(m), N);
+    cr_expect_str_eq(sgl_machine_provenance(m, "k77777"), "v77777");
+    cr_expect_eq(sgl_machine_kernels(m), N + 1);
+    cr_expect_float_eq(sgl_node_kernel(sgl_machine_worker(m, 0), "c4242"),
+                       4243e-9, 1e-20);
+    sgl_machine_free(m);
+    /* The same point twice, far apart: the second line is named. */
+    char *dup = NULL;
+    f = open_memstream(&dup, &len);
+    fprintf(f, "sgl-machine 1\nshape core:2\n"
+               "level 0 link threads p 2 l 1us g_down 1ns g_up 1ns\n");
+    for (int i = 0; i < N; i++)
+        fprintf(f, "kernel t 1ns n %d\n", i + 1);
+    fprintf(f, "kernel t 2ns n 5\nend\n");
+    fclose(f);
+    cr_assert_eq(read_string(dup, len, &m), SGL_EPARSE);
+    cr_expect(strstr(sgl_last_error(),
+                     "t.sgl:100004: duplicate kernel t point n 5 busy 1"),
+              "%s", sgl_last_error());
+    free(text);
+    free(dup);
+}
+
 Test(machine_file, malformed)
 {
     for (size_t i = 0; i < sizeof bad_files / sizeof *bad_files; i++) {

@@ -113,6 +113,21 @@ if [ -n "$predict" ]; then
     case_ 1 "$predict" --algo reduce --n 1e6 --machine "$files/huge-l.sgl"
     expect='the prediction overflows'
     case_ 1 "$predict" --algo scan --n 1e6 --json --machine "$files/huge-l.sgl"
+    # Machine files that are not regular files are refused at once (a
+    # FIFO with no writer would block, /dev/zero never ends); a regular
+    # file is read with bounds on a line and on the whole.
+    mkfifo "$tmp/fifo"
+    for f in /dev/zero:'a character device' "$tmp/fifo":'a FIFO' "$tmp":'a directory'; do
+        limit=10 expect="it is ${f#*:}, not a regular file"
+        case_ 1 "$predict" --algo psrs --n 100 --machine "${f%%:*}"
+    done
+    { echo 'sgl-machine 1'; head -c 4194400 /dev/zero | tr '\0' 'x'; echo; } > "$tmp/long.sgl"
+    limit=10 expect='long.sgl:2: line longer than 4194304 bytes'
+    case_ 1 "$predict" --algo psrs --n 100 --machine "$tmp/long.sgl"
+    { echo 'sgl-machine 1'; yes '# a comment line of a file that is far too long' | head -c 68000000; } > "$tmp/big.sgl"
+    limit=10 expect='goes past 67108864 bytes'
+    case_ 1 "$predict" --algo psrs --n 100 --machine "$tmp/big.sgl"
+    rm -f "$tmp/big.sgl" "$tmp/long.sgl"
     # A NUL byte is binary data at its line and column, not truncation.
     expect='nul.sgl:2: binary data (byte 0x00 at column 13)'
     case_ 1 "$predict" --algo psrs --n 100 --machine "$files/nul.sgl"
