@@ -23,6 +23,9 @@ static void usage(FILE *f)
           "  --json           write JSON instead of the listing\n"
           "  --keep-single    keep levels that have a single child\n"
           "  --max-lines N    show at most N alike siblings in a row (0: all)\n"
+          "  --full           every node, however large the tree (--max-lines 0)\n"
+          "  --summary        fold alike siblings into one line each\n"
+          "                   (--max-lines 1; the default above 256 nodes)\n"
           "  --help           show this help\n"
           "  --version        show the version\n"
           "\n"
@@ -42,10 +45,20 @@ static int usage_error(const char *fmt, const char *arg)
     return 2;
 }
 
-static int show(const sgl_machine_t *m, int json, unsigned max_lines)
+/* Trees above this many nodes print folded unless --full or --max-lines
+ * says otherwise: core:16777216 in full is 548 MB of alike lines. */
+enum { SUMMARY_ABOVE = 256 };
+
+static int show(const sgl_machine_t *m, int json, int max_lines)
 {
+    if (max_lines < 0) {
+        size_t nodes = 0;
+        for (unsigned l = 0; l <= sgl_machine_depth(m); l++)
+            nodes += sgl_machine_level_size(m, l);
+        max_lines = nodes > SUMMARY_ABOVE ? 1 : 0;
+    }
     int rc = json ? sgl_machine_write_json(m, stdout)
-                  : sgl_machine_print(m, stdout, max_lines);
+                  : sgl_machine_print(m, stdout, (unsigned)max_lines);
     if (rc) {
         fprintf(stderr, "sgl-machine: %s\n", sgl_last_error());
         return 1;
@@ -63,11 +76,13 @@ int main(int argc, char **argv)
         {"json", no_argument, NULL, 'j'},
         {"keep-single", no_argument, NULL, 'k'},
         {"max-lines", required_argument, NULL, 'm'},
+        {"full", no_argument, NULL, 'f'},
+        {"summary", no_argument, NULL, 'S'},
         {NULL, 0, NULL, 0},
     };
     const char *shape = NULL, *xml = NULL;
     int json = 0;
-    unsigned max_lines = 0;
+    int max_lines = -1; /* by the tree's size */
     sgl_machine_opts_t opts;
     sgl_machine_opts_default(&opts);
 
@@ -100,9 +115,15 @@ int main(int argc, char **argv)
                 return usage_error("--max-lines wants a number from 0 to "
                                    "1000000, not '%s'",
                                    optarg);
-            max_lines = (unsigned)v;
+            max_lines = (int)v;
             break;
         }
+        case 'f':
+            max_lines = 0;
+            break;
+        case 'S':
+            max_lines = 1;
+            break;
         default:
             return usage_error("unknown option or missing argument: '%s'",
                                argv[optind - 1]);
