@@ -197,14 +197,21 @@ static void state_free(void *p)
     free(s);
 }
 
+/* The key of the algorithms' state at every node: the address of an
+ * object of this library, so that a program's own state (the NULL key,
+ * sgl_ctx_state()) and the algorithms' never collide. */
+static const char state_key;
+
 struct algo_state *algo_state(sgl_ctx_t *ctx, int create)
 {
-    struct algo_state *s = sgl_ctx_state(ctx);
+    struct algo_state *s = sgl_ctx_keyed_state(ctx, &state_key);
     if (s || !create)
         return s;
     s = calloc(1, sizeof *s);
-    if (s)
-        sgl_ctx_set_state(ctx, s, state_free);
+    if (s && sgl_ctx_set_keyed_state(ctx, &state_key, s, state_free)) {
+        free(s);
+        s = NULL;
+    }
     return s;
 }
 

@@ -12,8 +12,8 @@
  *
  * Cost per level and pass: max_i Cost_i + p*c0 + p words (g_up in pass 1,
  * g_down in pass 2) + 2l. LOCAL_FIRST reads 2n and writes 2n elements on
- * the workers, REDUCE_FIRST reads 2n and writes n: on a memory-bound machine
- * REDUCE_FIRST is predicted faster, so it is what SGL_SCAN_AUTO picks.
+ * the workers, REDUCE_FIRST reads 2n and writes n: the model never predicts
+ * LOCAL_FIRST faster, so REDUCE_FIRST is the default.
  * Extra memory: p elements per master. Totals and offsets have the
  * element type (8-bit scans wrap modulo 2^8 throughout, which gives the
  * low 8 bits of the exact prefixes). */

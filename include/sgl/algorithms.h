@@ -213,11 +213,13 @@ int sgl_dvec_reduce(sgl_ctx_t *root, const sgl_dvec_t *vec, sgl_op_t op,
 
 /* ---- scan ---- */
 
-/** Scan flags: or one kind with one variant. */
+/** Scan flags: or one kind with at most one variant. With no variant the
+ *  scan is REDUCE_FIRST: both variants take the same supersteps and
+ *  messages, and REDUCE_FIRST writes n elements fewer, so the cost model
+ *  never predicts LOCAL_FIRST faster on any machine. */
 enum {
     SGL_SCAN_INCLUSIVE = 0, /**< y_i = x_0 (+) ... (+) x_i */
     SGL_SCAN_EXCLUSIVE = 1, /**< y_i = x_0 (+) ... (+) x_{i-1}, y_0 = e */
-    SGL_SCAN_AUTO = 0,         /**< pick by the cost model: reduce-first */
     SGL_SCAN_LOCAL_FIRST = 2,  /**< workers scan, masters scan the block
                                     totals, children add offsets: reads 2n,
                                     writes 2n */

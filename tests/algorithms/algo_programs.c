@@ -75,6 +75,57 @@ static int misuse_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     return SGL_OK;
 }
 
+/* The program's own state at a node: its depth-first worker index, so a
+ * node that lost or swapped it shows. */
+static void own_free(void *p) { free(p); }
+
+static int own_state_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    const int *set = arg;
+    if (*set) {
+        size_t *mine = malloc(sizeof *mine);
+        CHECK(mine != NULL, "out of memory");
+        *mine = sgl_ctx_first_worker(ctx) + 1000 * sgl_ctx_level(ctx);
+        sgl_ctx_set_state(ctx, mine, own_free);
+    } else {
+        const size_t *mine = sgl_ctx_state(ctx);
+        CHECK(mine && *mine == sgl_ctx_first_worker(ctx) +
+                                   1000 * sgl_ctx_level(ctx),
+              "node at level %u, worker %zu lost its own state",
+              sgl_ctx_level(ctx), sgl_ctx_first_worker(ctx));
+        if (*set == 0 && sgl_ctx_is_worker(ctx))
+            sgl_ctx_set_state(ctx, NULL, NULL);
+    }
+    if (sgl_ctx_is_master(ctx))
+        return sgl_pardo(ctx, own_state_task, arg, size);
+    return SGL_OK;
+}
+
+static int own_state_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    int set = 1, check = 0;
+    TRY(own_state_task(root, &set, sizeof set));
+    sgl_dvec_t *v = NULL;
+    double sum = 0;
+    TRY(sgl_dvec_create(root, SGL_F64, sizeof(double), 1000, SGL_FILL_IOTA,
+                        NULL, 0, &v));
+    int rc = sgl_dvec_reduce(root, v, SGL_OP_SUM, 1, &sum);
+    if (rc == SGL_OK)
+        rc = sgl_dvec_scan(root, v, v, SGL_OP_SUM, SGL_SCAN_INCLUSIVE);
+    if (rc == SGL_OK)
+        rc = sgl_dvec_sort(root, v, NULL);
+    sgl_dvec_free(root, v);
+    TRY(rc);
+    CHECK(sum == 999.0 * 1000 / 2, "sum %g", sum);
+    return own_state_task(root, &check, sizeof check);
+}
+
+int algo_check_own_state(sgl_runtime_t *rt)
+{
+    return sgl_run(rt, own_state_main, NULL, 0);
+}
+
 int algo_test_register(sgl_runtime_t *rt)
 {
     mat2 id = {1, 0, 0, 1};
@@ -83,6 +134,7 @@ int algo_test_register(sgl_runtime_t *rt)
     TRY(sgl_fill_register(mat_fill_fn, "mat2_fill", &mat_fill));
     TRY(sgl_task_register(rt, value_task, "test.value"));
     TRY(sgl_task_register(rt, misuse_task, "test.misuse"));
+    TRY(sgl_task_register(rt, own_state_task, "test.own_state"));
     return SGL_OK;
 }
 
@@ -377,7 +429,7 @@ static int scan_main(sgl_ctx_t *root, const void *arg, size_t size)
         SGL_SCAN_INCLUSIVE | SGL_SCAN_LOCAL_FIRST,
         SGL_SCAN_EXCLUSIVE | SGL_SCAN_LOCAL_FIRST,
         SGL_SCAN_INCLUSIVE | SGL_SCAN_REDUCE_FIRST,
-        SGL_SCAN_EXCLUSIVE | SGL_SCAN_REDUCE_FIRST, SGL_SCAN_AUTO};
+        SGL_SCAN_EXCLUSIVE | SGL_SCAN_REDUCE_FIRST, SGL_SCAN_INCLUSIVE};
     for (size_t vi = 0; vi < 5; vi++) {
         TRY(scan_one(root, SGL_I64, SGL_OP_SUM, a->n, a->seed, variants[vi]));
         TRY(scan_one(root, SGL_F64, SGL_OP_SUM, a->n, a->seed, variants[vi]));
@@ -629,7 +681,7 @@ static int int8_main(sgl_ctx_t *root, const void *arg, size_t size)
         SGL_SCAN_INCLUSIVE | SGL_SCAN_LOCAL_FIRST,
         SGL_SCAN_EXCLUSIVE | SGL_SCAN_LOCAL_FIRST,
         SGL_SCAN_INCLUSIVE | SGL_SCAN_REDUCE_FIRST,
-        SGL_SCAN_EXCLUSIVE | SGL_SCAN_REDUCE_FIRST, SGL_SCAN_AUTO};
+        SGL_SCAN_EXCLUSIVE | SGL_SCAN_REDUCE_FIRST, SGL_SCAN_INCLUSIVE};
     unsigned char *x = malloc(m), *c = malloc(m);
     CHECK(x && c, "out of memory");
     int rc = SGL_OK;

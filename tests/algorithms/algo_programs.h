@@ -49,6 +49,10 @@ int algo_check_sort(sgl_runtime_t *rt, sgl_dtype_t dtype,
                     enum algo_pattern pattern, size_t n, uint64_t seed,
                     size_t *ret_max_block);
 
+/* The algorithms keep their state under their own key: a program's own
+ * state at every node (sgl_ctx_set_state) survives them. */
+int algo_check_own_state(sgl_runtime_t *rt);
+
 /* Every documented error of the algorithms' API. */
 int algo_check_errors(sgl_runtime_t *rt);
 

@@ -62,6 +62,8 @@ int main(int argc, char **argv)
         printf("# all-equal n=%zu P=%zu: largest block %zu = %.4f n/P\n", big,
                p, maxb, (double)maxb * (double)p / (double)big);
     test_check(&tally, "errors", algo_check_errors(rt));
+    test_check(&tally, "own state beside the algorithms'",
+               algo_check_own_state(rt));
     if (sgl_finalize(rt) != SGL_OK)
         tally.failed++;
     if (tally.report) {

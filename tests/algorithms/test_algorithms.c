@@ -99,6 +99,13 @@ SHAPE_TESTS(flat_odd, "core:3")
 SHAPE_TESTS(two_levels, "pack:2 core:3")
 SHAPE_TESTS(heterogeneous, "pack:3 core:[1,4,2]")
 
+Test(algorithms, own_state_survives)
+{
+    sgl_runtime_t *rt = start("pack:3 core:[1,4,2]");
+    RUN_OK(algo_check_own_state(rt));
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
 Test(algorithms, errors_flat)
 {
     sgl_runtime_t *rt = start("core:3");
