@@ -1,5 +1,5 @@
 /* The reference algorithms against the strongest peers on this machine,
- * measured in the same run, medians of TRIALS runs (issue 5):
+ * measured in the same run, medians of TRIALS runs:
  *
  *   reduction  sum of n = 1e8 distributed doubles on 1 x 2 threads
  *              vs `omp parallel for simd reduction(+)` over one array

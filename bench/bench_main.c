@@ -1,4 +1,4 @@
-/* bench_main: the main job's sweep (issue 6). On the tree the runtime runs
+/* bench_main: the main job's sweep. On the tree the runtime runs
  * on (SGL_SHAPE, else discovery; alone or under mpiexec), for each
  * algorithm (reduce, scan, psrs) and size:
  *

@@ -1,4 +1,4 @@
-/* Overhead of the superstep trace: the distributed reduction of issue 4
+/* Overhead of the superstep trace: a distributed reduction
  * (sum of n = 1e6 doubles) on two runtimes over the same tree, one
  * recording every superstep and one not, alternated within each trial so
  * that load changes hit both; medians of 41 trials of 10 reductions.
