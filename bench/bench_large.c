@@ -1,4 +1,4 @@
-/* Memory at scale (reliability issue): one algorithm on a large distributed
+/* Memory at scale: one algorithm on a large distributed
  * f64 vector made by the library's fill, on a 1 x 2 thread tree (core:2,
  * or SGL_SHAPE with one master level), then a cheap check of the result
  * and the growth of the peak resident set over what was resident before

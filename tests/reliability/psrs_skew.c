@@ -1,4 +1,4 @@
-/* PSRS on adversarial distributions (reliability issue): all equal, two
+/* PSRS on adversarial distributions: all equal, two
  * values, Zipf (s = 1.0 and 1.5 over 1e6 values), k ascending runs
  * concatenated (k = 2, 7, P), already sorted and reversed, for f64 and u64
  * keys. Every case checks that the output is sorted and a permutation of
