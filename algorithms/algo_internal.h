@@ -1,6 +1,7 @@
-/* Shared internals of the algorithms: operator and fill registries, the
- * per-context state that holds distributed blocks, and small helpers. Uses
- * only the public SGL API; never installed. */
+/* Shared internals of the algorithms: resolved operators and their
+ * kernels (ops.c), fills (fill.c), the per-context state that holds
+ * distributed blocks (dvec.c), the task tables (register.c) and small
+ * helpers. Uses only the public SGL API; never installed. */
 #ifndef SGL_ALGO_INTERNAL_H
 #define SGL_ALGO_INTERNAL_H
 
@@ -116,7 +117,7 @@ static inline size_t algo_split(size_t n, size_t w, size_t p)
  * vectors (and a centralised reduction) would not share one layout. */
 void algo_layout_counts(const sgl_ctx_t *ctx, size_t n, size_t *counts);
 
-/* Local kernels of reduce.c, used by scan.c too. */
+/* The typed kernels (ops.c). */
 void algo_local_reduce(const struct algo_op *op, const void *x, size_t n,
                        void *acc);
 /* acc = a (+) b (may alias). */
@@ -129,11 +130,27 @@ void algo_local_scan(const struct algo_op *op, const void *x, void *y,
 void algo_local_add(const struct algo_op *op, void *y, size_t n,
                     const void *off);
 
-/* Register the tasks of each file. */
-int algo_register_common(sgl_runtime_t *rt);
-int algo_register_reduce(sgl_runtime_t *rt);
-int algo_register_scan(sgl_runtime_t *rt);
-int algo_register_psrs(sgl_runtime_t *rt);
+/* Each file's tasks, ended by {NULL, NULL}; register.c registers them
+ * all from one table. */
+struct algo_task {
+    sgl_task_fn fn;
+    const char *name;
+};
+extern const struct algo_task algo_dvec_tasks[], algo_reduce_tasks[],
+    algo_scan_tasks[], algo_psrs_tasks[];
+
+/* What a worker needs to fill its block (fill.c): a built-in fill or one
+ * the program registered. */
+struct algo_fill_arg {
+    uint32_t fill;
+    sgl_dtype_t dtype;
+    size_t elem_size;
+    const void *farg;
+    size_t farg_size;
+};
+/* Fill @count elements of global indices first.. into @block. */
+int algo_fill(const struct algo_fill_arg *a, void *block, size_t first,
+              size_t count);
 
 /* Ops arg for tasks: fixed-width, process-independent. */
 struct algo_op_arg {

@@ -664,7 +664,7 @@ int sgl_sort_records(sgl_ctx_t *root, void *data, size_t n, size_t rec_size,
     return rc ? rc : rc2;
 }
 
-int algo_register_psrs(sgl_runtime_t *rt)
-{
-    return sgl_task_register(rt, sort_task, "sgl_algo.sort");
-}
+const struct algo_task algo_psrs_tasks[] = {
+    {sort_task, "sgl_algo.sort"},
+    {NULL, NULL},
+};

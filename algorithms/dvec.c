@@ -1,187 +1,13 @@
-/* Distributed vectors and the registries of operators and fills.
- *
- * A distributed vector is a handle at the root plus one block per worker,
- * kept in the worker's context state between supersteps. Create, scatter,
- * gather and free are one superstep each, recursive over the tree: a master
- * forwards the command to its children and concatenates what they hand up
- * (the per-worker element counts, or the blocks themselves). */
+/* Distributed vectors: a handle at the root plus one block per worker,
+ * kept in the worker's context state (under the algorithms' key) between
+ * supersteps. Create, scatter, gather and free are one superstep each,
+ * recursive over the tree: a master forwards the command to its children
+ * and concatenates what they hand up (the per-worker element counts, or
+ * the blocks themselves). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "algo_internal.h"
-
-/* ---- registries ---- */
-
-struct op_entry {
-    sgl_op_fn fn;
-    size_t elem_size;
-    unsigned char identity[ALGO_MAX_ELEM];
-    char *name;
-};
-
-struct fill_entry {
-    sgl_fill_fn fn;
-    char *name;
-};
-
-static struct op_entry *ops;
-static size_t nops;
-static struct fill_entry *fills;
-static size_t nfills;
-
-int sgl_op_register(sgl_op_fn fn, size_t elem_size, const void *identity,
-                    const char *name, sgl_op_t *ret_op)
-{
-    if (!fn || !identity || !name || !ret_op)
-        return sgl_error_set(SGL_EINVAL, "sgl_op_register: NULL argument");
-    if (elem_size == 0 || elem_size > ALGO_MAX_ELEM)
-        return sgl_error_set(SGL_EINVAL,
-                             "sgl_op_register: element size %zu not in "
-                             "1..%d",
-                             elem_size, ALGO_MAX_ELEM);
-    for (size_t i = 0; i < nops; i++)
-        if (ops[i].fn == fn && ops[i].elem_size == elem_size &&
-            strcmp(ops[i].name, name) == 0) {
-            *ret_op = (sgl_op_t)(SGL_OP_USER_FIRST + i);
-            return SGL_OK;
-        }
-    struct op_entry *t = realloc(ops, (nops + 1) * sizeof *t);
-    if (!t)
-        return sgl_error_set(SGL_ENOMEM, "sgl_op_register: out of memory");
-    ops = t;
-    char *copy = strdup(name);
-    if (!copy)
-        return sgl_error_set(SGL_ENOMEM, "sgl_op_register: out of memory");
-    ops[nops].fn = fn;
-    ops[nops].elem_size = elem_size;
-    memcpy(ops[nops].identity, identity, elem_size);
-    ops[nops].name = copy;
-    *ret_op = (sgl_op_t)(SGL_OP_USER_FIRST + nops);
-    nops++;
-    return SGL_OK;
-}
-
-int sgl_fill_register(sgl_fill_fn fn, const char *name, uint32_t *ret_fill)
-{
-    if (!fn || !name || !ret_fill)
-        return sgl_error_set(SGL_EINVAL, "sgl_fill_register: NULL argument");
-    for (size_t i = 0; i < nfills; i++)
-        if (fills[i].fn == fn && strcmp(fills[i].name, name) == 0) {
-            *ret_fill = (uint32_t)(SGL_FILL_USER_FIRST + i);
-            return SGL_OK;
-        }
-    struct fill_entry *t = realloc(fills, (nfills + 1) * sizeof *t);
-    if (!t)
-        return sgl_error_set(SGL_ENOMEM, "sgl_fill_register: out of memory");
-    fills = t;
-    char *copy = strdup(name);
-    if (!copy)
-        return sgl_error_set(SGL_ENOMEM, "sgl_fill_register: out of memory");
-    fills[nfills].fn = fn;
-    fills[nfills].name = copy;
-    *ret_fill = (uint32_t)(SGL_FILL_USER_FIRST + nfills);
-    nfills++;
-    return SGL_OK;
-}
-
-size_t algo_key_size(sgl_dtype_t dtype)
-{
-    switch (dtype) {
-    case SGL_F64:
-    case SGL_I64:
-    case SGL_U64:
-        return 8;
-    case SGL_F32:
-        return 4;
-    default:
-        return 0;
-    }
-}
-
-size_t algo_elem_size(sgl_dtype_t dtype)
-{
-    switch (dtype) {
-    case SGL_I8:
-    case SGL_U8:
-        return 1;
-    default:
-        return algo_key_size(dtype);
-    }
-}
-
-/* Identities, indexed by SGL_OP_*. The widened 8-bit ones keep the min and
- * max of the element type, so that a reduction's min or max (empty or not)
- * is always a value of that type. */
-static const double f64_id[5] = {0, 0, 1, __builtin_inf(), -__builtin_inf()};
-static const float f32_id[5] = {0, 0, 1, __builtin_inff(), -__builtin_inff()};
-static const int64_t i64_id[5] = {0, 0, 1, INT64_MAX, INT64_MIN};
-static const uint64_t u64_id[5] = {0, 0, 1, UINT64_MAX, 0};
-static const int8_t i8_id[5] = {0, 0, 1, INT8_MAX, INT8_MIN};
-static const uint8_t u8_id[5] = {0, 0, 1, UINT8_MAX, 0};
-static const int64_t i8_wide_id[5] = {0, 0, 1, INT8_MAX, INT8_MIN};
-static const uint64_t u8_wide_id[5] = {0, 0, 1, UINT8_MAX, 0};
-
-int algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, enum algo_acc acc,
-                    struct algo_op *ret)
-{
-    memset(ret, 0, sizeof *ret);
-    ret->dtype = dtype;
-    ret->acc_dtype = dtype;
-    ret->op = op;
-    if (op >= SGL_OP_USER_FIRST) {
-        size_t i = op - SGL_OP_USER_FIRST;
-        if (i >= nops)
-            return sgl_error_set(SGL_EINVAL,
-                                 "unknown operator %u (%zu user operators "
-                                 "registered)",
-                                 op, nops);
-        if (dtype != SGL_USER)
-            return sgl_error_set(SGL_EINVAL,
-                                 "user operator '%s' needs element type "
-                                 "SGL_USER, got %d",
-                                 ops[i].name, (int)dtype);
-        ret->elem_size = ops[i].elem_size;
-        ret->acc_size = ops[i].elem_size;
-        ret->fn = ops[i].fn;
-        ret->identity = ops[i].identity;
-        return SGL_OK;
-    }
-    if (op < SGL_OP_SUM || op > SGL_OP_MAX)
-        return sgl_error_set(SGL_EINVAL, "unknown operator %u", op);
-    switch (dtype) {
-    case SGL_F64:
-        ret->identity = &f64_id[op];
-        break;
-    case SGL_F32:
-        ret->identity = &f32_id[op];
-        break;
-    case SGL_I64:
-        ret->identity = &i64_id[op];
-        break;
-    case SGL_U64:
-        ret->identity = &u64_id[op];
-        break;
-    case SGL_I8:
-        ret->identity = acc == ALGO_ACC_WIDE ? (const void *)&i8_wide_id[op]
-                                             : (const void *)&i8_id[op];
-        if (acc == ALGO_ACC_WIDE)
-            ret->acc_dtype = SGL_I64;
-        break;
-    case SGL_U8:
-        ret->identity = acc == ALGO_ACC_WIDE ? (const void *)&u8_wide_id[op]
-                                             : (const void *)&u8_id[op];
-        if (acc == ALGO_ACC_WIDE)
-            ret->acc_dtype = SGL_U64;
-        break;
-    default:
-        return sgl_error_set(SGL_EINVAL,
-                             "built-in operator %u on element type %d", op,
-                             (int)dtype);
-    }
-    ret->elem_size = algo_elem_size(dtype);
-    ret->acc_size = algo_elem_size(ret->acc_dtype);
-    return SGL_OK;
-}
 
 /* ---- per-context state ---- */
 
@@ -379,99 +205,6 @@ struct create_arg {
 };
 #define CREATE_HDR offsetof(struct create_arg, farg)
 
-static uint64_t splitmix(uint64_t x)
-{
-    uint64_t z = x + 0x9e3779b97f4a7c15u;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-    return z ^ (z >> 31);
-}
-
-/* One loop per type and fill, so that neither is decided per element:
- * element g (global index) gets RND(r) for a random fill, where r is the
- * mix of (seed, g), else IOTA(g). */
-#define FILL_LOOP(T, RND, IOTA)                                                \
-    do {                                                                       \
-        T *out_ = block;                                                       \
-        if (rnd)                                                               \
-            for (size_t i = 0; i < count; i++) {                               \
-                uint64_t r =                                                   \
-                    splitmix(seed ^ ((first + i) * 0xd1342543de82ef95u));      \
-                out_[i] = (RND);                                               \
-            }                                                                  \
-        else                                                                   \
-            for (size_t i = 0; i < count; i++) {                               \
-                uint64_t g = first + i;                                        \
-                out_[i] = (IOTA);                                              \
-            }                                                                  \
-    } while (0)
-
-static int builtin_fill(const struct create_arg *a, size_t fsize, void *block,
-                        size_t first, size_t count)
-{
-    size_t es = a->elem_size;
-    sgl_dtype_t t = (sgl_dtype_t)a->dtype;
-    switch (a->fill) {
-    case SGL_FILL_NONE:
-        memset(block, 0, count * es);
-        return SGL_OK;
-    case SGL_FILL_CONST:
-        if (fsize != es)
-            return sgl_error_set(SGL_EINVAL,
-                                 "SGL_FILL_CONST: argument of %zu bytes for "
-                                 "elements of %zu",
-                                 fsize, es);
-        if (es == 1)
-            memset(block, a->farg[0], count);
-        else
-            for (size_t i = 0; i < count; i++)
-                memcpy((char *)block + i * es, a->farg, es);
-        return SGL_OK;
-    case SGL_FILL_IOTA:
-    case SGL_FILL_RANDOM: {
-        uint64_t seed = 0;
-        if (a->fill == SGL_FILL_RANDOM) {
-            if (fsize != sizeof seed)
-                return sgl_error_set(SGL_EINVAL,
-                                     "SGL_FILL_RANDOM: the argument is one "
-                                     "uint64_t seed");
-            memcpy(&seed, a->farg, sizeof seed);
-        }
-        int rnd = a->fill == SGL_FILL_RANDOM;
-        /* Random 8-bit elements take the top bits of the mix, iota ones
-         * i mod 256. */
-        switch (t) {
-        case SGL_F64:
-            FILL_LOOP(double, (double)(r >> 11) * 0x1p-53, (double)g);
-            break;
-        case SGL_F32:
-            FILL_LOOP(float, (float)(r >> 40) * 0x1p-24f, (float)g);
-            break;
-        case SGL_I64:
-            FILL_LOOP(int64_t, (int64_t)r, (int64_t)g);
-            break;
-        case SGL_U64:
-            FILL_LOOP(uint64_t, r, g);
-            break;
-        case SGL_I8:
-            FILL_LOOP(int8_t, algo_wrap_i8(r >> 56), algo_wrap_i8(g));
-            break;
-        case SGL_U8:
-            FILL_LOOP(uint8_t, (uint8_t)(r >> 56), (uint8_t)(g & 0xff));
-            break;
-        default:
-            return sgl_error_set(SGL_EINVAL,
-                                 "built-in fill %u needs a built-in element "
-                                 "type",
-                                 a->fill);
-        }
-        return SGL_OK;
-    }
-    default:
-        return sgl_error_set(SGL_EINVAL, "unknown fill %u", a->fill);
-    }
-}
-
 static int create_worker(sgl_ctx_t *ctx, const struct create_arg *a,
                          size_t fsize, uint64_t *ret_count)
 {
@@ -484,16 +217,9 @@ static int create_worker(sgl_ctx_t *ctx, const struct create_arg *a,
         return sgl_error_set(SGL_ENOMEM, "worker %zu: out of memory for %zu "
                                          "elements",
                              w, count);
-    int rc;
-    if (a->fill >= SGL_FILL_USER_FIRST) {
-        size_t i = a->fill - SGL_FILL_USER_FIRST;
-        rc = i < nfills ? fills[i].fn(data, first, count, a->elem_size,
-                                      fsize ? a->farg : NULL, fsize)
-                        : sgl_error_set(SGL_EINVAL, "unknown fill %u",
-                                        a->fill);
-    } else {
-        rc = builtin_fill(a, fsize, data, first, count);
-    }
+    struct algo_fill_arg f = {a->fill, (sgl_dtype_t)a->dtype, a->elem_size,
+                              a->farg, fsize};
+    int rc = algo_fill(&f, data, first, count);
     if (rc) {
         free(data);
         return rc;
@@ -744,20 +470,10 @@ int sgl_dvec_free(sgl_ctx_t *root, sgl_dvec_t *v)
     return rc;
 }
 
-int algo_register_common(sgl_runtime_t *rt)
-{
-    TRY(sgl_task_register(rt, create_task, "sgl_algo.create"));
-    TRY(sgl_task_register(rt, scatter_task, "sgl_algo.scatter"));
-    TRY(sgl_task_register(rt, gather_task, "sgl_algo.gather"));
-    TRY(sgl_task_register(rt, free_task, "sgl_algo.free"));
-    return SGL_OK;
-}
-
-int sgl_algorithms_register(sgl_runtime_t *rt)
-{
-    TRY(algo_register_common(rt));
-    TRY(algo_register_reduce(rt));
-    TRY(algo_register_scan(rt));
-    TRY(algo_register_psrs(rt));
-    return SGL_OK;
-}
+const struct algo_task algo_dvec_tasks[] = {
+    {create_task, "sgl_algo.create"},
+    {scatter_task, "sgl_algo.scatter"},
+    {gather_task, "sgl_algo.gather"},
+    {free_task, "sgl_algo.free"},
+    {NULL, NULL},
+};
