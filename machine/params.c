@@ -8,28 +8,6 @@
 
 #include "machine_impl.h"
 
-int sgl__valid_name(const char *name, size_t max)
-{
-    size_t n = 0;
-    for (; name[n]; n++) {
-        char c = name[n];
-        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-              (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '-'))
-            return 0;
-    }
-    return n > 0 && n <= max;
-}
-
-int sgl__check_value(const char *fn, const char *what, double v)
-{
-    if (!isfinite(v))
-        return sgl_error_set(SGL_EINVAL, "%s: %s is not finite (%g)", fn, what,
-                             v);
-    if (v < 0)
-        return sgl_error_set(SGL_EINVAL, "%s: negative %s (%g)", fn, what, v);
-    return SGL_OK;
-}
-
 static int check_params(const char *fn, const sgl_link_params_t *p)
 {
     if (!p)

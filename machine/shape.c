@@ -58,30 +58,6 @@ static size_t token_len(const char *s, size_t pos)
     return j - pos;
 }
 
-char *sgl__escape(const char *s, size_t max, char *out, size_t size)
-{
-    size_t j = 0;
-    if (size == 0)
-        return out;
-    for (size_t i = 0; i < max && s[i]; i++) {
-        unsigned char c = (unsigned char)s[i];
-        char e[8];
-        if (c == '\t' || c == '\n' || c == '\r')
-            snprintf(e, sizeof e, "\\%c", c == '\t' ? 't' : c == '\n' ? 'n' : 'r');
-        else if (c < 0x20 || c == 0x7f)
-            snprintf(e, sizeof e, "\\x%02x", c);
-        else
-            e[0] = (char)c, e[1] = '\0';
-        size_t k = strlen(e);
-        if (j + k >= size)
-            break;
-        memcpy(out + j, e, k);
-        j += k;
-    }
-    out[j] = '\0';
-    return out;
-}
-
 /* Every part of the message that quotes the shape goes through
  * sgl__escape(): a control character in the input must not reach a
  * terminal or a log raw. */

@@ -46,22 +46,6 @@ void sgl__node_free(struct sgl_node *n)
     free(n);
 }
 
-sgl_link_t sgl__type_link(const char *type)
-{
-    static const char *const mpi_types[] = {"cluster", "rack", "node",
-                                            "host", "rank"};
-    static const char *const thread_types[] = {
-        "machine", "package", "pack", "socket", "numa", "group", "die",
-        "l3",      "l2",      "l1",   "core",   "pu",   "thread"};
-    for (size_t i = 0; i < sizeof mpi_types / sizeof *mpi_types; i++)
-        if (strcmp(type, mpi_types[i]) == 0)
-            return SGL_LINK_MPI;
-    for (size_t i = 0; i < sizeof thread_types / sizeof *thread_types; i++)
-        if (strcmp(type, thread_types[i]) == 0)
-            return SGL_LINK_THREADS;
-    return SGL_LINK_NONE;
-}
-
 /* Replace every single-child master by its child. The child keeps its own
  * type, link and hardware identity: a package with one L3 with two cores
  * becomes one master of two cores. */
