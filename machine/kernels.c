@@ -48,8 +48,9 @@ int sgl__kernel_get(sgl_machine_t *m, const char *name,
 {
     struct sgl__kernel *k = find_kernel(m, name);
     if (!k) {
+        size_t cap = sgl__grow(m->nkernels);
         struct sgl__kernel *a =
-            realloc(m->kernel, (m->nkernels + 1) * sizeof *a);
+            cap ? realloc(m->kernel, cap * sizeof *a) : m->kernel;
         if (!a)
             return sgl_error_set(SGL_ENOMEM, "out of memory adding a kernel");
         m->kernel = a;
@@ -216,8 +217,9 @@ int sgl_machine_set_kernel_point(sgl_machine_t *m, const char *kernel,
         }
     }
     /* Grow first, so that a failure adds no empty kernel. */
+    size_t cap = sgl__grow(k ? k->npt : 0);
     struct sgl__kpoint *pt =
-        realloc(k ? k->pt : NULL, ((k ? k->npt : 0) + 1) * sizeof *pt);
+        cap ? realloc(k ? k->pt : NULL, cap * sizeof *pt) : k->pt;
     if (!pt)
         return sgl_error_set(SGL_ENOMEM, "out of memory adding a kernel point");
     if (k)
@@ -286,7 +288,10 @@ static int point_before(const struct sgl__kpoint *a, const struct sgl__kpoint *b
 int sgl__kernel_merge_points(struct sgl__kernel *k,
                              const struct sgl__kpoint *pts, size_t n)
 {
-    struct sgl__kpoint *out = malloc((k->npt + n) * sizeof *out);
+    size_t cap = 1;
+    while (cap < k->npt + n)
+        cap *= 2;
+    struct sgl__kpoint *out = malloc(cap * sizeof *out);
     if (!out)
         return sgl_error_set(SGL_ENOMEM, "out of memory adding kernel points");
     size_t i = 0, j = 0, o = 0;

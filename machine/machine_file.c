@@ -828,6 +828,8 @@ static int late_cmp(const void *a, const void *b)
  * is reported at its second line. */
 static int merge_late(struct reader *r)
 {
+    if (r->nlate == 0)
+        return SGL_OK;
     qsort(r->late, r->nlate, sizeof *r->late, late_cmp);
     for (size_t i = 0; i < r->nlate;) {
         struct sgl__kernel *k = &r->m->kernel[r->late[i].kernel];

@@ -106,6 +106,16 @@ int sgl__machine_shape_string(const struct sgl_machine *m, char **ret);
 void sgl__machine_params_free(struct sgl_machine *m);
 void sgl__kernels_free(struct sgl_machine *m);
 
+/* Arrays that grow one entry at a time (kernels, their points, provenance)
+ * keep a capacity of the next power of two of their length, so adding n
+ * entries costs O(n) whatever realloc does (under ASan it always copies).
+ * The entries to allocate for one more entry after @n, or 0 if there is
+ * room. */
+static inline size_t sgl__grow(size_t n)
+{
+    return n == 0 ? 1 : (n & (n - 1)) == 0 ? 2 * n : 0;
+}
+
 /* The kernel called @p name (O(1)), or NULL. */
 struct sgl__kernel *sgl__kernel_find(const sgl_machine_t *m, const char *name);
 /* The kernel called @p name, added with no values if new. */

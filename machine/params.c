@@ -245,8 +245,10 @@ int sgl_machine_set_provenance(sgl_machine_t *m, const char *key,
         return SGL_OK;
     }
     char *k = strdup(key);
-    struct sgl__prov *a = k ? realloc(m->prov, (m->nprov + 1) * sizeof *a)
-                            : NULL;
+    size_t cap = sgl__grow(m->nprov);
+    struct sgl__prov *a = !k     ? NULL
+                          : cap ? realloc(m->prov, cap * sizeof *a)
+                                : m->prov;
     if (!a) {
         free(k);
         free(v);
