@@ -392,7 +392,7 @@ static void raw_mpi(const struct plan *pl, struct mpi_raw *raw)
 
 /* ---- kernels: the algorithms themselves, on a private runtime ---- */
 
-/* c of each kernel as the closed form (machine/predict_algorithms.c)
+/* c of each kernel as the closed form (the files *_cost.c of algorithms/)
  * charges it, measured on the code the algorithms run, over a table of
  * block sizes (1e4 .. 1e7 elements per worker; 1e4 .. 1e6 with --quick),
  * each point a median of ktrials() timed runs after one warm-up (more at

@@ -23,7 +23,8 @@
  * for a task on a node, how many supersteps a master runs, what each one
  * moves and computes and which task each child gets, and what a worker
  * computes. sgl_predict_algorithm() does this for the reference algorithms
- * (reduction, two scans, PSRS) in closed form on any tree.
+ * (reduction, two scans, PSRS) in closed form on any tree; each closed
+ * form lives beside its algorithm (algorithms/reduce_cost.c and so on).
  *
  * The result breaks the cost down along the critical path: for every level,
  * the summed work, scatter, gather and sync times of the masters (or

@@ -1,0 +1,118 @@
+/* What the closed forms of the algorithms share (cost.h), and
+ * sgl_predict_algorithm(), which picks the program of the algorithm (one
+ * *_cost.c beside each) and hands it to the evaluator of predict.c.
+ * Over an MPI link the blocks of the children other than child 0 (the
+ * master's own process) land in buffers allocated for them: PSRS pays
+ * c(copy) for them (page faults and cache misses that the probe's g,
+ * measured on reused buffers, does not see). c(copy) is optional: a
+ * machine without a "copy" kernel gets no copy terms, as in the SGL
+ * paper's formula. */
+#include <math.h>
+#include <string.h>
+
+#include "cost.h"
+
+double cost_lg(double x) { return x > 1 ? log2(x) : 0; }
+
+void cost_add(sgl_work_t *w, const char *kernel, double amount, double size)
+{
+    w->term[w->nterms].kernel = kernel;
+    w->term[w->nterms].amount = amount;
+    w->term[w->nterms].size = size;
+    w->nterms++;
+}
+
+double cost_children(const sgl_node_t *master, const struct cost_task *t,
+                     sgl_pstep_t *st, enum cost_phase phase, int recv)
+{
+    struct cost_task *child = st->child_task;
+    double below = (double)sgl_node_workers(master), remote = 0;
+    int mpi = sgl_node_link(master) == SGL_LINK_MPI;
+    for (unsigned i = 0; i < st->arity; i++) {
+        const sgl_node_t *c = sgl_node_child(master, i);
+        double share = (double)sgl_node_workers(c) / below;
+        double ni = t->n * share;
+        child[i] = (struct cost_task){phase, ni, 0};
+        if (mpi && i > 0) {
+            remote += ni;
+            if (recv)
+                child[i].recv = ni;
+        }
+    }
+    return remote;
+}
+
+void sgl_predict_opts_default(sgl_predict_opts_t *o)
+{
+    memset(o, 0, sizeof *o);
+    o->elem_bytes = 8;
+    o->op_kernel = "sum";
+}
+
+static const char *const names[] = {NULL, "reduce", "scan", "scan-rts",
+                                    "psrs"};
+
+const char *sgl_predict_algo_name(sgl_predict_algo_t algo)
+{
+    return algo >= SGL_PREDICT_REDUCE && algo <= SGL_PREDICT_PSRS
+               ? names[algo]
+               : NULL;
+}
+
+int sgl_predict_algo_from_name(const char *name, sgl_predict_algo_t *ret)
+{
+    for (int i = SGL_PREDICT_REDUCE; name && i <= SGL_PREDICT_PSRS; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *ret = (sgl_predict_algo_t)i;
+            return SGL_OK;
+        }
+    return sgl_error_set(SGL_EINVAL,
+                         "unknown algorithm '%.40s' (known: reduce, scan, "
+                         "scan-rts, psrs)",
+                         name ? name : "(null)");
+}
+
+int sgl_predict_algorithm(const sgl_machine_t *m, sgl_predict_algo_t algo,
+                          double n, const sgl_predict_opts_t *opts,
+                          sgl_prediction_t *ret)
+{
+    if (!m || !ret)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_predict_algorithm: NULL argument");
+    if (!sgl_predict_algo_name(algo))
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_predict_algorithm: unknown algorithm %d",
+                             (int)algo);
+    if (!(n >= 1) || !isfinite(n))
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_predict_algorithm: n = %g, expected at "
+                             "least 1 element",
+                             n);
+    struct cost_algo a = {.algo = algo,
+                     .P = (double)sgl_machine_workers(m),
+                     .copy = !isnan(sgl_node_kernel(sgl_machine_worker(m, 0),
+                                                    "copy"))};
+    if (opts)
+        a.o = *opts;
+    else
+        sgl_predict_opts_default(&a.o);
+    if (!(a.o.elem_bytes > 0) || !isfinite(a.o.elem_bytes))
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_predict_algorithm: elem_bytes = %g",
+                             a.o.elem_bytes);
+    if (!a.o.op_kernel)
+        a.o.op_kernel = "sum";
+    sgl_program_t prog = {
+        .name = names[algo],
+        .task_size = sizeof(struct cost_task),
+        .user = &a,
+    };
+    if (algo == SGL_PREDICT_REDUCE)
+        cost_reduce_program(&prog);
+    else if (algo == SGL_PREDICT_PSRS)
+        cost_psrs_program(&prog);
+    else
+        cost_scan_program(&prog);
+    struct cost_task root = {COST_ROOT, n, 0};
+    return sgl_predict_program(m, &prog, &root, ret);
+}

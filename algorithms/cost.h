@@ -1,0 +1,55 @@
+/* The closed-form costs of the reference algorithms, as programs for the
+ * generic evaluator (machine/predict.c): one file beside each algorithm
+ * (reduce_cost.c, scan_cost.c, psrs_cost.c) and cost.c, which holds what
+ * they share and sgl_predict_algorithm(). n elements are split over the
+ * workers in proportion to the workers of each subtree; eb = bytes per
+ * element; p = a master's fan-out; P = all workers; m = a worker's block.
+ * Never installed. */
+#ifndef SGL_ALGO_COST_H
+#define SGL_ALGO_COST_H
+
+#include <sgl/predict.h>
+
+/* Which superstep a task is in: COST_ROOT at the root, before it picks
+ * the step; the other phases below it. */
+enum cost_phase {
+    COST_ROOT,
+    COST_REDUCE,
+    COST_UP,
+    COST_DOWN,
+    COST_S1,
+    COST_S2,
+    COST_S3
+};
+
+struct cost_task {
+    enum cost_phase phase;
+    double n;    /* elements in the subtree */
+    double recv; /* elements it received over MPI into fresh buffers */
+};
+
+struct cost_algo {
+    sgl_predict_algo_t algo;
+    sgl_predict_opts_t o;
+    double P;
+    int copy; /* the machine has a "copy" kernel */
+};
+
+/* log2(x), 0 below 1. */
+double cost_lg(double x);
+/* @amount of @kernel over blocks of @size elements. */
+void cost_add(sgl_work_t *w, const char *kernel, double amount,
+              double size);
+/* Give each child its share of the subtree's elements, in @phase; with
+ * @recv, children across an MPI link other than child 0 (played by the
+ * master's own process) record theirs as received into fresh buffers.
+ * Returns the elements of those remote children. */
+double cost_children(const sgl_node_t *master, const struct cost_task *t,
+                     sgl_pstep_t *st, enum cost_phase phase, int recv);
+
+/* Each algorithm's program: nsteps, step and work. */
+void cost_reduce_program(sgl_program_t *prog);
+void cost_scan_program(sgl_program_t *prog);
+void cost_psrs_program(sgl_program_t *prog);
+
+#endif

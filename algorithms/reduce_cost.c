@@ -1,0 +1,45 @@
+/* Closed-form cost of reduce.c (SGL paper, Alg. 1): one superstep per
+ * level.
+ *   master: [scatter the blocks if centralised] pardo(reduce) ; gather p
+ *           elements ; fold them: p*c(op)
+ *   worker: m*c(op) */
+#include "cost.h"
+
+static unsigned nsteps(void *user, const sgl_node_t *master, const void *t)
+{
+    (void)user, (void)master, (void)t;
+    return 1;
+}
+
+static int step(void *user, const sgl_node_t *master, const void *t,
+                unsigned s, sgl_pstep_t *st)
+{
+    const struct cost_algo *a = user;
+    const struct cost_task *child = st->child_task;
+    double eb = a->o.elem_bytes, p = st->arity;
+    (void)s;
+    cost_children(master, t, st, COST_REDUCE, 0);
+    for (unsigned i = 0; i < st->arity; i++) {
+        st->down[i] = a->o.centralised ? child[i].n * eb : 0;
+        st->up[i] = eb;
+    }
+    cost_add(&st->master, a->o.op_kernel, p, p);
+    return SGL_OK;
+}
+
+static int work(void *user, const sgl_node_t *worker, const void *t,
+                sgl_work_t *w)
+{
+    const struct cost_algo *a = user;
+    const struct cost_task *task = t;
+    (void)worker;
+    cost_add(w, a->o.op_kernel, task->n, task->n);
+    return SGL_OK;
+}
+
+void cost_reduce_program(sgl_program_t *prog)
+{
+    prog->nsteps = nsteps;
+    prog->step = step;
+    prog->work = work;
+}
