@@ -7,6 +7,7 @@
 # and its output names the lost host; prints the time it took.
 set -u
 mode=$1 host=$2 limit=$3; shift 3
+case $mode in kill-host | cut-link) ;; *) echo "fault.sh: unknown fault '$mode'" >&2; exit 99 ;; esac
 dir=${SGL_HOSTS_DIR:?fault.sh runs inside sgl-hosts}
 out=$(mktemp) || exit 99
 trap 'rm -f "$out"' EXIT
