@@ -30,6 +30,14 @@ for h in "$incdir"/*.h; do
     mpicxx -x c++ -Wall -Wextra -Werror -DOMPI_SKIP_MPICXX $cflags -c "$dest/h.c" -o "$dest/h.o"
     echo "ok - $name compiles alone as C and C++"
 done
+# The shared library exports the public API only: every exported symbol
+# is declared in an installed header (internals would collide with a
+# program's own names).
+so=$(ls "$libdir"/libsgl.so.* | head -n 1)
+syms=$(nm -D --defined-only "$so" | awk '{print $3}')
+bad=$(for s in $syms; do grep -qw "$s" "$incdir"/*.h || echo "$s"; done)
+[ -z "$bad" ] || { echo "not ok - libsgl exports symbols no public header declares:" $bad; exit 1; }
+echo "ok - libsgl exports $(echo "$syms" | wc -l) symbols, all declared in include/sgl/"
 mpicc "$src/examples/reduction.c" $cflags $libs -fopenmp -o "$dest/reduction"
 out=$(LD_LIBRARY_PATH="$libdir" OMPI_MCA_ess_singleton_isolated=1 "$dest/reduction" 1000)
 [ "$out" = "product of 1000 factors = 2 on $(echo "$out" | sed 's/.* on \([0-9]*\) workers/\1/') workers" ] ||
