@@ -22,6 +22,7 @@
 
 #include "child.h"
 #include "level.h"
+#include "mpi_parts.h"
 
 #define MAGIC_DOWN 0x53474c44u /* "SGLD" */
 #define MAGIC_UP 0x53474c55u   /* "SGLU" */
@@ -117,113 +118,6 @@ static size_t round16(size_t n) { return (n + 15) & ~(size_t)15; }
 static int tag_down(unsigned child_level) { return 2 * (int)child_level; }
 static int tag_up(unsigned child_level) { return 2 * (int)child_level + 1; }
 
-struct part {
-    const void *ptr;
-    size_t len;
-};
-
-static size_t parts_size(const struct part *parts, int nparts)
-{
-    size_t n = 0;
-    for (int i = 0; i < nparts; i++)
-        n += parts[i].len;
-    return n;
-}
-
-/* Copy @parts back to back into @pack and start sending it. */
-static int send_packed(MPI_Comm comm, int dest, int tag,
-                       const struct part *parts, int nparts, char *pack,
-                       MPI_Request *req)
-{
-    size_t off = 0;
-    for (int i = 0; i < nparts; i++) {
-        if (parts[i].len)
-            memcpy(pack + off, parts[i].ptr, parts[i].len);
-        off += parts[i].len;
-    }
-    if (MPI_Isend(pack, (int)off, MPI_BYTE, dest, tag, comm, req) !=
-        MPI_SUCCESS)
-        return sgl_error_set(SGL_EMPI, "MPI_Isend to rank %d failed", dest);
-    return SGL_OK;
-}
-
-/* MPI counts are ints: a part is described to MPI as blocks of at most
- * this many bytes, so that one message may exceed INT_MAX bytes. */
-#define BLOCK_MAX ((size_t)1 << 30)
-
-/* A datatype of absolute addresses covering @parts in order (empty parts
- * skipped), each split into blocks of at most BLOCK_MAX bytes. */
-static int parts_type(const struct part *parts, int nparts,
-                      MPI_Datatype *ret)
-{
-    size_t n = 0;
-    for (int i = 0; i < nparts; i++)
-        n += (parts[i].len + BLOCK_MAX - 1) / BLOCK_MAX;
-    if (n > (size_t)INT_MAX)
-        return sgl_error_set(SGL_ERANGE, "a message of %zu blocks of %zu "
-                                         "bytes is too large for MPI",
-                             n, BLOCK_MAX);
-    int *len = malloc((n ? n : 1) * sizeof *len);
-    MPI_Aint *disp = malloc((n ? n : 1) * sizeof *disp);
-    if (!len || !disp) {
-        free(len);
-        free(disp);
-        return sgl_error_set(SGL_ENOMEM, "out of memory for a datatype");
-    }
-    size_t k = 0;
-    for (int i = 0; i < nparts; i++)
-        for (size_t off = 0; off < parts[i].len; off += BLOCK_MAX, k++) {
-            size_t rest = parts[i].len - off;
-            len[k] = (int)(rest < BLOCK_MAX ? rest : BLOCK_MAX);
-            MPI_Get_address((const char *)parts[i].ptr + off, &disp[k]);
-        }
-    int rc = MPI_Type_create_hindexed((int)n, len, disp, MPI_BYTE, ret);
-    if (rc == MPI_SUCCESS && (rc = MPI_Type_commit(ret)) != MPI_SUCCESS)
-        MPI_Type_free(ret);
-    free(len);
-    free(disp);
-    if (rc != MPI_SUCCESS)
-        return sgl_error_set(SGL_EMPI, "building an MPI datatype failed");
-    return SGL_OK;
-}
-
-/* Start sending the concatenation of @parts from where they lie. */
-static int send_parts(MPI_Comm comm, int dest, int tag,
-                      const struct part *parts, int nparts, MPI_Request *req)
-{
-    MPI_Datatype t;
-    int rc = parts_type(parts, nparts, &t);
-    if (rc)
-        return rc;
-    rc = MPI_Isend(MPI_BOTTOM, 1, t, dest, tag, comm, req);
-    MPI_Type_free(&t);
-    if (rc != MPI_SUCCESS)
-        return sgl_error_set(SGL_EMPI, "MPI_Isend to rank %d failed", dest);
-    return SGL_OK;
-}
-
-/* Receive exactly @n bytes into @buf, in one message of any size. */
-static int recv_bytes(void *buf, size_t n, int src, int tag, MPI_Comm comm)
-{
-    int rc;
-    if (n <= (size_t)INT_MAX) {
-        rc = MPI_Recv(buf, (int)n, MPI_BYTE, src, tag, comm,
-                      MPI_STATUS_IGNORE);
-    } else {
-        struct part whole = {buf, n};
-        MPI_Datatype t;
-        if ((rc = parts_type(&whole, 1, &t)))
-            return rc;
-        rc = MPI_Recv(MPI_BOTTOM, 1, t, src, tag, comm, MPI_STATUS_IGNORE);
-        MPI_Type_free(&t);
-    }
-    if (rc != MPI_SUCCESS)
-        return sgl_error_set(SGL_EMPI, "receiving %zu bytes from rank %d "
-                                       "failed",
-                             n, src);
-    return SGL_OK;
-}
-
 static int find_task(const struct sgl_runtime *rt, sgl_task_fn fn)
 {
     for (size_t i = 0; i < rt->ntasks; i++)
@@ -259,7 +153,7 @@ static int fetch(struct sgl_ctx *m, char *dst)
             if (!to && (r = sgl__buf_reserve(&mm(m)->gbuf[i], n)) == SGL_OK)
                 to = mm(m)->gbuf[i].data;
             if (to)
-                r = recv_bytes(to, n, m->node->child[i]->rank, tag_up(level),
+                r = sgl__recv_bytes(to, n, m->node->child[i]->rank, tag_up(level),
                                m->rt->comm);
             /* The message must be taken off the wire even without memory,
              * or the child stays blocked: truncate it into nothing. */
@@ -393,21 +287,21 @@ static int send_commands(struct sgl_ctx *m, int id, const void *arg,
                                    .arg_size = arg_size,
                                    .data_size = bytes,
                                    .parent_seq = m->seq};
-        struct part parts[] = {
+        struct sgl__part parts[] = {
             {&hdr[i], HDR_BYTES},
             {arg, arg_size},
             {zeros, round16(arg_size) - arg_size},
             {staged_data(m, i), bytes}};
-        size_t total = parts_size(parts, 4);
+        size_t total = sgl__parts_size(parts, 4);
         if (total <= SGL__PACK_MAX) {
-            rc = send_packed(rt->comm, dest, tag, parts, 4, pack,
+            rc = sgl__send_packed(rt->comm, dest, tag, parts, 4, pack,
                              &sends[nsend++]);
             pack += total;
         } else if (MPI_Isend(&hdr[i], HDR_BYTES, MPI_BYTE, dest, tag,
                              rt->comm, &sends[nsend++]) != MPI_SUCCESS) {
             rc = sgl_error_set(SGL_EMPI, "MPI_Isend to rank %d failed", dest);
         } else {
-            rc = send_parts(rt->comm, dest, tag, parts + 1, 3,
+            rc = sgl__send_parts(rt->comm, dest, tag, parts + 1, 3,
                             &sends[nsend++]);
         }
         if (!rc)
@@ -570,7 +464,7 @@ static int recv_command(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
                              rt->rank, HDR_BYTES + rest, master);
     }
     memcpy(e->down.data, &h, HDR_BYTES);
-    return recv_bytes((char *)e->down.data + HDR_BYTES, rest, master, tag,
+    return sgl__recv_bytes((char *)e->down.data + HDR_BYTES, rest, master, tag,
                       rt->comm);
 }
 
@@ -586,20 +480,20 @@ static int send_reply(struct sgl_runtime *rt, struct sgl_ctx *e,
                         .msg_size = msg_len,
                         .time = e->task_time,
                         .work = e->work};
-    struct part parts[] = {{&uh, HDR_BYTES},
+    struct sgl__part parts[] = {{&uh, HDR_BYTES},
                            {e->errmsg, msg_len},
                            {zeros, round16(msg_len) - msg_len},
                            {e->up.data, bytes}};
-    size_t total = parts_size(parts, 4);
+    size_t total = sgl__parts_size(parts, 4);
     int large = total > SGL__PACK_MAX;
     int rc = sgl__buf_reserve(pack, large ? total - bytes : total);
     if (rc)
         return rc;
     MPI_Request req[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-    rc = send_packed(rt->comm, master, tag, parts, large ? 3 : 4,
+    rc = sgl__send_packed(rt->comm, master, tag, parts, large ? 3 : 4,
                      pack->data, &req[0]);
     if (!rc && large)
-        rc = send_parts(rt->comm, master, tag, &parts[3], 1, &req[1]);
+        rc = sgl__send_parts(rt->comm, master, tag, &parts[3], 1, &req[1]);
     if (MPI_Waitall(2, req, MPI_STATUSES_IGNORE) != MPI_SUCCESS && !rc)
         rc = sgl_error_set(SGL_EMPI, "rank %d: MPI_Waitall failed", rt->rank);
     return rc;

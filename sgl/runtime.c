@@ -12,6 +12,7 @@
 #include <sgl/sgl_mpi.h>
 
 #include "child.h"
+#include "exchange.h"
 #include "level.h"
 #include "runtime_impl.h"
 #include "watchdog.h"
@@ -50,6 +51,12 @@ static void ctx_free(struct sgl_ctx *c)
     free((void *)c->returned);
     free(c->ctime);
     free(c->cwork);
+    free(c->hsent);
+    free(c->hrecv);
+    free(c->xo_off);
+    free(c->xin_off);
+    free(c->xin_elems);
+    sgl__buf_free(&c->xin);
     sgl__trace_free(&c->trace);
     sgl__buf_free(&c->down);
     sgl__buf_free(&c->up);
@@ -76,9 +83,12 @@ static struct sgl_ctx *ctx_new(struct sgl_runtime *rt, const struct sgl_node *n)
     c->returned = calloc(p, sizeof *c->returned);
     c->ctime = calloc(p, sizeof *c->ctime);
     c->cwork = calloc(p, sizeof *c->cwork);
+    c->hsent = calloc(p, sizeof *c->hsent);
+    c->hrecv = calloc(p, sizeof *c->hrecv);
     const struct sgl__level *link = sgl__level_of(c);
     if (!c->child || !c->counts || !c->offsets || !c->gdata || !c->gbytes ||
         !c->pending || !c->returned || !c->ctime || !c->cwork ||
+        !c->hsent || !c->hrecv ||
         (link->master_init && link->master_init(c) != SGL_OK)) {
         ctx_free(c);
         return NULL;
@@ -355,6 +365,56 @@ static int env_bool(const char *name, const char *v, int *ret)
                          name, v);
 }
 
+/* This process's workers by index, for the exchange: a process plays the
+ * workers of one subtree, a contiguous range. */
+static void index_workers(struct sgl_ctx *c, struct sgl_runtime *rt)
+{
+    if (c->node->arity == 0) {
+        if (rt->wn == 0)
+            rt->wfirst = c->node->first_worker;
+        rt->wctx[rt->wn++] = c;
+        return;
+    }
+    for (unsigned i = 0; i < c->node->arity; i++)
+        if (c->child[i])
+            index_workers(c->child[i], rt);
+}
+
+/* The exchange's execution at every level: rank 0's SGL_EXCHANGE, else
+ * the runtime's choice. The runtime's own tasks come first in the
+ * registry, in every process. */
+static int exchange_setting(struct sgl_runtime *rt)
+{
+    size_t levels = (size_t)sgl_machine_depth(rt->machine) + 1;
+    rt->xmethod = calloc(levels, 1);
+    rt->wctx = calloc(sgl_machine_workers(rt->machine), sizeof *rt->wctx);
+    if (!rt->xmethod || !rt->wctx)
+        return sgl_error_set(SGL_ENOMEM, "sgl_init: out of memory");
+    index_workers(rt->entry, rt);
+    char *env = NULL;
+    int rc = rank0_env(rt->comm, rt->rank, "SGL_EXCHANGE", &env);
+    if (rc == SGL_OK && env && *env) {
+        static const char *const names[] = {"auto", "direct", "routed"};
+        unsigned k = 0;
+        while (k < 3 && strcasecmp(env, names[k]) != 0)
+            k++;
+        if (k < 3)
+            memset(rt->xmethod, (int)k, levels);
+        else
+            rc = sgl_error_set(SGL_EINVAL, "sgl_init: SGL_EXCHANGE='%.64s' "
+                                           "is not auto, direct or routed",
+                               env);
+    }
+    free(env);
+    if (rc == SGL_OK)
+        rc = sgl_task_register(rt, sgl__xt_mpi, "sgl.exchange");
+    if (rc == SGL_OK)
+        rc = sgl_task_register(rt, sgl__xr_up, "sgl.exchange.up");
+    if (rc == SGL_OK)
+        rc = sgl_task_register(rt, sgl__xr_down, "sgl.exchange.down");
+    return rc;
+}
+
 /* The watchdog's limit: the option, else rank 0's SGL_WATCHDOG. */
 static int watchdog_setting(struct sgl_runtime *rt, const sgl_opts_t *opts)
 {
@@ -388,13 +448,21 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
         return sgl_error_set(SGL_ENOMEM, "sgl_init: out of memory");
     rt->own_mpi = own_mpi;
     rt->omp_levels = -1;
-    rt->comm = MPI_COMM_NULL;
+    rt->comm = rt->xcomm = MPI_COMM_NULL;
     if (MPI_Comm_dup(user, &rt->comm) != MPI_SUCCESS) {
         free(rt);
         return sgl_error_set(SGL_EMPI, "sgl_init: MPI_Comm_dup failed");
     }
     /* A failed MPI call must come back as a status, not abort the job. */
     MPI_Comm_set_errhandler(rt->comm, MPI_ERRORS_RETURN);
+    /* The direct exchange's messages travel on a communicator of their
+     * own: its tags can then never match a command's or a reply's, whose
+     * tags the levels number. */
+    if (MPI_Comm_dup(rt->comm, &rt->xcomm) != MPI_SUCCESS) {
+        MPI_Comm_free(&rt->comm);
+        free(rt);
+        return sgl_error_set(SGL_EMPI, "sgl_init: MPI_Comm_dup failed");
+    }
     MPI_Comm_rank(rt->comm, &rt->rank);
     MPI_Comm_size(rt->comm, &rt->size);
 
@@ -449,6 +517,8 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
     free(env_trace);
     rt->trace_max = opts->trace_max ? opts->trace_max : (size_t)1 << 20;
     rt->share_result = opts->share_result;
+    if (rc == SGL_OK)
+        rc = exchange_setting(rt);
     if (rc == SGL_OK)
         rc = watchdog_setting(rt, opts);
     if (rc == SGL_OK)
@@ -538,7 +608,11 @@ int sgl_finalize(sgl_runtime_t *rt)
         free(rt->tasks[i].name);
     free(rt->tasks);
     free(rt->index);
+    free(rt->wctx);
+    free(rt->xmethod);
     sgl__buf_free(&rt->result);
+    if (rt->xcomm != MPI_COMM_NULL)
+        MPI_Comm_free(&rt->xcomm);
     if (rt->comm != MPI_COMM_NULL)
         MPI_Comm_free(&rt->comm);
     int own = rt->own_mpi;

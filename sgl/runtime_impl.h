@@ -61,11 +61,13 @@ struct sgl_trace_rec {
     unsigned long seq;
     long parent_seq;
     double start, end, master;
+    int exchange;          /* sgl_exchange_method_t that ran, 0: a pardo */
 };
 
 struct sgl_trace {
     struct sgl_trace_rec *rec;
     size_t *down, *up;     /* n * arity entries */
+    size_t *hsent, *hrecv; /* n * arity entries */
     double *time, *work;   /* n * arity entries */
     size_t n, cap;
     size_t dropped;        /* records not kept: full, or out of memory */
@@ -119,6 +121,26 @@ struct sgl_ctx {
     _Atomic double pardo_start;
     _Atomic unsigned char *returned; /* arity entries */
 
+    /* Exchange (exchange.h), worker side: the blocks staged for the next
+     * exchange (the caller's memory, bytes per destination) and the blocks
+     * received in the last one (bytes per source, and the counts in
+     * elements that sgl_exchange_recv() last gave). */
+    const void *xo_src;
+    size_t xo_first, xo_n;
+    size_t *xo_off;          /* xo_n + 1 byte offsets into xo_src */
+    size_t xo_cap;
+    struct sgl_buf xin;
+    size_t xin_first, xin_n;
+    size_t *xin_off;         /* xin_n + 1 byte offsets into xin */
+    size_t *xin_elems;       /* xin_n element counts, for the caller */
+    size_t xin_cap;
+    int xin_released;
+    /* Master side: what the last exchange moved across each child's
+     * boundary (for the trace), and how it ran (0: a pardo). */
+    size_t *hsent, *hrecv;   /* arity entries */
+    int xkind;
+    int xroot;               /* the exchange's own master, in it */
+
     void *state;
     void (*destroy)(void *);
     struct sgl_keyed *keyed; /* libraries' states, by key */
@@ -138,6 +160,7 @@ struct sgl_ctx {
 
 struct sgl_runtime {
     MPI_Comm comm;
+    MPI_Comm xcomm;          /* the direct exchange's messages */
     int rank;
     int size;
     int own_mpi;             /* sgl_init called MPI_Init_thread */
@@ -147,6 +170,9 @@ struct sgl_runtime {
                                 most; its other children share them */
     hwloc_topology_t topo;   /* loaded only when binding */
     struct sgl_ctx *entry;   /* the highest node this process plays */
+    struct sgl_ctx **wctx;   /* this process's workers, by index - wfirst */
+    size_t wfirst, wn;
+    unsigned char *xmethod;  /* sgl_exchange_method_t per level */
     char warning[256];       /* sgl_runtime_warning(); empty if none */
     int trace;               /* record supersteps */
     size_t trace_max;        /* records per master */
@@ -177,11 +203,18 @@ uint32_t sgl__hash(const char *s);
 
 /* Seconds since the runtime's epoch. */
 double sgl__now(const struct sgl_runtime *rt);
+/* A pardo (superstep.c) whose result and trace record are completed by
+ * @finish (may be NULL), called with the pardo's status: the exchange
+ * reads the children's counts there. */
+int sgl__pardo_with(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
+                    size_t arg_size, int (*finish)(struct sgl_ctx *, int));
 /* Record the superstep @m just ran from @start to now. */
 void sgl__trace_record(struct sgl_ctx *m, double start);
 /* A serialised step: level, index, rank, seq, parent_seq, children,
- * start, end, master, first_worker; then per child down, up, time, work. */
-#define SGL__TRACE_FIXED 10
+ * start, end, master, first_worker, exchange; then per child down, up,
+ * time, work, h_sent, h_recv. */
+#define SGL__TRACE_FIXED 11
+#define SGL__TRACE_CHILD 6
 /* Gather every process's steps, serialised, to rank 0 (collective). On
  * rank 0 *ret_all holds *ret_n doubles (free it); elsewhere it is NULL. */
 int sgl__trace_gather(struct sgl_runtime *rt, double **ret_all,

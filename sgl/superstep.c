@@ -169,6 +169,25 @@ int sgl_scatter_buffer(sgl_ctx_t *ctx, unsigned i, size_t elem_size,
     return SGL_OK;
 }
 
+int sgl__pardo_with(struct sgl_ctx *ctx, sgl_task_fn task, const void *arg,
+                    size_t arg_size, int (*finish)(struct sgl_ctx *, int))
+{
+    double start = sgl__now(ctx->rt);
+    ctx->released = 0;
+    for (unsigned i = 0; i < ctx->node->arity; i++)
+        ctx->returned[i] = 0;
+    ctx->pardo_start = sgl__watch_clock();
+    int rc = sgl__level_of(ctx)->pardo(ctx, task, arg, arg_size);
+    ctx->pardo_start = 0;
+    if (finish)
+        rc = finish(ctx, rc);
+    sgl__trace_record(ctx, start);
+    /* Staged blocks belong to one superstep, whatever its outcome. */
+    ctx->staged = SGL_STAGED_NONE;
+    ctx->src = NULL;
+    return rc;
+}
+
 int sgl_pardo(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
               size_t arg_size)
 {
@@ -186,16 +205,8 @@ int sgl_pardo(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
         rc = sgl_error_set(SGL_EINVAL,
                            "sgl_pardo: arg is NULL but arg_size is %zu",
                            arg_size);
-    else {
-        double start = sgl__now(ctx->rt);
-        ctx->released = 0;
-        for (unsigned i = 0; i < ctx->node->arity; i++)
-            ctx->returned[i] = 0;
-        ctx->pardo_start = sgl__watch_clock();
-        rc = sgl__level_of(ctx)->pardo(ctx, task, arg, arg_size);
-        ctx->pardo_start = 0;
-        sgl__trace_record(ctx, start);
-    }
+    else
+        return sgl__pardo_with(ctx, task, arg, arg_size, NULL);
     /* Staged blocks belong to one superstep, whatever its outcome. */
     ctx->staged = SGL_STAGED_NONE;
     ctx->src = NULL;

@@ -26,6 +26,8 @@ void sgl__trace_free(struct sgl_trace *t)
     free(t->rec);
     free(t->down);
     free(t->up);
+    free(t->hsent);
+    free(t->hrecv);
     free(t->time);
     free(t->work);
     memset(t, 0, sizeof *t);
@@ -43,13 +45,19 @@ static int trace_grow(struct sgl_trace *t, unsigned p)
     size_t *up = realloc(t->up, cap * p * sizeof *up);
     if (up)
         t->up = up;
+    size_t *hsent = realloc(t->hsent, cap * p * sizeof *hsent);
+    if (hsent)
+        t->hsent = hsent;
+    size_t *hrecv = realloc(t->hrecv, cap * p * sizeof *hrecv);
+    if (hrecv)
+        t->hrecv = hrecv;
     double *time = realloc(t->time, cap * p * sizeof *time);
     if (time)
         t->time = time;
     double *work = realloc(t->work, cap * p * sizeof *work);
     if (work)
         t->work = work;
-    if (!rec || !down || !up || !time || !work)
+    if (!rec || !down || !up || !hsent || !hrecv || !time || !work)
         return SGL_ENOMEM;
     t->cap = cap;
     return SGL_OK;
@@ -61,6 +69,8 @@ void sgl__trace_record(struct sgl_ctx *m, double start)
     double master = start - m->last_end;
     m->last_end = end;
     unsigned long seq = m->seq++;
+    int exchange = m->xkind;
+    m->xkind = 0;
     if (!m->rt->trace)
         return;
     struct sgl_trace *t = &m->trace;
@@ -72,14 +82,16 @@ void sgl__trace_record(struct sgl_ctx *m, double start)
         t->dropped++;
         return;
     }
-    t->rec[t->n] = (struct sgl_trace_rec){seq, m->parent_seq, start, end,
-                                          master};
+    t->rec[t->n] = (struct sgl_trace_rec){seq,    m->parent_seq, start,
+                                          end,    master,        exchange};
     size_t o = t->n * p;
     for (unsigned i = 0; i < p; i++) {
         t->down[o + i] = m->staged == SGL_STAGED_NONE ? 0 : m->counts[i];
         t->up[o + i] = m->gbytes[i];
         t->time[o + i] = m->ctime[i];
         t->work[o + i] = m->cwork[i];
+        t->hsent[o + i] = exchange ? m->hsent[i] : 0;
+        t->hrecv[o + i] = exchange ? m->hrecv[i] : 0;
     }
     t->n++;
     /* The index of sgl_trace_step() is stale now. Only the process's top
@@ -163,8 +175,11 @@ int sgl_trace_step(const sgl_runtime_t *rt, size_t i,
         .start = t->rec[r].start,
         .end = t->rec[r].end,
         .master_time = t->rec[r].master,
+        .exchange = t->rec[r].exchange,
         .down_bytes = t->down + o,
         .up_bytes = t->up + o,
+        .h_sent_bytes = t->hsent + o,
+        .h_recv_bytes = t->hrecv + o,
         .child_time = t->time + o,
         .child_work = t->work + o,
     };
@@ -204,8 +219,8 @@ void sgl_trace_clear(sgl_runtime_t *rt)
 }
 
 /* Steps travel to rank 0 as doubles: SGL__TRACE_FIXED fields (see
- * runtime_impl.h), then 4 per child. */
-enum { FIXED = SGL__TRACE_FIXED };
+ * runtime_impl.h), then SGL__TRACE_CHILD per child. */
+enum { FIXED = SGL__TRACE_FIXED, CHILD = SGL__TRACE_CHILD };
 
 static int serialize(const sgl_runtime_t *rt, double **ret, size_t *ret_n)
 {
@@ -214,7 +229,7 @@ static int serialize(const sgl_runtime_t *rt, double **ret, size_t *ret_n)
     for (size_t i = 0; i < steps; i++) {
         if (sgl_trace_step(rt, i, &s))
             return SGL_ENOMEM;
-        n += FIXED + 4 * (size_t)s.children;
+        n += FIXED + CHILD * (size_t)s.children;
     }
     double *v = malloc((n ? n : 1) * sizeof *v), *w = v;
     if (!v)
@@ -225,7 +240,8 @@ static int serialize(const sgl_runtime_t *rt, double **ret, size_t *ret_n)
                                s.rank,          (double)s.seq,
                                (double)s.parent_seq, s.children,
                                s.start,         s.end,
-                               s.master_time,   (double)s.first_worker};
+                               s.master_time,   (double)s.first_worker,
+                               s.exchange};
         memcpy(w, fixed, sizeof fixed);
         w += FIXED;
         for (unsigned c = 0; c < s.children; c++) {
@@ -233,7 +249,9 @@ static int serialize(const sgl_runtime_t *rt, double **ret, size_t *ret_n)
             w[1] = (double)s.up_bytes[c];
             w[2] = s.child_time[c];
             w[3] = s.child_work[c];
-            w += 4;
+            w[4] = (double)s.h_sent_bytes[c];
+            w[5] = (double)s.h_recv_bytes[c];
+            w += CHILD;
         }
     }
     *ret = v;
@@ -241,48 +259,61 @@ static int serialize(const sgl_runtime_t *rt, double **ret, size_t *ret_n)
     return SGL_OK;
 }
 
+static const char *exchange_name(double kind)
+{
+    return kind == SGL_EXCHANGE_DIRECT   ? "direct"
+           : kind == SGL_EXCHANGE_ROUTED ? "routed"
+                                         : "";
+}
+
 static void write_step(FILE *f, sgl_trace_format_t fmt, const double *s,
                        int first)
 {
     unsigned p = (unsigned)s[5];
     const double *c = s + FIXED;
+    const char *x = exchange_name(s[10]);
     switch (fmt) {
     case SGL_TRACE_CSV:
-        for (unsigned i = 0; i < p; i++, c += 4)
+        for (unsigned i = 0; i < p; i++, c += CHILD)
             fprintf(f, "%u,%u,%d,%.0f,%.0f,%.9f,%.9f,%.9f,%u,%.0f,%.0f,%.9f,"
-                       "%.17g\n",
+                       "%.17g,%s,%.0f,%.0f\n",
                     (unsigned)s[0], (unsigned)s[1], (int)s[2], s[3], s[4],
-                    s[6], s[7], s[8], i, c[0], c[1], c[2], c[3]);
+                    s[6], s[7], s[8], i, c[0], c[1], c[2], c[3], x, c[4],
+                    c[5]);
         break;
     case SGL_TRACE_JSON:
         fprintf(f,
                 "%s\n  {\"level\": %u, \"index\": %u, \"rank\": %d, \"seq\": "
                 "%.0f, \"parent_seq\": %.0f, \"start_s\": %.9f, \"end_s\": "
-                "%.9f, \"master_s\": %.9f, \"syncs\": 2, \"children\": [",
+                "%.9f, \"master_s\": %.9f, \"syncs\": 2, \"exchange\": "
+                "\"%s\", \"children\": [",
                 first ? "" : ",", (unsigned)s[0], (unsigned)s[1], (int)s[2],
-                s[3], s[4], s[6], s[7], s[8]);
-        for (unsigned i = 0; i < p; i++, c += 4)
+                s[3], s[4], s[6], s[7], s[8], x);
+        for (unsigned i = 0; i < p; i++, c += CHILD)
             fprintf(f,
                     "%s{\"down_bytes\": %.0f, \"up_bytes\": %.0f, "
-                    "\"time_s\": %.9f, \"work\": %.17g}",
-                    i ? ", " : "", c[0], c[1], c[2], c[3]);
+                    "\"time_s\": %.9f, \"work\": %.17g, "
+                    "\"h_sent_bytes\": %.0f, \"h_recv_bytes\": %.0f}",
+                    i ? ", " : "", c[0], c[1], c[2], c[3], c[4], c[5]);
         fprintf(f, "]}");
         break;
     case SGL_TRACE_PERFETTO: {
         /* One process per rank, one thread lane per tree level. */
-        double down = 0, up = 0;
-        for (unsigned i = 0; i < p; i++, c += 4) {
+        double down = 0, up = 0, h = 0;
+        for (unsigned i = 0; i < p; i++, c += CHILD) {
             down += c[0];
             up += c[1];
+            h += c[4];
         }
         fprintf(f,
                 "%s\n  {\"name\": \"superstep %.0f L%u#%u\", \"ph\": \"X\", "
                 "\"pid\": %d, \"tid\": %u, \"ts\": %.3f, \"dur\": %.3f, "
                 "\"args\": {\"children\": %u, \"down_bytes\": %.0f, "
-                "\"up_bytes\": %.0f, \"master_s\": %.9f}}",
+                "\"up_bytes\": %.0f, \"master_s\": %.9f, \"exchange\": "
+                "\"%s\", \"h_sent_bytes\": %.0f}}",
                 first ? "" : ",", s[3], (unsigned)s[0], (unsigned)s[1],
-                (int)s[2], 1000 * (unsigned)s[0] + (unsigned)s[1], 1e6 * s[6], 1e6 * (s[7] - s[6]), p,
-                down, up, s[8]);
+                (int)s[2], 1000 * (unsigned)s[0] + (unsigned)s[1], 1e6 * s[6],
+                1e6 * (s[7] - s[6]), p, down, up, s[8], x, h);
         break;
     }
     }
@@ -349,13 +380,13 @@ int sgl_trace_write(sgl_runtime_t *rt, const char *path,
         if (format == SGL_TRACE_CSV)
             fprintf(f, "level,index,rank,seq,parent_seq,start_s,end_s,"
                        "master_s,child,down_bytes,up_bytes,child_time_s,"
-                       "child_work\n");
+                       "child_work,exchange,h_sent_bytes,h_recv_bytes\n");
         else
             fprintf(f, format == SGL_TRACE_JSON ? "[" : "{\"traceEvents\": [");
         int first = 1;
         for (size_t o = 0; o < total; first = 0) {
             write_step(f, format, all + o, first);
-            o += FIXED + 4 * (size_t)all[o + 5];
+            o += FIXED + CHILD * (size_t)all[o + 5];
         }
         if (format == SGL_TRACE_JSON)
             fprintf(f, "\n]\n");

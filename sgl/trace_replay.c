@@ -108,7 +108,7 @@ static int step_cost(const struct replay *r, const struct rstep *s,
                                                    &max_small) == SGL_OK;
     double down = 0, up = 0, max_down = 0, max_up = 0, children = 0;
     for (unsigned i = 0; i < s->p; i++) {
-        const double *c = s->child + 4 * (size_t)i;
+        const double *c = s->child + SGL__TRACE_CHILD * (size_t)i;
         down += c[0];
         up += c[1];
         max_down = fmax(max_down, c[0]);
@@ -167,7 +167,7 @@ int sgl_trace_replay(sgl_runtime_t *rt, const sgl_machine_t *params,
     if (rt->rank == 0) {
         struct replay r = {params, NULL, 0};
         for (size_t o = 0; o < total; r.n++)
-            o += SGL__TRACE_FIXED + 4 * (size_t)all[o + 5];
+            o += SGL__TRACE_FIXED + SGL__TRACE_CHILD * (size_t)all[o + 5];
         r.steps = malloc((r.n ? r.n : 1) * sizeof *r.steps);
         if (!r.steps)
             rc = sgl_error_set(SGL_ENOMEM, "sgl_trace_replay: out of memory");
@@ -185,7 +185,7 @@ int sgl_trace_replay(sgl_runtime_t *rt, const sgl_machine_t *params,
                 .master = v[8],
                 .child = v + SGL__TRACE_FIXED,
             };
-            o += SGL__TRACE_FIXED + 4 * (size_t)v[5];
+            o += SGL__TRACE_FIXED + SGL__TRACE_CHILD * (size_t)v[5];
         }
         if (!rc)
             qsort(r.steps, r.n, sizeof *r.steps, by_key);

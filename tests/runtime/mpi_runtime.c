@@ -91,6 +91,11 @@ int main(int argc, char **argv)
     test_check(&tally, "keyed states beside the program's",
                prog_keyed_state(rt));
     test_check(&tally, "trace counts bytes and work", prog_trace(rt));
+    test_check(&tally, "exchange, direct",
+               prog_exchange(rt, 21, SGL_EXCHANGE_DIRECT));
+    test_check(&tally, "exchange, routed",
+               prog_exchange(rt, 22, SGL_EXCHANGE_ROUTED));
+    test_check(&tally, "exchange misuse", prog_exchange_misuse(rt));
     test_check(&tally, "trace written",
           sgl_trace_write(rt, "mpi_runtime-trace.json", SGL_TRACE_PERFETTO));
     test_check(&tally, "misuse", prog_misuse(rt));

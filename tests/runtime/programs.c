@@ -1620,5 +1620,5 @@ int prog_register(sgl_runtime_t *rt)
     TRY(sgl_task_register(rt, trip_task, "trip"));
     TRY(sgl_task_register(rt, esize_task, "esize"));
     TRY(sgl_task_register(rt, rsum_task, "rsum"));
-    return SGL_OK;
+    return prog_exchange_register(rt);
 }

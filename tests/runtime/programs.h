@@ -87,4 +87,17 @@ int prog_block_sizes(sgl_runtime_t *rt);
  * exact sum, on every rank that has it. */
 int prog_reduce(sgl_runtime_t *rt, uint64_t seed, size_t n);
 
+/* Exchange supersteps (prog_exchange.c) by @method
+ * (sgl_exchange_method_t): rounds of random addressed blocks (none, to
+ * self only, to every worker, over 16 KiB) at the root and at every
+ * master at once, each worker checking every received element; a stray
+ * address refused at a child master, and the next exchange correct. */
+int prog_exchange(sgl_runtime_t *rt, uint64_t seed, int method);
+
+/* The exchange calls on the wrong side and with a staged broadcast. */
+int prog_exchange_misuse(sgl_runtime_t *rt);
+
+/* Register prog_exchange's tasks (prog_register() calls it). */
+int prog_exchange_register(sgl_runtime_t *rt);
+
 #endif

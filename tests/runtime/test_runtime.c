@@ -58,6 +58,9 @@ static void exercise(const char *shape, int split_cases)
     RUN_OK(prog_big_gather(rt));
     RUN_OK(prog_inplace(rt));
     RUN_OK(prog_keyed_state(rt));
+    RUN_OK(prog_exchange(rt, 11, SGL_EXCHANGE_DIRECT));
+    RUN_OK(prog_exchange(rt, 12, SGL_EXCHANGE_ROUTED));
+    RUN_OK(prog_exchange_misuse(rt));
     RUN_OK(prog_trace(rt));
     RUN_OK(prog_misuse(rt));
     RUN_OK(prog_failing_worker(rt, 0));

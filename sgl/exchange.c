@@ -1,0 +1,266 @@
+/* The exchange superstep's API (sgl.h): a worker stages addressed blocks,
+ * a master runs the exchange by the method chosen for its level, a worker
+ * reads what it received. The executions are in exchange_direct.c and
+ * exchange_routed.c. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exchange.h"
+#include "level.h"
+
+static int check_worker_task(const struct sgl_ctx *ctx, const char *fn)
+{
+    if (!ctx)
+        return sgl_error_set(SGL_EINVAL, "%s: context is NULL", fn);
+    if (ctx->node->arity)
+        return sgl_error_set(SGL_ESTATE,
+                             "%s: called on a master (level %u, index %u); "
+                             "only workers send and receive exchange blocks",
+                             fn, ctx->node->level, ctx->node->index);
+    if (!ctx->in_task)
+        return sgl_error_set(SGL_ESTATE, "%s: called outside a task", fn);
+    return SGL_OK;
+}
+
+/* Room for @n + 1 offsets in *@off (capacity *@cap). */
+static int offsets_reserve(size_t **off, size_t *cap, size_t n)
+{
+    if (n + 1 <= *cap)
+        return SGL_OK;
+    size_t c = *cap ? *cap : 16;
+    while (c < n + 1)
+        c *= 2;
+    size_t *o = realloc(*off, c * sizeof *o);
+    if (!o)
+        return SGL_ENOMEM;
+    *off = o;
+    *cap = c;
+    return SGL_OK;
+}
+
+int sgl_exchange_put(sgl_ctx_t *ctx, const void *src, size_t elem_size,
+                     size_t first_dest, size_t ndest, const size_t *counts)
+{
+    int rc = check_worker_task(ctx, "sgl_exchange_put");
+    if (rc)
+        return rc;
+    if (elem_size == 0)
+        return sgl_error_set(SGL_EINVAL, "sgl_exchange_put: elem_size is 0");
+    if (ndest && !counts)
+        return sgl_error_set(SGL_EINVAL, "sgl_exchange_put: counts is NULL "
+                                         "for %zu destinations",
+                             ndest);
+    size_t last;
+    if (__builtin_add_overflow(first_dest, ndest, &last) ||
+        last > sgl_machine_workers(ctx->rt->machine))
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_exchange_put: destinations %zu..%zu+%zu "
+                             "beyond the machine's %zu workers",
+                             first_dest, first_dest, ndest,
+                             sgl_machine_workers(ctx->rt->machine));
+    if (offsets_reserve(&ctx->xo_off, &ctx->xo_cap, ndest))
+        return sgl_error_set(SGL_ENOMEM, "sgl_exchange_put: out of memory "
+                                         "for %zu counts",
+                             ndest);
+    size_t total = 0;
+    for (size_t j = 0; j < ndest; j++) {
+        size_t bytes;
+        if (__builtin_mul_overflow(counts[j], elem_size, &bytes) ||
+            __builtin_add_overflow(total, bytes, &total)) {
+            sgl__xo_clear(ctx);
+            return sgl_error_set(SGL_ERANGE,
+                                 "sgl_exchange_put: counts up to "
+                                 "destination %zu overflow size_t bytes",
+                                 first_dest + j);
+        }
+        ctx->xo_off[j] = total - bytes;
+    }
+    if (total && !src) {
+        sgl__xo_clear(ctx);
+        return sgl_error_set(SGL_EINVAL, "sgl_exchange_put: src is NULL but "
+                                         "counts total %zu bytes",
+                             total);
+    }
+    ctx->xo_off[ndest] = total;
+    ctx->xo_src = src;
+    ctx->xo_first = first_dest;
+    ctx->xo_n = ndest;
+    return SGL_OK;
+}
+
+void sgl__xo_clear(struct sgl_ctx *w)
+{
+    w->xo_src = NULL;
+    w->xo_first = w->xo_n = 0;
+}
+
+size_t sgl__xo_bytes(const struct sgl_ctx *w, size_t d)
+{
+    if (d < w->xo_first || d - w->xo_first >= w->xo_n)
+        return 0;
+    size_t j = d - w->xo_first;
+    return w->xo_off[j + 1] - w->xo_off[j];
+}
+
+const char *sgl__xo_data(const struct sgl_ctx *w, size_t d)
+{
+    return (const char *)w->xo_src + w->xo_off[d - w->xo_first];
+}
+
+int sgl__xo_check(struct sgl_ctx *w, const struct sgl__xarg *a)
+{
+    if (w->xo_n == 0 ||
+        (w->xo_first >= a->first &&
+         w->xo_first + w->xo_n <= a->first + a->workers))
+        return SGL_OK;
+    size_t lo = w->xo_first, hi = w->xo_first + w->xo_n;
+    sgl__xo_clear(w);
+    return sgl_error_set(SGL_EINVAL,
+                         "sgl_exchange: worker %zu addressed workers "
+                         "%zu..%zu, but the exchange at level %u covers "
+                         "workers %zu..%zu only",
+                         w->node->first_worker, lo, hi - 1, (unsigned)a->level,
+                         (size_t)a->first,
+                         (size_t)(a->first + a->workers - 1));
+}
+
+int sgl__xin_layout(struct sgl_ctx *w, const struct sgl__xarg *a,
+                    const size_t *bytes)
+{
+    size_t n = (size_t)a->workers;
+    w->xin_first = (size_t)a->first;
+    w->xin_n = 0;
+    w->xin_released = 0;
+    if (offsets_reserve(&w->xin_off, &w->xin_cap, n)) {
+        return sgl_error_set(SGL_ENOMEM, "sgl_exchange: out of memory for "
+                                         "worker %zu's counts",
+                             w->node->first_worker);
+    }
+    size_t *e = realloc(w->xin_elems, (n ? n : 1) * sizeof *e);
+    if (!e)
+        return sgl_error_set(SGL_ENOMEM, "sgl_exchange: out of memory for "
+                                         "worker %zu's counts",
+                             w->node->first_worker);
+    w->xin_elems = e;
+    size_t total = 0;
+    for (size_t s = 0; s < n; s++) {
+        w->xin_off[s] = total;
+        total += bytes[s];
+    }
+    w->xin_off[n] = total;
+    if (sgl__buf_reserve(&w->xin, total))
+        return sgl_error_set(SGL_ENOMEM, "sgl_exchange: out of memory for "
+                                         "worker %zu's %zu received bytes",
+                             w->node->first_worker, total);
+    w->xin_n = n;
+    return SGL_OK;
+}
+
+int sgl_exchange_recv(sgl_ctx_t *ctx, size_t elem_size, void **ret_data,
+                      size_t *ret_count, const size_t **ret_counts,
+                      size_t *ret_sources, size_t *ret_first)
+{
+    int rc = check_worker_task(ctx, "sgl_exchange_recv");
+    if (rc)
+        return rc;
+    if (!ret_data || !ret_count)
+        return sgl_error_set(SGL_EINVAL, "sgl_exchange_recv: NULL "
+                                         "out-parameter");
+    if (elem_size == 0)
+        return sgl_error_set(SGL_EINVAL, "sgl_exchange_recv: elem_size is 0");
+    if (ctx->xin_released)
+        return sgl_error_set(SGL_ESTATE, "sgl_exchange_recv: the blocks were "
+                                         "freed by sgl_exchange_release()");
+    size_t n = ctx->xin_n;
+    for (size_t s = 0; s < n; s++) {
+        size_t bytes = ctx->xin_off[s + 1] - ctx->xin_off[s];
+        if (bytes % elem_size)
+            return sgl_error_set(SGL_ESIZE,
+                                 "sgl_exchange_recv: the block from worker "
+                                 "%zu has %zu bytes, not a whole number of "
+                                 "%zu-byte elements",
+                                 ctx->xin_first + s, bytes, elem_size);
+        ctx->xin_elems[s] = bytes / elem_size;
+    }
+    *ret_data = n ? ctx->xin.data : NULL;
+    *ret_count = n ? ctx->xin_off[n] / elem_size : 0;
+    if (ret_counts)
+        *ret_counts = n ? ctx->xin_elems : NULL;
+    if (ret_sources)
+        *ret_sources = n;
+    if (ret_first)
+        *ret_first = n ? ctx->xin_first : 0;
+    return SGL_OK;
+}
+
+int sgl_exchange_release(sgl_ctx_t *ctx)
+{
+    int rc = check_worker_task(ctx, "sgl_exchange_release");
+    if (rc)
+        return rc;
+    sgl__buf_free(&ctx->xin);
+    ctx->xin_n = 0;
+    ctx->xin_released = 1;
+    return SGL_OK;
+}
+
+int sgl_exchange(sgl_ctx_t *ctx)
+{
+    if (!ctx)
+        return sgl_error_set(SGL_EINVAL, "sgl_exchange: context is NULL");
+    if (ctx->node->arity && ctx->staged != SGL_STAGED_NONE)
+        return sgl_error_set(SGL_ESTATE,
+                             "sgl_exchange: a block is staged for the next "
+                             "pardo at level %u; an exchange is a superstep "
+                             "of its own",
+                             ctx->node->level);
+    struct sgl__xarg a = {
+        .level = ctx->node->level,
+        .method = sgl_runtime_exchange_method(ctx->rt, ctx->node->level),
+        .first = ctx->node->first_worker,
+        .workers = ctx->node->workers};
+    if (a.method == SGL_EXCHANGE_ROUTED && ctx->node->arity)
+        return sgl__exchange_routed(ctx, &a);
+    return sgl__exchange_direct(ctx, &a);
+}
+
+static int method_ok(sgl_exchange_method_t m)
+{
+    return m == SGL_EXCHANGE_AUTO || m == SGL_EXCHANGE_DIRECT ||
+           m == SGL_EXCHANGE_ROUTED;
+}
+
+int sgl_runtime_set_exchange(sgl_runtime_t *rt, unsigned level,
+                             sgl_exchange_method_t method)
+{
+    if (!rt)
+        return sgl_error_set(SGL_EINVAL, "sgl_runtime_set_exchange: runtime "
+                                         "is NULL");
+    if (!method_ok(method))
+        return sgl_error_set(SGL_EINVAL, "sgl_runtime_set_exchange: unknown "
+                                         "method %d",
+                             (int)method);
+    unsigned depth = sgl_machine_depth(rt->machine);
+    if (level != UINT_MAX && level > depth)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_runtime_set_exchange: level %u, but the "
+                             "tree's levels are 0..%u",
+                             level, depth);
+    for (unsigned k = 0; k <= depth; k++)
+        if (level == UINT_MAX || level == k)
+            rt->xmethod[k] = (unsigned char)method;
+    return SGL_OK;
+}
+
+sgl_exchange_method_t sgl_runtime_exchange_method(const sgl_runtime_t *rt,
+                                                  unsigned level)
+{
+    if (!rt || level > sgl_machine_depth(rt->machine))
+        return SGL_EXCHANGE_DIRECT;
+    sgl_exchange_method_t m = (sgl_exchange_method_t)rt->xmethod[level];
+    /* Without the machine's parameters the direct execution is the
+     * choice: it moves each byte once instead of twice and never more
+     * than one process's share through one link. */
+    return m == SGL_EXCHANGE_AUTO ? SGL_EXCHANGE_DIRECT : m;
+}
