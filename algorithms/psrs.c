@@ -1,19 +1,21 @@
 /* PSRS (parallel sorting by regular sampling), flattened over all P
- * workers of the tree; the exchange goes through the root, as a
- * gather-reorder-scatter. Three supersteps from the root, each recursive
- * over the levels (masters forward commands and concatenate or split
- * blocks):
+ * workers of the tree, in the paper's steps. The root sees only samples,
+ * pivots and counts; the data moves once, worker to worker, in an
+ * exchange superstep (sgl_exchange()). From the root, each step recursive
+ * over the levels (lower masters pass it on and concatenate what comes
+ * up):
  *
- *   S1  workers: map values to ordered integer keys, radix-sort the block,
- *       hand up its size and P regular samples (key, position).
- *       root: sort the <= P^2 samples by (key, global index), pick P-1
- *       pivots at ranks i*S/P.
- *   S2  broadcast pivots and block offsets; workers split their block into
- *       P buckets at the pivots and hand up the bucket sizes and the block.
- *       root: reorder the buckets by destination, into the children's
- *       receive buffers.
- *   S3  scatter bucket runs to their destinations; workers P-way merge them,
- *       map keys back to values, hand up their new size.
+ *   1 sample     workers map values to ordered integer keys, radix-sort
+ *                their block, hand up its size and P regular samples
+ *                (struct samples_msg);
+ *   2 pivots     the root sorts the <= P^2 samples by (key, global index)
+ *                and picks P-1 pivots at ranks i*S/P;
+ *   3 partition  the pivots and the workers' offsets go down (struct
+ *                pivots_msg); workers split their block at the pivots and
+ *                stage the P buckets, in place, for the exchange;
+ *   4 exchange   every bucket goes to its worker;
+ *   5 merge      workers P-way merge the runs where the exchange left
+ *                them, map keys back to values, hand up their new size.
  *
  * Ties are broken by the element's global index (its position in the
  * concatenation of the locally sorted blocks), so the composite keys are
@@ -23,18 +25,11 @@
  *
  * Why flattened: with recursion per level, every level would sort and
  * exchange the data again; flattening sorts once and moves every element
- * once up and once down the tree. Cost, with m = n/P and levels l:
- *   S1: c*m*r (radix passes r) + sum_l (P_l-subtree*(2P+1) words up) g_up
- *       + c0*P^2 log P + 2 L per level
- *   S2: (P-1) words down, n + P^2 words up per level + c*P log m + 2 L
- *   S3: n + P^2 words down per level + c*m log P (merge) + 2 L
- * Memory: at most two copies of the data at any time. S1: block and radix
- * buffer. S2: the worker copies its block into the hand-up buffer and
- * frees it; the root reorders from the hand-ups straight into the
- * children's receive buffers (sgl_scatter_buffer) and frees the hand-ups
- * (sgl_gather_release). S3: the runs and the merged block; the runs are
- * freed (sgl_recv_release) before the next superstep. Masters in between
- * split and free the same way. */
+ * once. Memory per worker: at most twice its block: the block and the
+ * radix sort's buffer in step 1, the block (staged in place) and the
+ * incoming runs in step 4, the runs and the merged block in step 5 (the
+ * old block is freed first, the runs right after the merge). The closed
+ * form of the cost is in psrs_cost.c. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -149,13 +144,59 @@ static size_t split_at(const struct rec_layout *L, const void *a, size_t n,
     return (size_t)(g - off);
 }
 
-/* ---- the three supersteps ---- */
+/* ---- message layouts ---- */
+
+/* A regular sample, and a pivot: a key and the global index of its
+ * element, so that equal keys still order (the composite keys are
+ * distinct). */
+struct sample {
+    uint64_t key, g;
+};
+
+/* What a worker hands up in the sample step: its block's size and P
+ * regular samples. */
+struct samples_msg {
+    uint64_t count;
+    uint64_t pad;
+    struct sample s[];
+};
+
+static size_t samples_msg_size(size_t p)
+{
+    return sizeof(struct samples_msg) + p * sizeof(struct sample);
+}
+
+/* Worker @w's message in a concatenation of them. */
+static struct samples_msg *samples_at(void *msgs, size_t w, size_t p)
+{
+    return (struct samples_msg *)((char *)msgs + w * samples_msg_size(p));
+}
+
+/* What the root broadcasts in the partition step: the P-1 pivots, then
+ * every worker's global offset (its first element's index in the
+ * concatenation of the sorted blocks). */
+struct pivots_msg {
+    const struct sample *pivot; /* P - 1 */
+    const uint64_t *offset;     /* P */
+};
+
+static size_t pivots_msg_words(size_t p) { return 2 * (p - 1) + p; }
+
+static struct pivots_msg pivots_view(const uint64_t *words, size_t p)
+{
+    return (struct pivots_msg){(const struct sample *)(const void *)words,
+                               words + 2 * (p - 1)};
+}
+
+/* ---- the steps ---- */
+
+enum psrs_step { STEP_SAMPLE = 1, STEP_PARTITION = 2, STEP_MERGE = 3 };
 
 struct sort_arg {
     uint32_t id;
     uint32_t dtype;  /* of the key */
     uint64_t p;      /* workers */
-    uint32_t step;   /* 1, 2, 3 */
+    uint32_t step;   /* enum psrs_step */
     uint32_t ko;     /* the key's byte offset in a record */
     uint64_t es;     /* element (record) bytes */
 };
@@ -178,8 +219,9 @@ static struct algo_block *my_block(sgl_ctx_t *ctx, uint32_t id)
     return b;
 }
 
-/* S1 on a worker: sort, hand up [count][P x (key, pos)]. */
-static int s1_worker(sgl_ctx_t *ctx, const struct sort_arg *a, uint64_t *rec)
+/* Sample step, worker: sort the block, hand up its size and P regular
+ * samples. */
+static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
 {
     struct algo_block *b = my_block(ctx, a->id);
     if (!b)
@@ -188,220 +230,133 @@ static int s1_worker(sgl_ctx_t *ctx, const struct sort_arg *a, uint64_t *rec)
     map_keys((sgl_dtype_t)a->dtype, &L, b->data, b->count, 1);
     TRY(local_sort(&L, b->data, b->count));
     size_t m = b->count, p = a->p;
-    rec[0] = m;
+    struct samples_msg *msg;
+    TRY(sgl_put_buffer(ctx, samples_msg_size(p), 1, (void **)&msg));
+    msg->count = m;
+    msg->pad = 0;
     for (size_t j = 0; j < p; j++) {
         size_t pos = m ? (size_t)(((algo_u128)j * m) / p) : 0;
-        rec[1 + 2 * j] = m ? rec_key(&L, b->data, pos) : 0;
-        rec[2 + 2 * j] = pos;
+        msg->s[j] = (struct sample){m ? rec_key(&L, b->data, pos) : 0, pos};
     }
     return SGL_OK;
 }
 
-/* S2 on a worker: split at the pivots, hand up [P counts][block]. @bc is
- * the broadcast: [P-1 x (key, gidx)][P offsets]. */
-static int s2_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
-                     const uint64_t *bc)
+/* Partition step, worker: split the sorted block at the pivots into one
+ * bucket per worker and stage the buckets, in place, for the exchange. */
+static int partition_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
+                            struct pivots_msg pv)
 {
     struct algo_block *b = my_block(ctx, a->id);
     if (!b)
         return SGL_ESTATE;
     struct rec_layout L = layout_of(a, b);
-    size_t p = a->p, m = b->count, es = b->elem_size;
-    size_t w = sgl_ctx_first_worker(ctx);
-    size_t off = bc[2 * (p - 1) + w];
-    void *up;
-    TRY(sgl_put_buffer(ctx, 1, p * 8 + m * es, &up));
-    uint64_t *cnt = up;
+    size_t p = a->p, m = b->count;
+    size_t off = pv.offset[sgl_ctx_first_worker(ctx)];
+    size_t *bucket = malloc(p * sizeof *bucket);
+    if (!bucket)
+        return sgl_error_set(SGL_ENOMEM, "sort: out of memory");
     size_t prev = 0;
     for (size_t d = 0; d + 1 < p; d++) {
-        size_t s = split_at(&L, b->data, m, off, bc[2 * d], bc[2 * d + 1]);
+        size_t s = split_at(&L, b->data, m, off, pv.pivot[d].key,
+                            pv.pivot[d].g);
         if (s < prev)
             s = prev;
-        cnt[d] = s - prev;
+        bucket[d] = s - prev;
         prev = s;
     }
-    cnt[p - 1] = m - prev;
-    if (m)
-        memcpy((char *)up + p * 8, b->data, m * es);
-    /* The block lives on in the runtime's hand-up copy; S3 rebuilds it. */
-    free(b->data);
-    b->data = NULL;
-    b->count = 0;
-    return SGL_OK;
+    bucket[p - 1] = m - prev;
+    int rc = sgl_exchange_put(ctx, b->data, b->elem_size, 0, p, bucket);
+    free(bucket);
+    return rc;
 }
 
-/* S3 on a worker: [P counts][P runs] -> merged block. */
-static int s3_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
-                     const void *msg, size_t bytes, uint64_t *ret_count)
+/* Merge step, worker: the block went out in the exchange; P-way merge the
+ * runs that came in, reading them where they lie, and hand up the new
+ * size. */
+static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
 {
     struct algo_block *b = my_block(ctx, a->id);
     if (!b)
         return SGL_ESTATE;
-    size_t p = a->p, es = b->elem_size, m = 0;
-    const uint64_t *len = msg;
-    for (size_t s = 0; s < p; s++)
-        m += len[s];
-    if (bytes != p * 8 + m * es)
-        return sgl_error_set(SGL_ESIZE, "sort: worker %zu got %zu bytes for "
-                                        "%zu elements",
-                             sgl_ctx_first_worker(ctx), bytes, m);
+    free(b->data);
+    b->data = NULL;
+    b->count = 0;
+    void *runs;
+    size_t m, nrun;
+    const size_t *len;
+    TRY(sgl_exchange_recv(ctx, b->elem_size, &runs, &m, &len, &nrun, NULL));
+    size_t es = b->elem_size;
     void *out = malloc(m ? m * es : 1);
-    size_t *scratch = malloc(3 * p * sizeof *scratch);
+    size_t *scratch = malloc(3 * (nrun ? nrun : 1) * sizeof *scratch);
     if (!out || !scratch) {
         free(out);
         free(scratch);
         return sgl_error_set(SGL_ENOMEM, "sort: out of memory");
     }
-    const char *runs = (const char *)msg + p * 8;
+    const uint64_t *lens = (const uint64_t *)len;
     struct rec_layout L = layout_of(a, b);
     if (!is_plain(&L))
-        rec_merge(&L, runs, len, p, out, scratch);
+        rec_merge(&L, runs, lens, nrun, out, scratch);
     else if (es == 8)
-        algo_merge_u64((const uint64_t *)(const void *)runs, len, p, out,
-                       scratch, scratch + p, scratch + 2 * p);
+        algo_merge_u64(runs, lens, nrun, out, scratch, scratch + nrun,
+                       scratch + 2 * nrun);
     else
-        algo_merge_u32((const uint32_t *)(const void *)runs, len, p, out,
-                       scratch, scratch + p, scratch + 2 * p);
+        algo_merge_u32(runs, lens, nrun, out, scratch, scratch + nrun,
+                       scratch + 2 * nrun);
     free(scratch);
     /* The runs are merged: free them before the block is handed on. */
-    int rc = sgl_recv_release(ctx);
+    int rc = sgl_exchange_release(ctx);
     if (rc) {
         free(out);
         return rc;
     }
     map_keys((sgl_dtype_t)a->dtype, &L, out, m, 0);
-    free(b->data);
     b->data = out;
     b->count = m;
-    *ret_count = m;
-    return SGL_OK;
+    uint64_t count = m;
+    return sgl_put(ctx, &count, sizeof count, 1);
 }
 
-/* Hand up the concatenation of the children's S2 blocks, rearranged as
- * [all workers' P counts][all workers' data]. */
-static int s2_concat(sgl_ctx_t *ctx, size_t p)
+/* A master below the root: pass the step on and concatenate what comes
+ * up. */
+static int forward(sgl_ctx_t *ctx, const struct sort_arg *a)
 {
-    unsigned nc = sgl_ctx_children(ctx);
-    size_t total = 0;
-    for (unsigned c = 0; c < nc; c++) {
-        const void *d;
-        size_t bytes;
-        TRY(sgl_gather_block(ctx, c, 1, &d, &bytes));
-        total += bytes;
+    if (a->step == STEP_PARTITION) {
+        void *pv;
+        size_t words;
+        TRY(sgl_recv(ctx, 8, &pv, &words));
+        TRY(sgl_bcast(ctx, pv, 8, words));
     }
-    char *up;
-    TRY(sgl_put_buffer(ctx, 1, total, (void **)&up));
-    size_t hdr = sgl_ctx_workers(ctx) * p * 8, ho = 0, dof = hdr;
-    for (unsigned c = 0; c < nc; c++) {
-        const char *d;
-        size_t bytes;
-        TRY(sgl_gather_block(ctx, c, 1, (const void **)&d, &bytes));
-        size_t ch = sgl_ctx_child_workers(ctx, c) * p * 8;
-        if (bytes < ch)
-            return sgl_error_set(SGL_ESIZE, "sort: child %u handed up %zu "
-                                            "bytes",
-                                 c, bytes);
-        memcpy(up + ho, d, ch);
-        ho += ch;
-        memcpy(up + dof, d + ch, bytes - ch);
-        dof += bytes - ch;
-    }
-    return sgl_gather_release(ctx);
-}
-
-/* S3 at a master: split the message [per worker: P counts, runs] between
- * the children and pass it down. */
-static int s3_forward(sgl_ctx_t *ctx, const struct sort_arg *a,
-                      const void *msg, size_t bytes, size_t es)
-{
-    unsigned nc = sgl_ctx_children(ctx);
-    size_t *counts = malloc(nc * sizeof *counts);
-    if (!counts)
-        return sgl_error_set(SGL_ENOMEM, "out of memory");
-    size_t off = 0;
-    int rc = SGL_OK;
-    for (unsigned c = 0; c < nc && !rc; c++) {
-        size_t start = off;
-        for (size_t w = 0; w < sgl_ctx_child_workers(ctx, c); w++) {
-            if (off + a->p * 8 > bytes) {
-                rc = sgl_error_set(SGL_ESIZE, "sort: short S3 message");
-                break;
-            }
-            uint64_t len[1];
-            size_t m = 0;
-            for (size_t s = 0; s < a->p; s++) {
-                memcpy(len, (const char *)msg + off + s * 8, 8);
-                m += len[0];
-            }
-            off += a->p * 8 + m * es;
-        }
-        counts[c] = off - start;
-    }
-    if (!rc && off != bytes)
-        rc = sgl_error_set(SGL_ESIZE, "sort: S3 message of %zu bytes, "
-                                      "parsed %zu",
-                           bytes, off);
-    /* Split straight into the children's buffers and free this node's
-     * copy before they merge. */
-    const char *from = msg;
-    for (unsigned c = 0; c < nc && !rc; c++) {
-        void *to;
-        rc = sgl_scatter_buffer(ctx, c, 1, counts[c], &to);
-        if (!rc && counts[c])
-            memcpy(to, from, counts[c]);
-        from += counts[c];
-    }
-    free(counts);
-    return rc ? rc : sgl_recv_release(ctx);
-}
-
-/* The recursive body of all three steps below the root. @in is what this
- * node received: in S2 the broadcast, @in_count words; in S3 its counts
- * and runs, @in_count bytes (records need not fill whole words). */
-static int sort_rec(sgl_ctx_t *ctx, const struct sort_arg *a, const void *in,
-                    size_t in_count, size_t es)
-{
-    size_t p = a->p;
-    if (sgl_ctx_is_worker(ctx)) {
-        if (a->step == 1) {
-            uint64_t *rec;
-            TRY(sgl_put_buffer(ctx, sizeof *rec, 1 + 2 * p, (void **)&rec));
-            return s1_worker(ctx, a, rec);
-        }
-        if (a->step == 2)
-            return s2_worker(ctx, a, in);
-        uint64_t m;
-        TRY(s3_worker(ctx, a, in, in_count, &m));
-        return sgl_put(ctx, &m, sizeof m, 1);
-    }
-    if (a->step == 2)
-        TRY(sgl_bcast(ctx, in, 8, in_count));
-    else if (a->step == 3)
-        TRY(s3_forward(ctx, a, in, in_count, es));
     TRY(sgl_pardo(ctx, sort_task, a, sizeof *a));
-    if (a->step == 2)
-        return s2_concat(ctx, p);
-    size_t per = a->step == 1 ? 1 + 2 * p : 1;
-    size_t words = sgl_ctx_workers(ctx) * per;
+    if (a->step == STEP_PARTITION)
+        return SGL_OK;
+    size_t size = a->step == STEP_SAMPLE ? samples_msg_size(a->p) : 8;
     void *up;
-    TRY(sgl_put_buffer(ctx, 8, words, &up));
-    return sgl_gather(ctx, up, 8, words, NULL);
+    TRY(sgl_put_buffer(ctx, size, sgl_ctx_workers(ctx), &up));
+    return sgl_gather(ctx, up, size, sgl_ctx_workers(ctx), NULL);
 }
 
 static int sort_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)size;
     const struct sort_arg *a = arg;
-    void *in = NULL;
-    size_t count = 0;
-    if (a->step > 1)
-        TRY(sgl_recv(ctx, a->step == 2 ? 8 : 1, &in, &count));
-    return sort_rec(ctx, a, in, count, a->es);
+    if (sgl_ctx_is_master(ctx))
+        return forward(ctx, a);
+    switch (a->step) {
+    case STEP_SAMPLE:
+        return sample_worker(ctx, a);
+    case STEP_PARTITION: {
+        void *pv;
+        size_t words;
+        TRY(sgl_recv(ctx, 8, &pv, &words));
+        if (words != pivots_msg_words(a->p))
+            return sgl_error_set(SGL_ESIZE, "sort: %zu pivot words", words);
+        return partition_worker(ctx, a, pivots_view(pv, a->p));
+    }
+    default:
+        return merge_worker(ctx, a);
+    }
 }
-
-struct sample {
-    uint64_t key, g;
-};
 
 static int sample_cmp(const void *x, const void *y)
 {
@@ -411,132 +366,85 @@ static int sample_cmp(const void *x, const void *y)
     return (a->g > b->g) - (a->g < b->g);
 }
 
-/* The root's side of the three steps. */
+/* The root, between the sample and the partition step: the workers'
+ * offsets, and P-1 pivots at ranks i*S/P of the S samples. Writes
+ * pivots_msg_words(p) words at @words. */
+static int choose_pivots(sgl_dvec_t *v, void *msgs, size_t p,
+                         uint64_t *words, size_t *ret_samples)
+{
+    struct sample *smp = malloc(p * p * sizeof *smp);
+    if (!smp)
+        return sgl_error_set(SGL_ENOMEM, "sort: out of memory at the root");
+    struct sample *pivot = (struct sample *)(void *)words;
+    uint64_t *offset = words + 2 * (p - 1);
+    size_t ns = 0, off = 0;
+    for (size_t w = 0; w < p; w++) {
+        const struct samples_msg *msg = samples_at(msgs, w, p);
+        offset[w] = off;
+        for (size_t j = 0; msg->count && j < p; j++)
+            smp[ns++] = (struct sample){msg->s[j].key, off + msg->s[j].g};
+        off += msg->count;
+    }
+    if (off != v->n) {
+        free(smp);
+        return sgl_error_set(SGL_ESIZE, "sort: the workers hold %zu "
+                                        "elements, the vector %zu",
+                             off, v->n);
+    }
+    qsort(smp, ns, sizeof *smp, sample_cmp);
+    for (size_t i = 1; i < p; i++)
+        pivot[i - 1] = ns ? smp[i * ns / p] : (struct sample){0, 0};
+    free(smp);
+    *ret_samples = ns;
+    return SGL_OK;
+}
+
+/* PSRS at the root, in the paper's steps: the root sees only samples,
+ * pivots and counts; the data moves once, worker to worker. */
 static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
                      size_t ko, sgl_sort_stats_t *st)
 {
-    size_t p = sgl_ctx_workers(root), es = v->elem_size;
-    struct sort_arg a = {v->id, (uint32_t)kt, p, 1, (uint32_t)ko, es};
-    int rc = SGL_OK;
-    uint64_t *recs = malloc(p * (1 + 2 * p) * 8);
-    struct sample *smp = malloc(p * p * sizeof *smp);
-    uint64_t *bc = malloc((3 * p) * 8);
-    uint64_t *cnt = malloc(p * p * 8); /* cnt[s*p + d] */
-    const char **src = malloc(p * sizeof *src);
-    size_t *dest_bytes = malloc(p * sizeof *dest_bytes);
-    size_t *child_bytes = malloc(sgl_ctx_children(root) * sizeof(size_t));
-    if (!recs || !smp || !bc || !cnt || !src || !dest_bytes || !child_bytes) {
-        rc = sgl_error_set(SGL_ENOMEM, "sort: out of memory at the root");
-        goto out;
-    }
-
-    /* S1: local sorts and samples. */
-    if ((rc = sgl_pardo(root, sort_task, &a, sizeof a)) ||
-        (rc = sgl_gather(root, recs, 8, p * (1 + 2 * p), NULL)))
-        goto out;
-    size_t ns = 0, off = 0;
-    uint64_t *offs = bc + 2 * (p - 1);
-    for (size_t s = 0; s < p; s++) {
-        const uint64_t *r = recs + s * (1 + 2 * p);
-        offs[s] = off;
-        for (size_t j = 0; r[0] && j < p; j++)
-            smp[ns++] = (struct sample){r[1 + 2 * j], off + r[2 + 2 * j]};
-        off += r[0];
-    }
-    if (off != v->n) {
-        rc = sgl_error_set(SGL_ESIZE, "sort: the workers hold %zu elements, "
-                                      "the vector %zu",
-                           off, v->n);
-        goto out;
-    }
-    qsort(smp, ns, sizeof *smp, sample_cmp);
-    for (size_t i = 1; i < p; i++) {
-        struct sample s = ns ? smp[i * ns / p] : (struct sample){0, 0};
-        bc[2 * (i - 1)] = s.key;
-        bc[2 * (i - 1) + 1] = s.g;
-    }
-
-    /* S2: pivots down, buckets up. */
-    a.step = 2;
-    if ((rc = sgl_bcast(root, bc, 8, 3 * p - 2)) ||
-        (rc = sgl_pardo(root, sort_task, &a, sizeof a)))
-        goto out;
-    size_t w = 0;
-    for (unsigned c = 0; c < sgl_ctx_children(root); c++) {
-        const char *d;
-        size_t bytes, wc = sgl_ctx_child_workers(root, c);
-        if ((rc = sgl_gather_block(root, c, 1, (const void **)&d, &bytes)))
-            goto out;
-        memcpy(cnt + w * p, d, wc * p * 8);
-        const char *data = d + wc * p * 8;
-        for (size_t k = 0; k < wc; k++, w++) {
-            src[w] = data;
-            size_t m = 0;
-            for (size_t dd = 0; dd < p; dd++)
-                m += cnt[w * p + dd];
-            data += m * es;
-        }
-        if ((size_t)(data - d) != bytes) {
-            rc = sgl_error_set(SGL_ESIZE, "sort: child %u handed up %zu "
-                                          "bytes, expected %zu",
-                               c, bytes, (size_t)(data - d));
-            goto out;
-        }
-    }
-    /* Reorder by destination straight into the children's receive
-     * buffers (no staging copy at the root): destination d gets
-     * [P counts][runs from s = 0..]. */
-    for (size_t d = 0; d < p; d++) {
-        dest_bytes[d] = p * 8;
-        for (size_t s = 0; s < p; s++)
-            dest_bytes[d] += cnt[s * p + d] * es;
-    }
-    w = 0;
-    for (unsigned c = 0; c < sgl_ctx_children(root) && !rc; c++) {
-        size_t wc = sgl_ctx_child_workers(root, c);
-        child_bytes[c] = 0;
-        for (size_t k = 0; k < wc; k++)
-            child_bytes[c] += dest_bytes[w + k];
-        char *o;
-        if ((rc = sgl_scatter_buffer(root, c, 1, child_bytes[c], (void **)&o)))
-            goto out;
-        for (size_t d = w; d < w + wc; d++) {
-            for (size_t s = 0; s < p; s++) {
-                memcpy(o, &cnt[s * p + d], 8);
-                o += 8;
-            }
-            for (size_t s = 0; s < p; s++) {
-                size_t bytes = cnt[s * p + d] * es;
-                if (bytes)
-                    memcpy(o, src[s], bytes);
-                src[s] += bytes;
-                o += bytes;
-            }
-        }
-        w += wc;
-    }
-    /* The buckets are copied out: their hand-up buffers can go now, not at
-     * the next superstep, so that they do not coexist with the merge. */
-    if ((rc = sgl_gather_release(root)))
-        goto out;
-
-    /* S3: runs down, merged sizes up. */
-    a.step = 3;
-    if ((rc = sgl_pardo(root, sort_task, &a, sizeof a)) ||
-        (rc = sgl_gather(root, recs, 8, p, NULL)))
-        goto out;
-    for (size_t s = 0; s < p; s++)
-        v->counts[s] = recs[s];
-    if (st)
-        st->samples = ns;
-out:
-    free(recs);
-    free(smp);
-    free(bc);
-    free(cnt);
-    free(src);
-    free(dest_bytes);
-    free(child_bytes);
+    size_t p = sgl_ctx_workers(root);
+    struct sort_arg a = {v->id, (uint32_t)kt, p, STEP_SAMPLE, (uint32_t)ko,
+                         v->elem_size};
+    void *msgs = malloc(p * samples_msg_size(p));
+    uint64_t *pivots = malloc(pivots_msg_words(p) * 8);
+    uint64_t *counts = malloc(p * sizeof *counts);
+    size_t samples = 0;
+    int rc = msgs && pivots && counts
+                 ? SGL_OK
+                 : sgl_error_set(SGL_ENOMEM, "sort: out of memory at the "
+                                             "root");
+    /* 1. sample: local sorts, regular samples up. */
+    if (!rc)
+        rc = sgl_pardo(root, sort_task, &a, sizeof a);
+    if (!rc)
+        rc = sgl_gather(root, msgs, samples_msg_size(p), p, NULL);
+    /* 2. pivots. */
+    if (!rc)
+        rc = choose_pivots(v, msgs, p, pivots, &samples);
+    /* 3. partition: pivots down, buckets staged in place. */
+    a.step = STEP_PARTITION;
+    if (!rc)
+        rc = sgl_bcast(root, pivots, 8, pivots_msg_words(p));
+    if (!rc)
+        rc = sgl_pardo(root, sort_task, &a, sizeof a);
+    /* 4. exchange: every bucket to its worker. */
+    if (!rc)
+        rc = sgl_exchange(root);
+    /* 5. merge: the runs merged, the new sizes up. */
+    a.step = STEP_MERGE;
+    if (!rc)
+        rc = sgl_pardo(root, sort_task, &a, sizeof a);
+    if (!rc)
+        rc = sgl_gather(root, counts, sizeof *counts, p, NULL);
+    for (size_t w = 0; !rc && w < p; w++)
+        v->counts[w] = counts[w];
+    if (!rc && st)
+        st->samples = samples;
+    free(msgs);
+    free(pivots);
+    free(counts);
     return rc;
 }
 
