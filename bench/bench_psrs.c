@@ -1,0 +1,329 @@
+/* PSRS on the exchange superstep, against its peers in the same run:
+ * IPS4o's parallel sort on as many threads as the tree has workers, and
+ * PSRS on one worker (alone in one process); with several ranks (mpirun),
+ * the direct against the routed exchange. Per repetition (the orders
+ * alternate), random doubles are made on the workers (SGL_FILL_RANDOM) and
+ * only the sort is timed. Also measured: the bytes through the root
+ * (every byte its supersteps scattered or gathered, from the trace) and
+ * each rank's peak memory during the sort over its share of the input.
+ *
+ *   bench_psrs [--n N] [--reps R] [--shape S] [--csv FILE]
+ *
+ * The tree is --shape, else SGL_SHAPE, else the discovered machine.
+ * Prints one line per repetition and medians with their spread; the CSV
+ * has one row per measurement. */
+#include <getopt.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_env.h"
+#include <sgl/algorithms.h>
+#include <sgl/sgl_mpi.h>
+
+void bench_peer_ips4o(double *x, size_t n, int threads);
+
+struct sort_run {
+    size_t n;
+    uint64_t seed;
+    double seconds;
+    double root_bytes;
+};
+
+static int sort_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)size;
+    struct sort_run r;
+    memcpy(&r, arg, sizeof r);
+    sgl_dvec_t *v;
+    int rc = sgl_dvec_create(root, SGL_F64, 0, r.n, SGL_FILL_RANDOM, &r.seed,
+                             sizeof r.seed, &v);
+    if (rc)
+        return rc;
+    /* Only the sort's supersteps count. */
+    double t0 = MPI_Wtime();
+    unsigned long first = 0;
+    (void)first;
+    rc = sgl_dvec_sort(root, v, NULL);
+    r.seconds = MPI_Wtime() - t0;
+    int rc2 = sgl_dvec_free(root, v);
+    if (rc || rc2)
+        return rc ? rc : rc2;
+    return sgl_put(root, &r, sizeof r, 1);
+}
+
+/* Resident and peak resident set of this process, bytes. */
+static void memory(double *rss, double *hwm)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    *rss = *hwm = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        double kb;
+        if (sscanf(line, "VmRSS: %lf", &kb) == 1)
+            *rss = kb * 1024;
+        if (sscanf(line, "VmHWM: %lf", &kb) == 1)
+            *hwm = kb * 1024;
+    }
+    if (f)
+        fclose(f);
+}
+
+/* Forget the peak so far (Linux: "5" to clear_refs resets VmHWM). */
+static int reset_peak(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (!f)
+        return 0;
+    int ok = fputs("5", f) >= 0;
+    return fclose(f) == 0 && ok;
+}
+
+/* One sort on @rt; the root's time and bytes through the root; this
+ * rank's peak over its resident set before the vector was made. */
+static int timed_sort(sgl_runtime_t *rt, size_t n, uint64_t seed,
+                      struct sort_run *ret, double *ret_peak)
+{
+    double rss0, hwm;
+    memory(&rss0, &hwm);
+    int can_peak = reset_peak();
+    sgl_trace_clear(rt);
+    struct sort_run r = {n, seed, 0, 0};
+    int rc = sgl_run(rt, sort_main, &r, sizeof r);
+    if (rc)
+        return rc;
+    double rss1;
+    memory(&rss1, &hwm);
+    *ret_peak = can_peak ? hwm - rss0 : NAN;
+    if (sgl_runtime_rank(rt) == 0) {
+        const void *d;
+        size_t cnt;
+        if ((rc = sgl_run_result(rt, sizeof r, &d, &cnt)))
+            return rc;
+        memcpy(ret, d, sizeof *ret);
+        /* Bytes scattered and gathered by the root's supersteps, the
+         * vector's creation and release included, as each is one
+         * superstep of the same size in either execution. */
+        double bytes = 0;
+        sgl_trace_step_t s;
+        for (size_t i = 0; i < sgl_trace_steps(rt); i++) {
+            if (sgl_trace_step(rt, i, &s) || s.level != 0)
+                continue;
+            for (unsigned c = 0; c < s.children; c++)
+                bytes += (double)s.down_bytes[c] + (double)s.up_bytes[c];
+        }
+        ret->root_bytes = bytes;
+    }
+    return SGL_OK;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void summary(const char *what, double *v, int n, const char *unit)
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < n; i++) {
+        lo = fmin(lo, v[i]);
+        hi = fmax(hi, v[i]);
+    }
+    printf("  %-44s %10.3f %-4s (%d runs, spread %.3f .. %.3f)\n", what,
+           median(v, n), unit, n, lo, hi);
+}
+
+static sgl_runtime_t *start(const char *shape)
+{
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = shape;
+    sgl_runtime_t *rt = NULL;
+    if (sgl_init_comm(MPI_COMM_WORLD, &o, &rt) ||
+        sgl_algorithms_register(rt) ||
+        sgl_task_register(rt, sort_main, "bench_psrs.sort")) {
+        fprintf(stderr, "bench_psrs: %s\n", sgl_last_error());
+        return NULL;
+    }
+    return rt;
+}
+
+int main(int argc, char **argv)
+{
+    bench_default_env();
+    size_t n = 10000000;
+    int reps = 7;
+    const char *shape = getenv("SGL_SHAPE"), *csv_path = NULL;
+    static const struct option longs[] = {{"n", required_argument, 0, 'n'},
+                                          {"reps", required_argument, 0, 'r'},
+                                          {"shape", required_argument, 0, 's'},
+                                          {"csv", required_argument, 0, 'c'},
+                                          {"help", no_argument, 0, 'h'},
+                                          {0, 0, 0, 0}};
+    int opt;
+    while ((opt = getopt_long(argc, argv, "n:r:s:c:h", longs, NULL)) != -1) {
+        char *end;
+        switch (opt) {
+        case 'n':
+            n = (size_t)strtod(optarg, &end);
+            if (*end || n < 1) {
+                fprintf(stderr, "bench_psrs: --n '%s' is not a count\n",
+                        optarg);
+                return 2;
+            }
+            break;
+        case 'r':
+            reps = (int)strtol(optarg, &end, 10);
+            if (*end || reps < 5) {
+                fprintf(stderr, "bench_psrs: --reps must be >= 5\n");
+                return 2;
+            }
+            break;
+        case 's':
+            shape = optarg;
+            break;
+        case 'c':
+            csv_path = optarg;
+            break;
+        default:
+            fprintf(stderr, "usage: bench_psrs [--n N] [--reps R>=5] "
+                            "[--shape S] [--csv FILE]\n");
+            return opt == 'h' ? 0 : 2;
+        }
+    }
+    int provided;
+    MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    sgl_runtime_t *rt = start(shape && *shape ? shape : NULL);
+    sgl_runtime_t *one = size == 1 ? start("core:1") : NULL;
+    if (!rt || (size == 1 && !one)) {
+        MPI_Finalize();
+        return 1;
+    }
+    size_t P = sgl_machine_workers(sgl_runtime_machine(rt));
+    double share = (double)n / (double)P * sizeof(double);
+    FILE *csv = rank == 0 && csv_path ? fopen(csv_path, "w") : NULL;
+    if (csv)
+        fprintf(csv, "rep,config,n,workers,seconds,root_bytes,peak_over_share"
+                     "\n");
+    double *t_direct = calloc((size_t)reps, sizeof(double));
+    double *t_routed = calloc((size_t)reps, sizeof(double));
+    double *t_one = calloc((size_t)reps, sizeof(double));
+    double *t_ips = calloc((size_t)reps, sizeof(double));
+    double *r_speed = calloc((size_t)reps, sizeof(double));
+    double *r_ips = calloc((size_t)reps, sizeof(double));
+    double *r_route = calloc((size_t)reps, sizeof(double));
+    double *peak = calloc((size_t)reps, sizeof(double));
+    double *peak_all = calloc((size_t)size, sizeof(double));
+    double root_direct = 0, root_routed = 0;
+    double *buf = size == 1 ? malloc(n * sizeof *buf) : NULL;
+    if (rank == 0)
+        printf("PSRS of %zu random doubles on %s (%zu workers, %d ranks); "
+               "medians of %d\n",
+               n, sgl_machine_source(sgl_runtime_machine(rt)), P, size, reps);
+    int rc = SGL_OK;
+    for (int k = 0; k < reps && !rc; k++) {
+        uint64_t seed = 1000 + (uint64_t)k;
+        struct sort_run d = {0}, r = {0}, o = {0};
+        double pk = 0, pr = 0, po = 0;
+        /* Alternate the order, so that a drift of the machine does not
+         * favour one. */
+        for (int j = 0; j < 2 && !rc; j++) {
+            int direct_now = (j == 0) == (k % 2 == 0);
+            sgl_runtime_set_exchange(rt, UINT32_MAX,
+                                     direct_now ? SGL_EXCHANGE_DIRECT
+                                                : SGL_EXCHANGE_ROUTED);
+            rc = timed_sort(rt, n, seed, direct_now ? &d : &r,
+                            direct_now ? &pk : &pr);
+        }
+        sgl_runtime_set_exchange(rt, UINT32_MAX, SGL_EXCHANGE_AUTO);
+        if (!rc && one)
+            rc = timed_sort(one, n, seed, &o, &po);
+        double ips = NAN;
+        if (!rc && buf) {
+            uint64_t s = seed;
+            for (size_t i = 0; i < n; i++) {
+                s = s * 6364136223846793005u + 1442695040888963407u;
+                buf[i] = (double)(s >> 11) * 0x1p-53;
+            }
+            double t0 = MPI_Wtime();
+            bench_peer_ips4o(buf, n, (int)P);
+            ips = MPI_Wtime() - t0;
+        }
+        if (rc)
+            break;
+        MPI_Gather(&pk, 1, MPI_DOUBLE, peak_all, 1, MPI_DOUBLE, 0,
+                   MPI_COMM_WORLD);
+        if (rank != 0)
+            continue;
+        double worst = 0;
+        for (int i = 0; i < size; i++)
+            worst = fmax(worst, peak_all[i] / (share * (double)(P / (size_t)size)));
+        t_direct[k] = d.seconds;
+        t_routed[k] = r.seconds;
+        r_route[k] = r.seconds / d.seconds;
+        peak[k] = worst;
+        root_direct = d.root_bytes;
+        root_routed = r.root_bytes;
+        if (one) {
+            t_one[k] = o.seconds;
+            t_ips[k] = ips;
+            r_speed[k] = o.seconds / d.seconds;
+            r_ips[k] = ips / d.seconds;
+        }
+        fprintf(stderr, "bench_psrs: rep %d of %d: direct %.1f ms, routed "
+                        "%.1f ms%s\n",
+                k + 1, reps, 1e3 * d.seconds, 1e3 * r.seconds,
+                one ? "" : "");
+        if (csv) {
+            fprintf(csv, "%d,direct,%zu,%zu,%.9f,%.0f,%.4f\n", k, n, P,
+                    d.seconds, d.root_bytes, worst);
+            fprintf(csv, "%d,routed,%zu,%zu,%.9f,%.0f,\n", k, n, P, r.seconds,
+                    r.root_bytes);
+            if (one) {
+                fprintf(csv, "%d,one_worker,%zu,1,%.9f,%.0f,\n", k, n,
+                        o.seconds, o.root_bytes);
+                fprintf(csv, "%d,ips4o_parallel,%zu,%zu,%.9f,,\n", k, n, P,
+                        ips);
+            }
+        }
+    }
+    if (rank == 0 && !rc) {
+        summary("PSRS, direct exchange", t_direct, reps, "s");
+        summary("PSRS, routed exchange", t_routed, reps, "s");
+        summary("routed / direct (x faster direct)", r_route, reps, "x");
+        if (one) {
+            summary("PSRS on one worker", t_one, reps, "s");
+            summary("IPS4o parallel sort", t_ips, reps, "s");
+            summary("one worker / direct (speed-up)", r_speed, reps, "x");
+            summary("IPS4o / direct (x faster PSRS)", r_ips, reps, "x");
+        }
+        summary("peak memory / share, busiest rank (direct)", peak, reps,
+                "x");
+        printf("  bytes through the root: direct %.0f, routed %.0f "
+               "(%.2f%%)\n",
+               root_direct, root_routed,
+               root_routed > 0 ? 100 * root_direct / root_routed : 0);
+    }
+    if (rc && rank == 0)
+        fprintf(stderr, "bench_psrs: %s\n", sgl_last_error());
+    if (csv)
+        fclose(csv);
+    free(buf);
+    sgl_finalize(one);
+    sgl_finalize(rt);
+    MPI_Finalize();
+    return rc ? 1 : 0;
+}
