@@ -19,7 +19,8 @@ enum cost_phase {
     COST_DOWN,
     COST_S1,
     COST_S2,
-    COST_S3
+    COST_S3,
+    COST_X /* an exchange superstep */
 };
 
 struct cost_task {

@@ -1,86 +1,70 @@
-/* Closed-form cost of psrs.c.
- * psrs (3 supersteps from the root, flattened as algorithms/psrs.c; each
- * lower master forwards with one superstep of its own):
- *   S1: worker sorts m*c(sort) (a linear radix sort: c(sort) is per
- *       element, all its passes and the key mapping included), hands up
- *       its size and P samples
- *       (key, index): (2P+1)*eb; masters concatenate; root sorts the P^2
- *       samples by a P-way merge: P^2*log2(P)*c(merge)
- *   S2: pivots and block offsets down, (P-1 + workers below)*eb per child;
- *       worker splits its block at the pivots P*log2(m)*c(merge), copies
- *       it into its hand-up m*c(copy) and hands up bucket sizes and block:
- *       (m+P)*eb; a lower master concatenates them: n_sub*c(copy)
- *   S3: the root reorders the buckets, a lower master splits its runs, into
- *       the children's buffers: n_sub*c(copy); buckets down, (m+P)*eb per
- *       worker; worker P-way merges its bucket runs m*log2(P)*c(merge),
- *       hands up its new size: eb
- *   Over an MPI link the blocks of the children other than child 0 (the
- *   master's own process) land in buffers allocated for them: the master
- *   pays c(copy) for the remote hand-ups in S2, a remote child for its
- *   runs in S3 (page faults and cache misses that the probe's g, measured
- *   on reused buffers, does not see).
- *   c(copy) (a fresh buffer written and freed, per element) is optional:
- *   a machine without a "copy" kernel gets no copy terms, as in the SGL
- *   paper's formula.
- *   Buckets are taken as n/P each (regular sampling bounds them by 2n/P).
+/* Closed-form cost of psrs.c: its five steps run as four supersteps from
+ * the root (pivots are the root's own work), each forwarded by every lower
+ * master with one superstep of its own. With P workers, m = n/P elements
+ * each (buckets taken as n/P: regular sampling bounds them by 2n/P):
+ *   sample     worker: m*c(sort) (a linear radix sort: c(sort) is per
+ *              element, all its passes and the key mapping); hands up its
+ *              size and P samples (key, index): 16 + 16P bytes; the root
+ *              sorts the P^2 samples (a P-way merge: P^2*log2(P)*c(merge))
+ *   partition  pivots and offsets down: (2(P-1) + P)*8 bytes per child;
+ *              worker splits its block at the pivots: P*log2(m)*c(merge);
+ *              nothing up (the buckets stay in place)
+ *   exchange   at every master X with children i of W_i workers (W_X in
+ *              all), child i's workers send (and receive) the buckets of
+ *              the workers of X outside child i:
+ *                h_i = W_i * m * (W_X - W_i) / P * eb,
+ *              plus their counts (8 bytes per pair), charged l_h + h g_h
+ *              at that master; the model charges each level's part where
+ *              the runtime sends each pair's bytes once, straight between
+ *              processes, so the levels add up as the tree's links would
+ *   merge      worker: m*log2(P)*c(merge), the runs read in place; hands
+ *              up its new size: 8 bytes
  * One worker alone: n*c(sort). */
 #include "cost.h"
+
+/* The root's supersteps, in order. */
+static const enum cost_phase root_steps[] = {COST_S1, COST_S2, COST_X,
+                                             COST_S3};
 
 static unsigned nsteps(void *user, const sgl_node_t *master, const void *t)
 {
     const struct cost_task *task = t;
     (void)user, (void)master;
-    return task->phase == COST_ROOT ? 3 : 1;
+    return task->phase == COST_ROOT ? 4 : 1;
 }
 
 static int step(void *user, const sgl_node_t *master, const void *t,
                 unsigned s, sgl_pstep_t *st)
 {
     const struct cost_algo *a = user;
-    const struct cost_task *task = t, *child = st->child_task;
-    double eb = a->o.elem_bytes, p = st->arity, P = a->P;
+    const struct cost_task *task = t;
+    double eb = a->o.elem_bytes, P = a->P, m = task->n / (double)
+                                              sgl_node_workers(master);
     int root = task->phase == COST_ROOT;
-    enum cost_phase ph = root ? (enum cost_phase)(COST_S1 + s) : task->phase;
-    double remote = cost_children(master, task, st, ph, ph == COST_S3);
+    enum cost_phase ph = root ? root_steps[s] : task->phase;
+    double wx = (double)sgl_node_workers(master);
+    cost_children(master, task, st, ph, 0);
     for (unsigned i = 0; i < st->arity; i++) {
         double wc = (double)sgl_node_workers(sgl_node_child(master, i));
-        double ni = child[i].n;
         switch (ph) {
         case COST_S1:
-            st->down[i] = 0;
-            st->up[i] = wc * (2 * P + 1) * eb;
+            st->up[i] = wc * (16 + 16 * P);
             break;
         case COST_S2:
-            st->down[i] = (P - 1 + wc) * eb;
-            st->up[i] = (ni + wc * P) * eb;
+            st->down[i] = (2 * (P - 1) + P) * 8;
+            break;
+        case COST_X:
+            st->exchange = 1;
+            st->h[i] = wc * (wx - wc) * (m / P * eb + 8);
+            st->up[i] = 16;
             break;
         default: /* S3 */
-            st->down[i] = (ni + wc * P) * eb;
-            st->up[i] = wc * eb;
+            st->up[i] = wc * 8;
             break;
         }
     }
-    switch (ph) {
-    case COST_S1:
-        if (root)
-            cost_add(&st->master, "merge", P * P * cost_lg(P), P * P);
-        break;
-    case COST_S2: /* a lower master concatenates its children's hand-ups;
-                     over MPI the remote ones first land in fresh buffers */
-        if (a->copy && !root)
-            cost_add(&st->master, "copy", task->n, task->n);
-        if (a->copy && remote > 0)
-            cost_add(&st->master, "copy", remote, remote / (p - 1));
-        break;
-    default: /* S3: the root reorders the buckets, a lower master splits
-                its runs (received over MPI into a fresh buffer), into the
-                children's receive buffers */
-        if (a->copy)
-            cost_add(&st->master, "copy", task->n, task->n);
-        if (a->copy && task->recv > 0)
-            cost_add(&st->master, "copy", task->recv, task->recv);
-        break;
-    }
+    if (ph == COST_S1 && root)
+        cost_add(&st->master, "merge", P * P * cost_lg(P), P * P);
     return SGL_OK;
 }
 
@@ -94,13 +78,11 @@ static int work(void *user, const sgl_node_t *worker, const void *t,
     switch (task->phase) {
     case COST_S2:
         cost_add(w, "merge", P * cost_lg(m), m);
-        if (a->copy) /* the block into its hand-up buffer */
-            cost_add(w, "copy", m, m);
+        break;
+    case COST_X: /* the payload is the exchange's h */
         break;
     case COST_S3:
         cost_add(w, "merge", m * cost_lg(P), m);
-        if (a->copy && task->recv > 0) /* its bucket runs over MPI */
-            cost_add(w, "copy", task->recv, task->recv);
         break;
     default: /* S1, or one worker alone */
         cost_add(w, "sort", m, m);

@@ -7,6 +7,7 @@
  *   provenance KEY VALUE             VALUE: "quoted" or the rest of the line
  *   level L [link K] [p N] l T g_down G g_up G     masters at level L
  *   level L small max_bytes B l T g_down G g_up G  small-message regime
+ *   level L exchange l T g G                      exchange among children
  *   level L memory shared|private    do the children share memory?
  *   master L I l T g_down G g_up G   override for master I of level L
  *   kernel NAME C [worker W]         c for every worker, or for worker W
@@ -115,6 +116,12 @@ int sgl_machine_write(const sgl_machine_t *m, FILE *out)
                     fmt_double(b, lp->small_max));
             write_params(out, &lp->small);
             write_params_comment(out, &lp->small);
+        }
+        if (lp->exchange_set) {
+            char a[32], b[32];
+            fprintf(out, "level %u exchange l %s g %s\n", l,
+                    fmt_double(a, lp->exchange.l),
+                    fmt_double(b, lp->exchange.g));
         }
         if (lp->memory != SGL_MEMORY_DEFAULT)
             fprintf(out, "level %u memory %s\n", l,
@@ -480,6 +487,19 @@ static int rec_level(struct reader *r)
         r->level_seen[level] |= 2;
         return sgl_machine_set_level_small_params(m, (unsigned)level, &p,
                                                   max);
+    }
+    if (more && strcmp(r->tok, "exchange") == 0) {
+        if (r->level_seen[level] & 8)
+            return rbad(r, SGL_EPARSE,
+                        "duplicate 'level %lu exchange' record", level);
+        sgl_link_params_t p;
+        if ((rc = parse_params(r, &p)))
+            return rc;
+        if (p.g_down != p.g_up)
+            return rbad(r, SGL_EPARSE, "an exchange has one g (write 'g G')");
+        r->level_seen[level] |= 8;
+        sgl_exchange_params_t x = {p.l, p.g_down};
+        return sgl_machine_set_level_exchange(m, (unsigned)level, &x);
     }
     if (more && strcmp(r->tok, "memory") == 0) {
         if (r->level_seen[level] & 4)

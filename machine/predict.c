@@ -29,7 +29,7 @@ static sgl_level_cost_t *buf(const struct eval *e, unsigned level, int which)
 
 double sgl_level_cost_own(const sgl_level_cost_t *c)
 {
-    return c->work + c->scatter + c->gather + c->syncs;
+    return c->work + c->scatter + c->gather + c->syncs + c->exchange;
 }
 
 static int work_cost(const struct sgl_node *n, const sgl_work_t *w,
@@ -106,7 +106,7 @@ static int cost(const struct eval *e, const struct sgl_node *n,
     if (rc)
         return rc;
     unsigned ns = prog->nsteps(prog->user, n, task);
-    double *bytes = malloc(2 * n->arity * sizeof *bytes);
+    double *bytes = malloc(3 * n->arity * sizeof *bytes);
     unsigned char *tasks = malloc(n->arity * prog->task_size);
     if (!bytes || !tasks) {
         free(bytes);
@@ -117,15 +117,16 @@ static int cost(const struct eval *e, const struct sgl_node *n,
     for (unsigned s = 0; s < ns && rc == SGL_OK; s++) {
         sgl_pstep_t st;
         memset(&st, 0, sizeof st);
-        memset(bytes, 0, 2 * n->arity * sizeof *bytes);
+        memset(bytes, 0, 3 * n->arity * sizeof *bytes);
         memset(tasks, 0, n->arity * prog->task_size);
         st.arity = n->arity;
         st.down = bytes;
         st.up = bytes + n->arity;
+        st.h = bytes + 2 * n->arity;
         st.child_task = tasks;
         if ((rc = prog->step(prog->user, n, task, s, &st)))
             break;
-        double kdown = 0, kup = 0;
+        double kdown = 0, kup = 0, h = 0;
         for (unsigned i = 0; i < n->arity; i++) {
             if (!(st.down[i] >= 0) || !(st.up[i] >= 0) ||
                 !isfinite(st.down[i]) || !isfinite(st.up[i])) {
@@ -139,7 +140,11 @@ static int cost(const struct eval *e, const struct sgl_node *n,
             }
             kdown += st.down[i];
             kup += st.up[i];
+            h = st.h[i] > h ? st.h[i] : h;
         }
+        sgl_exchange_params_t xp = {0, 0};
+        if (!rc && st.exchange)
+            rc = sgl_node_exchange_params(n, &xp, NULL);
         double w0 = 0;
         if (!rc)
             rc = work_cost(n, &st.master, 1, &w0);
@@ -168,6 +173,8 @@ static int cost(const struct eval *e, const struct sgl_node *n,
             out[l].supersteps += best[l].supersteps;
             out[l].bytes_down += best[l].bytes_down;
             out[l].bytes_up += best[l].bytes_up;
+            out[l].exchange += best[l].exchange;
+            out[l].bytes_h += best[l].bytes_h;
         }
         double ld, gd, lu, gu;
         regime(n, st.down, &p, &ld, &gd, 0);
@@ -180,7 +187,11 @@ static int cost(const struct eval *e, const struct sgl_node *n,
         o->supersteps += 1;
         o->bytes_down += kdown;
         o->bytes_up += kup;
-        total += tmax + w0 + kdown * gd + kup * gu + ld + lu;
+        /* An exchange: l_h + h g_h on top of the superstep's own. */
+        double x = st.exchange ? xp.l + h * xp.g : 0;
+        o->exchange += x;
+        o->bytes_h += st.exchange ? h : 0;
+        total += tmax + w0 + kdown * gd + kup * gu + ld + lu + x;
     }
     free(bytes);
     free(tasks);

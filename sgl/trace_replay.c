@@ -13,7 +13,9 @@ struct rstep {
     size_t first_worker;
     long seq, parent_seq;
     double start, end, master;
-    const double *child; /* p entries of (down, up, time, work) */
+    int exchange;        /* sgl_exchange_method_t that ran, 0: a pardo */
+    const double *child; /* p entries of (down, up, time, work, h_sent,
+                            h_recv) */
 };
 
 static int key_cmp(const struct rstep *a, unsigned level, size_t fw,
@@ -106,13 +108,14 @@ static int step_cost(const struct replay *r, const struct rstep *s,
         return rc;
     int has_small = sgl_machine_level_small_params(r->params, s->level, &small,
                                                    &max_small) == SGL_OK;
-    double down = 0, up = 0, max_down = 0, max_up = 0, children = 0;
+    double down = 0, up = 0, max_down = 0, max_up = 0, children = 0, h = 0;
     for (unsigned i = 0; i < s->p; i++) {
         const double *c = s->child + SGL__TRACE_CHILD * (size_t)i;
         down += c[0];
         up += c[1];
         max_down = fmax(max_down, c[0]);
         max_up = fmax(max_up, c[1]);
+        h = fmax(h, fmax(c[4], c[5]));
         const sgl_node_t *child = sgl_node_child(m, i);
         double cost = c[2];
         if (sgl_node_arity(child) > 0 &&
@@ -127,8 +130,14 @@ static int step_cost(const struct replay *r, const struct rstep *s,
                                                                      : &lp;
     const sgl_link_params_t *pu = has_small && max_up <= max_small ? &small
                                                                    : &lp;
+    /* A direct exchange moved h bytes of its busiest child sideways. */
+    sgl_exchange_params_t xp = {0, 0};
+    if (s->exchange == SGL_EXCHANGE_DIRECT &&
+        (rc = sgl_node_exchange_params(m, &xp, NULL)))
+        return rc;
+    double x = s->exchange == SGL_EXCHANGE_DIRECT ? xp.l + h * xp.g : 0;
     *ret = s->master + children + down * pd->g_down + up * pu->g_up + pd->l +
-           pu->l;
+           pu->l + x;
     return SGL_OK;
 }
 
@@ -183,6 +192,7 @@ int sgl_trace_replay(sgl_runtime_t *rt, const sgl_machine_t *params,
                 .start = v[6],
                 .end = v[7],
                 .master = v[8],
+                .exchange = (int)v[10],
                 .child = v + SGL__TRACE_FIXED,
             };
             o += SGL__TRACE_FIXED + SGL__TRACE_CHILD * (size_t)v[5];

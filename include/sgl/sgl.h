@@ -515,7 +515,10 @@ void sgl_trace_clear(sgl_runtime_t *rt);
  *  link parameters of @p params (a machine file's tree of the same shape as
  *  the runtime's): every superstep costs its children's replayed cost +
  *  k_down g_down + k_up g_up + 2 l of its master's link (the small-message
- *  regime where every per-child message fits), plus the master's measured
+ *  regime where every per-child message fits), a direct exchange's
+ *  superstep also l_h + h g_h (sgl_node_exchange_params(), h the largest
+ *  of its children's h_sent_bytes and h_recv_bytes), plus the master's
+ *  measured
  *  own time; a worker costs its measured task time, a child master its
  *  replayed supersteps plus its measured time outside them. So the
  *  communication comes from the model and the computation from the run:

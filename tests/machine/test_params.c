@@ -538,7 +538,16 @@ Test(machine_file, shipped_examples)
     cr_assert_eq(sgl_machine_load(files[0], &m), SGL_OK);
     cr_expect_eq(sgl_node_kernel(sgl_machine_worker(m, 127), "sum"),
                  0.353e-9);
-    cr_expect(strstr(sgl_machine_provenance(m, "method"), "approximate"));
+    cr_expect(strstr(sgl_machine_provenance(m, "method"), "Tables 2"));
+    /* The paper's Table 2: g_up 2.09 ns per 32-bit word at 16 nodes; the
+     * file's exchange parameters read back. */
+    sgl_link_params_t lp;
+    sgl_exchange_params_t xp;
+    cr_assert_eq(sgl_machine_level_params(m, 0, &lp), SGL_OK);
+    cr_expect_eq(lp.g_up, 2.09e-9 / 4);
+    cr_assert_eq(sgl_machine_level_exchange(m, 1, &xp), SGL_OK);
+    cr_expect_eq(xp.l, 52e-6);
+    cr_expect_eq(xp.g, 0.59e-9 / 4);
     sgl_machine_free(m);
 }
 
@@ -683,4 +692,57 @@ Test(kernel_table, round_trip_and_copy)
     sgl_machine_free(c);
     sgl_machine_free(d);
     sgl_machine_free(m);
+}
+
+/* The exchange record: read with units, written exactly, read back; one g
+ * only; once per level; a level without masters refused. */
+Test(machine_file, exchange_parameters)
+{
+    static const char text[] = "sgl-machine 1\nshape node:2 core:3\n"
+                               "level 0 l 1us g 1ns/B\n"
+                               "level 0 exchange l 3us g 0.1ns/word\n"
+                               "level 1 l 1us g 1ns/B\nend\n";
+    sgl_machine_t *m = NULL, *back = NULL;
+    cr_assert_eq(read_string(text, sizeof text - 1, &m), SGL_OK, "%s",
+                 sgl_last_error());
+    sgl_exchange_params_t x;
+    int measured = 0;
+    cr_assert_eq(sgl_machine_level_exchange(m, 0, &x), SGL_OK);
+    cr_expect_eq(x.l, 3e-6);
+    cr_expect_eq(x.g, 0.1e-9 / 4);
+    cr_expect_eq(sgl_machine_level_exchange(m, 1, &x), SGL_ERANGE);
+    /* Level 1 has none: derived from its link, and said so. */
+    cr_assert_eq(sgl_node_exchange_params(sgl_machine_master(m, 1, 0), &x,
+                                          &measured),
+                 SGL_OK);
+    cr_expect(measured == 0 && x.l == 1e-6 && x.g == 1e-9);
+    char *out = write_string(m);
+    cr_assert_eq(read_string(out, strlen(out), &back), SGL_OK, "%s",
+                 sgl_last_error());
+    cr_assert_eq(sgl_machine_level_exchange(back, 0, &x), SGL_OK);
+    cr_expect(x.l == 3e-6 && x.g == 0.1e-9 / 4, "round trip: %s", out);
+    free(out);
+    sgl_machine_free(back);
+    sgl_machine_free(m);
+    static const struct {
+        const char *text, *want;
+    } bad[] = {
+        {"sgl-machine 1\nshape core:2\nlevel 0 exchange l 1 g_down 1 "
+         "g_up 2\nend\n",
+         "t.sgl:3: an exchange has one g"},
+        {"sgl-machine 1\nshape core:2\nlevel 0 exchange l 1 g 1\n"
+         "level 0 exchange l 1 g 1\nend\n",
+         "t.sgl:4: duplicate 'level 0 exchange' record"},
+        {"sgl-machine 1\nshape core:2\nlevel 1 exchange l 1 g 1\nend\n",
+         "t.sgl:3: level 1 does not exist"},
+        {"sgl-machine 1\nshape core:2\nlevel 0 exchange l -1 g 1\nend\n",
+         "negative l"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        m = NULL;
+        cr_expect_eq(read_string(bad[i].text, strlen(bad[i].text), &m),
+                     SGL_EPARSE);
+        cr_expect(strstr(sgl_last_error(), bad[i].want), "got '%s', want '%s'",
+                  sgl_last_error(), bad[i].want);
+    }
 }

@@ -97,34 +97,34 @@ Test(predict, flat_bsp_prefix_sum)
     r = predict(m, SGL_PREDICT_REDUCE, n, 4);
     cr_expect_eq(r.total, n / p + p + p * g_word + 2 * l);
 
-    /* PSRS as BSP with m = n/p = 1562500: three supersteps of two syncs
-     * each. The local sort is a linear radix sort: c(sort) per element.
-     * S1: sort m = 1562500, P(2P+1) words up, root merges the P^2 samples
-     *     P^2 log2 P = 4096 * 6 = 24576
-     * S2: P pivots and offsets down per worker, split P log2 m, (m + P)
-     *     words up per worker
-     * S3: (m + P) words down per worker, merge m log2 P = 9375000, 1 word
-     *     up.
-     * Workers: W1 = 1562500 + 64 log2(1562500) + 9375000; root: 24576. */
+    /* PSRS as BSP with m = n/p = 1562500, 4-byte elements, g = 1 per
+     * byte: four supersteps of two syncs each, the exchange on top priced
+     * with the level's derived exchange parameters (l_h = l, g_h = 1).
+     * sample:    sort m = 1562500; 64 x (16 + 16 x 64) bytes up; the root
+     *            merges the P^2 samples: P^2 log2 P = 4096 * 6 = 24576
+     * partition: (2 x 63 + 64) x 8 bytes down per worker; split P log2 m
+     * exchange:  16 bytes up per worker; h = 63 x (m/64 x 4 + 8) per
+     *            worker (every other worker's bucket and count): l_h + h
+     * merge:     m log2 P = 9375000; 8 bytes up per worker. */
     double mm = n / p;
     double W1 = 1562500 + p * log2(mm) + 9375000;
-    double W3 = W1 + 24576;
-    double H3 = p * (2 * p + 1) + p * p + (n + p * p) + (n + p * p) + p;
+    double K = p * (16 + 16 * p) + p * (2 * (p - 1) + p) * 8 + p * 16 + p * 8;
+    double h = (p - 1) * (mm / p * 4 + 8);
     r = predict(m, SGL_PREDICT_PSRS, n, 4);
-    expect_near(r.total, W3 + H3 * g_word + 6 * l, "psrs");
+    expect_near(r.total, W1 + 24576 + K + h + 8 * l + l, "psrs");
     expect_near(r.level[1].work, W1, "psrs workers' work");
     expect_near(r.level[0].work, 24576, "psrs root's work");
+    expect_near(r.level[0].exchange, l + h, "psrs exchange");
+    expect_near(r.level[0].bytes_h, h, "psrs h");
     /* One worker: its radix sort of all n elements, n * c(sort). */
     cr_expect_eq(r.sequential, 1e8, "psrs sequential %.17g", r.sequential);
-    /* With a "copy" kernel (c = 2): each worker copies its block into its
-     * hand-up in S2 (2m), the root reorders all n in S3 (2n). */
-    cr_assert_eq(sgl_machine_set_kernel(m, "copy", 2), SGL_OK);
+    /* Measured exchange parameters replace the derived ones. */
+    sgl_exchange_params_t xp = {10, 0.5};
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &xp), SGL_OK);
     r = predict(m, SGL_PREDICT_PSRS, n, 4);
-    expect_near(r.level[1].work, W1 + 2 * mm, "psrs workers' work, copy");
-    expect_near(r.level[0].work, 24576 + 2 * n, "psrs root's work, copy");
-    expect_near(r.total, W3 + 2 * mm + 2 * n + H3 * g_word + 6 * l,
-                "psrs, copy");
-    cr_expect_eq(r.sequential, 1e8, "psrs sequential, copy");
+    expect_near(r.level[0].exchange, 10 + 0.5 * h, "psrs exchange, set");
+    expect_near(r.total, W1 + 24576 + K + 0.5 * h + 8 * l + 10,
+                "psrs, exchange set");
     sgl_machine_free(m);
 }
 
@@ -169,18 +169,20 @@ Test(predict, two_levels)
     cr_expect_eq(r.level[0].gather, 6);
     cr_expect_eq(r.level[0].bytes_up, 2);
     cr_expect_eq(r.sequential, 600);
-    /* PSRS copies only (every other c 0, copy 1), n = 600: a worker copies
-     * its 100 into its hand-up; a node master concatenates its 300 (S2)
-     * and splits them (S3); the root reorders all 600 (S3). Level 0 is
-     * MPI: the root also takes node 1's 300 into a fresh buffer (S2) and
-     * node 1 its 300 runs (S3), so node 1 is the critical master:
-     * level 1: 300 + 300 + 300, level 0: 300 + 600. */
+    /* PSRS's exchange at both levels (every c 0), n = 600 one-byte
+     * elements, m = 100, P = 6, exchange parameters l 3 g 2 at level 1 and
+     * l 7 g 1 at level 0. A node master's children are single workers of
+     * its 3: h = 1 x 2 x (100/6 + 8); the root's are 3-worker nodes of its
+     * 6: h = 3 x 3 x (100/6 + 8). */
     set_all_kernels(m, 0);
-    cr_assert_eq(sgl_machine_set_kernel(m, "copy", 1), SGL_OK);
+    sgl_exchange_params_t x0 = {7, 1}, x1 = {3, 2};
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &x0), SGL_OK);
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 1, &x1), SGL_OK);
     r = predict(m, SGL_PREDICT_PSRS, 600, 1);
-    cr_expect_eq(r.level[2].work, 100);
-    cr_expect_eq(r.level[1].work, 900);
-    cr_expect_eq(r.level[0].work, 900);
+    expect_near(r.level[1].exchange, 3 + 2 * 2 * (100.0 / 6 + 8),
+                "level 1 exchange");
+    expect_near(r.level[0].exchange, 7 + 9 * (100.0 / 6 + 8),
+                "level 0 exchange");
     sgl_machine_free(m);
 }
 
