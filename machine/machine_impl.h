@@ -72,6 +72,8 @@ struct sgl__level_params {
     double small_max;       /* bytes per child */
     sgl_link_params_t small;
     int memory;             /* sgl_memory_t */
+    int exchange_set;       /* horizontal parameters (section 8) */
+    sgl_exchange_params_t exchange;
 };
 
 /* c of one kernel: all_c for every worker, per-worker values where
