@@ -350,6 +350,74 @@ Test(predict, three_levels_generic)
     sgl_machine_free(m);
 }
 
+/* The same tree with one exchange superstep at every master: no scatter
+ * or gather payload, the master's own 1 element of "k", h[i] = 3 + i
+ * bytes (so max_i h = 4 on these binary masters). Exchange parameters:
+ * root l_h 300, g_h 2; level 1 none set, so the guess from its link,
+ * l_h = 100, g_h = max(0.1, 0.2) = 0.2; level 2 l_h 5, g_h 0.5.
+ *   node 3: 14 + 1 + 2*10 + 5 + 4*0.5       = 42
+ *   rack 1: 42 + 1 + 2*100 + 100 + 4*0.2    = 343.8
+ *   root:   343.8 + 1 + 2*1000 + 300 + 4*2  = 2652.8
+ * With user set, h is given without the exchange flag: a program bug. */
+static int x_step(void *user, const sgl_node_t *n, const void *task,
+                  unsigned s, sgl_pstep_t *st)
+{
+    (void)n;
+    (void)s;
+    for (unsigned i = 0; i < st->arity; i++) {
+        st->h[i] = 3 + i;
+        memcpy((char *)st->child_task + i, task, 1);
+    }
+    st->exchange = user == NULL;
+    st->master.nterms = 1;
+    st->master.term[0].kernel = "k";
+    st->master.term[0].amount = 1;
+    return SGL_OK;
+}
+
+static unsigned x_nsteps(void *user, const sgl_node_t *n, const void *task)
+{
+    (void)user;
+    (void)n;
+    (void)task;
+    return 1;
+}
+
+Test(predict, exchange_generic)
+{
+    sgl_machine_t *m = three_levels();
+    sgl_exchange_params_t x0 = {300, 2}, x2 = {5, 0.5};
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &x0), SGL_OK);
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 2, &x2), SGL_OK);
+    sgl_program_t prog = generic;
+    prog.nsteps = x_nsteps;
+    prog.step = x_step;
+    char task = 0;
+    sgl_prediction_t r;
+    cr_assert_eq(sgl_predict_program(m, &prog, &task, &r), SGL_OK, "%s",
+                 sgl_last_error());
+    expect_near(r.total, 2652.8, "total");
+    expect_near(r.level[0].exchange, 308, "root's exchange");
+    expect_near(r.level[1].exchange, 100.8, "racks' exchange, guessed");
+    expect_near(r.level[2].exchange, 7, "nodes' exchange");
+    expect_near(sgl_level_cost_own(&r.level[1]), 1 + 200 + 100.8,
+                "racks' own cost includes the exchange");
+    for (unsigned l = 0; l < 3; l++)
+        cr_expect_eq(r.level[l].bytes_h, 4, "level %u", l);
+    cr_expect_eq(r.level[3].exchange, 0);
+    /* g_h scales the root's term only. */
+    x0.g = 4;
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &x0), SGL_OK);
+    cr_assert_eq(sgl_predict_program(m, &prog, &task, &r), SGL_OK);
+    expect_near(r.total, 2652.8 + 8, "g_h doubled");
+    int bug = 1;
+    prog.user = &bug;
+    cr_expect_eq(sgl_predict_program(m, &prog, &task, &r), SGL_EINVAL);
+    cr_expect(strstr(sgl_last_error(), "without an exchange"), "%s",
+              sgl_last_error());
+    sgl_machine_free(m);
+}
+
 Test(predict, one_worker)
 {
     sgl_machine_t *m = shape("core:1");
