@@ -1,86 +1,83 @@
-/* Closed-form cost of psrs.c.
- * psrs (3 supersteps from the root, flattened as algorithms/psrs.c; each
- * lower master forwards with one superstep of its own):
- *   S1: worker sorts m*c(sort) (a linear radix sort: c(sort) is per
- *       element, all its passes and the key mapping included), hands up
- *       its size and P samples
- *       (key, index): (2P+1)*eb; masters concatenate; root sorts the P^2
- *       samples by a P-way merge: P^2*log2(P)*c(merge)
- *   S2: pivots and block offsets down, (P-1 + workers below)*eb per child;
- *       worker splits its block at the pivots P*log2(m)*c(merge), copies
- *       it into its hand-up m*c(copy) and hands up bucket sizes and block:
- *       (m+P)*eb; a lower master concatenates them: n_sub*c(copy)
- *   S3: the root reorders the buckets, a lower master splits its runs, into
- *       the children's buffers: n_sub*c(copy); buckets down, (m+P)*eb per
- *       worker; worker P-way merges its bucket runs m*log2(P)*c(merge),
- *       hands up its new size: eb
- *   Over an MPI link the blocks of the children other than child 0 (the
- *   master's own process) land in buffers allocated for them: the master
- *   pays c(copy) for the remote hand-ups in S2, a remote child for its
- *   runs in S3 (page faults and cache misses that the probe's g, measured
- *   on reused buffers, does not see).
- *   c(copy) (a fresh buffer written and freed, per element) is optional:
- *   a machine without a "copy" kernel gets no copy terms, as in the SGL
- *   paper's formula.
- *   Buckets are taken as n/P each (regular sampling bounds them by 2n/P).
+/* Closed-form cost of psrs.c: PSRS on an exchange superstep (DESIGN.md
+ * section 8), flattened over all P workers; m = n/P, eb = element bytes,
+ * W_i the workers below child i of a master, W_X below the master X. The
+ * root runs four supersteps; every lower master forwards each with one
+ * superstep of its own (so each costs 2 l at every level):
+ *   S1: worker maps keys and radix-sorts its block: m*c(sort) (per
+ *       element, all passes and the key mapping); hands up its size and
+ *       P regular samples (key, global index): (2P+1)*eb; every master
+ *       concatenates its children's hand-ups: (2P+1)*W_X*c(copy); the
+ *       root sorts the P^2 samples by a P-way merge,
+ *       P^2*log2(P)*c(merge), and picks P-1 pivots.
+ *   S2: the pivots (2 elements each) and the workers' block offsets go
+ *       down: (2(P-1) + W_i)*eb per child; worker splits its block at the
+ *       pivots: P*log2(m)*c(merge); hands up nothing (it stages its
+ *       buckets for the exchange in place, no copy).
+ *   X:  the exchange at the root. Only counts pass through the masters:
+ *       a worker's P send counts up, its P receive counts down, 8 bytes
+ *       each: 8P*W_i per child each way. The payload goes worker to
+ *       worker: at every master X, l_h + max_i h_i*g_h with, for uniform
+ *       keys,
+ *           h_i = W_i * m * (W_X - W_i) / P * eb:
+ *       each worker sends (and receives) m/P elements to (from) every
+ *       worker, and only the part that leaves child i's subtree but
+ *       stays inside X crosses X's level. So each byte is charged once,
+ *       at the level of the lowest master above both ends; the levels'
+ *       exchanges are then summed along the critical path as if they ran
+ *       one after another. That is the model: the runtime may overlap
+ *       them (one MPI exchange among processes while threads copy), so
+ *       for a deep tree it errs on the slow side.
+ *   S3: worker P-way merges its incoming runs, read in place (no copy):
+ *       m*log2(P)*c(merge), maps keys back, hands up its new size: eb.
+ *   Buckets are taken as n/P each (regular sampling bounds them by
+ *   2n/P). c(copy) is optional: a machine without it gets no copy term.
  * One worker alone: n*c(sort). */
 #include "cost.h"
+
+/* The root's supersteps, in order. */
+static const enum cost_phase root_steps[] = {COST_S1, COST_S2, COST_X,
+                                             COST_S3};
 
 static unsigned nsteps(void *user, const sgl_node_t *master, const void *t)
 {
     const struct cost_task *task = t;
     (void)user, (void)master;
-    return task->phase == COST_ROOT ? 3 : 1;
+    return task->phase == COST_ROOT ? 4 : 1;
 }
 
 static int step(void *user, const sgl_node_t *master, const void *t,
                 unsigned s, sgl_pstep_t *st)
 {
     const struct cost_algo *a = user;
-    const struct cost_task *task = t, *child = st->child_task;
-    double eb = a->o.elem_bytes, p = st->arity, P = a->P;
+    const struct cost_task *task = t;
+    double eb = a->o.elem_bytes, P = a->P;
+    double wx = (double)sgl_node_workers(master), m = task->n / wx;
     int root = task->phase == COST_ROOT;
-    enum cost_phase ph = root ? (enum cost_phase)(COST_S1 + s) : task->phase;
-    double remote = cost_children(master, task, st, ph, ph == COST_S3);
+    enum cost_phase ph = root ? root_steps[s] : task->phase;
+    cost_children(master, task, st, ph);
+    st->exchange = ph == COST_X;
     for (unsigned i = 0; i < st->arity; i++) {
-        double wc = (double)sgl_node_workers(sgl_node_child(master, i));
-        double ni = child[i].n;
+        double wi = (double)sgl_node_workers(sgl_node_child(master, i));
         switch (ph) {
         case COST_S1:
-            st->down[i] = 0;
-            st->up[i] = wc * (2 * P + 1) * eb;
+            st->up[i] = wi * (2 * P + 1) * eb;
             break;
         case COST_S2:
-            st->down[i] = (P - 1 + wc) * eb;
-            st->up[i] = (ni + wc * P) * eb;
+            st->down[i] = (2 * (P - 1) + wi) * eb;
+            break;
+        case COST_X:
+            st->down[i] = st->up[i] = wi * P * 8;
+            st->h[i] = wi * m * (wx - wi) / P * eb;
             break;
         default: /* S3 */
-            st->down[i] = (ni + wc * P) * eb;
-            st->up[i] = wc * eb;
+            st->up[i] = wi * eb;
             break;
         }
     }
-    switch (ph) {
-    case COST_S1:
-        if (root)
-            cost_add(&st->master, "merge", P * P * cost_lg(P), P * P);
-        break;
-    case COST_S2: /* a lower master concatenates its children's hand-ups;
-                     over MPI the remote ones first land in fresh buffers */
-        if (a->copy && !root)
-            cost_add(&st->master, "copy", task->n, task->n);
-        if (a->copy && remote > 0)
-            cost_add(&st->master, "copy", remote, remote / (p - 1));
-        break;
-    default: /* S3: the root reorders the buckets, a lower master splits
-                its runs (received over MPI into a fresh buffer), into the
-                children's receive buffers */
-        if (a->copy)
-            cost_add(&st->master, "copy", task->n, task->n);
-        if (a->copy && task->recv > 0)
-            cost_add(&st->master, "copy", task->recv, task->recv);
-        break;
-    }
+    if (ph == COST_S1 && a->copy)
+        cost_add(&st->master, "copy", (2 * P + 1) * wx, (2 * P + 1) * wx);
+    if (ph == COST_S1 && root)
+        cost_add(&st->master, "merge", P * P * cost_lg(P), P * P);
     return SGL_OK;
 }
 
@@ -94,13 +91,11 @@ static int work(void *user, const sgl_node_t *worker, const void *t,
     switch (task->phase) {
     case COST_S2:
         cost_add(w, "merge", P * cost_lg(m), m);
-        if (a->copy) /* the block into its hand-up buffer */
-            cost_add(w, "copy", m, m);
+        break;
+    case COST_X: /* the payload is charged as the masters' h */
         break;
     case COST_S3:
         cost_add(w, "merge", m * cost_lg(P), m);
-        if (a->copy && task->recv > 0) /* its bucket runs over MPI */
-            cost_add(w, "copy", task->recv, task->recv);
         break;
     default: /* S1, or one worker alone */
         cost_add(w, "sort", m, m);

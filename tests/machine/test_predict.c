@@ -97,33 +97,40 @@ Test(predict, flat_bsp_prefix_sum)
     r = predict(m, SGL_PREDICT_REDUCE, n, 4);
     cr_expect_eq(r.total, n / p + p + p * g_word + 2 * l);
 
-    /* PSRS as BSP with m = n/p = 1562500: three supersteps of two syncs
-     * each. The local sort is a linear radix sort: c(sort) per element.
-     * S1: sort m = 1562500, P(2P+1) words up, root merges the P^2 samples
-     *     P^2 log2 P = 4096 * 6 = 24576
-     * S2: P pivots and offsets down per worker, split P log2 m, (m + P)
-     *     words up per worker
-     * S3: (m + P) words down per worker, merge m log2 P = 9375000, 1 word
-     *     up.
+    /* PSRS as BSP with m = n/p = 1562500: four supersteps of two syncs
+     * each, one of them an exchange among the workers. No exchange
+     * parameters are set, so l_h = l and g_h = max(g_down, g_up) = 1 s
+     * per byte. The local sort is a linear radix sort: c(sort) per
+     * element. In bytes (eb = 4):
+     * S1: sort m = 1562500; P (2P+1) elements up; the root merges the
+     *     P^2 samples, P^2 log2 P = 4096 * 6 = 24576
+     * S2: 2(P-1) + 1 elements down per worker; split P log2 m; nothing up
+     * X:  P counts of 8 bytes up and down per worker; each worker sends
+     *     m/P elements to each of the P-1 others: h = m (P-1)/P * 4
+     * S3: merge m log2 P = 9375000; 1 element up.
      * Workers: W1 = 1562500 + 64 log2(1562500) + 9375000; root: 24576. */
     double mm = n / p;
     double W1 = 1562500 + p * log2(mm) + 9375000;
-    double W3 = W1 + 24576;
-    double H3 = p * (2 * p + 1) + p * p + (n + p * p) + (n + p * p) + p;
+    double B = p * (2 * p + 1) * 4 + p * (2 * (p - 1) + 1) * 4 +
+               2 * p * p * 8 + p * 4;
+    double h = mm * (p - 1) / p * 4;
     r = predict(m, SGL_PREDICT_PSRS, n, 4);
-    expect_near(r.total, W3 + H3 * g_word + 6 * l, "psrs");
+    expect_near(r.total, W1 + 24576 + B + 8 * l + l + h, "psrs");
     expect_near(r.level[1].work, W1, "psrs workers' work");
     expect_near(r.level[0].work, 24576, "psrs root's work");
+    expect_near(r.level[0].exchange, l + h, "psrs exchange");
+    cr_expect_eq(r.level[0].bytes_h, h);
+    cr_expect_eq(r.level[0].supersteps, 4);
     /* One worker: its radix sort of all n elements, n * c(sort). */
     cr_expect_eq(r.sequential, 1e8, "psrs sequential %.17g", r.sequential);
-    /* With a "copy" kernel (c = 2): each worker copies its block into its
-     * hand-up in S2 (2m), the root reorders all n in S3 (2n). */
+    /* With a "copy" kernel (c = 2): the root concatenates the samples,
+     * (2P+1) P elements; the workers copy nothing (buckets are staged and
+     * runs merged in place). */
     cr_assert_eq(sgl_machine_set_kernel(m, "copy", 2), SGL_OK);
     r = predict(m, SGL_PREDICT_PSRS, n, 4);
-    expect_near(r.level[1].work, W1 + 2 * mm, "psrs workers' work, copy");
-    expect_near(r.level[0].work, 24576 + 2 * n, "psrs root's work, copy");
-    expect_near(r.total, W3 + 2 * mm + 2 * n + H3 * g_word + 6 * l,
-                "psrs, copy");
+    expect_near(r.level[1].work, W1, "psrs workers' work, copy");
+    expect_near(r.level[0].work, 24576 + 2 * 129 * 64,
+                "psrs root's work, copy");
     cr_expect_eq(r.sequential, 1e8, "psrs sequential, copy");
     sgl_machine_free(m);
 }
@@ -169,18 +176,65 @@ Test(predict, two_levels)
     cr_expect_eq(r.level[0].gather, 6);
     cr_expect_eq(r.level[0].bytes_up, 2);
     cr_expect_eq(r.sequential, 600);
-    /* PSRS copies only (every other c 0, copy 1), n = 600: a worker copies
-     * its 100 into its hand-up; a node master concatenates its 300 (S2)
-     * and splits them (S3); the root reorders all 600 (S3). Level 0 is
-     * MPI: the root also takes node 1's 300 into a fresh buffer (S2) and
-     * node 1 its 300 runs (S3), so node 1 is the critical master:
-     * level 1: 300 + 300 + 300, level 0: 300 + 600. */
+    /* PSRS copies only (every other c 0, copy 1), n = 600, P = 6: every
+     * master concatenates the (2P+1) = 13 sample elements of each worker
+     * below it: a node 39, the root 78; workers copy nothing. */
     set_all_kernels(m, 0);
     cr_assert_eq(sgl_machine_set_kernel(m, "copy", 1), SGL_OK);
     r = predict(m, SGL_PREDICT_PSRS, 600, 1);
-    cr_expect_eq(r.level[2].work, 100);
-    cr_expect_eq(r.level[1].work, 900);
-    cr_expect_eq(r.level[0].work, 900);
+    cr_expect_eq(r.level[2].work, 0);
+    cr_expect_eq(r.level[1].work, 39);
+    cr_expect_eq(r.level[0].work, 78);
+    sgl_machine_free(m);
+}
+
+/* PSRS on node:2 core:2 by hand: n = 400, eb = 1, P = 4, m = 100;
+ * level 0: l 100, g 1, exchange l_h 7, g_h 3; level 1: l 10, g 0.5,
+ * exchange l_h 1, g_h 2; c(sort) = c(merge) = 1.
+ * Exchange h: at the root W_X = 4, W_i = 2: h_i = 2*100*2/4 = 100 bytes
+ * (each worker's 25 for each of the 2 workers of the other node); at a
+ * node W_X = 2, W_i = 1: h_i = 1*100*1/4 = 25. So the exchange terms are
+ * 7 + 100*3 = 307 at the root and 1 + 25*2 = 51 at a node.
+ * Workers: S1 100, S2 4 log2 100, X 0, S3 100 log2 4 = 200.
+ * Node, per superstep (2l = 20):
+ *   S1 100 + 2*9 bytes up *0.5 + 20                   = 129
+ *   S2 4 log2 100 + 2*(2*3 + 1) down *0.5 + 20        = 27 + 4 log2 100
+ *   X  0 + 2*(4*8) down and up *0.5 + 20 + 51         = 135
+ *   S3 200 + 2*1 up *0.5 + 20                         = 221
+ * Root (2l = 200):
+ *   S1 129 + 4*9 up + 200 + merge 4^2 log2 4 = 32     = 397
+ *   S2 (27 + 4 log2 100) + 2*(6 + 2) down + 200       = 243 + 4 log2 100
+ *   X  135 + 2*(2*4*8) down and up + 200 + 307        = 898
+ *   S3 221 + 4*1 up + 200                             = 425 */
+Test(predict, psrs_exchange_by_hand)
+{
+    sgl_machine_t *m = shape("node:2 core:2");
+    set_level(m, 0, 100, 1, 1);
+    set_level(m, 1, 10, 0.5, 0.5);
+    set_all_kernels(m, 1);
+    sgl_exchange_params_t x0 = {7, 3}, x1 = {1, 2};
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &x0), SGL_OK);
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 1, &x1), SGL_OK);
+    sgl_prediction_t r = predict(m, SGL_PREDICT_PSRS, 400, 1);
+    double total = 397 + 243 + 4 * log2(100) + 898 + 425;
+    expect_near(r.total, total, "psrs total");
+    expect_near(r.level[0].exchange, 307, "root's exchange");
+    expect_near(r.level[1].exchange, 51, "node's exchange");
+    cr_expect_eq(r.level[0].bytes_h, 100);
+    cr_expect_eq(r.level[1].bytes_h, 25);
+    cr_expect_eq(r.level[2].exchange, 0);
+    /* A slower exchange link at the root costs h * delta, at the nodes
+     * their own h * delta; neither touches the vertical terms. */
+    x0.g = 5;
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &x0), SGL_OK);
+    sgl_prediction_t slow = predict(m, SGL_PREDICT_PSRS, 400, 1);
+    expect_near(slow.total, total + 100 * 2, "root's g_h 3 -> 5");
+    cr_expect_eq(slow.level[0].scatter, r.level[0].scatter);
+    cr_expect(slow.speedup < r.speedup);
+    x1.g = 0;
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 1, &x1), SGL_OK);
+    slow = predict(m, SGL_PREDICT_PSRS, 400, 1);
+    expect_near(slow.total, total + 100 * 2 - 25 * 2, "node's g_h 2 -> 0");
     sgl_machine_free(m);
 }
 
