@@ -640,7 +640,25 @@ Test(machine_file, shipped_examples)
     cr_assert_eq(sgl_machine_load(files[0], &m), SGL_OK);
     cr_expect_eq(sgl_node_kernel(sgl_machine_worker(m, 127), "sum"),
                  0.353e-9);
-    cr_expect(strstr(sgl_machine_provenance(m, "method"), "approximate"));
+    cr_expect(strstr(sgl_machine_provenance(m, "method"), "Table 2"));
+    /* The paper's Tables 2 and 3, and exchange parameters at every level. */
+    sgl_link_params_t p;
+    cr_assert_eq(sgl_machine_level_params(m, 0, &p), SGL_OK);
+    cr_expect_eq(p.l, 5.96e-6);
+    cr_expect_eq(p.g_up, 2.09e-9 / 4);
+    cr_assert_eq(sgl_machine_level_params(m, 1, &p), SGL_OK);
+    cr_expect_eq(p.l, 52e-6);
+    cr_expect_eq(p.g_down, 0.59e-9 / 4);
+    for (size_t i = 0; i < 2; i++) {
+        sgl_machine_t *x = NULL;
+        cr_assert_eq(sgl_machine_load(files[i], &x), SGL_OK);
+        for (unsigned l = 0; l < 2; l++) {
+            sgl_exchange_params_t e;
+            cr_expect_eq(sgl_machine_level_exchange(x, l, &e), SGL_OK,
+                         "%s level %u has no exchange record", files[i], l);
+        }
+        sgl_machine_free(x);
+    }
     sgl_machine_free(m);
 }
 
