@@ -129,13 +129,20 @@ static int cost(const struct eval *e, const struct sgl_node *n,
         const char *name = prog->name ? prog->name : "program";
         double kdown = 0, kup = 0, hmax = 0;
         for (unsigned i = 0; i < n->arity; i++) {
-            if (!(st.down[i] >= 0) || !(st.up[i] >= 0) ||
-                !(st.h[i] >= 0) || !isfinite(st.down[i]) ||
-                !isfinite(st.up[i]) || !isfinite(st.h[i])) {
+            if (!(st.down[i] >= 0) || !(st.up[i] >= 0) || !(st.h[i] >= 0)) {
                 rc = sgl_error_set(SGL_EINVAL,
-                                   "predict: %s: negative or non-finite "
-                                   "message size for child %u of a level-%u "
-                                   "master",
+                                   "predict: %s: negative or NaN message "
+                                   "size for child %u of a level-%u master",
+                                   name, i, n->level);
+                break;
+            }
+            /* A size computed from a huge n: no finite time follows. */
+            if (isinf(st.down[i]) || isinf(st.up[i]) || isinf(st.h[i])) {
+                rc = sgl_error_set(SGL_ERANGE,
+                                   "the prediction overflows: %s: a message "
+                                   "size for child %u of a level-%u master "
+                                   "is not finite (the problem size is too "
+                                   "large)",
                                    name, i, n->level);
                 break;
             }

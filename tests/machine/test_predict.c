@@ -412,7 +412,9 @@ Test(predict, three_levels_generic)
  *   node 3: 14 + 1 + 2*10 + 5 + 4*0.5       = 42
  *   rack 1: 42 + 1 + 2*100 + 100 + 4*0.2    = 343.8
  *   root:   343.8 + 1 + 2*1000 + 300 + 4*2  = 2652.8
- * With user set, h is given without the exchange flag: a program bug. */
+ * With user set to a double, h is given without the exchange flag (0: a
+ * program bug), or child 0's h is that double (NaN: a bug; inf: an
+ * overflow). */
 static int x_step(void *user, const sgl_node_t *n, const void *task,
                   unsigned s, sgl_pstep_t *st)
 {
@@ -422,7 +424,10 @@ static int x_step(void *user, const sgl_node_t *n, const void *task,
         st->h[i] = 3 + i;
         memcpy((char *)st->child_task + i, task, 1);
     }
-    st->exchange = user == NULL;
+    const double *bad = user;
+    st->exchange = !bad || *bad != 0;
+    if (bad && *bad != 0)
+        st->h[0] = *bad;
     st->master.nterms = 1;
     st->master.term[0].kernel = "k";
     st->master.term[0].amount = 1;
@@ -464,11 +469,16 @@ Test(predict, exchange_generic)
     cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &x0), SGL_OK);
     cr_assert_eq(sgl_predict_program(m, &prog, &task, &r), SGL_OK);
     expect_near(r.total, 2652.8 + 8, "g_h doubled");
-    int bug = 1;
-    prog.user = &bug;
-    cr_expect_eq(sgl_predict_program(m, &prog, &task, &r), SGL_EINVAL);
-    cr_expect(strstr(sgl_last_error(), "without an exchange"), "%s",
-              sgl_last_error());
+    double bad[] = {0, NAN, -1, INFINITY};
+    const char *want[] = {"without an exchange", "negative or NaN",
+                          "negative or NaN", "the prediction overflows"};
+    for (size_t i = 0; i < 4; i++) {
+        prog.user = &bad[i];
+        cr_expect_eq(sgl_predict_program(m, &prog, &task, &r),
+                     isinf(bad[i]) ? SGL_ERANGE : SGL_EINVAL, "case %zu", i);
+        cr_expect(strstr(sgl_last_error(), want[i]), "case %zu: %s", i,
+                  sgl_last_error());
+    }
     sgl_machine_free(m);
 }
 
