@@ -1,12 +1,8 @@
 /* What the closed forms of the algorithms share (cost.h), and
  * sgl_predict_algorithm(), which picks the program of the algorithm (one
  * *_cost.c beside each) and hands it to the evaluator of predict.c.
- * Over an MPI link the blocks of the children other than child 0 (the
- * master's own process) land in buffers allocated for them: PSRS pays
- * c(copy) for them (page faults and cache misses that the probe's g,
- * measured on reused buffers, does not see). c(copy) is optional: a
- * machine without a "copy" kernel gets no copy terms, as in the SGL
- * paper's formula. */
+ * c(copy) is optional: a machine without a "copy" kernel gets no copy
+ * terms, as in the SGL paper's formula. */
 #include <math.h>
 #include <string.h>
 
@@ -22,24 +18,16 @@ void cost_add(sgl_work_t *w, const char *kernel, double amount, double size)
     w->nterms++;
 }
 
-double cost_children(const sgl_node_t *master, const struct cost_task *t,
-                     sgl_pstep_t *st, enum cost_phase phase, int recv)
+void cost_children(const sgl_node_t *master, const struct cost_task *t,
+                   sgl_pstep_t *st, enum cost_phase phase)
 {
     struct cost_task *child = st->child_task;
-    double below = (double)sgl_node_workers(master), remote = 0;
-    int mpi = sgl_node_link(master) == SGL_LINK_MPI;
+    double below = (double)sgl_node_workers(master);
     for (unsigned i = 0; i < st->arity; i++) {
         const sgl_node_t *c = sgl_node_child(master, i);
         double share = (double)sgl_node_workers(c) / below;
-        double ni = t->n * share;
-        child[i] = (struct cost_task){phase, ni, 0};
-        if (mpi && i > 0) {
-            remote += ni;
-            if (recv)
-                child[i].recv = ni;
-        }
+        child[i] = (struct cost_task){phase, t->n * share};
     }
-    return remote;
 }
 
 void sgl_predict_opts_default(sgl_predict_opts_t *o)
@@ -113,6 +101,6 @@ int sgl_predict_algorithm(const sgl_machine_t *m, sgl_predict_algo_t algo,
         cost_psrs_program(&prog);
     else
         cost_scan_program(&prog);
-    struct cost_task root = {COST_ROOT, n, 0};
+    struct cost_task root = {COST_ROOT, n};
     return sgl_predict_program(m, &prog, &root, ret);
 }

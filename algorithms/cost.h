@@ -25,8 +25,7 @@ enum cost_phase {
 
 struct cost_task {
     enum cost_phase phase;
-    double n;    /* elements in the subtree */
-    double recv; /* elements it received over MPI into fresh buffers */
+    double n; /* elements in the subtree */
 };
 
 struct cost_algo {
@@ -41,12 +40,9 @@ double cost_lg(double x);
 /* @amount of @kernel over blocks of @size elements. */
 void cost_add(sgl_work_t *w, const char *kernel, double amount,
               double size);
-/* Give each child its share of the subtree's elements, in @phase; with
- * @recv, children across an MPI link other than child 0 (played by the
- * master's own process) record theirs as received into fresh buffers.
- * Returns the elements of those remote children. */
-double cost_children(const sgl_node_t *master, const struct cost_task *t,
-                     sgl_pstep_t *st, enum cost_phase phase, int recv);
+/* Give each child its share of the subtree's elements, in @phase. */
+void cost_children(const sgl_node_t *master, const struct cost_task *t,
+                   sgl_pstep_t *st, enum cost_phase phase);
 
 /* Each algorithm's program: nsteps, step and work. */
 void cost_reduce_program(sgl_program_t *prog);

@@ -1,24 +1,36 @@
-/* Closed-form cost of psrs.c: its five steps run as four supersteps from
- * the root (pivots are the root's own work), each forwarded by every lower
- * master with one superstep of its own. With P workers, m = n/P elements
- * each (buckets taken as n/P: regular sampling bounds them by 2n/P):
- *   sample     worker: m*c(sort) (a linear radix sort: c(sort) is per
- *              element, all its passes and the key mapping); hands up its
- *              size and P samples (key, index): 16 + 16P bytes; the root
- *              sorts the P^2 samples (a P-way merge: P^2*log2(P)*c(merge))
- *   partition  pivots and offsets down: (2(P-1) + P)*8 bytes per child;
- *              worker splits its block at the pivots: P*log2(m)*c(merge);
- *              nothing up (the buckets stay in place)
- *   exchange   at every master X with children i of W_i workers (W_X in
- *              all), child i's workers send (and receive) the buckets of
- *              the workers of X outside child i:
- *                h_i = W_i * m * (W_X - W_i) / P * eb,
- *              plus their counts (8 bytes per pair), charged l_h + h g_h
- *              at that master; the model charges each level's part where
- *              the runtime sends each pair's bytes once, straight between
- *              processes, so the levels add up as the tree's links would
- *   merge      worker: m*log2(P)*c(merge), the runs read in place; hands
- *              up its new size: 8 bytes
+/* Closed-form cost of psrs.c: PSRS on an exchange superstep (DESIGN.md
+ * section 8), flattened over all P workers; m = n/P, eb = element bytes,
+ * W_i the workers below child i of a master, W_X below the master X. The
+ * root runs four supersteps; every lower master forwards each with one
+ * superstep of its own (so each costs 2 l at every level):
+ *   S1: worker maps keys and radix-sorts its block: m*c(sort) (per
+ *       element, all passes and the key mapping); hands up its size and
+ *       P regular samples (key, global index): (2P+1)*eb; every master
+ *       concatenates its children's hand-ups: (2P+1)*W_X*c(copy); the
+ *       root sorts the P^2 samples by a P-way merge,
+ *       P^2*log2(P)*c(merge), and picks P-1 pivots.
+ *   S2: the pivots (2 elements each) and the workers' block offsets go
+ *       down: (2(P-1) + W_i)*eb per child; worker splits its block at the
+ *       pivots: P*log2(m)*c(merge); hands up nothing (it stages its
+ *       buckets for the exchange in place, no copy).
+ *   X:  the exchange at the root. Only counts pass through the masters:
+ *       a worker's P send counts up, its P receive counts down, 8 bytes
+ *       each: 8P*W_i per child each way. The payload goes worker to
+ *       worker: at every master X, l_h + max_i h_i*g_h with, for uniform
+ *       keys,
+ *           h_i = W_i * m * (W_X - W_i) / P * eb:
+ *       each worker sends (and receives) m/P elements to (from) every
+ *       worker, and only the part that leaves child i's subtree but
+ *       stays inside X crosses X's level. So each byte is charged once,
+ *       at the level of the lowest master above both ends; the levels'
+ *       exchanges are then summed along the critical path as if they ran
+ *       one after another. That is the model: the runtime may overlap
+ *       them (one MPI exchange among processes while threads copy), so
+ *       for a deep tree it errs on the slow side.
+ *   S3: worker P-way merges its incoming runs, read in place (no copy):
+ *       m*log2(P)*c(merge), maps keys back, hands up its new size: eb.
+ *   Buckets are taken as n/P each (regular sampling bounds them by
+ *   2n/P). c(copy) is optional: a machine without it gets no copy term.
  * One worker alone: n*c(sort). */
 #include "cost.h"
 
@@ -38,31 +50,32 @@ static int step(void *user, const sgl_node_t *master, const void *t,
 {
     const struct cost_algo *a = user;
     const struct cost_task *task = t;
-    double eb = a->o.elem_bytes, P = a->P, m = task->n / (double)
-                                              sgl_node_workers(master);
+    double eb = a->o.elem_bytes, P = a->P;
+    double wx = (double)sgl_node_workers(master), m = task->n / wx;
     int root = task->phase == COST_ROOT;
     enum cost_phase ph = root ? root_steps[s] : task->phase;
-    double wx = (double)sgl_node_workers(master);
-    cost_children(master, task, st, ph, 0);
+    cost_children(master, task, st, ph);
+    st->exchange = ph == COST_X;
     for (unsigned i = 0; i < st->arity; i++) {
-        double wc = (double)sgl_node_workers(sgl_node_child(master, i));
+        double wi = (double)sgl_node_workers(sgl_node_child(master, i));
         switch (ph) {
         case COST_S1:
-            st->up[i] = wc * (16 + 16 * P);
+            st->up[i] = wi * (2 * P + 1) * eb;
             break;
         case COST_S2:
-            st->down[i] = (2 * (P - 1) + P) * 8;
+            st->down[i] = (2 * (P - 1) + wi) * eb;
             break;
         case COST_X:
-            st->exchange = 1;
-            st->h[i] = wc * (wx - wc) * (m / P * eb + 8);
-            st->up[i] = 16;
+            st->down[i] = st->up[i] = wi * P * 8;
+            st->h[i] = wi * m * (wx - wi) / P * eb;
             break;
         default: /* S3 */
-            st->up[i] = wc * 8;
+            st->up[i] = wi * eb;
             break;
         }
     }
+    if (ph == COST_S1 && a->copy)
+        cost_add(&st->master, "copy", (2 * P + 1) * wx, (2 * P + 1) * wx);
     if (ph == COST_S1 && root)
         cost_add(&st->master, "merge", P * P * cost_lg(P), P * P);
     return SGL_OK;
@@ -79,7 +92,7 @@ static int work(void *user, const sgl_node_t *worker, const void *t,
     case COST_S2:
         cost_add(w, "merge", P * cost_lg(m), m);
         break;
-    case COST_X: /* the payload is the exchange's h */
+    case COST_X: /* the payload is charged as the masters' h */
         break;
     case COST_S3:
         cost_add(w, "merge", m * cost_lg(P), m);

@@ -9,6 +9,13 @@
  *                 g: every child memcpy's its share into its own buffer
  *   runtime       a superstep that scatters k bytes (t = 2 l + k g_down)
  *                 and one that gathers k bytes (t = 2 l + k g_up)
+ *   exchange      l_h, g_h (DESIGN.md section 8), t = l_h + g_h h with h
+ *                 the bytes each child sends and receives: at an MPI
+ *                 level an MPI_Alltoall of b bytes per pair among one
+ *                 rank per child of the level's first master
+ *                 (h = b (p-1)), at a thread level every thread copying
+ *                 b bytes from its neighbour's buffer after a barrier
+ *                 (h = b); b from 8 B to 1 MiB
  * over total sizes from 1 word to 1e7 words (4-byte words), medians of 5,
  * fitted by least squares t = a + k b weighted by 1/t^2 (relative error,
  * so that small sizes count), with R^2 and the largest relative residual.
@@ -45,6 +52,11 @@
 #define MAX_SIZES 32
 #define TRIALS 5
 #define SMALL_BYTES 4096.0
+/* Bytes per pair of an exchange measurement. */
+static const double xbytes[] = {8, 64, 512, 4096, 32768, 262144, 1048576};
+#define NX (sizeof xbytes / sizeof *xbytes)
+/* Largest buffer one rank allocates for an all-to-all. */
+#define XCHG_MAX_BYTES ((size_t)64 << 20)
 
 struct plan {
     int quick;
@@ -62,6 +74,12 @@ struct curve {
 struct fit {
     double a, b, r2, worst;
     size_t points;
+};
+
+/* Exchange times against h, the bytes of the busiest child. */
+struct xcurve {
+    size_t n;
+    double h[NX], t[NX];
 };
 
 static double now(void)
@@ -83,19 +101,20 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-/* Weighted least squares of t = a + b k over the points with
- * lo <= k <= hi (bytes); weights 1/t^2 make it fit relative error. */
-static struct fit fit_line(const struct plan *pl, const struct curve *c,
-                           double lo, double hi)
+/* Weighted least squares of t = a + b x over the n points with
+ * lo <= x <= hi; weights 1/t^2 make it fit relative error. */
+static struct fit fit_points(const double *x, const double *t, size_t n,
+                             double lo, double hi)
 {
     double sw = 0, sk = 0, st = 0, skk = 0, skt = 0;
     struct fit f = {0, 0, 0, 0, 0};
-    for (size_t i = 0; i < pl->nsizes; i++) {
-        double k = 4.0 * (double)pl->words[i], t = c->t[i];
-        if (k < lo || k > hi || !(t > 0))
+    for (size_t i = 0; i < n; i++) {
+        double k = x[i];
+        if (k < lo || k > hi || !(t[i] > 0))
             continue;
-        double w = 1 / (t * t);
-        sw += w, sk += w * k, st += w * t, skk += w * k * k, skt += w * k * t;
+        double w = 1 / (t[i] * t[i]);
+        sw += w, sk += w * k, st += w * t[i], skk += w * k * k,
+            skt += w * k * t[i];
         f.points++;
     }
     double det = sw * skk - sk * sk;
@@ -104,18 +123,28 @@ static struct fit fit_line(const struct plan *pl, const struct curve *c,
     f.b = (sw * skt - sk * st) / det;
     f.a = (st - f.b * sk) / sw;
     double mean = st / sw, ss_res = 0, ss_tot = 0;
-    for (size_t i = 0; i < pl->nsizes; i++) {
-        double k = 4.0 * (double)pl->words[i], t = c->t[i];
-        if (k < lo || k > hi || !(t > 0))
+    for (size_t i = 0; i < n; i++) {
+        double k = x[i];
+        if (k < lo || k > hi || !(t[i] > 0))
             continue;
-        double w = 1 / (t * t), e = t - (f.a + f.b * k);
+        double w = 1 / (t[i] * t[i]), e = t[i] - (f.a + f.b * k);
         ss_res += w * e * e;
-        ss_tot += w * (t - mean) * (t - mean);
-        if (fabs(e) / t > f.worst)
-            f.worst = fabs(e) / t;
+        ss_tot += w * (t[i] - mean) * (t[i] - mean);
+        if (fabs(e) / t[i] > f.worst)
+            f.worst = fabs(e) / t[i];
     }
     f.r2 = ss_tot > 0 ? 1 - ss_res / ss_tot : 1;
     return f;
+}
+
+/* The same over a curve of the plan's sizes, k in bytes. */
+static struct fit fit_line(const struct plan *pl, const struct curve *c,
+                           double lo, double hi)
+{
+    double k[MAX_SIZES];
+    for (size_t i = 0; i < pl->nsizes; i++)
+        k[i] = 4.0 * (double)pl->words[i];
+    return fit_points(k, c->t, pl->nsizes, lo, hi);
 }
 
 /* Repetitions so that one measured point takes about min_time. */
@@ -138,6 +167,7 @@ struct probe_arg {
  * primitives (zero at an MPI level, which is measured outside the run). */
 struct level_result {
     struct curve down, up, raw_copy;
+    struct xcurve xchg; /* thread level only */
     double raw_barrier, raw_fork;
     unsigned link;
 };
@@ -180,6 +210,61 @@ static int time_superstep(sgl_ctx_t *ctx, size_t k, int up, char *buf,
     }
     *ret = (now() - t0) / reps;
     return SGL_OK;
+}
+
+/* Exchange among @p p threads: after a barrier every thread copies b
+ * bytes from its neighbour's buffer into its own, as the runtime's thread
+ * exchange reads a sibling's block; each thread sends and receives b, so
+ * h = b. Buffers are first touched by their owners. */
+static void raw_thread_exchange(unsigned p, const struct plan *pl,
+                                struct xcurve *xc)
+{
+    size_t max = (size_t)xbytes[NX - 1];
+    char **src = calloc(p, sizeof *src), **dst = calloc(p, sizeof *dst);
+    int ok = src && dst;
+    if (ok) {
+#pragma omp parallel num_threads(p)
+        {
+            int t = omp_get_thread_num();
+            src[t] = malloc(max);
+            dst[t] = malloc(max);
+            if (src[t])
+                memset(src[t], 1, max);
+            if (dst[t])
+                memset(dst[t], 0, max);
+        }
+        for (unsigned i = 0; i < p; i++)
+            ok = ok && src[i] && dst[i];
+    }
+    xc->n = 0;
+    for (size_t s = 0; ok && s < NX; s++) {
+        size_t b = (size_t)xbytes[s];
+        double tr[TRIALS];
+        int reps = 1;
+        for (int t = 0; t < TRIALS; t++) {
+            double a = now();
+#pragma omp parallel num_threads(p)
+            {
+                int me = omp_get_thread_num();
+                const char *from = src[((unsigned)me + 1) % p];
+                for (int r = 0; r < reps; r++) {
+#pragma omp barrier
+                    memcpy(dst[me], from, b);
+                }
+            }
+            tr[t] = (now() - a) / reps;
+            if (t == 0)
+                reps = reps_for(tr[0], pl->min_time);
+        }
+        xc->h[xc->n] = (double)b;
+        xc->t[xc->n++] = median(tr, TRIALS);
+    }
+    for (unsigned i = 0; src && dst && i < p; i++) {
+        free(src[i]);
+        free(dst[i]);
+    }
+    free(src);
+    free(dst);
 }
 
 static void raw_threads(unsigned p, const struct plan *pl,
@@ -241,6 +326,7 @@ static void raw_threads(unsigned p, const struct plan *pl,
         free(dst[i]);
     free(dst);
     free(src);
+    raw_thread_exchange(p, pl, &res->xchg);
 }
 
 static int probe_here(sgl_ctx_t *ctx, const struct plan *pl,
@@ -388,6 +474,63 @@ static void raw_mpi(const struct plan *pl, struct mpi_raw *raw)
     free(part);
     free(counts);
     free(displs);
+}
+
+/* Exchange at MPI level @p L: an MPI_Alltoall of b bytes per pair among
+ * the ranks that play the children of the level's first master (one rank
+ * per child, as the runtime's direct exchange aggregates per process),
+ * timed on rank 0, which plays child 0. Collective over MPI_COMM_WORLD:
+ * every rank calls it for the same levels in the same order. */
+static void raw_mpi_exchange(const sgl_machine_t *m, unsigned L, int rank,
+                             const struct plan *pl, struct xcurve *xc)
+{
+    const sgl_node_t *x = sgl_machine_master(m, L, 0);
+    unsigned p = sgl_node_arity(x);
+    int member = 0;
+    for (unsigned i = 0; i < p; i++)
+        member |= sgl_node_rank(sgl_node_child(x, i)) == rank;
+    MPI_Comm comm;
+    MPI_Comm_split(MPI_COMM_WORLD, member ? 0 : MPI_UNDEFINED, rank, &comm);
+    xc->n = 0;
+    if (comm == MPI_COMM_NULL)
+        return;
+    int np;
+    MPI_Comm_size(comm, &np);
+    size_t max = (size_t)xbytes[NX - 1] * (size_t)np;
+    if (max > XCHG_MAX_BYTES)
+        max = XCHG_MAX_BYTES;
+    char *sb = malloc(max), *rb = malloc(max);
+    int ok = sb && rb && np > 1;
+    MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_LAND, comm);
+    if (ok) {
+        memset(sb, 1, max);
+        memset(rb, 0, max);
+    }
+    for (size_t s = 0; ok && s < NX; s++) {
+        size_t b = (size_t)xbytes[s];
+        if (b * (size_t)np > max)
+            break; /* the same np everywhere: every rank stops here */
+        double tr[TRIALS];
+        int reps = 1;
+        for (int t = 0; t < TRIALS; t++) {
+            MPI_Barrier(comm);
+            double a = now();
+            for (int r = 0; r < reps; r++)
+                MPI_Alltoall(sb, (int)b, MPI_BYTE, rb, (int)b, MPI_BYTE,
+                             comm);
+            tr[t] = (now() - a) / reps;
+            /* The first rank decides the repetitions, so all agree. */
+            if (t == 0) {
+                reps = reps_for(tr[0], pl->min_time);
+                MPI_Bcast(&reps, 1, MPI_INT, 0, comm);
+            }
+        }
+        xc->h[xc->n] = (double)b * (np - 1);
+        xc->t[xc->n++] = median(tr, TRIALS);
+    }
+    free(sb);
+    free(rb);
+    MPI_Comm_free(&comm);
 }
 
 /* ---- kernels: the algorithms themselves, on a private runtime ---- */
@@ -848,9 +991,9 @@ int main(int argc, char **argv)
         }
         else if (strcmp(argv[i], "--help") == 0) {
             printf("usage: sgl-probe [--quick] [-o FILE]\n"
-                   "Measures l, g_down, g_up per level and c per kernel and\n"
-                   "writes a machine file (default machine.sgl). Run alone\n"
-                   "or under mpirun -n N.\n");
+                   "Measures l, g_down, g_up and the exchange's l_h, g_h per\n"
+                   "level and c per kernel and writes a machine file\n"
+                   "(default machine.sgl). Run alone or under mpirun -n N.\n");
             return 0;
         } else {
             fprintf(stderr, "sgl-probe: unknown option '%s' (try --help)\n",
@@ -911,8 +1054,17 @@ int main(int argc, char **argv)
         MPI_Allreduce(&all, &every, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
         one_host = every;
     }
+    struct xcurve *xmpi = calloc(depth + 1, sizeof *xmpi);
+    for (unsigned L = 0; xmpi && L < depth; L++) {
+        const sgl_node_t *x = sgl_machine_master(m, L, 0);
+        if (!x || sgl_node_link(x) != SGL_LINK_MPI)
+            continue;
+        if (rank == 0)
+            fprintf(stderr, "sgl-probe: level %u (mpi), exchange\n", L);
+        raw_mpi_exchange(m, L, rank, &pl, &xmpi[L]);
+    }
     struct level_result *res = calloc(depth + 1, sizeof *res);
-    int rc = res ? SGL_OK : SGL_ENOMEM;
+    int rc = res && xmpi ? SGL_OK : SGL_ENOMEM;
     for (unsigned L = 0; !rc && L < depth; L++) {
         if (sgl_machine_level_masters(m, L) == 0)
             continue;
@@ -1010,6 +1162,32 @@ int main(int argc, char **argv)
                         sgl_last_error());
                 status = 1;
             }
+            const struct xcurve *xc =
+                r->link == SGL_LINK_THREADS ? &r->xchg : &xmpi[L];
+            struct fit fx = fit_points(xc->h, xc->t, xc->n, 0, 1e300);
+            if (fx.points >= 2) {
+                print_fit(r->link == SGL_LINK_THREADS
+                              ? "exchange, neighbour memcpy"
+                              : "exchange, MPI_Alltoall",
+                          &fx, 1);
+                /* Noise on a fast level can tilt the line below zero; a
+                 * negative cost would make predictions meaningless. */
+                if (fx.a < 0 || fx.b < 0)
+                    fprintf(stderr,
+                            "sgl-probe: warning: level %u: the exchange fit "
+                            "came out negative (l_h %.3g s, g_h %.3g s/B); "
+                            "clamped to 0\n",
+                            L, fx.a, fx.b);
+                sgl_exchange_params_t xp = {nonneg(fx.a), nonneg(fx.b)};
+                if (sgl_machine_set_level_exchange(out, L, &xp)) {
+                    fprintf(stderr, "sgl-probe: level %u: %s\n", L,
+                            sgl_last_error());
+                    status = 1;
+                }
+            } else {
+                printf("  exchange: too few points to fit; no exchange "
+                       "record (the predictor will guess from l, g)\n");
+            }
         }
         if (out) {
             print_kernels(&k);
@@ -1023,7 +1201,7 @@ int main(int argc, char **argv)
             gethostname(host, sizeof host - 1);
             time_t tt = time(NULL);
             strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&tt));
-            char method[512];
+            char method[768];
             snprintf(method, sizeof method,
                      "sgl-probe%s: runtime scatter/gather supersteps, %zu "
                      "sizes 1..%zu words, medians of %d, weighted least "
@@ -1031,7 +1209,9 @@ int main(int argc, char **argv)
                      "kernels: the algorithms at %zu block sizes %zu..%zu "
                      "on 1 worker (whole call per element) and %u at once "
                      "(slowest worker's task per element, from the trace), "
-                     "cold caches for reduce and scan",
+                     "cold caches for reduce and scan; exchange: "
+                     "MPI_Alltoall / neighbour memcpy, 8 B..1 MiB per "
+                     "pair",
                      pl.quick ? " --quick" : "", pl.nsizes,
                      pl.words[pl.nsizes - 1], TRIALS, size, k.nsizes, k.n[0],
                      k.n[k.nsizes - 1], k.busy);
@@ -1050,6 +1230,7 @@ int main(int argc, char **argv)
         sgl_machine_free(out);
     }
     free(res);
+    free(xmpi);
     sgl_finalize(rt);
     return status;
 }

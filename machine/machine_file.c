@@ -9,6 +9,7 @@
  *   level L small max_bytes B l T g_down G g_up G  small-message regime
  *   level L exchange l T g G                      exchange among children
  *   level L memory shared|private    do the children share memory?
+ *   level L exchange l T g G         exchange among the children
  *   master L I l T g_down G g_up G   override for master I of level L
  *   kernel NAME C [worker W]         c for every worker, or for worker W
  *   kernel NAME C n N [busy Q]       a point of the kernel's size table
@@ -84,7 +85,7 @@ int sgl_machine_write(const sgl_machine_t *m, FILE *out)
                              "no shape string describes it",
                              m->source);
     fprintf(out, "# SGL machine file (format: machine/MACHINE_FILE.md)\n"
-                 "# l: seconds per sync; g_down, g_up: seconds per byte; "
+                 "# l: seconds per sync; g_down, g_up, g: seconds per byte; "
                  "kernel c: seconds per element\n"
                  "sgl-machine 1\n"
                  "shape %s\n",
@@ -119,9 +120,12 @@ int sgl_machine_write(const sgl_machine_t *m, FILE *out)
         }
         if (lp->exchange_set) {
             char a[32], b[32];
-            fprintf(out, "level %u exchange l %s g %s\n", l,
+            fprintf(out, "level %u exchange l %s g %s", l,
                     fmt_double(a, lp->exchange.l),
                     fmt_double(b, lp->exchange.g));
+            fprintf(out, "  # l %.4g us, g %.4g ns/word\n",
+                    lp->exchange.l * 1e6,
+                    lp->exchange.g * 1e9 * SGL_WORD_BYTES);
         }
         if (lp->memory != SGL_MEMORY_DEFAULT)
             fprintf(out, "level %u memory %s\n", l,
@@ -187,7 +191,7 @@ struct reader {
     sgl_machine_t *m;
     int seen_header, seen_end;
     unsigned char *level_seen; /* depth + 1 entries: 1 level, 2 small,
-                                  4 memory */
+                                  4 memory, 8 exchange */
     char tok[256];
     /* Size-table points that came out of order, merged in at the end so
      * that any order reads in O(n log n). */
@@ -427,6 +431,34 @@ static int parse_params(struct reader *r, sgl_link_params_t *p)
     return SGL_OK;
 }
 
+/* "l T g G" in either order: the exchange parameters of a level. */
+static int parse_exchange(struct reader *r, sgl_exchange_params_t *p)
+{
+    int have_l = 0, have_g = 0;
+    while (next(r)) {
+        int rc;
+        if (strcmp(r->tok, "l") == 0) {
+            rc = have_l++ ? rbad(r, SGL_EPARSE, "l given twice")
+                          : parse_value(r, "exchange l", UNIT_TIME, &p->l);
+        } else if (strcmp(r->tok, "g") == 0) {
+            rc = have_g++ ? rbad(r, SGL_EPARSE, "g given twice")
+                          : parse_value(r, "exchange g", UNIT_PER_BYTE,
+                                        &p->g);
+        } else {
+            rc = rbad(r, SGL_EPARSE,
+                      "unknown exchange parameter '%.40s' (expected l or g)",
+                      r->tok);
+        }
+        if (rc)
+            return rc;
+    }
+    if (!have_l)
+        return rbad(r, SGL_EPARSE, "missing l of the exchange");
+    if (!have_g)
+        return rbad(r, SGL_EPARSE, "missing g of the exchange");
+    return SGL_OK;
+}
+
 static int master_levels(const struct reader *r, char *buf, size_t len)
 {
     unsigned lo = 0, hi = 0, any = 0;
@@ -492,14 +524,11 @@ static int rec_level(struct reader *r)
         if (r->level_seen[level] & 8)
             return rbad(r, SGL_EPARSE,
                         "duplicate 'level %lu exchange' record", level);
-        sgl_link_params_t p;
-        if ((rc = parse_params(r, &p)))
+        sgl_exchange_params_t p;
+        if ((rc = parse_exchange(r, &p)))
             return rc;
-        if (p.g_down != p.g_up)
-            return rbad(r, SGL_EPARSE, "an exchange has one g (write 'g G')");
         r->level_seen[level] |= 8;
-        sgl_exchange_params_t x = {p.l, p.g_down};
-        return sgl_machine_set_level_exchange(m, (unsigned)level, &x);
+        return sgl_machine_set_level_exchange(m, (unsigned)level, &p);
     }
     if (more && strcmp(r->tok, "memory") == 0) {
         if (r->level_seen[level] & 4)

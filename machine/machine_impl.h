@@ -74,6 +74,8 @@ struct sgl__level_params {
     int exchange_set;       /* exchange among the children (DESIGN 8) */
     sgl_exchange_params_t exchange;
     int memory;             /* sgl_memory_t */
+    int exchange_set;       /* horizontal parameters (section 8) */
+    sgl_exchange_params_t exchange;
 };
 
 /* c of one kernel: all_c for every worker, per-worker values where

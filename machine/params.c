@@ -1,7 +1,8 @@
 /* Cost parameters on the machine tree: l, g_down, g_up and memory sharing
- * per level with per-master overrides, and provenance records (kernels:
- * kernels.c). Setters check everything before changing anything,
- * so a failed call leaves the tree as it was. */
+ * per level with per-master overrides, exchange parameters (l_h, g_h) per
+ * level, and provenance records (kernels: kernels.c). Setters check
+ * everything before changing anything, so a failed call leaves the tree
+ * as it was. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -208,6 +209,68 @@ int sgl_node_params(const sgl_node_t *n, sgl_link_params_t *ret)
                              "no parameters set for level %u (master %zu)",
                              n->level, n->master_index);
     *ret = n->machine->params[n->level].p;
+    return SGL_OK;
+}
+
+int sgl_machine_set_level_exchange(sgl_machine_t *m, unsigned level,
+                                   const sgl_exchange_params_t *p)
+{
+    static const char fn[] = "sgl_machine_set_level_exchange";
+    int rc = check_level(fn, m, level);
+    if (!rc && !p)
+        rc = sgl_error_set(SGL_EINVAL, "%s: NULL parameters", fn);
+    if (!rc)
+        rc = sgl__check_value(fn, "l", p->l);
+    if (!rc)
+        rc = sgl__check_value(fn, "g", p->g);
+    if (rc)
+        return rc;
+    m->params[level].exchange_set = 1;
+    m->params[level].exchange = *p;
+    return SGL_OK;
+}
+
+int sgl_machine_level_exchange(const sgl_machine_t *m, unsigned level,
+                               sgl_exchange_params_t *ret)
+{
+    if (!m || !ret)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_machine_level_exchange: NULL argument");
+    if (level > m->depth || !m->params[level].exchange_set)
+        return sgl_error_set(SGL_ERANGE,
+                             "no exchange parameters set for level %u",
+                             level);
+    *ret = m->params[level].exchange;
+    return SGL_OK;
+}
+
+int sgl_node_exchange_params(const sgl_node_t *n, sgl_exchange_params_t *ret,
+                             int *ret_measured)
+{
+    if (!n || !ret)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_node_exchange_params: NULL argument");
+    if (n->arity == 0)
+        return sgl_error_set(SGL_EINVAL, "sgl_node_exchange_params: a "
+                                         "worker has no children to "
+                                         "exchange among");
+    if (n->machine && n->machine->params[n->level].exchange_set) {
+        *ret = n->machine->params[n->level].exchange;
+        if (ret_measured)
+            *ret_measured = 1;
+        return SGL_OK;
+    }
+    /* No horizontal figures: the guess of machine.h from the link's. */
+    sgl_link_params_t p;
+    if (sgl_node_params(n, &p))
+        return sgl_error_set(SGL_ERANGE,
+                             "no exchange or link parameters set for level "
+                             "%u (master %zu)",
+                             n->level, n->master_index);
+    ret->l = p.l;
+    ret->g = p.g_down > p.g_up ? p.g_down : p.g_up;
+    if (ret_measured)
+        *ret_measured = 0;
     return SGL_OK;
 }
 

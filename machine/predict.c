@@ -122,25 +122,43 @@ static int cost(const struct eval *e, const struct sgl_node *n,
         st.arity = n->arity;
         st.down = bytes;
         st.up = bytes + n->arity;
-        st.h = bytes + 2 * n->arity;
+        st.h = bytes + 2 * (size_t)n->arity;
         st.child_task = tasks;
         if ((rc = prog->step(prog->user, n, task, s, &st)))
             break;
-        double kdown = 0, kup = 0, h = 0;
+        const char *name = prog->name ? prog->name : "program";
+        double kdown = 0, kup = 0, hmax = 0;
         for (unsigned i = 0; i < n->arity; i++) {
-            if (!(st.down[i] >= 0) || !(st.up[i] >= 0) ||
-                !isfinite(st.down[i]) || !isfinite(st.up[i])) {
+            if (!(st.down[i] >= 0) || !(st.up[i] >= 0) || !(st.h[i] >= 0)) {
                 rc = sgl_error_set(SGL_EINVAL,
-                                   "predict: %s: negative or non-finite "
-                                   "message size for child %u of a level-%u "
-                                   "master",
-                                   prog->name ? prog->name : "program", i,
-                                   n->level);
+                                   "predict: %s: negative or NaN message "
+                                   "size for child %u of a level-%u master",
+                                   name, i, n->level);
+                break;
+            }
+            /* A size computed from a huge n: no finite time follows. */
+            if (isinf(st.down[i]) || isinf(st.up[i]) || isinf(st.h[i])) {
+                rc = sgl_error_set(SGL_ERANGE,
+                                   "the prediction overflows: %s: a message "
+                                   "size for child %u of a level-%u master "
+                                   "is not finite (the problem size is too "
+                                   "large)",
+                                   name, i, n->level);
+                break;
+            }
+            /* Bytes to exchange in a step without an exchange would be
+             * dropped silently: a bug in the program. */
+            if (st.h[i] > 0 && !st.exchange) {
+                rc = sgl_error_set(SGL_EINVAL,
+                                   "predict: %s: h given for child %u of a "
+                                   "level-%u master in a step without an "
+                                   "exchange",
+                                   name, i, n->level);
                 break;
             }
             kdown += st.down[i];
             kup += st.up[i];
-            h = st.h[i] > h ? st.h[i] : h;
+            hmax = st.h[i] > hmax ? st.h[i] : hmax;
         }
         sgl_exchange_params_t xp = {0, 0};
         if (!rc && st.exchange)
@@ -170,28 +188,30 @@ static int cost(const struct eval *e, const struct sgl_node *n,
             out[l].scatter += best[l].scatter;
             out[l].gather += best[l].gather;
             out[l].syncs += best[l].syncs;
+            out[l].exchange += best[l].exchange;
             out[l].supersteps += best[l].supersteps;
             out[l].bytes_down += best[l].bytes_down;
             out[l].bytes_up += best[l].bytes_up;
-            out[l].exchange += best[l].exchange;
             out[l].bytes_h += best[l].bytes_h;
         }
         double ld, gd, lu, gu;
         regime(n, st.down, &p, &ld, &gd, 0);
         regime(n, st.up, &p, &lu, &gu, 1);
+        /* Cost_master = max_i Cost_child_i + w0*c0
+         *               + k_down*g_down + k_up*g_up + 2*l
+         *               [+ l_h + max_i h_i * g_h  with an exchange] */
+        double xch = st.exchange ? xp.l + hmax * xp.g : 0;
         sgl_level_cost_t *o = &out[n->level];
         o->work += w0;
         o->scatter += kdown * gd;
         o->gather += kup * gu;
         o->syncs += ld + lu;
+        o->exchange += xch;
         o->supersteps += 1;
         o->bytes_down += kdown;
         o->bytes_up += kup;
-        /* An exchange: l_h + h g_h on top of the superstep's own. */
-        double x = st.exchange ? xp.l + h * xp.g : 0;
-        o->exchange += x;
-        o->bytes_h += st.exchange ? h : 0;
-        total += tmax + w0 + kdown * gd + kup * gu + ld + lu + x;
+        o->bytes_h += hmax;
+        total += tmax + w0 + kdown * gd + kup * gu + ld + lu + xch;
     }
     free(bytes);
     free(tasks);
@@ -242,6 +262,7 @@ int sgl_predict_program(const sgl_machine_t *m, const sgl_program_t *prog,
         finite = isfinite(sgl_level_cost_own(&r.level[d])) &&
                  isfinite(r.level[d].bytes_down) &&
                  isfinite(r.level[d].bytes_up) &&
+                 isfinite(r.level[d].bytes_h) &&
                  isfinite(r.level[d].supersteps);
     if (!finite)
         return sgl_error_set(SGL_ERANGE,

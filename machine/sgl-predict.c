@@ -153,12 +153,13 @@ static void print_json(const sgl_machine_t *m, const char *path,
         printf("%s\n  {\"level\": %u, \"nodes\": %zu, \"link\": \"%s\", "
                "\"p\": \"%s\", \"supersteps\": %.17g, \"work_s\": %.17g, "
                "\"scatter_s\": %.17g, \"gather_s\": %.17g, \"syncs_s\": "
-               "%.17g, \"own_s\": %.17g, \"below_s\": %.17g, "
-               "\"bytes_down\": %.17g, \"bytes_up\": %.17g}",
+               "%.17g, \"exchange_s\": %.17g, \"own_s\": %.17g, "
+               "\"below_s\": %.17g, \"bytes_down\": %.17g, \"bytes_up\": "
+               "%.17g, \"bytes_h\": %.17g}",
                l ? "," : "", l, sgl_machine_level_size(m, l),
                level_link(m, l), p, c->supersteps, c->work, c->scatter,
-               c->gather, c->syncs, own, r->total - above, c->bytes_down,
-               c->bytes_up);
+               c->gather, c->syncs, c->exchange, own, r->total - above,
+               c->bytes_down, c->bytes_up, c->bytes_h);
     }
     printf("\n]}\n");
 }
@@ -182,13 +183,13 @@ static void print_table(const sgl_machine_t *m, const char *path,
     const char *note = sgl_machine_provenance(m, "note");
     if (note)
         printf("  note: %s\n", note);
-    printf("\n%5s %7s %-8s %5s %5s %12s %12s %12s %12s %12s %12s\n", "level",
-           "nodes", "link", "p", "steps", "work", "scatter", "gather",
-           "syncs", "own", "below");
+    printf("\n%5s %7s %-8s %5s %5s %12s %12s %12s %12s %12s %12s %12s\n",
+           "level", "nodes", "link", "p", "steps", "work", "scatter",
+           "gather", "syncs", "exchange", "own", "below");
     char h[16];
     snprintf(h, sizeof h, "[%s]", unit);
-    printf("%5s %7s %-8s %5s %5s %12s %12s %12s %12s %12s %12s\n", "", "", "",
-           "", "", h, h, h, h, h, h);
+    printf("%5s %7s %-8s %5s %5s %12s %12s %12s %12s %12s %12s %12s\n", "",
+           "", "", "", "", h, h, h, h, h, h, h);
     double above = 0;
     for (unsigned l = 0; l < r->levels; l++) {
         const sgl_level_cost_t *c = &r->level[l];
@@ -201,10 +202,11 @@ static void print_table(const sgl_machine_t *m, const char *path,
         else
             snprintf(steps, sizeof steps, "-");
         printf("%5u %7zu %-8s %5s %5s %12.5g %12.5g %12.5g %12.5g %12.5g "
-               "%12.5g\n",
+               "%12.5g %12.5g\n",
                l, sgl_machine_level_size(m, l), level_link(m, l), p, steps,
                c->work * scale, c->scatter * scale, c->gather * scale,
-               c->syncs * scale, own * scale, (r->total - above) * scale);
+               c->syncs * scale, c->exchange * scale, own * scale,
+               (r->total - above) * scale);
     }
     printf("\npredicted time   %12.5g %s\n", r->total * scale, unit);
     printf("one worker       %12.5g %s  (worker 0's c, no communication)\n",

@@ -253,8 +253,9 @@ typedef struct sgl_sort_stats {
     size_t samples;    /**< regular samples the root sorted */
 } sgl_sort_stats_t;
 
-/** Sort a distributed vector in place by PSRS (three supersteps over the
- *  whole tree; see psrs.c). Types SGL_F64, SGL_F32, SGL_I64, SGL_U64 (not
+/** Sort a distributed vector in place by PSRS (three supersteps and an
+ *  exchange over the whole tree; see psrs.c, and psrs_cost.c for its
+ *  cost). Types SGL_F64, SGL_F32, SGL_I64, SGL_U64 (not
  *  SGL_I8/SGL_U8, nor SGL_USER: use sgl_dvec_sort_by_key()); floats
  *  in IEEE totalOrder except that every NaN sorts after +inf. Afterwards
  *  worker w holds the w-th part of the sorted vector; block sizes change.

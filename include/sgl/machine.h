@@ -240,6 +240,40 @@ int sgl_node_exchange_params(const sgl_node_t *master,
  *  level's). @return SGL_OK, SGL_EINVAL for a worker, SGL_ERANGE if none
  *  are set. */
 int sgl_node_params(const sgl_node_t *master, sgl_link_params_t *ret);
+/** Horizontal (exchange) parameters of a level (DESIGN.md section 8): the
+ *  cost of an exchange superstep among a master's children is
+ *  l + g * h, where h is the most bytes any child's workers send to, or
+ *  receive from, the workers of the master's other children. */
+typedef struct sgl_exchange_params {
+    double l; /**< seconds per exchange sync among the children */
+    double g; /**< seconds per byte of the busiest child (max of sent,
+                   received) */
+} sgl_exchange_params_t;
+
+/** Set the exchange parameters of every master at @p level.
+ *  @return SGL_OK, or SGL_EINVAL if the level has no masters or a value is
+ *  negative or not finite (nothing changes then). */
+int sgl_machine_set_level_exchange(sgl_machine_t *m, unsigned level,
+                                   const sgl_exchange_params_t *p);
+/** The exchange parameters set for @p level.
+ *  @return SGL_OK, SGL_ERANGE if none were set (or the level has no
+ *  masters). */
+int sgl_machine_level_exchange(const sgl_machine_t *m, unsigned level,
+                               sgl_exchange_params_t *ret);
+/** Exchange parameters of @p master: its level's if they were set
+ *  (*ret_measured = 1), else a guess from its vertical parameters
+ *  (sgl_node_params()) with l_h = l and g_h = max(g_down, g_up)
+ *  (*ret_measured = 0). The guess takes the slower direction, since a
+ *  child both sends and receives, and the master's link as the cost of a
+ *  child's: in a scatter or gather every byte crosses the master's link,
+ *  in an exchange each child's bytes cross its own link at the same time.
+ *  It is optimistic on a network whose bisection is narrower than its
+ *  links (an oversubscribed switch): measure l_h and g_h there.
+ *  @param ret_measured  may be NULL.
+ *  @return SGL_OK, SGL_EINVAL (NULL, or a worker), SGL_ERANGE if the level
+ *  has neither exchange nor vertical parameters. */
+int sgl_node_exchange_params(const sgl_node_t *master,
+                             sgl_exchange_params_t *ret, int *ret_measured);
 /** Override the parameters of one master (heterogeneous links).
  *  @return SGL_OK or SGL_EINVAL (not a master of @p m, bad values). */
 int sgl_machine_set_node_params(sgl_machine_t *m, const sgl_node_t *master,

@@ -13,6 +13,16 @@
  * k_down and k_up are the bytes the master scatters and gathers, summed
  * over its children; w0*c0 the master's own work (c of the worker that
  * plays the master); a program's cost is the sum over its supersteps.
+ * A superstep that includes an exchange among the master's children
+ * (DESIGN.md section 8) adds
+ *
+ *     l_h + max_i h_i * g_h
+ *
+ * with the master's exchange parameters (sgl_node_exchange_params()) and
+ * h_i the bytes the workers below child i send to, or receive from (the
+ * larger), the workers below the master's other children. Bytes that stay
+ * inside child i's subtree cross a lower level and are charged there, by
+ * that level's masters' own exchange.
  * A kernel's c comes from its size table where it has one
  * (sgl_node_kernel_at()): at the block size of the work term, with the
  * worker's memory peers (sgl_node_memory_peers()) busy for a worker's work
@@ -77,6 +87,13 @@ typedef struct sgl_pstep {
                             of sent and received) */
     void *child_task;  /**< [arity] tasks of task_size bytes each: what
                             every child does in the pardo */
+    double *h;         /**< [arity] bytes child i's workers exchange across
+                            this master's child boundaries: the max of
+                            what they send to and receive from the other
+                            children's workers */
+    int exchange;      /**< nonzero: the step includes an exchange at this
+                            master, costing l_h + max_i h[i] * g_h on top
+                            of the vertical terms; h must stay 0 without */
 } sgl_pstep_t;
 
 /** A program for the predictor. Tasks are opaque blocks of task_size bytes
@@ -107,11 +124,13 @@ typedef struct sgl_level_cost {
     double scatter;    /**< k_down * g_down */
     double gather;     /**< k_up * g_up */
     double syncs;      /**< l per scatter plus l per gather */
+    double exchange;   /**< l_h + h * g_h of the critical masters'
+                            exchanges */
     double supersteps; /**< supersteps run at this level (masters) */
     double bytes_down; /**< bytes scattered by the level's critical masters */
     double bytes_up;   /**< bytes gathered */
-    double exchange;   /**< l_h + h * g_h of the exchanges */
-    double bytes_h;    /**< h of the exchanges, bytes */
+    double bytes_h;    /**< h (bytes of the busiest child) summed over the
+                            critical masters' exchanges */
 } sgl_level_cost_t;
 
 /** A prediction. */
@@ -163,7 +182,9 @@ void sgl_predict_opts_default(sgl_predict_opts_t *opts);
  *  scans: "scan" (also for adding offsets) and "sum"; PSRS: "sort"
  *  (per element: the local sort is a linear radix sort), "merge"
  *  (per element and per 2-way merge level) and, if the machine has it,
- *  "copy" (per element moved in memory: hand-ups, reorders).
+ *  "copy" (per element the masters copy: the concatenated samples).
+ *  PSRS's partitions move in an exchange at the root, at every level's
+ *  exchange parameters (see algorithms/psrs_cost.c).
  *  @param opts  NULL for defaults.
  *  @return as sgl_predict_program(); SGL_EINVAL for n < 1 or a bad
  *  algorithm. */

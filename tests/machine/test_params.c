@@ -93,6 +93,67 @@ Test(params, bad_values_change_nothing)
     sgl_machine_free(m);
 }
 
+/* Exchange parameters: set per level, or guessed from the link's (l,
+ * the slower of g_down and g_up) and flagged as a guess. */
+Test(params, exchange)
+{
+    sgl_machine_t *m = shape("node:2 core:[3,5]");
+    sgl_exchange_params_t x = {4e-6, 5e-10}, r;
+    int measured = -1;
+    const sgl_node_t *root = sgl_machine_root(m);
+    const sgl_node_t *n1 = sgl_machine_master(m, 1, 1);
+    /* Nothing set at all: no guess either. */
+    cr_expect_eq(sgl_machine_level_exchange(m, 0, &r), SGL_ERANGE);
+    cr_expect_eq(sgl_node_exchange_params(root, &r, &measured), SGL_ERANGE);
+    cr_expect(strstr(sgl_last_error(), "level 0"), "%s", sgl_last_error());
+    sgl_link_params_t p0 = {2e-5, 1e-9, 3e-9}, p1 = {1e-6, 2e-10, 1e-10};
+    cr_assert_eq(sgl_machine_set_level_params(m, 0, &p0), SGL_OK);
+    cr_assert_eq(sgl_machine_set_level_params(m, 1, &p1), SGL_OK);
+    cr_assert_eq(sgl_node_exchange_params(root, &r, &measured), SGL_OK);
+    cr_expect_eq(r.l, 2e-5);
+    cr_expect_eq(r.g, 3e-9, "the slower direction: g_up");
+    cr_expect_eq(measured, 0);
+    cr_assert_eq(sgl_node_exchange_params(n1, &r, NULL), SGL_OK);
+    cr_expect_eq(r.g, 2e-10, "the slower direction: g_down");
+    /* A master's own link override feeds its guess. */
+    sgl_link_params_t fast = {5e-7, 5e-11, 7e-11};
+    cr_assert_eq(sgl_machine_set_node_params(m, n1, &fast), SGL_OK);
+    cr_assert_eq(sgl_node_exchange_params(n1, &r, NULL), SGL_OK);
+    cr_expect_eq(r.l, 5e-7);
+    cr_expect_eq(r.g, 7e-11);
+    /* Set: the level's values, measured, for every master of the level. */
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 1, &x), SGL_OK);
+    cr_assert_eq(sgl_machine_level_exchange(m, 1, &r), SGL_OK);
+    cr_expect_eq(r.l, x.l);
+    cr_expect_eq(r.g, x.g);
+    for (size_t i = 0; i < 2; i++) {
+        measured = 0;
+        cr_assert_eq(sgl_node_exchange_params(sgl_machine_master(m, 1, i), &r,
+                                              &measured),
+                     SGL_OK);
+        cr_expect_eq(r.g, x.g, "master %zu", i);
+        cr_expect_eq(measured, 1);
+    }
+    cr_expect_eq(sgl_machine_level_exchange(m, 0, &r), SGL_ERANGE);
+    /* Errors change nothing. */
+    sgl_exchange_params_t bad[] = {{-1, 0}, {0, -1e-9}, {NAN, 0},
+                                   {0, INFINITY}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        cr_expect_eq(sgl_machine_set_level_exchange(m, 1, &bad[i]),
+                     SGL_EINVAL, "case %zu", i);
+    cr_expect(strstr(sgl_last_error(), "g is not finite"), "%s",
+              sgl_last_error());
+    cr_expect_eq(sgl_machine_set_level_exchange(m, 2, &x), SGL_EINVAL);
+    cr_expect(strstr(sgl_last_error(), "level 2 has no masters"));
+    cr_expect_eq(sgl_machine_set_level_exchange(m, 1, NULL), SGL_EINVAL);
+    cr_assert_eq(sgl_machine_level_exchange(m, 1, &r), SGL_OK);
+    cr_expect_eq(r.l, x.l);
+    cr_expect_eq(sgl_node_exchange_params(sgl_machine_worker(m, 0), &r, NULL),
+                 SGL_EINVAL);
+    cr_expect_eq(sgl_node_exchange_params(NULL, &r, NULL), SGL_EINVAL);
+    sgl_machine_free(m);
+}
+
 Test(params, kernels)
 {
     sgl_machine_t *m = shape("node:2 core:[1,2]");
@@ -168,6 +229,9 @@ static sgl_machine_t *awkward(void)
     cr_assert_eq(sgl_machine_set_level_params(m, 2, &p2), SGL_OK);
     cr_assert_eq(sgl_machine_set_level_small_params(m, 1, &small, 4096),
                  SGL_OK);
+    sgl_exchange_params_t x0 = {0.1 * 3, 1.0 / 7}, x2 = {0, 5e-324};
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &x0), SGL_OK);
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 2, &x2), SGL_OK);
     sgl_link_params_t over = {M_PI * 1e-6, M_E * 1e-10, 1.7976931348623157e308};
     cr_assert_eq(sgl_machine_set_node_params(m, sgl_machine_master(m, 2, 1),
                                              &over),
@@ -198,6 +262,13 @@ static void assert_same(const sgl_machine_t *a, const sgl_machine_t *b)
         if (ra == SGL_OK) {
             assert_params_eq(&pa, &pb);
             cr_expect_eq(ma, mb);
+        }
+        sgl_exchange_params_t xa, xb;
+        ra = sgl_machine_level_exchange(a, l, &xa);
+        cr_expect_eq(ra, sgl_machine_level_exchange(b, l, &xb), "level %u", l);
+        if (ra == SGL_OK) {
+            cr_expect_eq(xa.l, xb.l, "exchange l %.17g != %.17g", xa.l, xb.l);
+            cr_expect_eq(xa.g, xb.g, "exchange g %.17g != %.17g", xa.g, xb.g);
         }
         for (size_t i = 0; i < sgl_machine_level_masters(a, l); i++) {
             ra = sgl_node_params(sgl_machine_master(a, l, i), &pa);
@@ -315,6 +386,8 @@ Test(machine_file, units_and_comments)
         "level 0 link mpi p 2 l 23us g 4.8ns/word\n"
         "level 1 l 1e-6 g_up 0.5ns/B g_down 2ps\n"
         "level 0 small max_bytes 256word l 2us g 1ns/byte\n"
+        "level 0 exchange g 2.09ns/word l 5.96us  # g before l\n"
+        "level 1 exchange l 0 g 0.5ns/B\n"
         "kernel sum 0.353ns\n"
         "kernel scan 1e-9 worker 7\n"
         "end";
@@ -333,6 +406,13 @@ Test(machine_file, units_and_comments)
     cr_assert_eq(sgl_machine_level_small_params(m, 0, &p, &max), SGL_OK);
     cr_expect_eq(max, 1024);
     cr_expect_eq(p.g_up, 1e-9);
+    sgl_exchange_params_t x;
+    cr_assert_eq(sgl_machine_level_exchange(m, 0, &x), SGL_OK);
+    cr_expect_eq(x.l, 5.96e-6);
+    cr_expect_eq(x.g, 2.09e-9 / 4);
+    cr_assert_eq(sgl_machine_level_exchange(m, 1, &x), SGL_OK);
+    cr_expect_eq(x.l, 0);
+    cr_expect_eq(x.g, 0.5e-9);
     cr_expect_eq(sgl_node_kernel(sgl_machine_worker(m, 3), "sum"), 0.353e-9);
     cr_expect_eq(sgl_node_kernel(sgl_machine_worker(m, 7), "scan"), 1e-9);
     cr_expect(isnan(sgl_node_kernel(sgl_machine_worker(m, 6), "scan")));
@@ -437,6 +517,28 @@ static const struct bad bad_files[] = {
      "t.sgl:5: unexpected 'now' after the memory kind"},
     {"record after end", HEAD L0 L1 "end\nkernel sum 1\n", 0,
      "t.sgl:6: 'kernel' after 'end'"},
+    {"exchange negative g", HEAD L0 L1 "level 1 exchange l 1us g -1e-9\n",
+     0, "t.sgl:5: negative exchange g (-1e-9)"},
+    {"exchange negative l", HEAD L0 L1 "level 0 exchange l -2us g 1ns/B\n",
+     0, "t.sgl:5: negative exchange l (-2us)"},
+    {"exchange missing value", HEAD L0 L1 "level 0 exchange l 1us g\n", 0,
+     "t.sgl:5: missing value of exchange g"},
+    {"exchange missing g", HEAD L0 L1 "level 0 exchange l 1us\n", 0,
+     "t.sgl:5: missing g of the exchange"},
+    {"exchange missing l", HEAD L0 "level 1 exchange g 1ns/word\n", 0,
+     "t.sgl:4: missing l of the exchange"},
+    {"exchange g_down", HEAD L0 L1 "level 0 exchange l 1 g_down 1\n", 0,
+     "t.sgl:5: unknown exchange parameter 'g_down' (expected l or g)"},
+    {"exchange at workers", HEAD L0 L1 "level 2 exchange l 1us g 1ns/B\n",
+     0, "t.sgl:5: level 2 does not exist (the shape has masters at levels "
+        "0..1)"},
+    {"exchange twice", HEAD L0 L1
+     "level 0 exchange l 1 g 1\nlevel 0 exchange l 2 g 2\n", 0,
+     "t.sgl:6: duplicate 'level 0 exchange' record"},
+    {"exchange g twice", HEAD L0 L1 "level 0 exchange g 1 l 1 g 2\n", 0,
+     "t.sgl:5: g given twice"},
+    {"exchange is not the level", HEAD L0 "level 1 exchange l 1 g 1\nend\n",
+     0, "t.sgl:5: missing level 1"},
 };
 
 /* Many records: 1e5 provenance keys, 1e5 kernel names and a size table
@@ -538,16 +640,25 @@ Test(machine_file, shipped_examples)
     cr_assert_eq(sgl_machine_load(files[0], &m), SGL_OK);
     cr_expect_eq(sgl_node_kernel(sgl_machine_worker(m, 127), "sum"),
                  0.353e-9);
-    cr_expect(strstr(sgl_machine_provenance(m, "method"), "Tables 2"));
-    /* The paper's Table 2: g_up 2.09 ns per 32-bit word at 16 nodes; the
-     * file's exchange parameters read back. */
-    sgl_link_params_t lp;
-    sgl_exchange_params_t xp;
-    cr_assert_eq(sgl_machine_level_params(m, 0, &lp), SGL_OK);
-    cr_expect_eq(lp.g_up, 2.09e-9 / 4);
-    cr_assert_eq(sgl_machine_level_exchange(m, 1, &xp), SGL_OK);
-    cr_expect_eq(xp.l, 52e-6);
-    cr_expect_eq(xp.g, 0.59e-9 / 4);
+    cr_expect(strstr(sgl_machine_provenance(m, "method"), "Table 2"));
+    /* The paper's Tables 2 and 3, and exchange parameters at every level. */
+    sgl_link_params_t p;
+    cr_assert_eq(sgl_machine_level_params(m, 0, &p), SGL_OK);
+    cr_expect_eq(p.l, 5.96e-6);
+    cr_expect_eq(p.g_up, 2.09e-9 / 4);
+    cr_assert_eq(sgl_machine_level_params(m, 1, &p), SGL_OK);
+    cr_expect_eq(p.l, 52e-6);
+    cr_expect_eq(p.g_down, 0.59e-9 / 4);
+    for (size_t i = 0; i < 2; i++) {
+        sgl_machine_t *x = NULL;
+        cr_assert_eq(sgl_machine_load(files[i], &x), SGL_OK);
+        for (unsigned l = 0; l < 2; l++) {
+            sgl_exchange_params_t e;
+            cr_expect_eq(sgl_machine_level_exchange(x, l, &e), SGL_OK,
+                         "%s level %u has no exchange record", files[i], l);
+        }
+        sgl_machine_free(x);
+    }
     sgl_machine_free(m);
 }
 

@@ -97,34 +97,41 @@ Test(predict, flat_bsp_prefix_sum)
     r = predict(m, SGL_PREDICT_REDUCE, n, 4);
     cr_expect_eq(r.total, n / p + p + p * g_word + 2 * l);
 
-    /* PSRS as BSP with m = n/p = 1562500, 4-byte elements, g = 1 per
-     * byte: four supersteps of two syncs each, the exchange on top priced
-     * with the level's derived exchange parameters (l_h = l, g_h = 1).
-     * sample:    sort m = 1562500; 64 x (16 + 16 x 64) bytes up; the root
-     *            merges the P^2 samples: P^2 log2 P = 4096 * 6 = 24576
-     * partition: (2 x 63 + 64) x 8 bytes down per worker; split P log2 m
-     * exchange:  16 bytes up per worker; h = 63 x (m/64 x 4 + 8) per
-     *            worker (every other worker's bucket and count): l_h + h
-     * merge:     m log2 P = 9375000; 8 bytes up per worker. */
+    /* PSRS as BSP with m = n/p = 1562500: four supersteps of two syncs
+     * each, one of them an exchange among the workers. No exchange
+     * parameters are set, so l_h = l and g_h = max(g_down, g_up) = 1 s
+     * per byte. The local sort is a linear radix sort: c(sort) per
+     * element. In bytes (eb = 4):
+     * S1: sort m = 1562500; P (2P+1) elements up; the root merges the
+     *     P^2 samples, P^2 log2 P = 4096 * 6 = 24576
+     * S2: 2(P-1) + 1 elements down per worker; split P log2 m; nothing up
+     * X:  P counts of 8 bytes up and down per worker; each worker sends
+     *     m/P elements to each of the P-1 others: h = m (P-1)/P * 4
+     * S3: merge m log2 P = 9375000; 1 element up.
+     * Workers: W1 = 1562500 + 64 log2(1562500) + 9375000; root: 24576. */
     double mm = n / p;
     double W1 = 1562500 + p * log2(mm) + 9375000;
-    double K = p * (16 + 16 * p) + p * (2 * (p - 1) + p) * 8 + p * 16 + p * 8;
-    double h = (p - 1) * (mm / p * 4 + 8);
+    double B = p * (2 * p + 1) * 4 + p * (2 * (p - 1) + 1) * 4 +
+               2 * p * p * 8 + p * 4;
+    double h = mm * (p - 1) / p * 4;
     r = predict(m, SGL_PREDICT_PSRS, n, 4);
-    expect_near(r.total, W1 + 24576 + K + h + 8 * l + l, "psrs");
+    expect_near(r.total, W1 + 24576 + B + 8 * l + l + h, "psrs");
     expect_near(r.level[1].work, W1, "psrs workers' work");
     expect_near(r.level[0].work, 24576, "psrs root's work");
     expect_near(r.level[0].exchange, l + h, "psrs exchange");
-    expect_near(r.level[0].bytes_h, h, "psrs h");
+    cr_expect_eq(r.level[0].bytes_h, h);
+    cr_expect_eq(r.level[0].supersteps, 4);
     /* One worker: its radix sort of all n elements, n * c(sort). */
     cr_expect_eq(r.sequential, 1e8, "psrs sequential %.17g", r.sequential);
-    /* Measured exchange parameters replace the derived ones. */
-    sgl_exchange_params_t xp = {10, 0.5};
-    cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &xp), SGL_OK);
+    /* With a "copy" kernel (c = 2): the root concatenates the samples,
+     * (2P+1) P elements; the workers copy nothing (buckets are staged and
+     * runs merged in place). */
+    cr_assert_eq(sgl_machine_set_kernel(m, "copy", 2), SGL_OK);
     r = predict(m, SGL_PREDICT_PSRS, n, 4);
-    expect_near(r.level[0].exchange, 10 + 0.5 * h, "psrs exchange, set");
-    expect_near(r.total, W1 + 24576 + K + 0.5 * h + 8 * l + 10,
-                "psrs, exchange set");
+    expect_near(r.level[1].work, W1, "psrs workers' work, copy");
+    expect_near(r.level[0].work, 24576 + 2 * 129 * 64,
+                "psrs root's work, copy");
+    cr_expect_eq(r.sequential, 1e8, "psrs sequential, copy");
     sgl_machine_free(m);
 }
 
@@ -169,20 +176,67 @@ Test(predict, two_levels)
     cr_expect_eq(r.level[0].gather, 6);
     cr_expect_eq(r.level[0].bytes_up, 2);
     cr_expect_eq(r.sequential, 600);
-    /* PSRS's exchange at both levels (every c 0), n = 600 one-byte
-     * elements, m = 100, P = 6, exchange parameters l 3 g 2 at level 1 and
-     * l 7 g 1 at level 0. A node master's children are single workers of
-     * its 3: h = 1 x 2 x (100/6 + 8); the root's are 3-worker nodes of its
-     * 6: h = 3 x 3 x (100/6 + 8). */
+    /* PSRS copies only (every other c 0, copy 1), n = 600, P = 6: every
+     * master concatenates the (2P+1) = 13 sample elements of each worker
+     * below it: a node 39, the root 78; workers copy nothing. */
     set_all_kernels(m, 0);
     sgl_exchange_params_t x0 = {7, 1}, x1 = {3, 2};
     cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &x0), SGL_OK);
     cr_assert_eq(sgl_machine_set_level_exchange(m, 1, &x1), SGL_OK);
     r = predict(m, SGL_PREDICT_PSRS, 600, 1);
-    expect_near(r.level[1].exchange, 3 + 2 * 2 * (100.0 / 6 + 8),
-                "level 1 exchange");
-    expect_near(r.level[0].exchange, 7 + 9 * (100.0 / 6 + 8),
-                "level 0 exchange");
+    cr_expect_eq(r.level[2].work, 0);
+    cr_expect_eq(r.level[1].work, 39);
+    cr_expect_eq(r.level[0].work, 78);
+    sgl_machine_free(m);
+}
+
+/* PSRS on node:2 core:2 by hand: n = 400, eb = 1, P = 4, m = 100;
+ * level 0: l 100, g 1, exchange l_h 7, g_h 3; level 1: l 10, g 0.5,
+ * exchange l_h 1, g_h 2; c(sort) = c(merge) = 1.
+ * Exchange h: at the root W_X = 4, W_i = 2: h_i = 2*100*2/4 = 100 bytes
+ * (each worker's 25 for each of the 2 workers of the other node); at a
+ * node W_X = 2, W_i = 1: h_i = 1*100*1/4 = 25. So the exchange terms are
+ * 7 + 100*3 = 307 at the root and 1 + 25*2 = 51 at a node.
+ * Workers: S1 100, S2 4 log2 100, X 0, S3 100 log2 4 = 200.
+ * Node, per superstep (2l = 20):
+ *   S1 100 + 2*9 bytes up *0.5 + 20                   = 129
+ *   S2 4 log2 100 + 2*(2*3 + 1) down *0.5 + 20        = 27 + 4 log2 100
+ *   X  0 + 2*(4*8) down and up *0.5 + 20 + 51         = 135
+ *   S3 200 + 2*1 up *0.5 + 20                         = 221
+ * Root (2l = 200):
+ *   S1 129 + 4*9 up + 200 + merge 4^2 log2 4 = 32     = 397
+ *   S2 (27 + 4 log2 100) + 2*(6 + 2) down + 200       = 243 + 4 log2 100
+ *   X  135 + 2*(2*4*8) down and up + 200 + 307        = 898
+ *   S3 221 + 4*1 up + 200                             = 425 */
+Test(predict, psrs_exchange_by_hand)
+{
+    sgl_machine_t *m = shape("node:2 core:2");
+    set_level(m, 0, 100, 1, 1);
+    set_level(m, 1, 10, 0.5, 0.5);
+    set_all_kernels(m, 1);
+    sgl_exchange_params_t x0 = {7, 3}, x1 = {1, 2};
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &x0), SGL_OK);
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 1, &x1), SGL_OK);
+    sgl_prediction_t r = predict(m, SGL_PREDICT_PSRS, 400, 1);
+    double total = 397 + 243 + 4 * log2(100) + 898 + 425;
+    expect_near(r.total, total, "psrs total");
+    expect_near(r.level[0].exchange, 307, "root's exchange");
+    expect_near(r.level[1].exchange, 51, "node's exchange");
+    cr_expect_eq(r.level[0].bytes_h, 100);
+    cr_expect_eq(r.level[1].bytes_h, 25);
+    cr_expect_eq(r.level[2].exchange, 0);
+    /* A slower exchange link at the root costs h * delta, at the nodes
+     * their own h * delta; neither touches the vertical terms. */
+    x0.g = 5;
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &x0), SGL_OK);
+    sgl_prediction_t slow = predict(m, SGL_PREDICT_PSRS, 400, 1);
+    expect_near(slow.total, total + 100 * 2, "root's g_h 3 -> 5");
+    cr_expect_eq(slow.level[0].scatter, r.level[0].scatter);
+    cr_expect(slow.speedup < r.speedup);
+    x1.g = 0;
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 1, &x1), SGL_OK);
+    slow = predict(m, SGL_PREDICT_PSRS, 400, 1);
+    expect_near(slow.total, total + 100 * 2 - 25 * 2, "node's g_h 2 -> 0");
     sgl_machine_free(m);
 }
 
@@ -349,6 +403,84 @@ Test(predict, three_levels_generic)
                  SGL_OK);
     cr_assert_eq(sgl_predict_program(m, &generic, &task, &r), SGL_OK);
     expect_near(r.total, 3670, "small regime");
+    sgl_machine_free(m);
+}
+
+/* The same tree with one exchange superstep at every master: no scatter
+ * or gather payload, the master's own 1 element of "k", h[i] = 3 + i
+ * bytes (so max_i h = 4 on these binary masters). Exchange parameters:
+ * root l_h 300, g_h 2; level 1 none set, so the guess from its link,
+ * l_h = 100, g_h = max(0.1, 0.2) = 0.2; level 2 l_h 5, g_h 0.5.
+ *   node 3: 14 + 1 + 2*10 + 5 + 4*0.5       = 42
+ *   rack 1: 42 + 1 + 2*100 + 100 + 4*0.2    = 343.8
+ *   root:   343.8 + 1 + 2*1000 + 300 + 4*2  = 2652.8
+ * With user set to a double, h is given without the exchange flag (0: a
+ * program bug), or child 0's h is that double (NaN: a bug; inf: an
+ * overflow). */
+static int x_step(void *user, const sgl_node_t *n, const void *task,
+                  unsigned s, sgl_pstep_t *st)
+{
+    (void)n;
+    (void)s;
+    for (unsigned i = 0; i < st->arity; i++) {
+        st->h[i] = 3 + i;
+        memcpy((char *)st->child_task + i, task, 1);
+    }
+    const double *bad = user;
+    st->exchange = !bad || *bad != 0;
+    if (bad && *bad != 0)
+        st->h[0] = *bad;
+    st->master.nterms = 1;
+    st->master.term[0].kernel = "k";
+    st->master.term[0].amount = 1;
+    return SGL_OK;
+}
+
+static unsigned x_nsteps(void *user, const sgl_node_t *n, const void *task)
+{
+    (void)user;
+    (void)n;
+    (void)task;
+    return 1;
+}
+
+Test(predict, exchange_generic)
+{
+    sgl_machine_t *m = three_levels();
+    sgl_exchange_params_t x0 = {300, 2}, x2 = {5, 0.5};
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &x0), SGL_OK);
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 2, &x2), SGL_OK);
+    sgl_program_t prog = generic;
+    prog.nsteps = x_nsteps;
+    prog.step = x_step;
+    char task = 0;
+    sgl_prediction_t r;
+    cr_assert_eq(sgl_predict_program(m, &prog, &task, &r), SGL_OK, "%s",
+                 sgl_last_error());
+    expect_near(r.total, 2652.8, "total");
+    expect_near(r.level[0].exchange, 308, "root's exchange");
+    expect_near(r.level[1].exchange, 100.8, "racks' exchange, guessed");
+    expect_near(r.level[2].exchange, 7, "nodes' exchange");
+    expect_near(sgl_level_cost_own(&r.level[1]), 1 + 200 + 100.8,
+                "racks' own cost includes the exchange");
+    for (unsigned l = 0; l < 3; l++)
+        cr_expect_eq(r.level[l].bytes_h, 4, "level %u", l);
+    cr_expect_eq(r.level[3].exchange, 0);
+    /* g_h scales the root's term only. */
+    x0.g = 4;
+    cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &x0), SGL_OK);
+    cr_assert_eq(sgl_predict_program(m, &prog, &task, &r), SGL_OK);
+    expect_near(r.total, 2652.8 + 8, "g_h doubled");
+    double bad[] = {0, NAN, -1, INFINITY};
+    const char *want[] = {"without an exchange", "negative or NaN",
+                          "negative or NaN", "the prediction overflows"};
+    for (size_t i = 0; i < 4; i++) {
+        prog.user = &bad[i];
+        cr_expect_eq(sgl_predict_program(m, &prog, &task, &r),
+                     isinf(bad[i]) ? SGL_ERANGE : SGL_EINVAL, "case %zu", i);
+        cr_expect(strstr(sgl_last_error(), want[i]), "case %zu: %s", i,
+                  sgl_last_error());
+    }
     sgl_machine_free(m);
 }
 
