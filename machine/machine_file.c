@@ -7,7 +7,6 @@
  *   provenance KEY VALUE             VALUE: "quoted" or the rest of the line
  *   level L [link K] [p N] l T g_down G g_up G     masters at level L
  *   level L small max_bytes B l T g_down G g_up G  small-message regime
- *   level L exchange l T g G                      exchange among children
  *   level L memory shared|private    do the children share memory?
  *   level L exchange l T g G         exchange among the children
  *   master L I l T g_down G g_up G   override for master I of level L

@@ -71,8 +71,6 @@ struct sgl__level_params {
     int small_set;          /* small-message regime */
     double small_max;       /* bytes per child */
     sgl_link_params_t small;
-    int exchange_set;       /* exchange among the children (DESIGN 8) */
-    sgl_exchange_params_t exchange;
     int memory;             /* sgl_memory_t */
     int exchange_set;       /* horizontal parameters (section 8) */
     sgl_exchange_params_t exchange;

@@ -96,61 +96,6 @@ int sgl_machine_level_small_params(const sgl_machine_t *m, unsigned level,
     return SGL_OK;
 }
 
-int sgl_machine_set_level_exchange(sgl_machine_t *m, unsigned level,
-                                   const sgl_exchange_params_t *p)
-{
-    static const char fn[] = "sgl_machine_set_level_exchange";
-    int rc = check_level(fn, m, level);
-    if (!rc && !p)
-        rc = sgl_error_set(SGL_EINVAL, "%s: NULL parameters", fn);
-    if (!rc)
-        rc = sgl__check_value(fn, "l", p->l);
-    if (!rc)
-        rc = sgl__check_value(fn, "g", p->g);
-    if (rc)
-        return rc;
-    m->params[level].exchange_set = 1;
-    m->params[level].exchange = *p;
-    return SGL_OK;
-}
-
-int sgl_machine_level_exchange(const sgl_machine_t *m, unsigned level,
-                               sgl_exchange_params_t *ret)
-{
-    if (!m || !ret)
-        return sgl_error_set(SGL_EINVAL,
-                             "sgl_machine_level_exchange: NULL argument");
-    if (level > m->depth || !m->params[level].exchange_set)
-        return sgl_error_set(SGL_ERANGE,
-                             "no exchange parameters set for level %u", level);
-    *ret = m->params[level].exchange;
-    return SGL_OK;
-}
-
-int sgl_node_exchange_params(const sgl_node_t *master,
-                             sgl_exchange_params_t *ret, int *ret_measured)
-{
-    if (!master || !ret)
-        return sgl_error_set(SGL_EINVAL,
-                             "sgl_node_exchange_params: NULL argument");
-    const struct sgl__level_params *lp =
-        &master->machine->params[master->level];
-    if (master->arity && lp->exchange_set) {
-        *ret = lp->exchange;
-        if (ret_measured)
-            *ret_measured = 1;
-        return SGL_OK;
-    }
-    sgl_link_params_t p;
-    int rc = sgl_node_params(master, &p);
-    if (rc)
-        return rc;
-    *ret = (sgl_exchange_params_t){p.l, p.g_down > p.g_up ? p.g_down : p.g_up};
-    if (ret_measured)
-        *ret_measured = 0;
-    return SGL_OK;
-}
-
 int sgl_machine_set_level_memory(sgl_machine_t *m, unsigned level,
                                  sgl_memory_t memory)
 {

@@ -210,32 +210,6 @@ int sgl_machine_set_level_small_params(sgl_machine_t *m, unsigned level,
 int sgl_machine_level_small_params(const sgl_machine_t *m, unsigned level,
                                    sgl_link_params_t *ret,
                                    double *ret_max_bytes);
-/** Cost parameters of an exchange superstep among one master's children
- *  (DESIGN.md section 8): with h the bytes of the busiest child (the most
- *  its workers send to, or receive from, the master's other children),
- *  an exchange costs l + h * g at this level. */
-typedef struct sgl_exchange_params {
-    double l; /**< seconds per exchange among the children */
-    double g; /**< seconds per byte of the busiest child */
-} sgl_exchange_params_t;
-
-/** Set the exchange parameters of every master at @p level.
- *  @return as sgl_machine_set_level_params(). */
-int sgl_machine_set_level_exchange(sgl_machine_t *m, unsigned level,
-                                   const sgl_exchange_params_t *p);
-/** The exchange parameters set for @p level. @return SGL_OK, SGL_ERANGE if
- *  none were set. */
-int sgl_machine_level_exchange(const sgl_machine_t *m, unsigned level,
-                               sgl_exchange_params_t *ret);
-/** Exchange parameters of @p master's level; where none were set, derived
- *  from the master's own link as l_h = l, g_h = max(g_down, g_up): each
- *  child's link then carries only its own bytes, as a gather or scatter
- *  carries each child's (a guess until probed; @p ret_measured says
- *  which, may be NULL).
- *  @return SGL_OK, SGL_EINVAL for a worker, SGL_ERANGE if the level has no
- *          parameters at all. */
-int sgl_node_exchange_params(const sgl_node_t *master,
-                             sgl_exchange_params_t *ret, int *ret_measured);
 /** Effective parameters of @p master's link (its override, else its
  *  level's). @return SGL_OK, SGL_EINVAL for a worker, SGL_ERANGE if none
  *  are set. */

@@ -7,8 +7,6 @@
  *     Cost_master = max_i Cost_child_i + w0*c0
  *                   + k_down*g_down + k_up*g_up + 2*l
  *     Cost_worker = w_i * c_i
- * and an exchange superstep adds l_h + max_i h_i * g_h at the master, h_i
- * the bytes child i's workers send to or receive from its siblings'.
  *
  * k_down and k_up are the bytes the master scatters and gathers, summed
  * over its children; w0*c0 the master's own work (c of the worker that
@@ -79,12 +77,6 @@ typedef struct sgl_pstep {
     double *down;      /**< [arity] bytes scattered to each child */
     double *up;        /**< [arity] bytes each child hands up */
     sgl_work_t master; /**< the master's own work in this superstep */
-    int exchange;      /**< nonzero: the superstep is an exchange, which
-                            also costs l_h + max_i h[i] * g_h at this
-                            master (sgl_node_exchange_params()) */
-    double *h;         /**< [arity] bytes each child's workers exchange
-                            with the master's other children (the larger
-                            of sent and received) */
     void *child_task;  /**< [arity] tasks of task_size bytes each: what
                             every child does in the pardo */
     double *h;         /**< [arity] bytes child i's workers exchange across

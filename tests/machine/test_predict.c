@@ -180,9 +180,7 @@ Test(predict, two_levels)
      * master concatenates the (2P+1) = 13 sample elements of each worker
      * below it: a node 39, the root 78; workers copy nothing. */
     set_all_kernels(m, 0);
-    sgl_exchange_params_t x0 = {7, 1}, x1 = {3, 2};
-    cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &x0), SGL_OK);
-    cr_assert_eq(sgl_machine_set_level_exchange(m, 1, &x1), SGL_OK);
+    cr_assert_eq(sgl_machine_set_kernel(m, "copy", 1), SGL_OK);
     r = predict(m, SGL_PREDICT_PSRS, 600, 1);
     cr_expect_eq(r.level[2].work, 0);
     cr_expect_eq(r.level[1].work, 39);
