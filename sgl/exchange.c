@@ -259,8 +259,54 @@ sgl_exchange_method_t sgl_runtime_exchange_method(const sgl_runtime_t *rt,
     if (!rt || level > sgl_machine_depth(rt->machine))
         return SGL_EXCHANGE_DIRECT;
     sgl_exchange_method_t m = (sgl_exchange_method_t)rt->xmethod[level];
+    if (m != SGL_EXCHANGE_AUTO)
+        return m;
     /* Without the machine's parameters the direct execution is the
      * choice: it moves each byte once instead of twice and never more
-     * than one process's share through one link. */
-    return m == SGL_EXCHANGE_AUTO ? SGL_EXCHANGE_DIRECT : m;
+     * than one child's share through one link. */
+    return rt->xauto[level] ? (sgl_exchange_method_t)rt->xauto[level]
+                            : SGL_EXCHANGE_DIRECT;
+}
+
+/* The model's pick at master @x for an exchange of BULK bytes between
+ * every pair of its workers, the bulk data exchanges move (so the
+ * latency terms barely count):
+ *   direct: 2 l + l_h + max_i W_i (W - W_i) BULK g_h
+ *   routed: 4 l + W^2 BULK (g_up + g_down)   (up to x, then down) */
+#define BULK 65536.0
+
+static sgl_exchange_method_t pick(const sgl_node_t *x)
+{
+    sgl_link_params_t p;
+    sgl_exchange_params_t h;
+    if (sgl_node_params(x, &p) || sgl_node_exchange_params(x, &h, NULL))
+        return SGL_EXCHANGE_AUTO;
+    double W = (double)sgl_node_workers(x), most = 0;
+    for (unsigned i = 0; i < sgl_node_arity(x); i++) {
+        double wi = (double)sgl_node_workers(sgl_node_child(x, i));
+        most = wi * (W - wi) > most ? wi * (W - wi) : most;
+    }
+    double direct = 2 * p.l + h.l + most * BULK * h.g;
+    double routed = 4 * p.l + W * W * BULK * (p.g_up + p.g_down);
+    return direct <= routed ? SGL_EXCHANGE_DIRECT : SGL_EXCHANGE_ROUTED;
+}
+
+int sgl_runtime_set_params(sgl_runtime_t *rt, const sgl_machine_t *params)
+{
+    if (!rt || !params)
+        return sgl_error_set(SGL_EINVAL, "sgl_runtime_set_params: NULL "
+                                         "argument");
+    if (!sgl__same_shape(rt->machine, params))
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_runtime_set_params: the machine file's "
+                             "tree (%s) has another shape than the "
+                             "runtime's (%s)",
+                             sgl_machine_source(params),
+                             sgl_machine_source(rt->machine));
+    unsigned depth = sgl_machine_depth(rt->machine);
+    for (unsigned k = 0; k <= depth; k++) {
+        const sgl_node_t *x = sgl_machine_master(params, k, 0);
+        rt->xauto[k] = x ? (unsigned char)pick(x) : 0;
+    }
+    return SGL_OK;
 }

@@ -365,6 +365,18 @@ static int env_bool(const char *name, const char *v, int *ret)
                          name, v);
 }
 
+int sgl__same_shape(const sgl_machine_t *a, const sgl_machine_t *b)
+{
+    if (sgl_machine_depth(a) != sgl_machine_depth(b) ||
+        sgl_machine_workers(a) != sgl_machine_workers(b))
+        return 0;
+    for (unsigned l = 0; l <= sgl_machine_depth(a); l++)
+        if (sgl_machine_level_size(a, l) != sgl_machine_level_size(b, l) ||
+            sgl_machine_level_masters(a, l) != sgl_machine_level_masters(b, l))
+            return 0;
+    return 1;
+}
+
 /* This process's workers by index, for the exchange: a process plays the
  * workers of one subtree, a contiguous range. */
 static void index_workers(struct sgl_ctx *c, struct sgl_runtime *rt)
@@ -387,8 +399,9 @@ static int exchange_setting(struct sgl_runtime *rt)
 {
     size_t levels = (size_t)sgl_machine_depth(rt->machine) + 1;
     rt->xmethod = calloc(levels, 1);
+    rt->xauto = calloc(levels, 1);
     rt->wctx = calloc(sgl_machine_workers(rt->machine), sizeof *rt->wctx);
-    if (!rt->xmethod || !rt->wctx)
+    if (!rt->xmethod || !rt->xauto || !rt->wctx)
         return sgl_error_set(SGL_ENOMEM, "sgl_init: out of memory");
     index_workers(rt->entry, rt);
     char *env = NULL;
@@ -610,6 +623,7 @@ int sgl_finalize(sgl_runtime_t *rt)
     free(rt->index);
     free(rt->wctx);
     free(rt->xmethod);
+    free(rt->xauto);
     sgl__buf_free(&rt->result);
     if (rt->xcomm != MPI_COMM_NULL)
         MPI_Comm_free(&rt->xcomm);

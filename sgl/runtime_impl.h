@@ -173,6 +173,8 @@ struct sgl_runtime {
     struct sgl_ctx **wctx;   /* this process's workers, by index - wfirst */
     size_t wfirst, wn;
     unsigned char *xmethod;  /* sgl_exchange_method_t per level */
+    unsigned char *xauto;    /* AUTO's pick per level from the machine
+                                parameters; 0: none given */
     char warning[256];       /* sgl_runtime_warning(); empty if none */
     int trace;               /* record supersteps */
     size_t trace_max;        /* records per master */
@@ -200,6 +202,9 @@ struct sgl_runtime {
 };
 
 uint32_t sgl__hash(const char *s);
+
+/* Nonzero if the two trees have the same levels, sizes and workers. */
+int sgl__same_shape(const sgl_machine_t *a, const sgl_machine_t *b);
 
 /* Seconds since the runtime's epoch. */
 double sgl__now(const struct sgl_runtime *rt);

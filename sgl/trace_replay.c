@@ -141,24 +141,12 @@ static int step_cost(const struct replay *r, const struct rstep *s,
     return SGL_OK;
 }
 
-static int same_shape(const sgl_machine_t *a, const sgl_machine_t *b)
-{
-    if (sgl_machine_depth(a) != sgl_machine_depth(b) ||
-        sgl_machine_workers(a) != sgl_machine_workers(b))
-        return 0;
-    for (unsigned l = 0; l <= sgl_machine_depth(a); l++)
-        if (sgl_machine_level_size(a, l) != sgl_machine_level_size(b, l) ||
-            sgl_machine_level_masters(a, l) != sgl_machine_level_masters(b, l))
-            return 0;
-    return 1;
-}
-
 int sgl_trace_replay(sgl_runtime_t *rt, const sgl_machine_t *params,
                      double *ret_seconds)
 {
     if (!rt || !params || !ret_seconds)
         return sgl_error_set(SGL_EINVAL, "sgl_trace_replay: NULL argument");
-    int rc = same_shape(rt->machine, params)
+    int rc = sgl__same_shape(rt->machine, params)
                  ? SGL_OK
                  : sgl_error_set(SGL_EINVAL,
                                  "sgl_trace_replay: the machine file's tree "

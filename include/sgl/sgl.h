@@ -382,7 +382,9 @@ int sgl_ctx_add_work(sgl_ctx_t *ctx, double units);
 
 /** How sgl_exchange() moves the payload. */
 typedef enum sgl_exchange_method {
-    SGL_EXCHANGE_AUTO = 0, /**< the runtime's choice per level */
+    SGL_EXCHANGE_AUTO = 0, /**< per level, the cheaper by the machine
+                                parameters of sgl_runtime_set_params();
+                                direct without them */
     SGL_EXCHANGE_DIRECT,   /**< worker to worker */
     SGL_EXCHANGE_ROUTED,   /**< up to the master and down again */
 } sgl_exchange_method_t;
@@ -444,6 +446,16 @@ int sgl_exchange_release(sgl_ctx_t *ctx);
  *  @return SGL_OK, SGL_EINVAL (NULL, unknown method, no such level). */
 int sgl_runtime_set_exchange(sgl_runtime_t *rt, unsigned level,
                              sgl_exchange_method_t method);
+
+/** Give the runtime a machine file's parameters (a tree of the runtime's
+ *  shape, e.g. from sgl_machine_load()) for SGL_EXCHANGE_AUTO: at each
+ *  level it picks the execution the cost model prices lower for bulk
+ *  data (64 KiB between every pair of workers below a master):
+ *  direct 2 l + l_h + max_i W_i (W - W_i) b g_h against routed
+ *  4 l + W^2 b (g_up + g_down). The choice is copied; @p params may be
+ *  freed after the call. Collective in effect: call it in every process.
+ *  @return SGL_OK, SGL_EINVAL (NULL, or another shape). */
+int sgl_runtime_set_params(sgl_runtime_t *rt, const sgl_machine_t *params);
 
 /** The method the runtime will use for an exchange at a master of
  *  @p level: never AUTO. */

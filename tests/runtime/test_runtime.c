@@ -381,3 +381,41 @@ Test(runtime, trace_keeps_at_most_trace_max_records_and_counts_the_rest)
     cr_assert_eq(sgl_trace_dropped(rt), 0);
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
+
+/* SGL_EXCHANGE_AUTO by the model: direct where the machine file says
+ * nothing about exchanges (its guess from the links), routed at a level
+ * whose exchanges are priced far above its gathers and scatters; an
+ * explicit method overrides; the exchanges stay correct either way. */
+Test(runtime, exchange_method_by_the_model)
+{
+    sgl_runtime_t *rt = start("pack:2 core:3");
+    sgl_machine_opts_t mo;
+    sgl_machine_opts_default(&mo);
+    sgl_machine_t *params = NULL;
+    cr_assert_eq(sgl_machine_from_shape("pack:2 core:3", &mo, &params),
+                 SGL_OK);
+    sgl_link_params_t lp = {1e-6, 1e-9, 1e-9};
+    cr_assert_eq(sgl_machine_set_level_params(params, 0, &lp), SGL_OK);
+    cr_assert_eq(sgl_machine_set_level_params(params, 1, &lp), SGL_OK);
+    RUN_OK(sgl_runtime_set_params(rt, params));
+    cr_expect_eq(sgl_runtime_exchange_method(rt, 0), SGL_EXCHANGE_DIRECT);
+    cr_expect_eq(sgl_runtime_exchange_method(rt, 1), SGL_EXCHANGE_DIRECT);
+    sgl_exchange_params_t slow = {1e-6, 1e-6};
+    cr_assert_eq(sgl_machine_set_level_exchange(params, 0, &slow), SGL_OK);
+    RUN_OK(sgl_runtime_set_params(rt, params));
+    cr_expect_eq(sgl_runtime_exchange_method(rt, 0), SGL_EXCHANGE_ROUTED);
+    cr_expect_eq(sgl_runtime_exchange_method(rt, 1), SGL_EXCHANGE_DIRECT);
+    RUN_OK(prog_exchange(rt, 77, SGL_EXCHANGE_AUTO));
+    RUN_OK(sgl_runtime_set_exchange(rt, 0, SGL_EXCHANGE_DIRECT));
+    cr_expect_eq(sgl_runtime_exchange_method(rt, 0), SGL_EXCHANGE_DIRECT);
+    sgl_machine_t *other = NULL;
+    cr_assert_eq(sgl_machine_from_shape("core:6", &mo, &other), SGL_OK);
+    cr_expect_eq(sgl_runtime_set_params(rt, other), SGL_EINVAL);
+    cr_expect_eq(sgl_runtime_set_exchange(rt, 9, SGL_EXCHANGE_ROUTED),
+                 SGL_EINVAL);
+    cr_expect_eq(sgl_runtime_set_exchange(rt, 0, (sgl_exchange_method_t)7),
+                 SGL_EINVAL);
+    sgl_machine_free(other);
+    sgl_machine_free(params);
+    sgl_finalize(rt);
+}
