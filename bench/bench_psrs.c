@@ -45,8 +45,6 @@ static int sort_main(sgl_ctx_t *root, const void *arg, size_t size)
         return rc;
     /* Only the sort's supersteps count. */
     double t0 = MPI_Wtime();
-    unsigned long first = 0;
-    (void)first;
     rc = sgl_dvec_sort(root, v, NULL);
     r.seconds = MPI_Wtime() - t0;
     int rc2 = sgl_dvec_free(root, v);
@@ -234,6 +232,7 @@ int main(int argc, char **argv)
                "medians of %d\n",
                n, sgl_machine_source(sgl_runtime_machine(rt)), P, size, reps);
     int rc = SGL_OK;
+    double t_begin = MPI_Wtime();
     for (int k = 0; k < reps && !rc; k++) {
         uint64_t seed = 1000 + (uint64_t)k;
         struct sort_run d = {0}, r = {0}, o = {0};
@@ -283,10 +282,11 @@ int main(int argc, char **argv)
             r_speed[k] = o.seconds / d.seconds;
             r_ips[k] = ips / d.seconds;
         }
+        double spent = MPI_Wtime() - t_begin;
         fprintf(stderr, "bench_psrs: rep %d of %d: direct %.1f ms, routed "
-                        "%.1f ms%s\n",
+                        "%.1f ms; ETA %.0f s\n",
                 k + 1, reps, 1e3 * d.seconds, 1e3 * r.seconds,
-                one ? "" : "");
+                spent / (k + 1) * (reps - k - 1));
         if (csv) {
             fprintf(csv, "%d,direct,%zu,%zu,%.9f,%.0f,%.4f\n", k, n, P,
                     d.seconds, d.root_bytes, worst);
