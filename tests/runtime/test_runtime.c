@@ -419,3 +419,58 @@ Test(runtime, exchange_method_by_the_model)
     sgl_machine_free(params);
     sgl_finalize(rt);
 }
+
+/* The trace of an exchange at the root of core:3: worker w sends w + 1
+ * doubles to every worker (itself included), so child i sends
+ * 2 (i + 1) 8 bytes across the root's child boundaries and receives
+ * (sum of the others' w + 1) 8 bytes; a routed exchange records its two
+ * supersteps and no horizontal bytes. */
+static double tx_block[3][3 * 3];
+
+static int tx_stage(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    size_t w = sgl_ctx_first_worker(ctx), counts[3] = {w + 1, w + 1, w + 1};
+    return sgl_exchange_put(ctx, tx_block[w], sizeof(double), 0, 3, counts);
+}
+
+static int tx_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    int rc = sgl_pardo(root, tx_stage, NULL, 0);
+    return rc ? rc : sgl_exchange(root);
+}
+
+Test(runtime, trace_records_the_exchange)
+{
+    sgl_runtime_t *rt = start("core:3");
+    for (int method = SGL_EXCHANGE_DIRECT; method <= SGL_EXCHANGE_ROUTED;
+         method++) {
+        RUN_OK(sgl_runtime_set_exchange(rt, 0, (sgl_exchange_method_t)method));
+        sgl_trace_clear(rt);
+        RUN_OK(sgl_run(rt, tx_main, NULL, 0));
+        size_t exchanges = 0;
+        for (size_t k = 0; k < sgl_trace_steps(rt); k++) {
+            sgl_trace_step_t s;
+            RUN_OK(sgl_trace_step(rt, k, &s));
+            if (!s.exchange)
+                continue;
+            exchanges++;
+            cr_expect_eq(s.exchange, method);
+            for (unsigned i = 0; i < 3; i++) {
+                size_t sent = method == SGL_EXCHANGE_DIRECT ? 2 * (i + 1) * 8
+                                                            : 0;
+                size_t recv = method == SGL_EXCHANGE_DIRECT
+                                  ? (6 - (i + 1)) * 8
+                                  : 0;
+                cr_expect_eq(s.h_sent_bytes[i], sent, "child %u sent %zu", i,
+                             s.h_sent_bytes[i]);
+                cr_expect_eq(s.h_recv_bytes[i], recv, "child %u got %zu", i,
+                             s.h_recv_bytes[i]);
+            }
+        }
+        cr_expect_eq(exchanges, method == SGL_EXCHANGE_DIRECT ? 1u : 2u,
+                     "%zu exchange supersteps recorded", exchanges);
+    }
+    sgl_finalize(rt);
+}
