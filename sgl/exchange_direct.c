@@ -278,6 +278,8 @@ static int swap_counts(struct xproc *x)
             for (size_t d = q->first; d < q->first + q->n; d++)
                 *c++ = sgl__xo_bytes(rt->wctx[s], d);
     }
+    for (size_t k = 0; k < 2 * x->npeer; k++)
+        x->req[k] = MPI_REQUEST_NULL;
     int rc = SGL_OK;
     for (size_t k = 0; k < x->npeer && !rc; k++) {
         struct sgl__part in = {x->cin + x->oin[k],

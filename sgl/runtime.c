@@ -733,6 +733,11 @@ int sgl_run(sgl_runtime_t *rt, sgl_task_fn task, const void *arg,
     }
     char msg[SGL_ERRMSG_MAX];
     snprintf(msg, sizeof msg, "%s", sgl_last_error());
+    /* Blocks staged for an exchange that never ran (the program failed
+     * or forgot it) point into the workers' memory: they must not reach
+     * the next program's exchange. */
+    for (size_t w = 0; w < rt->wn; w++)
+        sgl__xo_clear(rt->wctx[w]);
     int rc = stop_below(rt->entry, status, msg);
     if (!rc && status == SGL_OK && rt->share_result)
         rc = share_result(rt);

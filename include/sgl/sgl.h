@@ -395,7 +395,8 @@ typedef enum sgl_exchange_method {
  *  Not copied: @p src must stay valid and unchanged until that exchange
  *  returns (keep it in the worker's state, not on the task's stack); the
  *  counts are copied. A later call before the exchange replaces the
- *  earlier one; a worker that stages nothing sends nothing.
+ *  earlier one; a worker that stages nothing sends nothing. Blocks no
+ *  exchange took by the end of the program (sgl_run()) are dropped.
  *  @return SGL_OK, SGL_ESTATE (not a worker, or outside a task),
  *          SGL_EINVAL (NULL counts with ndest > 0, NULL src with a
  *          non-zero count, elem_size 0), SGL_ERANGE (sizes overflow),
