@@ -989,8 +989,14 @@ int main(int argc, char **argv)
             }
             pl.out = argv[++i];
         }
-        else if (strcmp(argv[i], "--help") == 0) {
-            printf("usage: sgl-probe [--quick] [-o FILE]\n"
+        else if (strcmp(argv[i], "--version") == 0 ||
+                 strcmp(argv[i], "-V") == 0) {
+            printf("sgl-probe %s\n", sgl_version());
+            return 0;
+        } else if (strcmp(argv[i], "--help") == 0 ||
+                   strcmp(argv[i], "-h") == 0) {
+            printf("usage: sgl-probe [--quick] [-o FILE] [-h|--help] "
+                   "[-V|--version]\n"
                    "Measures l, g_down, g_up and the exchange's l_h, g_h per\n"
                    "level and c per kernel and writes a machine file\n"
                    "(default machine.sgl). Run alone or under mpirun -n N.\n");
@@ -1217,7 +1223,7 @@ int main(int argc, char **argv)
                      k.n[k.nsizes - 1], k.busy);
             sgl_machine_set_provenance(out, "host", host);
             sgl_machine_set_provenance(out, "date", date);
-            sgl_machine_set_provenance(out, "sgl_version", SGL_VERSION);
+            sgl_machine_set_provenance(out, "sgl_version", sgl_version());
             sgl_machine_set_provenance(out, "method", method);
             sgl_machine_set_provenance(out, "source", sgl_machine_source(m));
             if (sgl_machine_save(out, pl.out)) {

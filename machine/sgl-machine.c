@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <sgl/machine.h>
+#include <sgl/version.h>
 #include "machine_impl.h"
 
 static void usage(FILE *f)
@@ -26,8 +27,8 @@ static void usage(FILE *f)
           "  --full           every node, however large the tree (--max-lines 0)\n"
           "  --summary        fold alike siblings into one line each\n"
           "                   (--max-lines 1; the default above 256 nodes)\n"
-          "  --help           show this help\n"
-          "  --version        show the version\n"
+          "  -h, --help       show this help\n"
+          "  -V, --version    show the version\n"
           "\n"
           "Discovery honours the process's CPU binding, OMP_NUM_THREADS and\n"
           "SGL_XML (an XML file to use instead of this host's topology).\n",
@@ -88,13 +89,13 @@ int main(int argc, char **argv)
 
     int c;
     opterr = 0; /* our own messages, and exit status 2 */
-    while ((c = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'h':
             usage(stdout);
             return 0;
         case 'V':
-            printf("sgl-machine %s\n", SGL_VERSION);
+            printf("sgl-machine %s\n", sgl_version());
             return 0;
         case 's':
             shape = optarg;

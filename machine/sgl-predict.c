@@ -11,10 +11,8 @@
 #include <sgl/machine.h>
 #include "machine_impl.h"
 #include <sgl/predict.h>
+#include <sgl/version.h>
 
-#ifndef SGL_VERSION
-#define SGL_VERSION "unknown"
-#endif
 
 static void usage(FILE *out)
 {
@@ -34,7 +32,7 @@ static void usage(FILE *out)
             "of on\n"
             "                     the workers (reduce, scans)\n"
             "  --json             print JSON instead of a table\n"
-            "  --help, --version\n");
+            "  -h, --help, -V, --version\n");
 }
 
 /* The offending argument is quoted escaped: it may hold control
@@ -232,8 +230,8 @@ int main(int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(a, "--version")) {
-            printf("sgl-predict %s\n", SGL_VERSION);
+        } else if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
+            printf("sgl-predict %s\n", sgl_version());
             return 0;
         } else if (!strcmp(a, "--json")) {
             json = 1;

@@ -50,6 +50,7 @@
 
 #include <sgl/errors.h>
 #include <sgl/machine.h>
+#include <sgl/version.h>
 
 #ifdef __cplusplus
 extern "C" {
