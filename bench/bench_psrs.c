@@ -13,6 +13,7 @@
  * Prints one line per repetition and medians with their spread; the CSV
  * has one row per measurement. */
 #include <getopt.h>
+#include <malloc.h>
 #include <math.h>
 #include <mpi.h>
 #include <stdint.h>
@@ -159,6 +160,11 @@ static sgl_runtime_t *start(const char *shape)
 int main(int argc, char **argv)
 {
     bench_default_env();
+    /* Large blocks come from and go back to the system every time: with
+     * glibc's adaptive threshold a freed block would stay resident and
+     * hide the next sort's peak from the measurement. */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 20);
     size_t n = 10000000;
     int reps = 7;
     const char *shape = getenv("SGL_SHAPE"), *csv_path = NULL;
