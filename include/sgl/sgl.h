@@ -415,8 +415,8 @@ int sgl_exchange_put(sgl_ctx_t *ctx, const void *src, size_t elem_size,
  *  which ran.
  *  @return SGL_OK, SGL_ESTATE (a block staged for the next pardo),
  *          SGL_EINVAL (a worker addressed a worker outside this master;
- *          the message names both), SGL_ENOTASK (never: the runtime's own
- *          tasks are registered by sgl_init()), SGL_ENOMEM, SGL_EMPI. */
+ *          the message names both), SGL_ENOMEM, SGL_EMPI, or a failure in
+ *          a child, worded as sgl_pardo() words it. */
 int sgl_exchange(sgl_ctx_t *ctx);
 
 /** In a worker's task: the blocks received in the last exchange that
