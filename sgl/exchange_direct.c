@@ -58,22 +58,26 @@ static int whole_subtree_here(const struct sgl_ctx *c)
     return 1;
 }
 
+/* Bytes in the blocks of workers [lo, hi) of a block list that covers
+ * workers first.. first + n - 1 at byte offsets @off. */
+static uint64_t range_bytes(const size_t *off, size_t first, size_t n,
+                            size_t lo, size_t hi)
+{
+    lo = lo > first ? lo : first;
+    hi = hi < first + n ? hi : first + n;
+    return lo < hi ? off[hi - first] - off[lo - first] : 0;
+}
+
 /* Bytes @w sends to the workers [lo, hi). */
 static uint64_t sent_to(const struct sgl_ctx *w, size_t lo, size_t hi)
 {
-    size_t a = w->xo_first, b = w->xo_first + w->xo_n;
-    lo = lo > a ? lo : a;
-    hi = hi < b ? hi : b;
-    return lo < hi ? w->xo_off[hi - a] - w->xo_off[lo - a] : 0;
+    return range_bytes(w->xo_off, w->xo_first, w->xo_n, lo, hi);
 }
 
 /* Bytes @w received from the workers [lo, hi). */
 static uint64_t recv_from(const struct sgl_ctx *w, size_t lo, size_t hi)
 {
-    size_t a = w->xin_first, b = w->xin_first + w->xin_n;
-    lo = lo > a ? lo : a;
-    hi = hi < b ? hi : b;
-    return lo < hi ? w->xin_off[hi - a] - w->xin_off[lo - a] : 0;
+    return range_bytes(w->xin_off, w->xin_first, w->xin_n, lo, hi);
 }
 
 /* Hand up @w's figures: for each level k from the exchange's level + 1 to
@@ -125,6 +129,15 @@ static int finish(struct sgl_ctx *m, int status)
     return status;
 }
 
+/* The exchange's workers [*lo, *hi) that this process plays. */
+static void local_sources(const struct sgl_runtime *rt,
+                          const struct sgl__xarg *a, size_t *lo, size_t *hi)
+{
+    size_t F = (size_t)a->first, end = F + (size_t)a->workers;
+    *lo = rt->wfirst > F ? rt->wfirst : F;
+    *hi = rt->wfirst + rt->wn < end ? rt->wfirst + rt->wn : end;
+}
+
 /* A worker takes the blocks from the sources in its own process. */
 static int worker_local(struct sgl_ctx *w, const struct sgl__xarg *a)
 {
@@ -133,11 +146,8 @@ static int worker_local(struct sgl_ctx *w, const struct sgl__xarg *a)
         return sgl_error_set(SGL_ENOMEM, "sgl_exchange: worker %zu has no "
                                          "memory for its received blocks",
                              w->node->first_worker);
-    size_t lo = rt->wfirst > a->first ? rt->wfirst : (size_t)a->first;
-    size_t hi = rt->wfirst + rt->wn;
-    if (hi > a->first + a->workers)
-        hi = (size_t)(a->first + a->workers);
-    size_t d = w->node->first_worker;
+    size_t lo, hi, d = w->node->first_worker;
+    local_sources(rt, a, &lo, &hi);
     for (size_t s = lo; s < hi; s++) {
         const struct sgl_ctx *src = rt->wctx[s - rt->wfirst];
         size_t bytes = sgl__xo_bytes(src, d);
@@ -157,43 +167,6 @@ static int xt_local(sgl_ctx_t *c, const void *arg, size_t arg_size)
     return worker_local(c, arg);
 }
 
-/* Check the staged blocks of this process's workers in the exchange and
- * lay out their receive buffers, with @in(s, d) the bytes worker d gets
- * from source s. Every worker is laid out even after a failure. */
-static int prepare(struct sgl_runtime *rt, const struct sgl__xarg *a,
-                   size_t lo, size_t hi,
-                   size_t (*in)(void *, size_t, size_t), void *user)
-{
-    int rc = SGL_OK;
-    for (size_t w = lo; w < hi; w++) {
-        int r = sgl__xo_check(rt->wctx[w - rt->wfirst], a);
-        rc = rc ? rc : r;
-    }
-    size_t *bytes = malloc((size_t)a->workers * sizeof *bytes);
-    if (!bytes) {
-        for (size_t d = lo; d < hi; d++)
-            rt->wctx[d - rt->wfirst]->xin_n = 0;
-        return rc ? rc
-                  : sgl_error_set(SGL_ENOMEM, "sgl_exchange: out of memory "
-                                              "for %zu counts",
-                                  (size_t)a->workers);
-    }
-    for (size_t d = lo; d < hi; d++) {
-        for (size_t s = 0; s < a->workers; s++)
-            bytes[s] = in(user, (size_t)a->first + s, d);
-        int r = sgl__xin_layout(rt->wctx[d - rt->wfirst], a, bytes);
-        rc = rc ? rc : r;
-    }
-    free(bytes);
-    return rc;
-}
-
-static size_t in_local(void *user, size_t s, size_t d)
-{
-    const struct sgl_runtime *rt = user;
-    return sgl__xo_bytes(rt->wctx[s - rt->wfirst], d);
-}
-
 static void clear_staged(struct sgl_runtime *rt, size_t lo, size_t hi)
 {
     for (size_t w = lo; w < hi; w++)
@@ -207,8 +180,10 @@ struct xproc {
     const struct sgl__xarg *a;
     struct proc *peer;     /* the other processes of the exchange */
     size_t npeer;
-    uint64_t *cout, *cin;  /* counts to and from each peer, back to back */
-    size_t *oout, *oin;    /* each peer's offset in cout, cin */
+    uint64_t *cout, *cin;  /* counts to and from each peer, back to back:
+                              peer k's at off[k] in both (a pair's
+                              matrices have the same size each way) */
+    size_t *off;
     MPI_Request *req;      /* 2 per peer */
 };
 
@@ -217,8 +192,7 @@ static void xproc_free(struct xproc *x)
     free(x->peer);
     free(x->cout);
     free(x->cin);
-    free(x->oout);
-    free(x->oin);
+    free(x->off);
     free(x->req);
 }
 
@@ -241,19 +215,45 @@ static int find_peers(struct xproc *x)
     return SGL_OK;
 }
 
-static size_t in_mixed(void *user, size_t s, size_t d)
+/* Check the staged blocks of this process's workers [lo, hi) in the
+ * exchange and lay out their receive buffers by source: the bytes of the
+ * sources in this process from their staged blocks, those of @x's peers
+ * (none if @x is NULL) from the counts they sent. Every worker is laid out
+ * even after a failure. */
+static int prepare(struct sgl_runtime *rt, const struct sgl__xarg *a,
+                   size_t lo, size_t hi, const struct xproc *x)
 {
-    const struct xproc *x = user;
-    const struct sgl_runtime *rt = x->rt;
-    if (s >= rt->wfirst && s < rt->wfirst + rt->wn)
-        return sgl__xo_bytes(rt->wctx[s - rt->wfirst], d);
-    for (size_t k = 0; k < x->npeer; k++) {
-        const struct proc *p = &x->peer[k];
-        if (s >= p->first && s < p->first + p->n)
-            return (size_t)x->cin[x->oin[k] + (s - p->first) * rt->wn +
-                                  (d - rt->wfirst)];
+    int rc = SGL_OK;
+    for (size_t w = lo; w < hi; w++) {
+        int r = sgl__xo_check(rt->wctx[w - rt->wfirst], a);
+        rc = rc ? rc : r;
     }
-    return 0;
+    size_t F = (size_t)a->first, W = (size_t)a->workers;
+    size_t *bytes = calloc(W, sizeof *bytes);
+    if (!bytes) {
+        for (size_t d = lo; d < hi; d++)
+            rt->wctx[d - rt->wfirst]->xin_n = 0;
+        return rc ? rc
+                  : sgl_error_set(SGL_ENOMEM, "sgl_exchange: out of memory "
+                                              "for %zu counts",
+                                  W);
+    }
+    size_t slo, shi;
+    local_sources(rt, a, &slo, &shi);
+    for (size_t d = lo; d < hi; d++) {
+        for (size_t s = slo; s < shi; s++)
+            bytes[s - F] = sgl__xo_bytes(rt->wctx[s - rt->wfirst], d);
+        for (size_t k = 0; x && k < x->npeer; k++) {
+            const struct proc *p = &x->peer[k];
+            const uint64_t *c = x->cin + x->off[k] + (d - rt->wfirst);
+            for (size_t s = 0; s < p->n; s++)
+                bytes[p->first + s - F] = (size_t)c[s * rt->wn];
+        }
+        int r = sgl__xin_layout(rt->wctx[d - rt->wfirst], a, bytes);
+        rc = rc ? rc : r;
+    }
+    free(bytes);
+    return rc;
 }
 
 /* Step 1: every pair of processes swaps its counts. */
@@ -262,7 +262,7 @@ static int swap_counts(struct xproc *x)
     struct sgl_runtime *rt = x->rt;
     size_t nout = 0;
     for (size_t k = 0; k < x->npeer; k++) {
-        x->oout[k] = x->oin[k] = nout;
+        x->off[k] = nout;
         nout += rt->wn * x->peer[k].n;
     }
     x->cout = malloc((nout ? nout : 1) * sizeof *x->cout);
@@ -273,7 +273,7 @@ static int swap_counts(struct xproc *x)
                              nout);
     for (size_t k = 0; k < x->npeer; k++) {
         const struct proc *q = &x->peer[k];
-        uint64_t *c = x->cout + x->oout[k];
+        uint64_t *c = x->cout + x->off[k];
         for (size_t s = 0; s < rt->wn; s++)
             for (size_t d = q->first; d < q->first + q->n; d++)
                 *c++ = sgl__xo_bytes(rt->wctx[s], d);
@@ -282,9 +282,9 @@ static int swap_counts(struct xproc *x)
         x->req[k] = MPI_REQUEST_NULL;
     int rc = SGL_OK;
     for (size_t k = 0; k < x->npeer && !rc; k++) {
-        struct sgl__part in = {x->cin + x->oin[k],
+        struct sgl__part in = {x->cin + x->off[k],
                                rt->wn * x->peer[k].n * sizeof(uint64_t)};
-        struct sgl__part out = {x->cout + x->oout[k], in.len};
+        struct sgl__part out = {x->cout + x->off[k], in.len};
         rc = sgl__recv_parts(rt->xcomm, x->peer[k].rank, TAG_COUNTS, &in, 1,
                              &x->req[2 * k]);
         if (!rc)
@@ -318,10 +318,10 @@ static int post_payload(struct xproc *x, int have_room)
         size_t nin = 0, nout = 0, bin = 0, bout = 0;
         for (size_t s = p->first; s < p->first + p->n; s++)
             for (size_t d = 0; d < rt->wn; d++)
-                bin += (size_t)x->cin[x->oin[k] + nin++];
+                bin += (size_t)x->cin[x->off[k] + nin++];
         for (size_t s = 0; s < rt->wn; s++)
             for (size_t d = p->first; d < p->first + p->n; d++)
-                bout += (size_t)x->cout[x->oout[k] + nout++];
+                bout += (size_t)x->cout[x->off[k] + nout++];
         int r = SGL_OK;
         if (bin && !have_room) {
             MPI_Irecv(NULL, 0, MPI_BYTE, p->rank, TAG_PAYLOAD, rt->xcomm,
@@ -333,7 +333,7 @@ static int post_payload(struct xproc *x, int have_room)
                     const struct sgl_ctx *w = rt->wctx[d];
                     parts[j] = (struct sgl__part){
                         (char *)w->xin.data + w->xin_off[s - F],
-                        (size_t)x->cin[x->oin[k] + j]};
+                        (size_t)x->cin[x->off[k] + j]};
                 }
             r = sgl__recv_parts(rt->xcomm, p->rank, TAG_PAYLOAD, parts,
                                 (int)j, &x->req[2 * k]);
@@ -342,7 +342,7 @@ static int post_payload(struct xproc *x, int have_room)
             size_t j = 0;
             for (size_t s = 0; s < rt->wn; s++)
                 for (size_t d = p->first; d < p->first + p->n; d++, j++) {
-                    size_t b = (size_t)x->cout[x->oout[k] + j];
+                    size_t b = (size_t)x->cout[x->off[k] + j];
                     parts[j] = (struct sgl__part){
                         b ? sgl__xo_data(rt->wctx[s], d) : NULL, b};
                 }
@@ -366,10 +366,9 @@ static int process_part(struct sgl_ctx *b, const struct sgl__xarg *a)
     size_t np = (size_t)a->workers;
     struct xproc x = {.rt = rt, .a = a};
     x.peer = malloc(np * sizeof *x.peer);
-    x.oout = malloc(np * sizeof *x.oout);
-    x.oin = malloc(np * sizeof *x.oin);
+    x.off = malloc(np * sizeof *x.off);
     x.req = malloc(2 * np * sizeof *x.req);
-    if (!x.peer || !x.oout || !x.oin || !x.req) {
+    if (!x.peer || !x.off || !x.req) {
         xproc_free(&x);
         return sgl_error_set(SGL_ENOMEM, "sgl_exchange: out of memory for "
                                          "the exchange's processes");
@@ -381,7 +380,7 @@ static int process_part(struct sgl_ctx *b, const struct sgl__xarg *a)
         xproc_free(&x);
         return rc;
     }
-    rc = prepare(rt, a, lo, hi, in_mixed, &x);
+    rc = prepare(rt, a, lo, hi, &x);
     int room = 1;
     for (size_t d = lo; d < hi; d++)
         room = room && rt->wctx[d - lo]->xin_n == a->workers;
@@ -421,7 +420,7 @@ int sgl__exchange_direct(struct sgl_ctx *m, const struct sgl__xarg *a)
     /* The exchange lies in this process: its workers copy from each
      * other. */
     size_t lo = (size_t)a->first, hi = lo + (size_t)a->workers;
-    int rc = prepare(rt, a, lo, hi, in_local, rt);
+    int rc = prepare(rt, a, lo, hi, NULL);
     if (m->node->arity) {
         m->xroot = 1;
         int r = sgl__pardo_with(m, xt_local, a, sizeof *a, finish);
