@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "bench_env.h"
+#include "timing.h"
 #include <sgl/algorithms.h>
 #include <sgl/sgl_mpi.h>
 
@@ -119,18 +120,6 @@ static int timed_sort(sgl_runtime_t *rt, size_t n, uint64_t seed,
     return SGL_OK;
 }
 
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static void summary(const char *what, double *v, int n, const char *unit)
 {
     double lo = INFINITY, hi = -INFINITY;
@@ -139,7 +128,7 @@ static void summary(const char *what, double *v, int n, const char *unit)
         hi = fmax(hi, v[i]);
     }
     printf("  %-44s %10.3f %-4s (%d runs, spread %.3f .. %.3f)\n", what,
-           median(v, n), unit, n, lo, hi);
+           bench_median(v, n), unit, n, lo, hi);
 }
 
 static sgl_runtime_t *start(const char *shape)

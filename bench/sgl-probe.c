@@ -48,6 +48,7 @@
 #include <sgl/sgl_mpi.h>
 
 #include "cache_flush.h"
+#include "timing.h"
 
 #define MAX_SIZES 32
 #define TRIALS 5
@@ -81,25 +82,6 @@ struct xcurve {
     size_t n;
     double h[NX], t[NX];
 };
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int cmp_double(const void *x, const void *y)
-{
-    double a = *(const double *)x, b = *(const double *)y;
-    return (a > b) - (a < b);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 /* Weighted least squares of t = a + b x over the n points with
  * lo <= x <= hi; weights 1/t^2 make it fit relative error. */
@@ -193,7 +175,7 @@ static int time_superstep(sgl_ctx_t *ctx, size_t k, int up, char *buf,
     size_t each = k / p;
     for (unsigned i = 0; i < p; i++)
         counts[i] = each;
-    double t0 = now();
+    double t0 = bench_now();
     for (int r = 0; r < reps; r++) {
         int rc;
         if (up) {
@@ -208,7 +190,7 @@ static int time_superstep(sgl_ctx_t *ctx, size_t k, int up, char *buf,
         if (rc)
             return rc;
     }
-    *ret = (now() - t0) / reps;
+    *ret = (bench_now() - t0) / reps;
     return SGL_OK;
 }
 
@@ -242,7 +224,7 @@ static void raw_thread_exchange(unsigned p, const struct plan *pl,
         double tr[TRIALS];
         int reps = 1;
         for (int t = 0; t < TRIALS; t++) {
-            double a = now();
+            double a = bench_now();
 #pragma omp parallel num_threads(p)
             {
                 int me = omp_get_thread_num();
@@ -252,12 +234,12 @@ static void raw_thread_exchange(unsigned p, const struct plan *pl,
                     memcpy(dst[me], from, b);
                 }
             }
-            tr[t] = (now() - a) / reps;
+            tr[t] = (bench_now() - a) / reps;
             if (t == 0)
                 reps = reps_for(tr[0], pl->min_time);
         }
         xc->h[xc->n] = (double)b;
-        xc->t[xc->n++] = median(tr, TRIALS);
+        xc->t[xc->n++] = bench_median(tr, TRIALS);
     }
     for (unsigned i = 0; src && dst && i < p; i++) {
         free(src[i]);
@@ -271,20 +253,20 @@ static void raw_threads(unsigned p, const struct plan *pl,
                         struct level_result *res)
 {
     int reps = pl->quick ? 2000 : 20000;
-    double t0 = now();
+    double t0 = bench_now();
 #pragma omp parallel num_threads(p)
     for (int r = 0; r < reps; r++) {
 #pragma omp barrier
     }
-    res->raw_barrier = (now() - t0) / reps;
-    t0 = now();
+    res->raw_barrier = (bench_now() - t0) / reps;
+    t0 = bench_now();
     for (int r = 0; r < reps / 10; r++) {
 #pragma omp parallel num_threads(p)
         {
             __asm__ volatile("" ::: "memory");
         }
     }
-    res->raw_fork = (now() - t0) / (reps / 10);
+    res->raw_fork = (bench_now() - t0) / (reps / 10);
     size_t max = 4 * pl->words[pl->nsizes - 1];
     char *src = malloc(max);
     char **dst = calloc(p, sizeof *dst);
@@ -307,7 +289,7 @@ static void raw_threads(unsigned p, const struct plan *pl,
         double tr[TRIALS];
         int reps_k = 1;
         for (int t = 0; t < TRIALS; t++) {
-            double a = now();
+            double a = bench_now();
             for (int r = 0; r < reps_k; r++) {
 #pragma omp parallel num_threads(p)
                 {
@@ -316,11 +298,11 @@ static void raw_threads(unsigned p, const struct plan *pl,
                         memcpy(dst[me], src + (size_t)me * each, each);
                 }
             }
-            tr[t] = (now() - a) / reps_k;
+            tr[t] = (bench_now() - a) / reps_k;
             if (t == 0)
                 reps_k = reps_for(tr[0], pl->min_time);
         }
-        res->raw_copy.t[s] = median(tr, TRIALS);
+        res->raw_copy.t[s] = bench_median(tr, TRIALS);
     }
     for (unsigned i = 0; i < p; i++)
         free(dst[i]);
@@ -355,7 +337,7 @@ static int probe_here(sgl_ctx_t *ctx, const struct plan *pl,
                 rc = time_superstep(ctx, 4 * pl->words[s], up, buf, counts,
                                     reps, &tr[t]);
             if (!rc)
-                (up ? &res->up : &res->down)->t[s] = median(tr, TRIALS);
+                (up ? &res->up : &res->down)->t[s] = bench_median(tr, TRIALS);
         }
     }
     free(buf);
@@ -428,10 +410,10 @@ static void raw_mpi(const struct plan *pl, struct mpi_raw *raw)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int reps = pl->quick ? 200 : 2000;
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = now();
+    double t0 = bench_now();
     for (int r = 0; r < reps; r++)
         MPI_Barrier(MPI_COMM_WORLD);
-    raw->barrier = (now() - t0) / reps;
+    raw->barrier = (bench_now() - t0) / reps;
     size_t max = 4 * pl->words[pl->nsizes - 1];
     char *all = malloc(max), *part = malloc(max / (size_t)size + 1);
     int *counts = malloc((size_t)size * sizeof *counts);
@@ -451,7 +433,7 @@ static void raw_mpi(const struct plan *pl, struct mpi_raw *raw)
             int reps_k = 1;
             for (int t = 0; t < TRIALS; t++) {
                 MPI_Barrier(MPI_COMM_WORLD);
-                double a = now();
+                double a = bench_now();
                 for (int r = 0; r < reps_k; r++) {
                     if (g)
                         MPI_Gatherv(part, each, MPI_BYTE, all, counts, displs,
@@ -460,14 +442,14 @@ static void raw_mpi(const struct plan *pl, struct mpi_raw *raw)
                         MPI_Scatterv(all, counts, displs, MPI_BYTE, part, each,
                                      MPI_BYTE, 0, MPI_COMM_WORLD);
                 }
-                tr[t] = (now() - a) / reps_k;
+                tr[t] = (bench_now() - a) / reps_k;
                 /* Rank 0 decides the repetitions, so all ranks agree. */
                 if (t == 0) {
                     reps_k = reps_for(tr[0], pl->min_time);
                     MPI_Bcast(&reps_k, 1, MPI_INT, 0, MPI_COMM_WORLD);
                 }
             }
-            (g ? &raw->gather : &raw->scatter)->t[s] = median(tr, TRIALS);
+            (g ? &raw->gather : &raw->scatter)->t[s] = bench_median(tr, TRIALS);
         }
     }
     free(all);
@@ -514,11 +496,11 @@ static void raw_mpi_exchange(const sgl_machine_t *m, unsigned L, int rank,
         int reps = 1;
         for (int t = 0; t < TRIALS; t++) {
             MPI_Barrier(comm);
-            double a = now();
+            double a = bench_now();
             for (int r = 0; r < reps; r++)
                 MPI_Alltoall(sb, (int)b, MPI_BYTE, rb, (int)b, MPI_BYTE,
                              comm);
-            tr[t] = (now() - a) / reps;
+            tr[t] = (bench_now() - a) / reps;
             /* The first rank decides the repetitions, so all agree. */
             if (t == 0) {
                 reps = reps_for(tr[0], pl->min_time);
@@ -526,7 +508,7 @@ static void raw_mpi_exchange(const sgl_machine_t *m, unsigned L, int rank,
             }
         }
         xc->h[xc->n] = (double)b * (np - 1);
-        xc->t[xc->n++] = median(tr, TRIALS);
+        xc->t[xc->n++] = bench_median(tr, TRIALS);
     }
     free(sb);
     free(rb);
@@ -665,7 +647,7 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
             if ((rc = flush_task(root, &fb, sizeof fb)))
                 break;
             sgl_trace_clear(rt);
-            double a = now();
+            double a = bench_now();
             if (what[w] == K_SCAN)
                 rc = sgl_dvec_scan(root, x, y, SGL_OP_SUM,
                                    SGL_SCAN_REDUCE_FIRST);
@@ -674,14 +656,14 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
                                      what[w] == K_SUM ? SGL_OP_SUM
                                                       : SGL_OP_PROD,
                                      0, &res);
-            double el = now() - a;
+            double el = bench_now() - a;
             if (t >= 0)
                 tr[t] = many ? step_per_element(rt, what[w] == K_SCAN ? 1 : 0,
                                                 sgl_dvec_counts(x), 1)
                              : el / (double)j->n;
         }
         if (!rc)
-            j->k->c[many][what[w]][j->si] = median(tr, trials);
+            j->k->c[many][what[w]][j->si] = bench_median(tr, trials);
     }
     size_t none = 0;
     int r2 = flush_task(root, &none, sizeof none);
@@ -711,9 +693,9 @@ static int kernels_sort(sgl_ctx_t *root, sgl_runtime_t *rt,
         size_t nw = j->workers < 64 ? j->workers : 64;
         memcpy(before, sgl_dvec_counts(v), nw * sizeof *before);
         sgl_trace_clear(rt);
-        double a = now(); /* warm from the fill, as in bench_main */
+        double a = bench_now(); /* warm from the fill, as in bench_main */
         rc = sgl_dvec_sort(root, v, NULL);
-        double el = now() - a;
+        double el = bench_now() - a;
         if (!rc && t >= 0) {
             if (many) {
                 ts[t] = step_per_element(rt, 0, before, 1);
@@ -727,9 +709,9 @@ static int kernels_sort(sgl_ctx_t *root, sgl_runtime_t *rt,
         rc = rc ? rc : r2;
     }
     if (!rc) {
-        j->k->c[many][K_SORT][j->si] = median(ts, trials);
+        j->k->c[many][K_SORT][j->si] = bench_median(ts, trials);
         if (many)
-            j->k->c[1][K_MERGE][j->si] = median(tm, trials);
+            j->k->c[1][K_MERGE][j->si] = bench_median(tm, trials);
     }
     return rc;
 }
@@ -756,14 +738,14 @@ static int measure_copy(struct kernels *k, int many)
                 src[i] = (double)i;
             for (int t = -1; t < trials; t++) {
 #pragma omp barrier
-                double a = now();
+                double a = bench_now();
                 double *d = src ? malloc(m * sizeof *d) : NULL;
                 if (d)
                     memcpy(d, src, m * sizeof *d);
                 __asm__ volatile("" ::"r"(d) : "memory");
                 failed |= !d;
                 free(d);
-                double el = now() - a;
+                double el = bench_now() - a;
 #pragma omp critical
                 worst[t + 1] = fmax(worst[t + 1], el);
             }
@@ -775,7 +757,7 @@ static int measure_copy(struct kernels *k, int many)
         }
         for (int t = 0; t < trials; t++)
             tr[t] = worst[t + 1] / (double)m;
-        k->c[many][K_COPY][si] = median(tr, trials);
+        k->c[many][K_COPY][si] = bench_median(tr, trials);
     }
     return rc;
 }
@@ -1039,7 +1021,7 @@ int main(int argc, char **argv)
     }
     const sgl_machine_t *m = sgl_runtime_machine(rt);
     unsigned depth = sgl_machine_depth(m);
-    double t_start = now();
+    double t_start = bench_now();
 
     struct mpi_raw raw;
     int have_raw = size > 1;
@@ -1230,7 +1212,7 @@ int main(int argc, char **argv)
                 fprintf(stderr, "sgl-probe: %s\n", sgl_last_error());
                 status = 1;
             } else {
-                printf("wrote %s in %.1f s\n", pl.out, now() - t_start);
+                printf("wrote %s in %.1f s\n", pl.out, bench_now() - t_start);
             }
         }
         sgl_machine_free(out);
