@@ -86,6 +86,9 @@ struct algo_block *algo_block_find(sgl_ctx_t *ctx, uint32_t id);
 int algo_block_set(sgl_ctx_t *ctx, uint32_t id, void *data, size_t count,
                    size_t first, size_t elem_size);
 void algo_block_drop(sgl_ctx_t *ctx, uint32_t id);
+/* At a master after a pardo: hand up the children's blocks of
+ * @elem_size-byte elements, concatenated in child order. */
+int algo_pass_up(sgl_ctx_t *ctx, size_t elem_size);
 /* Grow the context's scratch to @bytes. */
 void *algo_scratch(sgl_ctx_t *ctx, size_t bytes);
 
@@ -137,7 +140,8 @@ struct algo_task {
     const char *name;
 };
 extern const struct algo_task algo_dvec_tasks[], algo_reduce_tasks[],
-    algo_scan_tasks[], algo_psrs_tasks[];
+    algo_scan_tasks[], algo_psrs_tasks[], algo_darray_tasks[],
+    algo_dplan_tasks[];
 
 /* What a worker needs to fill its block (fill.c): a built-in fill or one
  * the program registered. */

@@ -388,17 +388,18 @@ struct id_arg {
 
 static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size);
 
-/* Total elements the children handed up in the last pardo. */
-static int gathered_count(sgl_ctx_t *ctx, size_t elem_size, size_t *ret)
+int algo_pass_up(sgl_ctx_t *ctx, size_t elem_size)
 {
-    *ret = 0;
+    size_t n = 0;
     for (unsigned i = 0; i < sgl_ctx_children(ctx); i++) {
         const void *d;
         size_t c;
         TRY(sgl_gather_block(ctx, i, elem_size, &d, &c));
-        *ret += c;
+        n += c;
     }
-    return SGL_OK;
+    void *out;
+    TRY(sgl_put_buffer(ctx, elem_size, n, &out));
+    return sgl_gather(ctx, out, elem_size, n, NULL);
 }
 
 static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size)
@@ -414,11 +415,7 @@ static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         return sgl_put(ctx, b->data, b->elem_size, b->count);
     }
     TRY(sgl_pardo(ctx, gather_task, arg, size));
-    size_t n;
-    TRY(gathered_count(ctx, a->elem_size, &n));
-    void *out;
-    TRY(sgl_put_buffer(ctx, a->elem_size, n, &out));
-    return sgl_gather(ctx, out, a->elem_size, n, NULL);
+    return algo_pass_up(ctx, a->elem_size);
 }
 
 int sgl_dvec_gather(sgl_ctx_t *root, const sgl_dvec_t *v, void *dst,

@@ -7,6 +7,8 @@ static const struct algo_task *const tables[] = {
     algo_reduce_tasks,
     algo_scan_tasks,
     algo_psrs_tasks,
+    algo_darray_tasks,
+    algo_dplan_tasks,
 };
 
 int sgl_algorithms_register(sgl_runtime_t *rt)

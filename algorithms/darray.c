@@ -1,0 +1,409 @@
+/* Distributed arrays: a handle at the master that created the array, one
+ * block (with its halo) per worker below it, kept in the worker's state
+ * under this file's key. Create, gather and free are one superstep each,
+ * recursive over the levels below the master. */
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algo_internal.h"
+#include "darray_impl.h"
+
+/* ---- a worker's blocks ---- */
+
+struct darr_state {
+    struct darr **a;
+    size_t n, cap;
+};
+
+static const char array_key;
+
+static void darr_free(struct darr *b)
+{
+    if (b) {
+        dpart_free(&b->part);
+        free(b->mem);
+    }
+    free(b);
+}
+
+static void state_free(void *p)
+{
+    struct darr_state *s = p;
+    for (size_t i = 0; i < s->n; i++)
+        darr_free(s->a[i]);
+    free(s->a);
+    free(s);
+}
+
+struct darr *darr_find(sgl_ctx_t *worker, uint32_t id)
+{
+    struct darr_state *s = sgl_ctx_keyed_state(worker, &array_key);
+    for (size_t i = 0; s && i < s->n; i++)
+        if (s->a[i]->id == id)
+            return s->a[i];
+    return NULL;
+}
+
+static int darr_add(sgl_ctx_t *worker, struct darr *b)
+{
+    struct darr_state *s = sgl_ctx_keyed_state(worker, &array_key);
+    if (!s) {
+        s = calloc(1, sizeof *s);
+        if (!s || sgl_ctx_set_keyed_state(worker, &array_key, s,
+                                          state_free)) {
+            free(s);
+            return sgl_error_set(SGL_ENOMEM, "out of memory");
+        }
+    }
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 4;
+        struct darr **t = realloc(s->a, cap * sizeof *t);
+        if (!t)
+            return sgl_error_set(SGL_ENOMEM, "out of memory");
+        s->a = t;
+        s->cap = cap;
+    }
+    s->a[s->n++] = b;
+    return SGL_OK;
+}
+
+static void darr_drop(sgl_ctx_t *worker, uint32_t id)
+{
+    struct darr_state *s = sgl_ctx_keyed_state(worker, &array_key);
+    for (size_t i = 0; s && i < s->n; i++)
+        if (s->a[i]->id == id) {
+            darr_free(s->a[i]);
+            s->a[i] = s->a[--s->n];
+            return;
+        }
+}
+
+int sgl_darray_local(sgl_ctx_t *worker, uint32_t id, sgl_dblock_t *ret)
+{
+    if (!worker || !ret)
+        return sgl_error_set(SGL_EINVAL, "sgl_darray_local: NULL argument");
+    if (!sgl_ctx_is_worker(worker))
+        return sgl_error_set(SGL_ESTATE, "sgl_darray_local: not a worker");
+    struct darr *b = darr_find(worker, id);
+    if (!b)
+        return sgl_error_set(SGL_ESTATE,
+                             "sgl_darray_local: worker %zu has no block of "
+                             "array %u",
+                             sgl_ctx_first_worker(worker), id);
+    memset(ret, 0, sizeof *ret);
+    ret->dims = b->part.dims;
+    ret->elem_size = b->part.elem_size;
+    long x[DP_DIMS];
+    for (unsigned d = 0; d < DP_DIMS; d++) {
+        x[d] = (long)b->lo[d];
+        if (d < b->part.dims) {
+            ret->lo[d] = (long)b->lo[d];
+            ret->hi[d] = (long)b->hi[d];
+            ret->halo[d] = b->part.halo[d];
+            ret->stride[d] = b->stride[d];
+        }
+    }
+    ret->data = b->mem + darray_offset(x, b->lo, b->part.halo, b->stride) *
+                             b->part.elem_size;
+    return SGL_OK;
+}
+
+/* ---- shared by arrays and plans ---- */
+
+uint32_t darray_new_id(const sgl_ctx_t *master)
+{
+    static atomic_uint counter;
+    unsigned n = atomic_fetch_add(&counter, 1) + 1;
+    return (uint32_t)(sgl_ctx_level(master) << 24 | (n & 0xffffffu));
+}
+
+int darray_on_workers(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
+                      size_t size)
+{
+    return sgl_ctx_is_worker(ctx) ? task(ctx, arg, size)
+                                  : sgl_pardo(ctx, task, arg, size);
+}
+
+void darray_copy_box(unsigned char *dst, const size_t dstride[DP_DIMS],
+                     const unsigned char *src, const size_t sstride[DP_DIMS],
+                     const size_t ext[DP_DIMS], size_t es)
+{
+    size_t row = ext[2] * es;
+    for (size_t i = 0; i < ext[0]; i++)
+        for (size_t j = 0; j < ext[1]; j++) {
+            unsigned char *d = dst + (i * dstride[0] + j * dstride[1]) * es;
+            const unsigned char *s =
+                src + (i * sstride[0] + j * sstride[1]) * es;
+            if (row == 8) /* a column of doubles: no call per element */
+                memcpy(d, s, 8);
+            else
+                memcpy(d, s, row);
+        }
+}
+
+/* ---- create ---- */
+
+struct create_arg {
+    uint32_t id;
+    uint32_t pad;
+    uint64_t first;   /* the master's first worker */
+    uint64_t words[]; /* the packed partition */
+};
+
+static int create_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    if (sgl_ctx_is_master(ctx))
+        return sgl_pardo(ctx, create_task, arg, size);
+    const struct create_arg *a = arg;
+    struct darr *b = calloc(1, sizeof *b);
+    if (!b)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    b->id = a->id;
+    b->w = sgl_ctx_first_worker(ctx) - a->first;
+    int rc = dpart_unpack(a->words, (size - sizeof *a) / sizeof(uint64_t),
+                          &b->part);
+    if (!rc) {
+        dpart_box(&b->part, b->w, b->lo, b->hi);
+        size_t n = dpart_storage(&b->part, b->w, b->stride);
+        /* Written here, on the worker's thread, so that its pages are
+         * the worker's (first touch). */
+        b->mem = malloc(n * b->part.elem_size);
+        if (b->mem)
+            memset(b->mem, 0, n * b->part.elem_size);
+        else
+            rc = sgl_error_set(SGL_ENOMEM,
+                               "worker %zu: out of memory for a block of "
+                               "%zu elements",
+                               sgl_ctx_first_worker(ctx), n);
+    }
+    if (!rc)
+        rc = darr_add(ctx, b);
+    if (rc)
+        darr_free(b);
+    return rc;
+}
+
+static void layout_of(sgl_darray_t *a)
+{
+    sgl_darray_layout_t *l = &a->layout;
+    memset(l, 0, sizeof *l);
+    l->dims = a->part.dims;
+    l->elem_size = a->part.elem_size;
+    for (unsigned d = 0; d < a->part.dims; d++) {
+        l->size[d] = a->part.size[d];
+        l->grid[d] = (unsigned)a->part.grid[d];
+        l->cuts[d] = a->part.cut[d];
+        l->halo[d] = a->part.halo[d];
+    }
+}
+
+static int check_master(sgl_ctx_t *ctx, const char *fn)
+{
+    if (!ctx)
+        return sgl_error_set(SGL_EINVAL, "%s: context is NULL", fn);
+    if (!sgl_ctx_is_root(ctx) && sgl_ctx_is_worker(ctx))
+        return sgl_error_set(SGL_ESTATE,
+                             "%s: call it on a master (or the root), not "
+                             "on worker %zu",
+                             fn, sgl_ctx_first_worker(ctx));
+    return SGL_OK;
+}
+
+static void array_free(sgl_darray_t *a)
+{
+    if (a)
+        dpart_free(&a->part);
+    free(a);
+}
+
+int sgl_darray_create(sgl_ctx_t *master, const sgl_darray_layout_t *layout,
+                      sgl_darray_t **ret_array)
+{
+    TRY(check_master(master, "sgl_darray_create"));
+    if (!ret_array)
+        return sgl_error_set(SGL_EINVAL, "sgl_darray_create: NULL argument");
+    sgl_darray_t *a = calloc(1, sizeof *a);
+    if (!a)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    int rc = dpart_from_layout(layout, sgl_ctx_workers(master), &a->part);
+    if (rc) {
+        free(a);
+        return rc;
+    }
+    a->id = darray_new_id(master);
+    a->level = sgl_ctx_level(master);
+    a->first = sgl_ctx_first_worker(master);
+    layout_of(a);
+    size_t nw = dpart_words(&a->part), size = sizeof(struct create_arg) +
+                                              nw * sizeof(uint64_t);
+    struct create_arg *arg = malloc(size);
+    if (!arg) {
+        array_free(a);
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    }
+    *arg = (struct create_arg){a->id, 0, a->first};
+    dpart_pack(&a->part, arg->words);
+    rc = darray_on_workers(master, create_task, arg, size);
+    free(arg);
+    if (rc) {
+        sgl_darray_free(master, a);
+        return rc;
+    }
+    *ret_array = a;
+    return SGL_OK;
+}
+
+/* ---- gather ---- */
+
+struct id_arg {
+    uint32_t id;
+    uint32_t pad;
+    uint64_t elem_size;
+};
+
+/* Elements of a worker's box. */
+static size_t box_elems(const struct darr *b)
+{
+    return (b->hi[0] - b->lo[0]) * (b->hi[1] - b->lo[1]) *
+           (b->hi[2] - b->lo[2]);
+}
+
+/* Copy a worker's box, without its halo, row-major into @out. */
+static void pack_box(const struct darr *b, unsigned char *out)
+{
+    size_t ext[DP_DIMS], packed[DP_DIMS], n = 1;
+    long x[DP_DIMS];
+    for (unsigned d = DP_DIMS; d-- > 0;) {
+        ext[d] = b->hi[d] - b->lo[d];
+        packed[d] = n;
+        n *= ext[d];
+        x[d] = (long)b->lo[d];
+    }
+    const unsigned char *first =
+        b->mem + darray_offset(x, b->lo, b->part.halo, b->stride) *
+                     b->part.elem_size;
+    darray_copy_box(out, packed, first, b->stride, ext, b->part.elem_size);
+}
+
+static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    const struct id_arg *a = arg;
+    if (sgl_ctx_is_master(ctx)) {
+        TRY(sgl_pardo(ctx, gather_task, arg, size));
+        return algo_pass_up(ctx, a->elem_size);
+    }
+    struct darr *b = darr_find(ctx, a->id);
+    if (!b)
+        return sgl_error_set(SGL_ESTATE, "worker %zu has no block of array "
+                                         "%u",
+                             sgl_ctx_first_worker(ctx), a->id);
+    unsigned char *out;
+    TRY(sgl_put_buffer(ctx, b->part.elem_size, box_elems(b), (void **)&out));
+    pack_box(b, out);
+    return SGL_OK;
+}
+
+/* Place the workers' packed boxes, back to back in worker order, at their
+ * positions in the row-major array @dst. */
+static void unpack_boxes(const struct dpart *p, const unsigned char *packed,
+                         unsigned char *dst)
+{
+    size_t gstride[DP_DIMS], n = 1;
+    for (unsigned d = DP_DIMS; d-- > 0;) {
+        gstride[d] = n;
+        n *= p->size[d];
+    }
+    for (size_t w = 0; w < p->workers; w++) {
+        size_t lo[DP_DIMS], hi[DP_DIMS], ext[DP_DIMS], bstride[DP_DIMS];
+        size_t m = 1, off = 0;
+        dpart_box(p, w, lo, hi);
+        for (unsigned d = DP_DIMS; d-- > 0;) {
+            ext[d] = hi[d] - lo[d];
+            bstride[d] = m;
+            m *= ext[d];
+            off += lo[d] * gstride[d];
+        }
+        darray_copy_box(dst + off * p->elem_size, gstride, packed, bstride,
+                        ext, p->elem_size);
+        packed += m * p->elem_size;
+    }
+}
+
+static size_t array_elems(const struct dpart *p)
+{
+    return p->size[0] * p->size[1] * p->size[2];
+}
+
+int sgl_darray_gather(sgl_ctx_t *master, const sgl_darray_t *array,
+                      void *dst, size_t capacity)
+{
+    TRY(check_master(master, "sgl_darray_gather"));
+    if (!array || !dst)
+        return sgl_error_set(SGL_EINVAL, "sgl_darray_gather: NULL argument");
+    size_t n = array_elems(&array->part), es = array->part.elem_size;
+    if (capacity < n)
+        return sgl_error_set(SGL_ESIZE,
+                             "sgl_darray_gather: dst holds %zu elements, the "
+                             "array has %zu",
+                             capacity, n);
+    struct id_arg a = {array->id, 0, es};
+    if (sgl_ctx_is_worker(master)) {
+        const struct darr *b = darr_find(master, array->id);
+        if (!b)
+            return sgl_error_set(SGL_ESTATE, "array %u has no block here",
+                                 array->id);
+        pack_box(b, dst);
+        return SGL_OK;
+    }
+    TRY(sgl_pardo(master, gather_task, &a, sizeof a));
+    unsigned char *packed;
+    size_t got;
+    TRY(sgl_gather_alloc(master, es, (void **)&packed, &got, NULL));
+    if (got == n)
+        unpack_boxes(&array->part, packed, dst);
+    free(packed);
+    if (got != n)
+        return sgl_error_set(SGL_ESIZE,
+                             "sgl_darray_gather: the workers handed up %zu "
+                             "elements, the array has %zu",
+                             got, n);
+    return SGL_OK;
+}
+
+/* ---- free ---- */
+
+static int free_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    if (sgl_ctx_is_master(ctx))
+        return sgl_pardo(ctx, free_task, arg, size);
+    darr_drop(ctx, ((const struct id_arg *)arg)->id);
+    return SGL_OK;
+}
+
+int sgl_darray_free(sgl_ctx_t *master, sgl_darray_t *array)
+{
+    if (!array)
+        return SGL_OK;
+    int rc = check_master(master, "sgl_darray_free");
+    if (!rc) {
+        struct id_arg a = {array->id, 0, array->part.elem_size};
+        rc = darray_on_workers(master, free_task, &a, sizeof a);
+    }
+    array_free(array);
+    return rc;
+}
+
+uint32_t sgl_darray_id(const sgl_darray_t *a) { return a ? a->id : 0; }
+
+const sgl_darray_layout_t *sgl_darray_layout(const sgl_darray_t *a)
+{
+    return a ? &a->layout : NULL;
+}
+
+const struct algo_task algo_darray_tasks[] = {
+    {create_task, "sgl_darray.create"},
+    {gather_task, "sgl_darray.gather"},
+    {free_task, "sgl_darray.free"},
+    {NULL, NULL},
+};

@@ -1,0 +1,257 @@
+/**
+ * @file darray.h
+ * Distributed d-dimensional arrays and periodic affine communication
+ * (DESIGN.md section 10; the Trasgo paper's technique): arrays of 1 to 3
+ * dimensions cut into blocks over the workers below a master, and plans
+ * that compute at run time, from the blocks and a loop's affine index
+ * expressions (periodic or not), which index ranges every worker needs
+ * from every other, so that a stencil, a rotation or Cannon's shifts are
+ * written as the sequential loop's accesses, not as messages.
+ *
+ * Arrays. A layout (sgl_darray_layout_t) gives the extents, the element
+ * size, a grid of workers (grid[0] x ... x grid[dims-1] = the workers
+ * below the master; worker k of them, in depth-first order, sits at the
+ * grid position whose row-major index is k) and the cuts of every
+ * dimension: even, explicit (uneven), or by weights per worker (faster
+ * workers get larger blocks). Each worker allocates and first-touches its
+ * block, kept between supersteps, with @c halo extra elements on both
+ * sides of every dimension for a plan to fill. A task reads and writes its
+ * block with sgl_darray_local().
+ *
+ * Plans. An access is, per dimension d of the array, the affine
+ * expression x_d = sum_j coef[d][j] * i_j + offset[d] of the loop indices
+ * i (the owner-computes loop: worker w runs i over its own block), with an
+ * optional periodic boundary (x_d mod size[d]). A plan of one or more
+ * accesses gives every worker a view: the box of (unwrapped) indices its
+ * loop reads, filled from the owners of the elements, one aggregated
+ * message per pair of workers, empty ones omitted, wrap-around and
+ * offsets of any size included. The view is the worker's own block when
+ * the box fits in the block and its halo (a stencil: only the halo is
+ * filled); otherwise a buffer of the plan's (a rotation). A plan is
+ * computed once (sgl_dplan_create(): each worker computes its own part
+ * and tells the owners what it needs) and executed any number of times,
+ * on any array of the same layout, as an exchange superstep (sgl.h).
+ * Accesses with several indices in one dimension (Cannon's skew, i + j)
+ * read their bounding box, which may hold more than the loop needs.
+ *
+ * The master-side calls run on the master that created the array (the
+ * root, or any master for an array over its subtree), between pardos.
+ * The worker-side calls run inside a task on a worker below it; arrays
+ * and plans are named there by their ids. Arrays keep their blocks in the
+ * workers' keyed state, so they coexist with a program's own state and
+ * with the algorithms' vectors.
+ *
+ * The tasks of arrays and plans are registered by
+ * sgl_algorithms_register() (algorithms.h), on every process after
+ * sgl_init().
+ */
+#ifndef SGL_DARRAY_H
+#define SGL_DARRAY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sgl/sgl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Most dimensions an array has. */
+#define SGL_DARRAY_MAX_DIMS 3
+
+/** A distributed array (opaque), held by the master that created it. */
+typedef struct sgl_darray sgl_darray_t;
+/** A communication plan (opaque), held by the same master. */
+typedef struct sgl_dplan sgl_dplan_t;
+
+/** How an array is cut. Initialise with sgl_darray_layout_init(). */
+typedef struct sgl_darray_layout {
+    unsigned dims;    /**< 1..SGL_DARRAY_MAX_DIMS */
+    size_t size[SGL_DARRAY_MAX_DIMS]; /**< extents, each > 0 */
+    size_t elem_size; /**< bytes per element, > 0 (a tile of Cannon's
+                           product is one element) */
+    unsigned grid[SGL_DARRAY_MAX_DIMS]; /**< workers per dimension, their
+                           product the workers below the master; all 0:
+                           chosen as balanced as possible (as
+                           MPI_Dims_create does), the first dimension
+                           getting the most */
+    const size_t *cuts[SGL_DARRAY_MAX_DIMS]; /**< NULL, or grid[d] + 1
+                           increasing boundaries from 0 to size[d]: block
+                           c of dimension d is [cuts[d][c], cuts[d][c+1]);
+                           copied */
+    const double *weights; /**< NULL, or one non-negative finite weight per
+                           worker: each dimension without cuts is cut in
+                           proportion to the summed weights of the
+                           workers in each grid slice; copied. NULL and no
+                           cuts: even blocks, size * c / grid */
+    size_t halo[SGL_DARRAY_MAX_DIMS]; /**< extra elements kept on each side
+                           of a block, for plans to fill */
+} sgl_darray_layout_t;
+
+/** Fill @p layout for a @p dims-dimensional array of extents @p size and
+ *  @p elem_size bytes per element: grid chosen, even cuts, no halo. */
+void sgl_darray_layout_init(sgl_darray_layout_t *layout, unsigned dims,
+                            const size_t *size, size_t elem_size);
+
+/** A worker's block of an array, or its view of a plan. The element at
+ *  index x (x a vector of dims indices; unwrapped for a view: outside
+ *  [0, size) where the loop reads across a periodic boundary) lies at
+ *  data + sum_d (x_d - lo[d]) * stride[d] elements. Indices in
+ *  [lo - halo, hi + halo) per dimension are valid. */
+typedef struct sgl_dblock {
+    void *data;        /**< the element at index lo */
+    unsigned dims;
+    size_t elem_size;
+    long lo[SGL_DARRAY_MAX_DIMS];     /**< first index of the box */
+    long hi[SGL_DARRAY_MAX_DIMS];     /**< one past the last */
+    size_t halo[SGL_DARRAY_MAX_DIMS]; /**< valid elements beyond the box */
+    size_t stride[SGL_DARRAY_MAX_DIMS]; /**< in elements; 1 in the last
+                                             dimension */
+} sgl_dblock_t;
+
+/** The address of element (i, j, k) of @p b (unused indices 0). */
+static inline void *sgl_dblock_at(const sgl_dblock_t *b, long i, long j,
+                                  long k)
+{
+    const long x[SGL_DARRAY_MAX_DIMS] = {i, j, k};
+    long off = 0;
+    for (unsigned d = 0; d < b->dims; d++)
+        off += (x[d] - b->lo[d]) * (long)b->stride[d];
+    return (char *)b->data + off * (long)b->elem_size;
+}
+
+/** Create an array over the workers below @p master (one superstep):
+ *  every worker allocates its block (and halo), zeroed, on its own
+ *  thread. The whole layout is checked before anything is allocated.
+ *  @param layout  copied.
+ *  @return SGL_OK; SGL_EINVAL (NULL, dims out of range, a zero extent or
+ *          element size, a grid whose product is not the number of
+ *          workers, cuts that do not rise from 0 to the extent, weights
+ *          negative, not finite or summing to 0, a block of zero
+ *          elements: the message names the dimension and the worker);
+ *          SGL_ESTATE (not a master's own context, or a worker);
+ *          SGL_ERANGE (sizes overflow); SGL_ENOMEM. */
+int sgl_darray_create(sgl_ctx_t *master, const sgl_darray_layout_t *layout,
+                      sgl_darray_t **ret_array);
+
+/** Copy the whole array to @p dst at the master, in row-major order
+ *  (one superstep; every block passes through the masters above it).
+ *  @param capacity  elements @p dst holds.
+ *  @return SGL_OK, SGL_EINVAL (NULL), SGL_ESIZE (capacity too small),
+ *          SGL_ESTATE, SGL_ENOMEM. */
+int sgl_darray_gather(sgl_ctx_t *master, const sgl_darray_t *array,
+                      void *dst, size_t capacity);
+
+/** Free the blocks (one superstep) and the handle. NULL is a no-op.
+ *  @return SGL_OK or the superstep's error (the handle is freed in every
+ *          case). */
+int sgl_darray_free(sgl_ctx_t *master, sgl_darray_t *array);
+
+/** The number that names the array in a worker's task. */
+uint32_t sgl_darray_id(const sgl_darray_t *array);
+/** The array's layout with its cuts as computed (owned by the array). */
+const sgl_darray_layout_t *sgl_darray_layout(const sgl_darray_t *array);
+
+/** In a worker's task: the worker's block of array @p id.
+ *  @return SGL_OK, SGL_EINVAL (NULL), SGL_ESTATE (not a worker, or no
+ *          block of that array here). */
+int sgl_darray_local(sgl_ctx_t *worker, uint32_t id, sgl_dblock_t *ret);
+
+/** One read access of a loop over the array's own index space: index
+ *  x_d = sum_j coef[d][j] * i_j + offset[d] in dimension d, wrapped
+ *  modulo size[d] where bit d of @c periodic is set. */
+typedef struct sgl_daccess {
+    long coef[SGL_DARRAY_MAX_DIMS][SGL_DARRAY_MAX_DIMS];
+    long offset[SGL_DARRAY_MAX_DIMS];
+    unsigned periodic; /**< bit d: dimension d is periodic */
+} sgl_daccess_t;
+
+/** Every dimension periodic. */
+#define SGL_PERIODIC_ALL 0x7u
+
+/** Fill @p access with x = i + offset (a stencil's neighbour, a
+ *  rotation): identity coefficients in @p dims dimensions.
+ *  @param offset  @p dims entries. */
+void sgl_daccess_shift(sgl_daccess_t *access, unsigned dims,
+                       const long *offset, unsigned periodic);
+
+/** Compute a plan for the loop whose read accesses are @p access
+ *  (three supersteps and one exchange at @p master): every worker finds
+ *  the index ranges it reads and their owners, tells each owner what it
+ *  needs, and keeps both lists (and its view buffer, unless the view is
+ *  its own block).
+ *  @param array  an array of the layout the plan is for.
+ *  @return SGL_OK; SGL_EINVAL (NULL, no access, an access that leaves
+ *          the array in a dimension that is not periodic: the message
+ *          gives the access, the dimension and the range; coefficient
+ *          products that overflow); SGL_ESTATE; SGL_ENOMEM. Nothing is
+ *          allocated on an error found at the master. */
+int sgl_dplan_create(sgl_ctx_t *master, const sgl_darray_t *array,
+                     size_t naccess, const sgl_daccess_t *access,
+                     sgl_dplan_t **ret_plan);
+
+/** Execute @p plan on @p array at the master: a pardo that stages every
+ *  worker's messages, the exchange, a pardo that copies them into the
+ *  views. A program that computes between executions saves the two
+ *  pardos: its own task calls sgl_dplan_finish() and then
+ *  sgl_dplan_stage(), and the master calls sgl_exchange() between tasks.
+ *  @return SGL_OK, SGL_EINVAL (NULL, or @p array has another layout than
+ *          the plan's), SGL_ESTATE, the exchange's errors. */
+int sgl_dplan_run(sgl_ctx_t *master, const sgl_dplan_t *plan,
+                  const sgl_darray_t *array);
+
+/** In a worker's task: copy what the other workers need of this worker's
+ *  block of array @p array_id into the plan's send buffer and stage it
+ *  for the next exchange at the plan's master (sgl_exchange_put()).
+ *  @return SGL_OK, SGL_EINVAL (the array's layout is not the plan's),
+ *          SGL_ESTATE (no such plan or array here). */
+int sgl_dplan_stage(sgl_ctx_t *worker, uint32_t plan_id, uint32_t array_id);
+
+/** In a worker's task after the exchange: copy the received ranges (and
+ *  the worker's own, where the loop reads across a periodic boundary
+ *  into itself) into the view, and describe the view.
+ *  @param ret_view  NULL, or the view: the worker's block with its halo
+ *                   filled, or the plan's buffer.
+ *  @return SGL_OK, SGL_EINVAL, SGL_ESTATE, SGL_ESIZE (the exchange did
+ *          not bring what the plan expects: it ran on another array or
+ *          no exchange ran). */
+int sgl_dplan_finish(sgl_ctx_t *worker, uint32_t plan_id, uint32_t array_id,
+                     sgl_dblock_t *ret_view);
+
+/** What a plan moves. Bytes between different workers only; a worker's
+ *  copies into its own view are @c local_bytes. */
+typedef struct sgl_dplan_stats {
+    size_t messages;       /**< worker pairs with data, summed */
+    size_t max_peers;      /**< most workers one worker receives from */
+    size_t bytes;          /**< all bytes between workers */
+    size_t local_bytes;    /**< bytes copied within workers */
+    size_t max_sent_bytes; /**< the busiest sender's bytes */
+    size_t max_recv_bytes; /**< the busiest receiver's bytes */
+    double max_compute_seconds; /**< the slowest worker's time to compute
+                                     its part (the index arithmetic, not
+                                     the request exchange) */
+} sgl_dplan_stats_t;
+
+/** The plan's statistics. @return SGL_OK or SGL_EINVAL. */
+int sgl_dplan_stats(const sgl_dplan_t *plan, sgl_dplan_stats_t *ret);
+
+/** The plan's h at @p level of the machine tree: over the masters of that
+ *  level below the plan's master, and their children, the largest of the
+ *  bytes a child's workers send to or receive from the master's other
+ *  children's workers (what the cost model charges at g_h); 0 at levels
+ *  the plan does not cross. */
+size_t sgl_dplan_level_h(const sgl_dplan_t *plan, unsigned level);
+
+/** The number that names the plan in a worker's task. */
+uint32_t sgl_dplan_id(const sgl_dplan_t *plan);
+
+/** Free the plan's worker state (one superstep) and the handle. NULL is
+ *  a no-op. @return SGL_OK or the superstep's error. */
+int sgl_dplan_free(sgl_ctx_t *master, sgl_dplan_t *plan);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
