@@ -97,12 +97,10 @@ int sgl_darray_local(sgl_ctx_t *worker, uint32_t id, sgl_dblock_t *ret)
     long x[DP_DIMS];
     for (unsigned d = 0; d < DP_DIMS; d++) {
         x[d] = (long)b->lo[d];
-        if (d < b->part.dims) {
-            ret->lo[d] = (long)b->lo[d];
-            ret->hi[d] = (long)b->hi[d];
-            ret->halo[d] = b->part.halo[d];
-            ret->stride[d] = b->stride[d];
-        }
+        ret->lo[d] = (long)b->lo[d];
+        ret->hi[d] = (long)b->hi[d];
+        ret->halo[d] = b->part.halo[d];
+        ret->stride[d] = b->stride[d];
     }
     ret->data = b->mem + darray_offset(x, b->lo, b->part.halo, b->stride) *
                              b->part.elem_size;

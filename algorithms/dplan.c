@@ -281,12 +281,10 @@ static void describe_view(const struct wplan *p, struct darr *b,
     long first[DP_DIMS];
     for (unsigned d = 0; d < DP_DIMS; d++) {
         first[d] = p->view ? p->need.vlo[d] : (long)b->lo[d];
-        if (d < v->dims) {
-            v->lo[d] = first[d];
-            v->hi[d] = p->view ? p->need.vhi[d] : (long)b->hi[d];
-            v->halo[d] = p->view ? 0 : b->part.halo[d];
-            v->stride[d] = view_strides(p, b)[d];
-        }
+        v->lo[d] = first[d];
+        v->hi[d] = p->view ? p->need.vhi[d] : (long)b->hi[d];
+        v->halo[d] = p->view ? 0 : b->part.halo[d];
+        v->stride[d] = view_strides(p, b)[d];
     }
     v->data = view_base(p, b) + view_offset(p, b, first) * v->elem_size;
 }

@@ -98,7 +98,8 @@ void sgl_darray_layout_init(sgl_darray_layout_t *layout, unsigned dims,
  *  index x (x a vector of dims indices; unwrapped for a view: outside
  *  [0, size) where the loop reads across a periodic boundary) lies at
  *  data + sum_d (x_d - lo[d]) * stride[d] elements. Indices in
- *  [lo - halo, hi + halo) per dimension are valid. */
+ *  [lo - halo, hi + halo) per dimension are valid. Dimensions from dims
+ *  up are [0, 1), so three nested loops serve every array. */
 typedef struct sgl_dblock {
     void *data;        /**< the element at index lo */
     unsigned dims;

@@ -1,0 +1,51 @@
+/* The Trasgo paper's programs as SGL programs on distributed arrays
+ * (darray.h): a rotation, Heat 1D/2D/3D and Cannon's matrix product. Each
+ * is the sequential loop's accesses given to a plan, and a task per loop
+ * body; each runs from a master's task (the root's, usually) over the
+ * workers below it and reports a bitwise checksum of its result (the XOR
+ * of kernel_check() over the elements, stencil_kernels.h), so that tests
+ * and benchmarks compare it with a sequential reference or an MPI peer. */
+#ifndef SGL_EXAMPLES_TRASGO_H
+#define SGL_EXAMPLES_TRASGO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sgl/darray.h>
+
+/* Register the programs' tasks (every process, after
+ * sgl_algorithms_register()). */
+int trasgo_register(sgl_runtime_t *rt);
+
+/* Element (i, j, k) of every worker's block of @array (doubles) set to
+ * kernel_init() of its row-major index (one superstep). */
+int trasgo_fill(sgl_ctx_t *master, const sgl_darray_t *array);
+
+/* The XOR of kernel_check() over the array (one superstep). */
+int trasgo_check(sgl_ctx_t *master, const sgl_darray_t *array,
+                 uint64_t *ret);
+
+/* What a program measured. */
+typedef struct trasgo_result {
+    uint64_t check;        /* XOR of kernel_check() over the result */
+    double plan_seconds;   /* creating the plans */
+    double seconds;        /* the timed loop (all iterations or steps) */
+    sgl_dplan_stats_t stats; /* of the main plan */
+} trasgo_result_t;
+
+/* M2[i] = 2 M[(i + rot) mod n] + 1 on n doubles, M[i] = kernel_init(i);
+ * @cuts: NULL for even blocks, else workers + 1 boundaries. */
+int rotate_run(sgl_ctx_t *master, size_t n, long rot, const size_t *cuts,
+               trasgo_result_t *ret);
+
+/* @iters Jacobi steps of the periodic heat equation on an n^dims grid
+ * (kernel_init() initial values, heatXd_point() per point). */
+int heat_run(sgl_ctx_t *master, unsigned dims, size_t n, unsigned iters,
+             trasgo_result_t *ret);
+
+/* C = A B, n x n (cannon_a(), cannon_b()), as q x q tiles of (n / q)^2
+ * doubles on any number of workers: the tiles are cut over the workers'
+ * grid (one tile each on a q x q grid, as Cannon had it). */
+int cannon_run(sgl_ctx_t *master, size_t n, size_t q, trasgo_result_t *ret);
+
+#endif

@@ -1,0 +1,30 @@
+/* What the Trasgo programs share: filling an array with kernel_init(),
+ * its bitwise checksum, a clock. */
+#ifndef SGL_EXAMPLES_TRASGO_COMMON_H
+#define SGL_EXAMPLES_TRASGO_COMMON_H
+
+#include <stdint.h>
+
+#include <sgl/darray.h>
+
+#define TRY(call)                                                              \
+    do {                                                                       \
+        int rc_ = (call);                                                      \
+        if (rc_)                                                               \
+            return rc_;                                                        \
+    } while (0)
+
+double trasgo_now(void);
+
+/* At a master: run @task on the children, which each put one uint64_t,
+ * and XOR what they put into *@ret. */
+int trasgo_xor_children(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
+                        size_t size, uint64_t *ret);
+
+/* Register the tasks above, and each program's. */
+int trasgo_common_register(sgl_runtime_t *rt);
+int heat_register(sgl_runtime_t *rt);
+int rotate_register(sgl_runtime_t *rt);
+int cannon_register(sgl_runtime_t *rt);
+
+#endif
