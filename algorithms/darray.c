@@ -165,10 +165,12 @@ static int create_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         dpart_box(&b->part, b->w, b->lo, b->hi);
         size_t n = dpart_storage(&b->part, b->w, b->stride);
         /* Written here, on the worker's thread, so that its pages are
-         * the worker's (first touch). */
+         * the worker's (first touch) and no later superstep pays their
+         * page faults. explicit_bzero, because the compiler turns malloc
+         * and memset into a calloc, which maps pages without touching. */
         b->mem = malloc(n * b->part.elem_size);
         if (b->mem)
-            memset(b->mem, 0, n * b->part.elem_size);
+            explicit_bzero(b->mem, n * b->part.elem_size);
         else
             rc = sgl_error_set(SGL_ENOMEM,
                                "worker %zu: out of memory for a block of "

@@ -348,7 +348,7 @@ static int make_view(struct wplan *p)
                              "worker %zu: out of memory for a view of %zu "
                              "elements",
                              p->first + p->w, n);
-    memset(p->view, 0, n * p->part.elem_size);
+    explicit_bzero(p->view, n * p->part.elem_size); /* see create_task */
     return SGL_OK;
 }
 

@@ -221,7 +221,7 @@ int cannon_run(sgl_ctx_t *m, size_t n, size_t q, trasgo_result_t *r)
         rc = make_plans(m, arr[0], arr[1], plans, ids);
     r->plan_seconds = trasgo_now() - t0;
     if (!rc)
-        rc = sgl_dplan_stats(plans[SHIFT_A], &r->stats);
+        rc = trasgo_plan_figures(plans[SHIFT_A], r);
     if (!rc)
         rc = run(m, &x, ids, q, r);
     for (int k = SKEW_A; k < NMOVES; k++)

@@ -127,7 +127,7 @@ int heat_run(sgl_ctx_t *m, unsigned dims, size_t n, unsigned iters,
         rc = sgl_dplan_create(m, arr[0], stencil(dims, acc), acc, &plan);
     r->plan_seconds = trasgo_now() - t0;
     if (!rc)
-        rc = sgl_dplan_stats(plan, &r->stats);
+        rc = trasgo_plan_figures(plan, r);
     if (!rc)
         rc = iterate(m, plan, arr, dims, iters, r);
     sgl_dplan_free(m, plan);

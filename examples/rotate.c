@@ -74,7 +74,7 @@ int rotate_run(sgl_ctx_t *m, size_t n, long rot, const size_t *cuts,
         rc = sgl_dplan_create(m, arr[0], 1, &acc, &plan);
     r->plan_seconds = trasgo_now() - t0;
     if (!rc)
-        rc = sgl_dplan_stats(plan, &r->stats);
+        rc = trasgo_plan_figures(plan, r);
     if (!rc)
         rc = rotate(m, (const sgl_darray_t **)arr, plan, rot, r);
     sgl_dplan_free(m, plan);

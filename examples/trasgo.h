@@ -25,12 +25,16 @@ int trasgo_fill(sgl_ctx_t *master, const sgl_darray_t *array);
 int trasgo_check(sgl_ctx_t *master, const sgl_darray_t *array,
                  uint64_t *ret);
 
+/* Levels of the tree whose plan h a result reports. */
+#define TRASGO_LEVELS 8
+
 /* What a program measured. */
 typedef struct trasgo_result {
     uint64_t check;        /* XOR of kernel_check() over the result */
     double plan_seconds;   /* creating the plans */
     double seconds;        /* the timed loop (all iterations or steps) */
     sgl_dplan_stats_t stats; /* of the main plan */
+    size_t level_h[TRASGO_LEVELS]; /* its h per level, bytes */
 } trasgo_result_t;
 
 /* M2[i] = 2 M[(i + rot) mod n] + 1 on n doubles, M[i] = kernel_init(i);

@@ -114,6 +114,13 @@ int trasgo_common_register(sgl_runtime_t *rt)
     return sgl_task_register(rt, check_task, "trasgo.check");
 }
 
+int trasgo_plan_figures(const sgl_dplan_t *plan, trasgo_result_t *r)
+{
+    for (unsigned l = 0; l < TRASGO_LEVELS; l++)
+        r->level_h[l] = sgl_dplan_level_h(plan, l);
+    return sgl_dplan_stats(plan, &r->stats);
+}
+
 int trasgo_register(sgl_runtime_t *rt)
 {
     TRY(trasgo_common_register(rt));

@@ -7,6 +7,8 @@
 
 #include <sgl/darray.h>
 
+#include "trasgo.h"
+
 #define TRY(call)                                                              \
     do {                                                                       \
         int rc_ = (call);                                                      \
@@ -15,6 +17,9 @@
     } while (0)
 
 double trasgo_now(void);
+
+/* The plan's statistics and h per level into @r. */
+int trasgo_plan_figures(const sgl_dplan_t *plan, trasgo_result_t *r);
 
 /* At a master: run @task on the children, which each put one uint64_t,
  * and XOR what they put into *@ret. */

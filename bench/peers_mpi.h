@@ -1,0 +1,30 @@
+/* Hand-written MPI peers of the Trasgo programs (bench_trasgo): what an
+ * experienced MPI programmer writes for Heat 2D and Cannon, with the same
+ * arithmetic as the SGL programs (examples/stencil_kernels.h), so that
+ * results are bitwise comparable. */
+#ifndef SGL_BENCH_PEERS_MPI_H
+#define SGL_BENCH_PEERS_MPI_H
+
+#include <mpi.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct peer_result {
+    double seconds; /* the timed loop, the slowest rank's, on every rank */
+    uint64_t check; /* XOR of kernel_check() over the result, every rank */
+} peer_result_t;
+
+/* @iters periodic Jacobi steps on n x n doubles: a periodic Cartesian
+ * communicator (MPI_Dims_create), blocks with a one-element halo,
+ * MPI_Sendrecv halo exchange (columns as a vector type), the update in an
+ * OpenMP parallel loop over rows. Collective on @comm.
+ * @return 0, or 1 with a message on rank 0's stderr. */
+int peer_heat2d(MPI_Comm comm, size_t n, unsigned iters, peer_result_t *ret);
+
+/* Cannon's C = A B on n x n doubles over a q x q grid of processes (the
+ * process count must be a square, n a multiple of q): initial skew with
+ * MPI_Sendrecv_replace, q steps of tile_gemm() and shifts. Collective.
+ * @return 0, or 1 with a message on rank 0's stderr. */
+int peer_cannon(MPI_Comm comm, size_t n, peer_result_t *ret);
+
+#endif
