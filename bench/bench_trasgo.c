@@ -332,9 +332,17 @@ static int cannon_bench(const struct opts *o, sgl_runtime_t *rt, int rank,
     int square = 0;
     for (int g = 1; g * g <= ranks; g++)
         square |= g * g == ranks;
-    if (!q) /* one tile per worker on a square count, else a few each */
-        for (q = 1; q * q < w || o->cannon_n % q; q++)
+    if (!q) { /* one tile per worker on a square count, else a few each:
+                 at least the balanced grid's longer side */
+        size_t side = w;
+        for (size_t d = 1; d <= w; d++)
+            if (w % d == 0 && d * d >= w) {
+                side = d;
+                break;
+            }
+        for (q = side; o->cannon_n % q; q++)
             ;
+    }
     /* The peer's tiles are its q x q processes; with as many tiles, both
      * sum each element's products in the same order, bit for bit. */
     int same_order = square && q * q == (size_t)ranks;
