@@ -55,7 +55,7 @@ static int rotate(sgl_ctx_t *m, const sgl_darray_t *arr[2],
 }
 
 int rotate_run(sgl_ctx_t *m, size_t n, long rot, const size_t *cuts,
-               trasgo_result_t *r)
+               double *out, trasgo_result_t *r)
 {
     sgl_darray_layout_t l;
     sgl_darray_layout_init(&l, 1, &n, sizeof(double));
@@ -77,6 +77,8 @@ int rotate_run(sgl_ctx_t *m, size_t n, long rot, const size_t *cuts,
         rc = trasgo_plan_figures(plan, r);
     if (!rc)
         rc = rotate(m, (const sgl_darray_t **)arr, plan, rot, r);
+    if (!rc && out)
+        rc = sgl_darray_gather(m, arr[1], out, n);
     sgl_dplan_free(m, plan);
     sgl_darray_free(m, arr[1]);
     sgl_darray_free(m, arr[0]);

@@ -38,9 +38,10 @@ typedef struct trasgo_result {
 } trasgo_result_t;
 
 /* M2[i] = 2 M[(i + rot) mod n] + 1 on n doubles, M[i] = kernel_init(i);
- * @cuts: NULL for even blocks, else workers + 1 boundaries. */
+ * @cuts: NULL for even blocks, else workers + 1 boundaries; @out: NULL,
+ * or n elements that receive M2 (gathered to the master). */
 int rotate_run(sgl_ctx_t *master, size_t n, long rot, const size_t *cuts,
-               trasgo_result_t *ret);
+               double *out, trasgo_result_t *ret);
 
 /* @iters Jacobi steps of the periodic heat equation on an n^dims grid
  * (kernel_init() initial values, heatXd_point() per point). */

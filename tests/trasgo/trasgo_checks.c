@@ -63,7 +63,7 @@ static int job_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     if (j->prog == ROTATE) {
         size_t *cuts =
             j->uneven ? uneven_cuts(j->n, sgl_ctx_workers(ctx)) : NULL;
-        int rc = rotate_run(ctx, j->n, j->rot, cuts, &r);
+        int rc = rotate_run(ctx, j->n, j->rot, cuts, NULL, &r);
         free(cuts);
         TRY(rc);
         want = rotate_reference(j->n, j->rot);
