@@ -11,15 +11,11 @@
 
 /* ---- a worker's blocks ---- */
 
-struct darr_state {
-    struct darr **a;
-    size_t n, cap;
-};
-
 static const char array_key;
 
-static void darr_free(struct darr *b)
+static void darr_free(void *p)
 {
+    struct darr *b = p;
     if (b) {
         dpart_free(&b->part);
         free(b->mem);
@@ -27,56 +23,9 @@ static void darr_free(struct darr *b)
     free(b);
 }
 
-static void state_free(void *p)
-{
-    struct darr_state *s = p;
-    for (size_t i = 0; i < s->n; i++)
-        darr_free(s->a[i]);
-    free(s->a);
-    free(s);
-}
-
 struct darr *darr_find(sgl_ctx_t *worker, uint32_t id)
 {
-    struct darr_state *s = sgl_ctx_keyed_state(worker, &array_key);
-    for (size_t i = 0; s && i < s->n; i++)
-        if (s->a[i]->id == id)
-            return s->a[i];
-    return NULL;
-}
-
-static int darr_add(sgl_ctx_t *worker, struct darr *b)
-{
-    struct darr_state *s = sgl_ctx_keyed_state(worker, &array_key);
-    if (!s) {
-        s = calloc(1, sizeof *s);
-        if (!s || sgl_ctx_set_keyed_state(worker, &array_key, s,
-                                          state_free)) {
-            free(s);
-            return sgl_error_set(SGL_ENOMEM, "out of memory");
-        }
-    }
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 4;
-        struct darr **t = realloc(s->a, cap * sizeof *t);
-        if (!t)
-            return sgl_error_set(SGL_ENOMEM, "out of memory");
-        s->a = t;
-        s->cap = cap;
-    }
-    s->a[s->n++] = b;
-    return SGL_OK;
-}
-
-static void darr_drop(sgl_ctx_t *worker, uint32_t id)
-{
-    struct darr_state *s = sgl_ctx_keyed_state(worker, &array_key);
-    for (size_t i = 0; s && i < s->n; i++)
-        if (s->a[i]->id == id) {
-            darr_free(s->a[i]);
-            s->a[i] = s->a[--s->n];
-            return;
-        }
+    return darray_item_find(worker, &array_key, id);
 }
 
 int sgl_darray_local(sgl_ctx_t *worker, uint32_t id, sgl_dblock_t *ret)
@@ -178,7 +127,7 @@ static int create_task(sgl_ctx_t *ctx, const void *arg, size_t size)
                                sgl_ctx_first_worker(ctx), n);
     }
     if (!rc)
-        rc = darr_add(ctx, b);
+        rc = darray_item_add(ctx, &array_key, b, darr_free);
     if (rc)
         darr_free(b);
     return rc;
@@ -377,7 +326,7 @@ static int free_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     if (sgl_ctx_is_master(ctx))
         return sgl_pardo(ctx, free_task, arg, size);
-    darr_drop(ctx, ((const struct id_arg *)arg)->id);
+    darray_item_drop(ctx, &array_key, ((const struct id_arg *)arg)->id);
     return SGL_OK;
 }
 

@@ -20,7 +20,7 @@ struct sgl_darray {
 
 /* A worker's block of one array. */
 struct darr {
-    uint32_t id;
+    uint32_t id;           /* first: darray_item_find() reads it */
     struct dpart part;
     size_t w;              /* the worker's index in the partition */
     size_t lo[DP_DIMS], hi[DP_DIMS]; /* its box */
@@ -30,6 +30,14 @@ struct darr {
 
 /* The worker's block of array @id, or NULL. */
 struct darr *darr_find(sgl_ctx_t *worker, uint32_t id);
+
+/* A worker's objects of one kind, kept under the kind's @key in its state
+ * (darray_items.c); each object begins with its uint32_t id. @destroy
+ * frees one; the list frees what is left when the worker's state goes. */
+void *darray_item_find(sgl_ctx_t *worker, const void *key, uint32_t id);
+int darray_item_add(sgl_ctx_t *worker, const void *key, void *item,
+                    void (*destroy)(void *));
+void darray_item_drop(sgl_ctx_t *worker, const void *key, uint32_t id);
 
 /* A new number for an array or a plan created at @master, unique among
  * those a worker below it can hold: masters of one level have disjoint

@@ -37,7 +37,7 @@ struct dsend {
 
 /* A worker's part of one plan. */
 struct wplan {
-    uint32_t id;
+    uint32_t id;           /* first: darray_item_find() reads it */
     struct dpart part;
     size_t w;              /* this worker in the partition */
     size_t first;          /* the plan master's first worker */
@@ -64,15 +64,11 @@ struct sgl_dplan {
 
 /* ---- a worker's plans ---- */
 
-struct wplan_state {
-    struct wplan **p;
-    size_t n, cap;
-};
-
 static const char plan_key;
 
-static void wplan_free(struct wplan *p)
+static void wplan_free(void *x)
 {
+    struct wplan *p = x;
     if (!p)
         return;
     dpart_free(&p->part);
@@ -85,56 +81,9 @@ static void wplan_free(struct wplan *p)
     free(p);
 }
 
-static void state_free(void *x)
-{
-    struct wplan_state *s = x;
-    for (size_t i = 0; i < s->n; i++)
-        wplan_free(s->p[i]);
-    free(s->p);
-    free(s);
-}
-
 static struct wplan *wplan_find(sgl_ctx_t *worker, uint32_t id)
 {
-    struct wplan_state *s = sgl_ctx_keyed_state(worker, &plan_key);
-    for (size_t i = 0; s && i < s->n; i++)
-        if (s->p[i]->id == id)
-            return s->p[i];
-    return NULL;
-}
-
-static int wplan_add(sgl_ctx_t *worker, struct wplan *p)
-{
-    struct wplan_state *s = sgl_ctx_keyed_state(worker, &plan_key);
-    if (!s) {
-        s = calloc(1, sizeof *s);
-        if (!s ||
-            sgl_ctx_set_keyed_state(worker, &plan_key, s, state_free)) {
-            free(s);
-            return sgl_error_set(SGL_ENOMEM, "out of memory");
-        }
-    }
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 4;
-        struct wplan **t = realloc(s->p, cap * sizeof *t);
-        if (!t)
-            return sgl_error_set(SGL_ENOMEM, "out of memory");
-        s->p = t;
-        s->cap = cap;
-    }
-    s->p[s->n++] = p;
-    return SGL_OK;
-}
-
-static void wplan_drop(sgl_ctx_t *worker, uint32_t id)
-{
-    struct wplan_state *s = sgl_ctx_keyed_state(worker, &plan_key);
-    for (size_t i = 0; s && i < s->n; i++)
-        if (s->p[i]->id == id) {
-            wplan_free(s->p[i]);
-            s->p[i] = s->p[--s->n];
-            return;
-        }
+    return darray_item_find(worker, &plan_key, id);
 }
 
 /* The plan and the array a worker-side call names, checked to match. */
@@ -422,7 +371,7 @@ static int need_worker(sgl_ctx_t *ctx, const struct need_arg *a,
     if (!rc)
         rc = stage_requests(ctx, p, rec);
     if (!rc)
-        rc = wplan_add(ctx, p);
+        rc = darray_item_add(ctx, &plan_key, p, wplan_free);
     if (rc)
         wplan_free(p);
     return rc;
@@ -739,7 +688,7 @@ static int free_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     if (sgl_ctx_is_master(ctx))
         return sgl_pardo(ctx, free_task, arg, size);
-    wplan_drop(ctx, ((const struct plan_arg *)arg)->plan);
+    darray_item_drop(ctx, &plan_key, ((const struct plan_arg *)arg)->plan);
     return SGL_OK;
 }
 

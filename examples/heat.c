@@ -114,25 +114,13 @@ int heat_run(sgl_ctx_t *m, unsigned dims, size_t n, unsigned iters,
     sgl_darray_layout_init(&l, dims, size, sizeof(double));
     for (unsigned d = 0; d < dims; d++)
         l.halo[d] = 1;
-    sgl_darray_t *arr[2] = {NULL, NULL};
-    sgl_dplan_t *plan = NULL;
+    sgl_darray_t *arr[2];
+    sgl_dplan_t *plan;
     sgl_daccess_t acc[1 + 2 * SGL_DARRAY_MAX_DIMS];
-    int rc = sgl_darray_create(m, &l, &arr[0]);
-    if (!rc)
-        rc = sgl_darray_create(m, &l, &arr[1]);
-    if (!rc)
-        rc = trasgo_fill(m, arr[0]);
-    double t0 = trasgo_now();
-    if (!rc)
-        rc = sgl_dplan_create(m, arr[0], stencil(dims, acc), acc, &plan);
-    r->plan_seconds = trasgo_now() - t0;
-    if (!rc)
-        rc = trasgo_plan_figures(plan, r);
+    int rc = trasgo_setup(m, &l, stencil(dims, acc), acc, arr, &plan, r);
     if (!rc)
         rc = iterate(m, plan, arr, dims, iters, r);
-    sgl_dplan_free(m, plan);
-    sgl_darray_free(m, arr[1]);
-    sgl_darray_free(m, arr[0]);
+    trasgo_teardown(m, arr, plan);
     return rc;
 }
 

@@ -60,28 +60,16 @@ int rotate_run(sgl_ctx_t *m, size_t n, long rot, const size_t *cuts,
     sgl_darray_layout_t l;
     sgl_darray_layout_init(&l, 1, &n, sizeof(double));
     l.cuts[0] = cuts;
-    sgl_darray_t *arr[2] = {NULL, NULL};
-    sgl_dplan_t *plan = NULL;
+    sgl_darray_t *arr[2];
+    sgl_dplan_t *plan;
     sgl_daccess_t acc;
     sgl_daccess_shift(&acc, 1, &rot, SGL_PERIODIC_ALL);
-    int rc = sgl_darray_create(m, &l, &arr[0]);
-    if (!rc)
-        rc = sgl_darray_create(m, &l, &arr[1]);
-    if (!rc)
-        rc = trasgo_fill(m, arr[0]);
-    double t0 = trasgo_now();
-    if (!rc)
-        rc = sgl_dplan_create(m, arr[0], 1, &acc, &plan);
-    r->plan_seconds = trasgo_now() - t0;
-    if (!rc)
-        rc = trasgo_plan_figures(plan, r);
+    int rc = trasgo_setup(m, &l, 1, &acc, arr, &plan, r);
     if (!rc)
         rc = rotate(m, (const sgl_darray_t **)arr, plan, rot, r);
     if (!rc && out)
         rc = sgl_darray_gather(m, arr[1], out, n);
-    sgl_dplan_free(m, plan);
-    sgl_darray_free(m, arr[1]);
-    sgl_darray_free(m, arr[0]);
+    trasgo_teardown(m, arr, plan);
     return rc;
 }
 

@@ -121,6 +121,28 @@ int trasgo_plan_figures(const sgl_dplan_t *plan, trasgo_result_t *r)
     return sgl_dplan_stats(plan, &r->stats);
 }
 
+int trasgo_setup(sgl_ctx_t *m, const sgl_darray_layout_t *l, size_t na,
+                 const sgl_daccess_t *acc, sgl_darray_t *arr[2],
+                 sgl_dplan_t **plan, trasgo_result_t *r)
+{
+    arr[0] = arr[1] = NULL;
+    *plan = NULL;
+    TRY(sgl_darray_create(m, l, &arr[0]));
+    TRY(sgl_darray_create(m, l, &arr[1]));
+    TRY(trasgo_fill(m, arr[0]));
+    double t0 = trasgo_now();
+    TRY(sgl_dplan_create(m, arr[0], na, acc, plan));
+    r->plan_seconds = trasgo_now() - t0;
+    return trasgo_plan_figures(*plan, r);
+}
+
+void trasgo_teardown(sgl_ctx_t *m, sgl_darray_t *arr[2], sgl_dplan_t *plan)
+{
+    sgl_dplan_free(m, plan);
+    sgl_darray_free(m, arr[1]);
+    sgl_darray_free(m, arr[0]);
+}
+
 int trasgo_register(sgl_runtime_t *rt)
 {
     TRY(trasgo_common_register(rt));

@@ -18,6 +18,15 @@
 
 double trasgo_now(void);
 
+/* What rotate and heat start from: two arrays of layout @l, the first
+ * filled with kernel_init(), and the plan of @acc for them (its time and
+ * figures into @r). On an error, what was made is in @arr and @plan for
+ * trasgo_teardown(). */
+int trasgo_setup(sgl_ctx_t *m, const sgl_darray_layout_t *l, size_t na,
+                 const sgl_daccess_t *acc, sgl_darray_t *arr[2],
+                 sgl_dplan_t **plan, trasgo_result_t *r);
+void trasgo_teardown(sgl_ctx_t *m, sgl_darray_t *arr[2], sgl_dplan_t *plan);
+
 /* The plan's statistics and h per level into @r. */
 int trasgo_plan_figures(const sgl_dplan_t *plan, trasgo_result_t *r);
 
