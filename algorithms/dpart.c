@@ -15,7 +15,8 @@ void sgl_darray_layout_init(sgl_darray_layout_t *l, unsigned dims,
     memset(l, 0, sizeof *l);
     l->dims = dims;
     l->elem_size = elem_size;
-    for (unsigned d = 0; d < dims && d < DP_DIMS && size; d++)
+    /* A bad dims is refused by sgl_darray_create(); size is not read. */
+    for (unsigned d = 0; dims <= DP_DIMS && d < dims && size; d++)
         l->size[d] = size[d];
 }
 

@@ -322,7 +322,8 @@ int dplan_need(const struct dpart *p, size_t w, size_t na,
         free(pieces.a);
         return rc;
     }
-    qsort(pieces.a, pieces.n, sizeof(struct dpiece), by_src);
+    if (pieces.n) /* qsort's array may not be NULL, even empty */
+        qsort(pieces.a, pieces.n, sizeof(struct dpiece), by_src);
     ret->piece = pieces.a;
     ret->npieces = pieces.n;
     return SGL_OK;

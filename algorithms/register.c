@@ -9,6 +9,8 @@ static const struct algo_task *const tables[] = {
     algo_psrs_tasks,
     algo_darray_tasks,
     algo_dplan_tasks,
+    algo_graph_tasks,
+    algo_pregel_tasks,
 };
 
 int sgl_algorithms_register(sgl_runtime_t *rt)
@@ -16,5 +18,5 @@ int sgl_algorithms_register(sgl_runtime_t *rt)
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
         for (const struct algo_task *k = tables[t]; k->fn; k++)
             TRY(sgl_task_register(rt, k->fn, k->name));
-    return SGL_OK;
+    return algo_pregel_register();
 }

@@ -1,0 +1,536 @@
+/* The vertex-centric engine. A run is, from the root:
+ *
+ *   init       every worker sets up its vertices' state and calls the
+ *              program's init on each;
+ *   superstep  one pardo: every worker delivers the messages of the last
+ *              exchange (combining those for one vertex), runs compute on
+ *              its active vertices, and stages the messages they sent,
+ *              already combined per target, one block per destination
+ *              worker; it hands up its counts and aggregator partials,
+ *              which the masters combine on the way up;
+ *   exchange   unless every vertex has halted and nothing was sent.
+ *
+ * On the wire a message is its target vertex and the program's bytes
+ * (struct wire); every block starts with a header element whose target
+ * field carries the number of messages the sender had before combining,
+ * so that the receiver can say what h would have been without the
+ * combiner. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pregel_impl.h"
+
+/* ---- programs ---- */
+
+#define MAX_PROGRAMS 64
+
+static sgl_pregel_program_t programs[MAX_PROGRAMS];
+static size_t nprograms;
+
+int sgl_pregel_register(const sgl_pregel_program_t *p, uint32_t *ret_id)
+{
+    if (!p || !ret_id || !p->compute || !p->init || !p->combine)
+        return sgl_error_set(SGL_EINVAL, "sgl_pregel_register: NULL "
+                                         "argument or function");
+    if (p->value_size < 1 || p->value_size > SGL_PREGEL_MAX_BYTES ||
+        p->msg_size < 1 || p->msg_size > SGL_PREGEL_MAX_BYTES ||
+        p->naggs > SGL_PREGEL_MAX_AGGS)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_pregel_register: value of %zu bytes, "
+                             "message of %zu (1 to %d each), %u aggregators "
+                             "(at most %d)",
+                             p->value_size, p->msg_size, SGL_PREGEL_MAX_BYTES,
+                             p->naggs, SGL_PREGEL_MAX_AGGS);
+    for (unsigned i = 0; i < p->naggs; i++)
+        if (p->agg[i] < SGL_AGG_SUM || p->agg[i] > SGL_AGG_MAX)
+            return sgl_error_set(SGL_EINVAL,
+                                 "sgl_pregel_register: aggregator %u has "
+                                 "kind %d",
+                                 i, (int)p->agg[i]);
+    for (size_t i = 0; i < nprograms; i++)
+        if (programs[i].compute == p->compute &&
+            programs[i].combine == p->combine) {
+            *ret_id = (uint32_t)i + 1;
+            return SGL_OK;
+        }
+    if (nprograms == MAX_PROGRAMS)
+        return sgl_error_set(SGL_ENOMEM, "sgl_pregel_register: more than %d "
+                                         "programs",
+                             MAX_PROGRAMS);
+    programs[nprograms] = *p;
+    *ret_id = (uint32_t)++nprograms;
+    return SGL_OK;
+}
+
+const sgl_pregel_program_t *pregel_program(uint32_t id)
+{
+    return id >= 1 && id <= nprograms ? &programs[id - 1] : NULL;
+}
+
+/* ---- aggregators ---- */
+
+static double agg_identity(sgl_agg_t k)
+{
+    return k == SGL_AGG_SUM ? 0.0 : k == SGL_AGG_MIN ? INFINITY : -INFINITY;
+}
+
+static double agg_combine(sgl_agg_t k, double a, double b)
+{
+    return k == SGL_AGG_SUM ? a + b : k == SGL_AGG_MIN ? fmin(a, b)
+                                                        : fmax(a, b);
+}
+
+/* ---- a vertex, as compute sees it ---- */
+
+struct sgl_vertex {
+    struct wgraph *g;
+    const sgl_pregel_program_t *p;
+    size_t i;            /* local index: vertex g->v0 + i */
+    unsigned step;
+    const double *params;
+    const double *agg_prev;
+    double *agg;
+    int err;             /* the first failed send */
+};
+
+uint64_t sgl_vertex_id(const sgl_vertex_t *v) { return v->g->v0 + v->i; }
+
+void *sgl_vertex_value(sgl_vertex_t *v)
+{
+    return v->g->value + v->i * v->p->value_size;
+}
+
+size_t sgl_vertex_out_degree(const sgl_vertex_t *v)
+{
+    return v->g->off[v->i + 1] - v->g->off[v->i];
+}
+
+const uint64_t *sgl_vertex_out_edges(const sgl_vertex_t *v)
+{
+    return v->g->adj + v->g->off[v->i];
+}
+
+const void *sgl_vertex_message(const sgl_vertex_t *v)
+{
+    return v->g->has_msg[v->i] ? v->g->inbox + v->i * v->p->msg_size : NULL;
+}
+
+unsigned sgl_vertex_superstep(const sgl_vertex_t *v) { return v->step; }
+
+double sgl_vertex_param(const sgl_vertex_t *v, unsigned i)
+{
+    return i < SGL_PREGEL_MAX_PARAMS ? v->params[i] : 0.0;
+}
+uint64_t sgl_vertex_count(const sgl_vertex_t *v) { return v->g->n; }
+
+double sgl_vertex_aggregated(const sgl_vertex_t *v, unsigned i)
+{
+    return i < v->p->naggs ? v->agg_prev[i] : NAN;
+}
+
+void sgl_vertex_aggregate(sgl_vertex_t *v, unsigned i, double x)
+{
+    if (i < v->p->naggs)
+        v->agg[i] = agg_combine(v->p->agg[i], v->agg[i], x);
+}
+
+void sgl_vertex_vote_halt(sgl_vertex_t *v) { v->g->halted[v->i] = 1; }
+
+/* ---- the outbox: messages combined per target ---- */
+
+static size_t slot_of(uint64_t target, size_t cap)
+{
+    return (size_t)((target * UINT64_C(0x9E3779B97F4A7C15)) >> 17) &
+           (cap - 1);
+}
+
+static int outbox_grow(struct outbox *o, size_t ms)
+{
+    size_t cap = o->cap ? 2 * o->cap : 1024;
+    uint64_t *key = calloc(cap, sizeof *key);
+    uint32_t *hits = malloc(cap * sizeof *hits);
+    unsigned char *msg = malloc(cap * ms);
+    if (!key || !hits || !msg) {
+        free(key);
+        free(hits);
+        free(msg);
+        return sgl_error_set(SGL_ENOMEM, "out of memory for messages");
+    }
+    for (size_t i = 0; i < o->cap; i++)
+        if (o->key[i]) {
+            size_t s = slot_of(o->key[i] - 1, cap);
+            while (key[s])
+                s = (s + 1) & (cap - 1);
+            key[s] = o->key[i];
+            hits[s] = o->hits[i];
+            memcpy(msg + s * ms, o->msg + i * ms, ms);
+        }
+    free(o->key);
+    free(o->hits);
+    free(o->msg);
+    o->key = key;
+    o->hits = hits;
+    o->msg = msg;
+    o->cap = cap;
+    return SGL_OK;
+}
+
+int sgl_vertex_send(sgl_vertex_t *v, uint64_t target, const void *msg)
+{
+    struct outbox *o = &v->g->out;
+    size_t ms = v->p->msg_size;
+    if (target >= v->g->n) {
+        if (!v->err)
+            v->err = sgl_error_set(SGL_EINVAL,
+                                   "vertex %llu sent to vertex %llu of %llu",
+                                   (unsigned long long)sgl_vertex_id(v),
+                                   (unsigned long long)target,
+                                   (unsigned long long)v->g->n);
+        return SGL_EINVAL;
+    }
+    if (2 * (o->used + 1) > o->cap && outbox_grow(o, ms)) {
+        v->err = v->err ? v->err : SGL_ENOMEM;
+        return SGL_ENOMEM;
+    }
+    o->raw++;
+    size_t s = slot_of(target, o->cap);
+    while (o->key[s] && o->key[s] != target + 1)
+        s = (s + 1) & (o->cap - 1);
+    if (o->key[s]) {
+        v->p->combine(o->msg + s * ms, msg);
+        o->hits[s]++;
+    } else {
+        o->key[s] = target + 1;
+        o->hits[s] = 1;
+        memcpy(o->msg + s * ms, msg, ms);
+        o->used++;
+    }
+    return SGL_OK;
+}
+
+/* ---- the wire ---- */
+
+/* A message: its target, then msg_size bytes. A header element has
+ * HEADER set in its target and the sender's count before combining. */
+#define HEADER (UINT64_C(1) << 63)
+
+static size_t wire_size(const sgl_pregel_program_t *p)
+{
+    return sizeof(uint64_t) + p->msg_size;
+}
+
+/* Stage the outbox, by destination worker, each block headed by the
+ * number of messages combined into it; empty the outbox. */
+static int stage(sgl_ctx_t *ctx, struct wgraph *g, const sgl_pregel_program_t *p,
+                 size_t nw)
+{
+    struct outbox *o = &g->out;
+    size_t es = wire_size(p), ms = p->msg_size;
+    size_t *counts = calloc(nw, sizeof *counts), *at = calloc(nw, sizeof *at);
+    uint64_t *raw = calloc(nw, sizeof *raw);
+    int rc = counts && at && raw ? SGL_OK
+                                 : sgl_error_set(SGL_ENOMEM, "out of memory");
+    for (size_t i = 0; i < o->cap && !rc; i++)
+        if (o->key[i]) {
+            size_t w = pregel_owner(o->key[i] - 1, g->n, nw);
+            counts[w]++;
+            raw[w] += o->hits[i];
+        }
+    size_t n = 0;
+    for (size_t w = 0; w < nw && !rc; w++) {
+        counts[w] += counts[w] > 0; /* the header */
+        at[w] = n;
+        n += counts[w];
+    }
+    unsigned char *buf = !rc ? malloc((n ? n : 1) * es) : NULL;
+    if (!rc && !buf)
+        rc = sgl_error_set(SGL_ENOMEM, "out of memory for messages");
+    for (size_t w = 0; w < nw && !rc; w++)
+        if (counts[w]) {
+            uint64_t h = HEADER | raw[w];
+            memcpy(buf + at[w]++ * es, &h, sizeof h);
+        }
+    for (size_t i = 0; i < o->cap && !rc; i++)
+        if (o->key[i]) {
+            uint64_t t = o->key[i] - 1;
+            unsigned char *e = buf + at[pregel_owner(t, g->n, nw)]++ * es;
+            memcpy(e, &t, sizeof t);
+            memcpy(e + sizeof t, o->msg + i * ms, ms);
+            o->key[i] = 0;
+        }
+    o->used = 0;
+    o->raw = 0;
+    if (!rc) {
+        free(g->staged);
+        g->staged = buf;
+        /* Also when empty: it replaces what an earlier run left staged. */
+        rc = sgl_exchange_put(ctx, buf, es, 0, n ? nw : 0, counts);
+    }
+    free(counts);
+    free(at);
+    free(raw);
+    return rc;
+}
+
+/* What every worker hands up after a superstep, combined on the way. */
+struct step_rec {
+    uint64_t active;         /* vertices not halted */
+    uint64_t raw, combined;  /* messages sent */
+    uint64_t recv_bytes;     /* the most one worker received */
+    uint64_t recv_raw_bytes; /* the same had nothing been combined */
+    double agg[SGL_PREGEL_MAX_AGGS];
+};
+
+/* Deliver the last exchange's messages into the inbox. */
+static int deliver(sgl_ctx_t *ctx, struct wgraph *g,
+                   const sgl_pregel_program_t *p, struct step_rec *r)
+{
+    size_t es = wire_size(p), ms = p->msg_size, n;
+    unsigned char *in;
+    TRY(sgl_exchange_recv(ctx, es, (void **)&in, &n, NULL, NULL, NULL));
+    uint64_t raw = 0;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t t;
+        memcpy(&t, in + k * es, sizeof t);
+        if (t & HEADER) {
+            raw += t & ~HEADER;
+            continue;
+        }
+        if (t < g->v0 || t >= g->v1)
+            return sgl_error_set(SGL_EINVAL,
+                                 "worker %zu received a message for vertex "
+                                 "%llu, not its own",
+                                 sgl_ctx_first_worker(ctx),
+                                 (unsigned long long)t);
+        size_t i = (size_t)(t - g->v0);
+        if (g->has_msg[i])
+            p->combine(g->inbox + i * ms, in + k * es + sizeof t);
+        else
+            memcpy(g->inbox + i * ms, in + k * es + sizeof t, ms);
+        g->has_msg[i] = 1;
+    }
+    r->recv_bytes = n * es;
+    r->recv_raw_bytes = raw * es;
+    return sgl_exchange_release(ctx);
+}
+
+struct step_arg {
+    uint32_t graph, prog;
+    uint32_t step;
+    uint32_t init; /* 1: set the vertices up instead */
+    double params[SGL_PREGEL_MAX_PARAMS];
+    double agg[SGL_PREGEL_MAX_AGGS];
+};
+
+/* A worker's vertex state for program @p (fresh for each run). */
+static int setup(struct wgraph *g, const sgl_pregel_program_t *p)
+{
+    size_t nv = (size_t)(g->v1 - g->v0);
+    free(g->value);
+    free(g->halted);
+    free(g->inbox);
+    free(g->has_msg);
+    g->value = calloc(nv ? nv : 1, p->value_size);
+    g->halted = calloc(nv ? nv : 1, 1);
+    g->inbox = calloc(nv ? nv : 1, p->msg_size);
+    g->has_msg = calloc(nv ? nv : 1, 1);
+    if (!g->value || !g->halted || !g->inbox || !g->has_msg)
+        return sgl_error_set(SGL_ENOMEM, "out of memory for %zu vertices",
+                             nv);
+    return SGL_OK;
+}
+
+static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
+                       struct step_rec *r)
+{
+    struct wgraph *g = pregel_wgraph(ctx, a->graph);
+    const sgl_pregel_program_t *p = pregel_program(a->prog);
+    if (!g || !p)
+        return sgl_error_set(SGL_ESTATE, "worker %zu has no graph %u or "
+                                         "program %u",
+                             sgl_ctx_first_worker(ctx), a->graph, a->prog);
+    memset(r, 0, sizeof *r);
+    sgl_vertex_t v = {g, p, 0, a->step, a->params, a->agg, r->agg, 0};
+    for (unsigned i = 0; i < p->naggs; i++)
+        r->agg[i] = agg_identity(p->agg[i]);
+    size_t nv = (size_t)(g->v1 - g->v0);
+    if (a->init) {
+        TRY(setup(g, p));
+        for (v.i = 0; v.i < nv; v.i++)
+            p->init(&v);
+        r->active = nv;
+        return SGL_OK;
+    }
+    if (a->step > 0)
+        TRY(deliver(ctx, g, p, r));
+    for (v.i = 0; v.i < nv; v.i++) {
+        if (g->halted[v.i] && !g->has_msg[v.i])
+            continue;
+        g->halted[v.i] = 0;
+        p->compute(&v);
+        r->active += !g->halted[v.i];
+    }
+    memset(g->has_msg, 0, nv);
+    if (v.err)
+        return v.err;
+    r->raw = g->out.raw;
+    r->combined = g->out.used;
+    TRY(sgl_ctx_add_work(ctx, (double)nv));
+    return stage(ctx, g, p, sgl_machine_workers(sgl_ctx_machine(ctx)));
+}
+
+/* Combine the children's records into one. */
+static int combine_children(sgl_ctx_t *ctx, const sgl_pregel_program_t *p,
+                            struct step_rec *r)
+{
+    memset(r, 0, sizeof *r);
+    for (unsigned i = 0; i < p->naggs; i++)
+        r->agg[i] = agg_identity(p->agg[i]);
+    for (unsigned c = 0; c < sgl_ctx_children(ctx); c++) {
+        const struct step_rec *x;
+        size_t n;
+        TRY(sgl_gather_block(ctx, c, sizeof *x, (const void **)&x, &n));
+        if (n != 1)
+            return sgl_error_set(SGL_ESIZE, "child %u handed up %zu records",
+                                 c, n);
+        r->active += x->active;
+        r->raw += x->raw;
+        r->combined += x->combined;
+        r->recv_bytes = x->recv_bytes > r->recv_bytes ? x->recv_bytes
+                                                      : r->recv_bytes;
+        r->recv_raw_bytes = x->recv_raw_bytes > r->recv_raw_bytes
+                                ? x->recv_raw_bytes
+                                : r->recv_raw_bytes;
+        for (unsigned i = 0; i < p->naggs; i++)
+            r->agg[i] = agg_combine(p->agg[i], r->agg[i], x->agg[i]);
+    }
+    return SGL_OK;
+}
+
+/* A superstep (or the init) below @ctx, its record in *@r. */
+static int step_at(sgl_ctx_t *ctx, const struct step_arg *a,
+                   struct step_rec *r);
+
+static int step_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)size;
+    struct step_rec r;
+    TRY(step_at(ctx, arg, &r));
+    return sgl_put(ctx, &r, sizeof r, 1);
+}
+
+static int step_at(sgl_ctx_t *ctx, const struct step_arg *a,
+                   struct step_rec *r)
+{
+    if (sgl_ctx_is_worker(ctx))
+        return step_worker(ctx, a, r);
+    TRY(sgl_pardo(ctx, step_task, a, sizeof *a));
+    return combine_children(ctx, pregel_program(a->prog), r);
+}
+
+/* ---- the root ---- */
+
+static void account(sgl_pregel_stats_t *st, const struct step_rec *r)
+{
+    st->messages += r->raw;
+    st->combined += r->combined;
+    if (r->recv_bytes > st->max_worker_bytes)
+        st->max_worker_bytes = r->recv_bytes;
+    if (r->recv_raw_bytes > st->max_worker_bytes_uncombined)
+        st->max_worker_bytes_uncombined = r->recv_raw_bytes;
+}
+
+int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
+                   const double *params, unsigned max_supersteps,
+                   sgl_pregel_stats_t *ret)
+{
+    const sgl_pregel_program_t *p = pregel_program(prog);
+    if (!root || !g)
+        return sgl_error_set(SGL_EINVAL, "sgl_pregel_run: NULL argument");
+    if (!p)
+        return sgl_error_set(SGL_EINVAL, "sgl_pregel_run: no program %u",
+                             prog);
+    if (!sgl_ctx_is_root(root))
+        return sgl_error_set(SGL_ESTATE, "sgl_pregel_run: call it on the "
+                                         "root");
+    sgl_pregel_stats_t st;
+    memset(&st, 0, sizeof st);
+    struct step_arg a = {g->id, prog, 0, 1, {0}, {0}};
+    if (params)
+        memcpy(a.params, params, sizeof a.params);
+    struct step_rec r;
+    g->prog = 0;
+    TRY(step_at(root, &a, &r));
+    g->prog = prog;
+    for (unsigned i = 0; i < p->naggs; i++)
+        a.agg[i] = agg_identity(p->agg[i]);
+    a.init = 0;
+    for (unsigned s = 0; s < max_supersteps; s++) {
+        a.step = s;
+        TRY(step_at(root, &a, &r));
+        st.supersteps = s + 1;
+        account(&st, &r);
+        memcpy(a.agg, r.agg, sizeof a.agg);
+        if (r.active == 0 && r.combined == 0)
+            break;
+        TRY(sgl_exchange(root));
+    }
+    memcpy(st.agg, a.agg, sizeof st.agg);
+    if (ret)
+        *ret = st;
+    return SGL_OK;
+}
+
+/* ---- values ---- */
+
+struct values_arg {
+    uint32_t graph;
+    uint32_t pad;
+    uint64_t value_size;
+};
+
+static int values_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    const struct values_arg *a = arg;
+    if (sgl_ctx_is_master(ctx)) {
+        TRY(sgl_pardo(ctx, values_task, arg, size));
+        return algo_pass_up(ctx, a->value_size);
+    }
+    struct wgraph *g = pregel_wgraph(ctx, a->graph);
+    if (!g || !g->value)
+        return sgl_error_set(SGL_ESTATE, "worker %zu has no values of graph "
+                                         "%u",
+                             sgl_ctx_first_worker(ctx), a->graph);
+    return sgl_put(ctx, g->value, a->value_size, (size_t)(g->v1 - g->v0));
+}
+
+int sgl_pregel_values(sgl_ctx_t *root, const sgl_graph_t *g, void *dst,
+                      size_t capacity)
+{
+    if (!root || !g || !dst)
+        return sgl_error_set(SGL_EINVAL, "sgl_pregel_values: NULL argument");
+    const sgl_pregel_program_t *p = pregel_program(g->prog);
+    if (!p)
+        return sgl_error_set(SGL_ESTATE, "sgl_pregel_values: no run on "
+                                         "graph %u",
+                             g->id);
+    if (capacity < g->n)
+        return sgl_error_set(SGL_ESIZE, "sgl_pregel_values: room for %zu "
+                                        "values, the graph has %llu",
+                             capacity, (unsigned long long)g->n);
+    if (sgl_ctx_is_worker(root)) {
+        struct wgraph *w = pregel_wgraph(root, g->id);
+        memcpy(dst, w->value, g->n * p->value_size);
+        return SGL_OK;
+    }
+    struct values_arg a = {g->id, 0, p->value_size};
+    TRY(sgl_pardo(root, values_task, &a, sizeof a));
+    return sgl_gather(root, dst, p->value_size, capacity, NULL);
+}
+
+const struct algo_task algo_pregel_tasks[] = {
+    {step_task, "sgl_pregel.step"},
+    {values_task, "sgl_pregel.values"},
+    {NULL, NULL},
+};

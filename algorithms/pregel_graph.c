@@ -1,0 +1,487 @@
+/* Graphs for the vertex-centric layer. Building one is a superstep and an
+ * exchange: every worker gets a slice of the edges (scattered from the
+ * root, or generated: Graph500's R-MAT, a function of the edge's index),
+ * sends each edge to its source's owner, and the owners sort what came
+ * into CSR form (targets sorted, duplicates dropped). */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "darray_impl.h"
+#include "pregel_impl.h"
+
+/* ---- a worker's graphs ---- */
+
+static const char graph_key;
+
+static void wgraph_free(void *x)
+{
+    struct wgraph *g = x;
+    if (!g)
+        return;
+    free(g->off);
+    free(g->adj);
+    free(g->staged);
+    free(g->value);
+    free(g->halted);
+    free(g->inbox);
+    free(g->has_msg);
+    free(g->out.key);
+    free(g->out.hits);
+    free(g->out.msg);
+    free(g);
+}
+
+struct wgraph *pregel_wgraph(sgl_ctx_t *worker, uint32_t id)
+{
+    return darray_item_find(worker, &graph_key, id);
+}
+
+int pregel_wgraph_add(sgl_ctx_t *worker, struct wgraph *g)
+{
+    int rc = darray_item_add(worker, &graph_key, g, wgraph_free);
+    if (rc)
+        wgraph_free(g);
+    return rc;
+}
+
+void pregel_wgraph_drop(sgl_ctx_t *worker, uint32_t id)
+{
+    darray_item_drop(worker, &graph_key, id);
+}
+
+/* ---- edges ---- */
+
+struct edge {
+    uint64_t s, t;
+};
+
+enum source { FROM_ROOT, KRONECKER };
+
+struct build_arg {
+    uint32_t id;
+    uint32_t source; /* enum source */
+    uint64_t n, m;   /* vertices, edges before duplicates go */
+    uint64_t seed;
+    uint32_t scale, pad;
+};
+
+static uint64_t mix(uint64_t *s)
+{
+    uint64_t z = (*s += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* A fixed bijection of [0, 2^scale): Graph500 scrambles vertex numbers so
+ * that the hubs are not the low ones. */
+static uint64_t scramble(uint64_t v, unsigned scale, uint64_t seed)
+{
+    uint64_t mask = scale >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << scale) - 1;
+    uint64_t mult = (seed * UINT64_C(0x2545F4914F6CDD1D)) | 1;
+    return (v * mult + (seed >> 7)) & mask;
+}
+
+/* Edge @e of the R-MAT graph: at every bit, the quadrant (A, B, C, D) =
+ * (0.57, 0.19, 0.19, 0.05). */
+static struct edge rmat_edge(const struct build_arg *a, uint64_t e)
+{
+    uint64_t st = a->seed ^ (e * UINT64_C(0xD1B54A32D192ED03));
+    uint64_t u = 0, v = 0;
+    for (unsigned b = 0; b < a->scale; b++) {
+        double r = (double)(mix(&st) >> 11) * 0x1.0p-53;
+        unsigned right = (r >= 0.57 && r < 0.76) || r >= 0.95;
+        u = u << 1 | (r >= 0.76);
+        v = v << 1 | right;
+    }
+    return (struct edge){scramble(u, a->scale, a->seed),
+                         scramble(v, a->scale, a->seed)};
+}
+
+/* The worker's slice of the generated edges: the indices [m w / P,
+ * m (w + 1) / P). */
+static int generate(sgl_ctx_t *ctx, const struct build_arg *a,
+                    struct edge **ret, size_t *ret_n)
+{
+    size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
+    size_t w = sgl_ctx_first_worker(ctx);
+    uint64_t e0 = algo_split(a->m, w, p), e1 = algo_split(a->m, w + 1, p);
+    struct edge *x = malloc((e1 - e0 ? e1 - e0 : 1) * sizeof *x);
+    if (!x)
+        return sgl_error_set(SGL_ENOMEM, "out of memory for edges");
+    for (uint64_t e = e0; e < e1; e++)
+        x[e - e0] = rmat_edge(a, e);
+    *ret = x;
+    *ret_n = e1 - e0;
+    return SGL_OK;
+}
+
+/* Send each edge to its source's owner: sorted by owner into the
+ * worker's staged buffer. */
+static int send_edges(sgl_ctx_t *ctx, struct wgraph *g, const struct edge *x,
+                      size_t n, size_t p)
+{
+    size_t *counts = calloc(p, sizeof *counts), *at = calloc(p, sizeof *at);
+    struct edge *out = malloc((n ? n : 1) * sizeof *out);
+    int rc = SGL_OK;
+    if (!counts || !at || !out)
+        rc = sgl_error_set(SGL_ENOMEM, "out of memory for edges");
+    for (size_t i = 0; i < n && !rc; i++)
+        counts[pregel_owner(x[i].s, g->n, p)]++;
+    for (size_t w = 1; w < p && !rc; w++)
+        at[w] = at[w - 1] + counts[w - 1];
+    for (size_t i = 0; i < n && !rc; i++)
+        out[at[pregel_owner(x[i].s, g->n, p)]++] = x[i];
+    if (!rc) {
+        g->staged = out;
+        rc = sgl_exchange_put(ctx, out, sizeof *out, 0, p, counts);
+    } else {
+        free(out);
+    }
+    free(counts);
+    free(at);
+    return rc;
+}
+
+/* A worker's step 1: its part of the graph, and its edges (@given, the
+ * scattered block, or generated) on their way to their owners. */
+static int send_worker(sgl_ctx_t *ctx, const struct build_arg *a,
+                       const struct edge *given, size_t ngiven)
+{
+    size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
+    size_t w = sgl_ctx_first_worker(ctx);
+    struct wgraph *g = calloc(1, sizeof *g);
+    if (!g)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    g->id = a->id;
+    g->n = a->n;
+    g->v0 = algo_split(a->n, w, p);
+    g->v1 = algo_split(a->n, w + 1, p);
+    struct edge *made = NULL;
+    int rc = a->source == FROM_ROOT ? SGL_OK
+                                    : generate(ctx, a, &made, &ngiven);
+    if (!rc)
+        rc = send_edges(ctx, g, made ? made : given, ngiven, p);
+    free(made);
+    return rc ? (wgraph_free(g), rc) : pregel_wgraph_add(ctx, g);
+}
+
+static int send_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    const struct build_arg *a = arg;
+    void *blk = NULL;
+    size_t cnt = 0;
+    if (a->source == FROM_ROOT)
+        TRY(sgl_recv(ctx, sizeof(struct edge), &blk, &cnt));
+    if (sgl_ctx_is_worker(ctx))
+        return send_worker(ctx, a, blk, cnt);
+    if (a->source == FROM_ROOT)
+        TRY(sgl_scatter_split(ctx, blk, sizeof(struct edge), cnt, NULL));
+    return sgl_pardo(ctx, send_task, arg, size);
+}
+
+static int by_target(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* The edges that came, in CSR form: counted by source, placed, each
+ * vertex's targets sorted and made distinct. */
+static int build_csr(struct wgraph *g, const struct edge *e, size_t n,
+                     uint64_t *ret_m)
+{
+    size_t nv = (size_t)(g->v1 - g->v0);
+    g->off = calloc(nv + 1, sizeof *g->off);
+    g->adj = malloc((n ? n : 1) * sizeof *g->adj);
+    if (!g->off || !g->adj)
+        return sgl_error_set(SGL_ENOMEM, "out of memory for %zu edges", n);
+    for (size_t i = 0; i < n; i++)
+        g->off[e[i].s - g->v0 + 1]++;
+    for (size_t v = 0; v < nv; v++)
+        g->off[v + 1] += g->off[v];
+    for (size_t i = 0; i < n; i++) /* off[v] runs ahead, then is shifted */
+        g->adj[g->off[e[i].s - g->v0]++] = e[i].t;
+    memmove(g->off + 1, g->off, nv * sizeof *g->off);
+    g->off[0] = 0;
+    size_t m = 0;
+    for (size_t v = 0; v < nv; v++) {
+        size_t a = g->off[v], b = g->off[v + 1], start = m;
+        qsort(g->adj + a, b - a, sizeof *g->adj, by_target);
+        for (size_t i = a; i < b; i++)
+            if (i == a || g->adj[i] != g->adj[i - 1])
+                g->adj[m++] = g->adj[i];
+        g->off[v] = start;
+    }
+    g->off[nv] = m;
+    *ret_m = m;
+    return SGL_OK;
+}
+
+struct id_arg {
+    uint32_t id;
+    uint32_t pad;
+};
+
+/* A worker's step 2: its out-edges in CSR form, and their number. */
+static int csr_worker(sgl_ctx_t *ctx, uint32_t id, uint64_t *ret_m)
+{
+    struct wgraph *g = pregel_wgraph(ctx, id);
+    if (!g)
+        return sgl_error_set(SGL_ESTATE, "worker %zu has no graph %u",
+                             sgl_ctx_first_worker(ctx), id);
+    struct edge *e;
+    size_t n;
+    TRY(sgl_exchange_recv(ctx, sizeof *e, (void **)&e, &n, NULL, NULL, NULL));
+    TRY(build_csr(g, e, n, ret_m));
+    TRY(sgl_exchange_release(ctx));
+    free(g->staged);
+    g->staged = NULL;
+    return SGL_OK;
+}
+
+static int csr_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    const struct id_arg *a = arg;
+    if (sgl_ctx_is_master(ctx)) {
+        TRY(sgl_pardo(ctx, csr_task, arg, size));
+        return algo_pass_up(ctx, sizeof(uint64_t));
+    }
+    uint64_t m = 0;
+    TRY(csr_worker(ctx, a->id, &m));
+    return sgl_put(ctx, &m, sizeof m, 1);
+}
+
+/* The root's steps when it is the only worker. */
+static int build_alone(sgl_ctx_t *root, const struct build_arg *a,
+                       const struct edge *edges, uint64_t *ret_m)
+{
+    TRY(send_worker(root, a, edges, a->m));
+    TRY(sgl_exchange(root));
+    return csr_worker(root, a->id, ret_m);
+}
+
+/* Steps 1 and 2 from the root; @edges is the root's edge list or NULL. */
+static int build(sgl_ctx_t *root, struct build_arg *a, const struct edge *edges,
+                 sgl_graph_t **ret)
+{
+    if (!root || !ret)
+        return sgl_error_set(SGL_EINVAL, "graph: NULL argument");
+    if (!sgl_ctx_is_root(root))
+        return sgl_error_set(SGL_ESTATE, "graph: call it on the root");
+    sgl_graph_t *g = calloc(1, sizeof *g);
+    if (!g)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    g->id = a->id = darray_new_id(root);
+    g->n = a->n;
+    g->workers = sgl_ctx_workers(root);
+    struct id_arg ia = {g->id, 0};
+    if (sgl_ctx_is_worker(root)) {
+        int rc = build_alone(root, a, edges, &g->m);
+        if (rc)
+            sgl_graph_free(root, g);
+        else
+            *ret = g;
+        return rc;
+    }
+    int rc = a->source == FROM_ROOT
+                 ? sgl_scatter_split(root, edges, sizeof *edges, a->m, NULL)
+                 : SGL_OK;
+    if (!rc)
+        rc = sgl_pardo(root, send_task, a, sizeof *a);
+    if (!rc)
+        rc = sgl_exchange(root);
+    if (!rc)
+        rc = sgl_pardo(root, csr_task, &ia, sizeof ia);
+    uint64_t *m = NULL;
+    size_t nw = 0;
+    if (!rc)
+        rc = sgl_gather_alloc(root, sizeof *m, (void **)&m, &nw, NULL);
+    for (size_t w = 0; w < nw; w++)
+        g->m += m[w];
+    free(m);
+    if (rc) {
+        sgl_graph_free(root, g);
+        return rc;
+    }
+    *ret = g;
+    return SGL_OK;
+}
+
+int sgl_graph_from_edges(sgl_ctx_t *root, uint64_t n,
+                         const uint64_t (*edges)[2], size_t m,
+                         sgl_graph_t **ret)
+{
+    if (m && !edges)
+        return sgl_error_set(SGL_EINVAL, "sgl_graph_from_edges: NULL edges");
+    if (n == 0)
+        return sgl_error_set(SGL_EINVAL, "sgl_graph_from_edges: no vertex");
+    for (size_t i = 0; i < m; i++)
+        if (edges[i][0] >= n || edges[i][1] >= n)
+            return sgl_error_set(SGL_EINVAL,
+                                 "sgl_graph_from_edges: edge %zu (%llu -> "
+                                 "%llu) names a vertex >= %llu",
+                                 i, (unsigned long long)edges[i][0],
+                                 (unsigned long long)edges[i][1],
+                                 (unsigned long long)n);
+    _Static_assert(sizeof(struct edge) == sizeof *edges, "edge layout");
+    struct build_arg a = {0, FROM_ROOT, n, m, 0, 0, 0};
+    return build(root, &a, (const struct edge *)edges, ret);
+}
+
+int sgl_graph_kronecker(sgl_ctx_t *root, unsigned scale, unsigned ef,
+                        uint64_t seed, sgl_graph_t **ret)
+{
+    if (scale < 1 || scale > 40 || ef < 1)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_graph_kronecker: scale %u (1..40), edge "
+                             "factor %u (>= 1)",
+                             scale, ef);
+    uint64_t n = UINT64_C(1) << scale;
+    struct build_arg a = {0, KRONECKER, n, n * ef, seed, scale, 0};
+    return build(root, &a, NULL, ret);
+}
+
+int sgl_graph_kronecker_edges(unsigned scale, unsigned ef, uint64_t seed,
+                              uint64_t first, size_t count,
+                              uint64_t (*ret)[2])
+{
+    if (scale < 1 || scale > 40 || ef < 1 || (count && !ret))
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_graph_kronecker_edges: scale %u (1..40), "
+                             "edge factor %u (>= 1)",
+                             scale, ef);
+    uint64_t n = UINT64_C(1) << scale;
+    struct build_arg a = {0, KRONECKER, n, n * ef, seed, scale, 0};
+    if (first > a.m || count > a.m - first)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_graph_kronecker_edges: edges %llu.. of "
+                             "%llu",
+                             (unsigned long long)first,
+                             (unsigned long long)a.m);
+    for (size_t i = 0; i < count; i++) {
+        struct edge e = rmat_edge(&a, first + i);
+        ret[i][0] = e.s;
+        ret[i][1] = e.t;
+    }
+    return SGL_OK;
+}
+
+static int free_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    if (sgl_ctx_is_master(ctx))
+        return sgl_pardo(ctx, free_task, arg, size);
+    pregel_wgraph_drop(ctx, ((const struct id_arg *)arg)->id);
+    return SGL_OK;
+}
+
+int sgl_graph_free(sgl_ctx_t *root, sgl_graph_t *g)
+{
+    if (!g)
+        return SGL_OK;
+    struct id_arg a = {g->id, 0};
+    int rc = root ? free_task(root, &a, sizeof a)
+                  : sgl_error_set(SGL_EINVAL, "sgl_graph_free: NULL root");
+    free(g);
+    return rc;
+}
+
+uint64_t sgl_graph_vertices(const sgl_graph_t *g) { return g ? g->n : 0; }
+uint64_t sgl_graph_edges(const sgl_graph_t *g) { return g ? g->m : 0; }
+
+/* ---- the text reader ---- */
+
+/* Parse one non-negative integer at *@p, moving past it. */
+static int parse_vertex(const char **p, uint64_t *ret)
+{
+    while (**p == ' ' || **p == '\t')
+        (*p)++;
+    if (!isdigit((unsigned char)**p))
+        return -1;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(*p, &end, 10);
+    if (errno || v > (UINT64_C(1) << 40))
+        return -1;
+    *p = end;
+    *ret = v;
+    return 0;
+}
+
+static int add_edge(uint64_t (**e)[2], size_t *n, size_t *cap, uint64_t s,
+                    uint64_t t)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 1024;
+        uint64_t (*x)[2] = realloc(*e, c * sizeof *x);
+        if (!x)
+            return sgl_error_set(SGL_ENOMEM, "out of memory for edges");
+        *e = x;
+        *cap = c;
+    }
+    (*e)[*n][0] = s;
+    (*e)[(*n)++][1] = t;
+    return SGL_OK;
+}
+
+int sgl_graph_read_edges(const char *path, uint64_t *ret_n,
+                         uint64_t (**ret_edges)[2], size_t *ret_m)
+{
+    if (!path || !ret_n || !ret_edges || !ret_m)
+        return sgl_error_set(SGL_EINVAL, "sgl_graph_read_edges: NULL "
+                                         "argument");
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return sgl_error_set(SGL_EIO, "%s: %s", path, strerror(errno));
+    char line[512];
+    uint64_t (*e)[2] = NULL, top = 0;
+    size_t n = 0, cap = 0, lineno = 0;
+    int rc = SGL_OK, seen = 0;
+    while (!rc && fgets(line, sizeof line, f)) {
+        lineno++;
+        const char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '#' || *p == '%' || *p == '\n' || *p == '\r' || !*p)
+            continue;
+        uint64_t s, t;
+        if (!strchr(line, '\n') && !feof(f))
+            rc = sgl_error_set(SGL_EPARSE, "%s:%zu: line too long", path,
+                               lineno);
+        else if (parse_vertex(&p, &s) || parse_vertex(&p, &t) ||
+                 strspn(p, " \t\r\n") != strlen(p))
+            rc = sgl_error_set(SGL_EPARSE,
+                               "%s:%zu: expected two vertex numbers (0 to "
+                               "2^40), got \"%.*s\"",
+                               path, lineno, (int)strcspn(line, "\r\n"),
+                               line);
+        else
+            rc = add_edge(&e, &n, &cap, s, t);
+        if (!rc) {
+            top = s > top ? s : top;
+            top = t > top ? t : top;
+            seen = 1;
+        }
+    }
+    if (!rc && ferror(f))
+        rc = sgl_error_set(SGL_EIO, "%s: read error", path);
+    fclose(f);
+    if (rc) {
+        free(e);
+        return rc;
+    }
+    *ret_n = seen ? top + 1 : 0;
+    *ret_edges = e;
+    *ret_m = n;
+    return SGL_OK;
+}
+
+const struct algo_task algo_graph_tasks[] = {
+    {send_task, "sgl_graph.send"},
+    {csr_task, "sgl_graph.csr"},
+    {free_task, "sgl_graph.free"},
+    {NULL, NULL},
+};

@@ -1,0 +1,140 @@
+/* The reference vertex programs, in the BSP note's shape: PageRank as
+ * NetworkX computes it (its power iteration, one superstep per
+ * iteration), and breadth-first hops. sgl_algorithms_register() registers
+ * them, so they have the same number in every process. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "pregel_impl.h"
+
+/* ---- PageRank ---- */
+
+enum { DANGLING, CHANGE };     /* aggregators */
+enum { ALPHA, TOL };           /* parameters */
+
+static void sum(void *acc, const void *msg)
+{
+    *(double *)acc += *(const double *)msg;
+}
+
+static void rank_init(sgl_vertex_t *v)
+{
+    *(double *)sgl_vertex_value(v) = 1.0 / (double)sgl_vertex_count(v);
+}
+
+/* Superstep s >= 1 computes x_s from the shares of x_{s-1} and the rank
+ * x_{s-1} left on dangling vertices; it stops (every vertex halts, so
+ * nothing is sent) once the L1 change of x_{s-1} was below n tol, as
+ * NetworkX returns that iterate. */
+static void rank_compute(sgl_vertex_t *v)
+{
+    double n = (double)sgl_vertex_count(v), *x = sgl_vertex_value(v);
+    double alpha = sgl_vertex_param(v, ALPHA);
+    unsigned s = sgl_vertex_superstep(v);
+    if (s >= 2 && sgl_vertex_aggregated(v, CHANGE) < n * sgl_vertex_param(v, TOL)) {
+        sgl_vertex_vote_halt(v);
+        return;
+    }
+    if (s >= 1) {
+        const double *in = sgl_vertex_message(v);
+        double next = alpha * ((in ? *in : 0.0) +
+                               sgl_vertex_aggregated(v, DANGLING) / n) +
+                      (1.0 - alpha) / n;
+        sgl_vertex_aggregate(v, CHANGE, fabs(next - *x));
+        *x = next;
+    }
+    size_t deg = sgl_vertex_out_degree(v);
+    if (!deg) {
+        sgl_vertex_aggregate(v, DANGLING, *x);
+        return;
+    }
+    const uint64_t *out = sgl_vertex_out_edges(v);
+    double share = *x / (double)deg;
+    for (size_t k = 0; k < deg; k++)
+        sgl_vertex_send(v, out[k], &share);
+}
+
+static const sgl_pregel_program_t pagerank_program = {
+    "pagerank", rank_compute, rank_init, sum, sizeof(double), sizeof(double),
+    2, {SGL_AGG_SUM, SGL_AGG_SUM},
+};
+
+/* ---- breadth-first hops ---- */
+
+enum { SOURCE };
+
+static void min_u64(void *acc, const void *msg)
+{
+    uint64_t *a = acc;
+    const uint64_t *m = msg;
+    if (*m < *a)
+        *a = *m;
+}
+
+static void hops_init(sgl_vertex_t *v)
+{
+    *(uint64_t *)sgl_vertex_value(v) = UINT64_MAX;
+}
+
+static void hops_compute(sgl_vertex_t *v)
+{
+    uint64_t *h = sgl_vertex_value(v), reached = UINT64_MAX;
+    if (sgl_vertex_superstep(v) == 0) {
+        if (sgl_vertex_id(v) == (uint64_t)sgl_vertex_param(v, SOURCE))
+            reached = 0;
+    } else if (sgl_vertex_message(v)) {
+        reached = *(const uint64_t *)sgl_vertex_message(v);
+    }
+    if (reached < *h) {
+        *h = reached;
+        uint64_t next = reached + 1;
+        const uint64_t *out = sgl_vertex_out_edges(v);
+        for (size_t k = 0; k < sgl_vertex_out_degree(v); k++)
+            sgl_vertex_send(v, out[k], &next);
+    }
+    sgl_vertex_vote_halt(v);
+}
+
+static const sgl_pregel_program_t hops_program = {
+    "bfs-hops", hops_compute, hops_init, min_u64, sizeof(uint64_t),
+    sizeof(uint64_t), 0, {0},
+};
+
+/* ---- registration and the entry points ---- */
+
+static uint32_t pagerank_id, hops_id;
+
+int algo_pregel_register(void)
+{
+    TRY(sgl_pregel_register(&pagerank_program, &pagerank_id));
+    return sgl_pregel_register(&hops_program, &hops_id);
+}
+
+int sgl_pagerank(sgl_ctx_t *root, sgl_graph_t *g, double alpha, double tol,
+                 unsigned max_iter, double *ranks, sgl_pregel_stats_t *st)
+{
+    if (!(alpha >= 0 && alpha <= 1) || !(tol >= 0))
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_pagerank: damping %g (0 to 1), tolerance "
+                             "%g (>= 0)",
+                             alpha, tol);
+    double params[SGL_PREGEL_MAX_PARAMS] = {alpha, tol, 0, 0};
+    /* Superstep 0 sends x_0; each iteration is one more; one to halt. */
+    TRY(sgl_pregel_run(root, g, pagerank_id, params, max_iter + 2, st));
+    return ranks ? sgl_pregel_values(root, g, ranks, sgl_graph_vertices(g))
+                 : SGL_OK;
+}
+
+int sgl_bfs_hops(sgl_ctx_t *root, sgl_graph_t *g, uint64_t source,
+                 uint64_t *hops, sgl_pregel_stats_t *st)
+{
+    if (g && source >= sgl_graph_vertices(g))
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_bfs_hops: source %llu of %llu vertices",
+                             (unsigned long long)source,
+                             (unsigned long long)sgl_graph_vertices(g));
+    double params[SGL_PREGEL_MAX_PARAMS] = {(double)source, 0, 0, 0};
+    TRY(sgl_pregel_run(root, g, hops_id, params, UINT32_MAX, st));
+    return hops ? sgl_pregel_values(root, g, hops, sgl_graph_vertices(g))
+                : SGL_OK;
+}

@@ -1,0 +1,215 @@
+/**
+ * @file pregel.h
+ * Vertex-centric supersteps (DESIGN.md section 11; the BSP note's
+ * Pregel): a directed graph partitioned over the workers, a compute
+ * function per active vertex per superstep, messages combined at the
+ * sender and delivered by an exchange superstep, aggregators whose value
+ * is visible in the next superstep, vote to halt and wake on a message.
+ * The run ends when every vertex has halted and no message is in flight,
+ * or after a given number of supersteps.
+ *
+ * Graphs. Vertices are numbered 0..n-1; worker w of P owns the
+ * contiguous range [n w / P, n (w + 1) / P) and the out-edges of its
+ * vertices. Duplicate edges are kept once (as a simple directed graph,
+ * NetworkX's DiGraph); self-loops are kept. A graph is built from an edge
+ * list at the root (sgl_graph_from_edges(), sgl_graph_read_edges()) or
+ * generated on the workers (sgl_graph_kronecker(): Graph500's R-MAT);
+ * either way the edges travel to their source's owner in one exchange.
+ *
+ * Programs. A program (sgl_pregel_program_t) is registered, like an
+ * operator, in the same order on every process; its compute function runs
+ * on the workers, on every vertex that has not halted or has a message.
+ * Messages to one vertex are combined by the program's combiner on the
+ * sending worker, so that a worker sends at most one message per target
+ * vertex per superstep, and the target receives at most one. Aggregators
+ * are doubles combined by sum, min or max over all vertices of a
+ * superstep, read in the next one.
+ *
+ * The functions taking the root context are master-side calls of the
+ * root's task (sgl.h); the sgl_vertex_* functions are valid only inside a
+ * compute function. Register with sgl_algorithms_register() (it registers
+ * the engine's tasks); programs with sgl_pregel_register().
+ */
+#ifndef SGL_PREGEL_H
+#define SGL_PREGEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sgl/sgl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** A distributed graph (opaque), held by the root. */
+typedef struct sgl_graph sgl_graph_t;
+/** One vertex as its compute function sees it (opaque). */
+typedef struct sgl_vertex sgl_vertex_t;
+
+/** Most aggregators a program has. */
+#define SGL_PREGEL_MAX_AGGS 4
+/** Largest value and message, bytes. */
+#define SGL_PREGEL_MAX_BYTES 64
+
+/** How an aggregator combines. */
+typedef enum sgl_agg {
+    SGL_AGG_SUM = 1,
+    SGL_AGG_MIN = 2,
+    SGL_AGG_MAX = 3,
+} sgl_agg_t;
+
+/** A vertex program. */
+typedef struct sgl_pregel_program {
+    const char *name;  /**< for messages; copied */
+    /** Runs on every active vertex (and on every vertex in superstep 0). */
+    void (*compute)(sgl_vertex_t *v);
+    /** Sets a vertex's first value (before superstep 0). */
+    void (*init)(sgl_vertex_t *v);
+    /** acc = acc (+) msg: associative and commutative. */
+    void (*combine)(void *acc, const void *msg);
+    size_t value_size; /**< bytes per vertex value, 1..SGL_PREGEL_MAX_BYTES */
+    size_t msg_size;   /**< bytes per message, 1..SGL_PREGEL_MAX_BYTES */
+    unsigned naggs;    /**< aggregators used, <= SGL_PREGEL_MAX_AGGS */
+    sgl_agg_t agg[SGL_PREGEL_MAX_AGGS];
+} sgl_pregel_program_t;
+
+/** Register @p prog in this process (every process, same order).
+ *  @return SGL_OK, SGL_EINVAL (NULL function, sizes or aggregators out of
+ *          range), SGL_ENOMEM. */
+int sgl_pregel_register(const sgl_pregel_program_t *prog, uint32_t *ret_id);
+
+/* ---- graphs ---- */
+
+/** Build a graph of @p nvertices vertices from @p nedges edges at the
+ *  root (pairs source, target; copied and scattered over the workers, one
+ *  superstep and one exchange).
+ *  @return SGL_OK, SGL_EINVAL (NULL, a vertex >= nvertices: the message
+ *          names the edge), SGL_ESTATE (not the root), SGL_ENOMEM. */
+int sgl_graph_from_edges(sgl_ctx_t *root, uint64_t nvertices,
+                         const uint64_t (*edges)[2], size_t nedges,
+                         sgl_graph_t **ret_graph);
+
+/** Generate Graph500's Kronecker graph on the workers: 2^scale vertices,
+ *  edge_factor * 2^scale edges drawn with the R-MAT probabilities A, B, C
+ *  = 0.57, 0.19, 0.19 (D = 0.05), vertex numbers scrambled by a fixed
+ *  bijection; a function of (scale, edge_factor, seed) only, so the same
+ *  graph on every tree.
+ *  @return SGL_OK, SGL_EINVAL (scale 1..40, edge_factor >= 1),
+ *          SGL_ESTATE, SGL_ENOMEM. */
+int sgl_graph_kronecker(sgl_ctx_t *root, unsigned scale, unsigned edge_factor,
+                        uint64_t seed, sgl_graph_t **ret_graph);
+
+/** Edges @p first .. @p first + @p count - 1 of the graph that
+ *  sgl_graph_kronecker() generates with the same parameters, into
+ *  @p ret (count pairs, duplicates and self-loops as drawn): for writing
+ *  the graph to a file or checking a program against another tool.
+ *  @return SGL_OK, SGL_EINVAL (as sgl_graph_kronecker(), NULL @p ret, or
+ *          edges beyond the graph's). */
+int sgl_graph_kronecker_edges(unsigned scale, unsigned edge_factor,
+                              uint64_t seed, uint64_t first, size_t count,
+                              uint64_t (*ret)[2]);
+
+/** Read a text edge list: one "source target" pair of non-negative
+ *  integers per line; blank lines and lines starting with # or % are
+ *  skipped. The vertex count is one more than the largest number.
+ *  @param ret_edges  malloc()ed pairs the caller frees.
+ *  @return SGL_OK, SGL_EIO (cannot read), SGL_EPARSE (the message gives
+ *          the line number and what is wrong), SGL_ENOMEM. */
+int sgl_graph_read_edges(const char *path, uint64_t *ret_nvertices,
+                         uint64_t (**ret_edges)[2], size_t *ret_nedges);
+
+/** Free the graph on the workers (one superstep) and the handle. */
+int sgl_graph_free(sgl_ctx_t *root, sgl_graph_t *graph);
+
+/** Vertices and (distinct) edges. */
+uint64_t sgl_graph_vertices(const sgl_graph_t *graph);
+uint64_t sgl_graph_edges(const sgl_graph_t *graph);
+
+/* ---- running ---- */
+
+/** What a run did. */
+typedef struct sgl_pregel_stats {
+    unsigned supersteps;
+    uint64_t messages;          /**< sent by compute functions, in all */
+    uint64_t combined;          /**< left after the senders' combiners */
+    uint64_t max_worker_bytes;  /**< the largest bytes one worker received
+                                     in one superstep (its h) */
+    uint64_t max_worker_bytes_uncombined; /**< the same without the
+                                     combiner: what h would have been */
+    double agg[SGL_PREGEL_MAX_AGGS]; /**< the aggregators of the last
+                                          superstep */
+} sgl_pregel_stats_t;
+
+/** Most parameters a run passes to its program. */
+#define SGL_PREGEL_MAX_PARAMS 4
+
+/** Run program @p prog on @p graph: init on every vertex, then
+ *  supersteps until every vertex has halted with no message in flight,
+ *  or @p max_supersteps have run. Vertex values stay on the workers.
+ *  @param params  NULL, or SGL_PREGEL_MAX_PARAMS values the program reads
+ *                 with sgl_vertex_param() (a damping factor, a source).
+ *  @return SGL_OK, SGL_EINVAL (unknown program), SGL_ESTATE, SGL_ENOMEM,
+ *          a superstep's error (a compute function's failed send). */
+int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *graph, uint32_t prog,
+                   const double *params, unsigned max_supersteps,
+                   sgl_pregel_stats_t *ret_stats);
+
+/** Copy every vertex's value, in vertex order, to @p dst at the root
+ *  (capacity values of the last run's program's value size).
+ *  @return SGL_OK, SGL_EINVAL, SGL_ESTATE (no run), SGL_ESIZE. */
+int sgl_pregel_values(sgl_ctx_t *root, const sgl_graph_t *graph, void *dst,
+                      size_t capacity);
+
+/* ---- inside a compute function ---- */
+
+uint64_t sgl_vertex_id(const sgl_vertex_t *v);
+/** The vertex's value (the program's value_size bytes), writable. */
+void *sgl_vertex_value(sgl_vertex_t *v);
+size_t sgl_vertex_out_degree(const sgl_vertex_t *v);
+/** Targets of the out-edges, sorted. */
+const uint64_t *sgl_vertex_out_edges(const sgl_vertex_t *v);
+/** The combined message that reached the vertex in this superstep, or
+ *  NULL. */
+const void *sgl_vertex_message(const sgl_vertex_t *v);
+/** This superstep's number (0 first). */
+unsigned sgl_vertex_superstep(const sgl_vertex_t *v);
+/** Vertices of the graph. */
+uint64_t sgl_vertex_count(const sgl_vertex_t *v);
+/** Parameter @p i of the run (0 if none was given). */
+double sgl_vertex_param(const sgl_vertex_t *v, unsigned i);
+/** Aggregator @p i as combined over the previous superstep (its identity
+ *  in superstep 0). */
+double sgl_vertex_aggregated(const sgl_vertex_t *v, unsigned i);
+/** Contribute @p x to aggregator @p i of this superstep. */
+void sgl_vertex_aggregate(sgl_vertex_t *v, unsigned i, double x);
+/** Send @p msg (msg_size bytes, copied) to vertex @p target, combined
+ *  with the other messages this worker sends it in this superstep.
+ *  @return SGL_OK, SGL_EINVAL (target out of range), SGL_ENOMEM. */
+int sgl_vertex_send(sgl_vertex_t *v, uint64_t target, const void *msg);
+/** Halt until a message arrives. */
+void sgl_vertex_vote_halt(sgl_vertex_t *v);
+
+/* ---- reference programs ---- */
+
+/** PageRank as NetworkX computes it: damping @p alpha, uniform start and
+ *  teleport, the rank of dangling vertices spread uniformly; stops when
+ *  the L1 change of an iteration is below n * @p tol, or after
+ *  @p max_iter iterations (one superstep each, plus one).
+ *  @param ranks  NULL, or n doubles at the root.
+ *  @return as sgl_pregel_run(). */
+int sgl_pagerank(sgl_ctx_t *root, sgl_graph_t *graph, double alpha,
+                 double tol, unsigned max_iter, double *ranks,
+                 sgl_pregel_stats_t *ret_stats);
+
+/** Hops from @p source along out-edges (breadth-first, one superstep per
+ *  level); UINT64_MAX for unreachable vertices.
+ *  @param hops  NULL, or n values at the root. */
+int sgl_bfs_hops(sgl_ctx_t *root, sgl_graph_t *graph, uint64_t source,
+                 uint64_t *hops, sgl_pregel_stats_t *ret_stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,315 @@
+/* The checks of pregel_checks.h. Each case is one SGL program whose root
+ * task builds a graph, runs a vertex program, computes the sequential
+ * reference on the same edges and fails with the first difference. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sgl/algorithms.h>
+
+#include "pregel_checks.h"
+#include "test_util.h"
+
+int pregel_test_register(sgl_runtime_t *rt)
+{
+    return sgl_algorithms_register(rt);
+}
+
+/* ---- sequential references, on a simple directed graph ---- */
+
+struct csr {
+    uint64_t n;
+    size_t *off;
+    uint64_t *adj;
+};
+
+static int cmp_edge(const void *x, const void *y)
+{
+    const uint64_t *a = x, *b = y;
+    if (a[0] != b[0])
+        return a[0] < b[0] ? -1 : 1;
+    return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* The edges sorted, duplicates dropped, as CSR (sorts @e in place). */
+static int make_csr(uint64_t n, uint64_t (*e)[2], size_t m, struct csr *g)
+{
+    qsort(e, m, sizeof *e, cmp_edge);
+    g->n = n;
+    g->off = calloc(n + 1, sizeof *g->off);
+    g->adj = malloc((m ? m : 1) * sizeof *g->adj);
+    if (!g->off || !g->adj)
+        return SGL_ENOMEM;
+    size_t k = 0;
+    for (size_t i = 0; i < m; i++)
+        if (i == 0 || cmp_edge(e[i], e[i - 1])) {
+            g->adj[k++] = e[i][1];
+            g->off[e[i][0] + 1]++;
+        }
+    for (uint64_t v = 0; v < n; v++)
+        g->off[v + 1] += g->off[v];
+    return SGL_OK;
+}
+
+static void csr_free(struct csr *g)
+{
+    free(g->off);
+    free(g->adj);
+}
+
+/* NetworkX's power iteration: x = alpha (x A + dangling / n) + (1 -
+ * alpha) / n until the L1 change is below n tol. */
+static void pagerank_ref(const struct csr *g, double alpha, double tol,
+                         unsigned max_iter, double *x)
+{
+    double n = (double)g->n, *nx = calloc(g->n, sizeof *nx);
+    for (uint64_t v = 0; v < g->n; v++)
+        x[v] = 1.0 / n;
+    for (unsigned it = 0; nx && it < max_iter; it++) {
+        double dangling = 0, err = 0;
+        memset(nx, 0, g->n * sizeof *nx);
+        for (uint64_t v = 0; v < g->n; v++) {
+            size_t d = g->off[v + 1] - g->off[v];
+            if (!d)
+                dangling += x[v];
+            for (size_t k = g->off[v]; k < g->off[v + 1]; k++)
+                nx[g->adj[k]] += x[v] / (double)d;
+        }
+        for (uint64_t v = 0; v < g->n; v++) {
+            double y = alpha * (nx[v] + dangling / n) + (1.0 - alpha) / n;
+            err += fabs(y - x[v]);
+            x[v] = y;
+        }
+        if (err < n * tol)
+            break;
+    }
+    free(nx);
+}
+
+static void bfs_ref(const struct csr *g, uint64_t src, uint64_t *h)
+{
+    uint64_t *queue = malloc(g->n * sizeof *queue);
+    size_t head = 0, tail = 0;
+    for (uint64_t v = 0; v < g->n; v++)
+        h[v] = UINT64_MAX;
+    h[src] = 0;
+    queue[tail++] = src;
+    while (queue && head < tail) {
+        uint64_t v = queue[head++];
+        for (size_t k = g->off[v]; k < g->off[v + 1]; k++)
+            if (h[g->adj[k]] == UINT64_MAX) {
+                h[g->adj[k]] = h[v] + 1;
+                queue[tail++] = g->adj[k];
+            }
+    }
+    free(queue);
+}
+
+/* ---- one case ---- */
+
+struct job {
+    unsigned scale; /* 0: the hand-made graph */
+    uint64_t seed;
+};
+
+/* A graph with dangling vertices (3, 6), a self-loop (2), a duplicate
+ * edge (0 -> 1 twice), a vertex no one reaches (7). */
+static const uint64_t small_edges[][2] = {
+    {0, 1}, {0, 1}, {0, 2}, {1, 2}, {2, 0}, {2, 2}, {2, 3},
+    {4, 5}, {5, 4}, {5, 6}, {1, 4}, {7, 0},
+};
+#define SMALL_N 8
+
+/* The job's edges at the root (a malloc()ed copy) and its graph. */
+static int job_graph(sgl_ctx_t *root, const struct job *j, uint64_t *n,
+                     uint64_t (**e)[2], size_t *m, sgl_graph_t **g)
+{
+    if (!j->scale) {
+        *n = SMALL_N;
+        *m = sizeof small_edges / sizeof *small_edges;
+        *e = malloc(sizeof small_edges);
+        if (!*e)
+            return SGL_ENOMEM;
+        memcpy(*e, small_edges, sizeof small_edges);
+        return sgl_graph_from_edges(root, *n, small_edges, *m, g);
+    }
+    *n = UINT64_C(1) << j->scale;
+    *m = 16 * *n;
+    *e = malloc(*m * sizeof **e);
+    if (!*e)
+        return SGL_ENOMEM;
+    TRY(sgl_graph_kronecker_edges(j->scale, 16, j->seed, 0, *m, *e));
+    return sgl_graph_kronecker(root, j->scale, 16, j->seed, g);
+}
+
+static int compare(const struct job *j, const struct csr *ref,
+                   sgl_graph_t *g, const double *rank, const double *want,
+                   const uint64_t *hops, const uint64_t *want_hops)
+{
+    size_t m = ref->off[ref->n];
+    CHECK(sgl_graph_edges(g) == m, "scale %u: %llu distinct edges, the "
+                                   "reference has %zu",
+          j->scale, (unsigned long long)sgl_graph_edges(g), m);
+    for (uint64_t v = 0; v < ref->n; v++) {
+        CHECK(fabs(rank[v] - want[v]) <= 1e-12,
+              "scale %u: rank of vertex %llu is %.17g, the power iteration "
+              "gives %.17g",
+              j->scale, (unsigned long long)v, rank[v], want[v]);
+        CHECK(hops[v] == want_hops[v],
+              "scale %u: vertex %llu is %llu hops away, BFS says %llu",
+              j->scale, (unsigned long long)v, (unsigned long long)hops[v],
+              (unsigned long long)want_hops[v]);
+    }
+    return SGL_OK;
+}
+
+static int programs_task(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)size;
+    const struct job *j = arg;
+    uint64_t n = 0, (*e)[2] = NULL;
+    size_t m = 0;
+    sgl_graph_t *g = NULL;
+    struct csr ref = {0, NULL, NULL};
+    double *rank = NULL, *want = NULL;
+    uint64_t *hops = NULL, *want_hops = NULL;
+    sgl_pregel_stats_t st;
+    int rc = job_graph(root, j, &n, &e, &m, &g);
+    if (!rc)
+        rc = make_csr(n, e, m, &ref);
+    if (!rc) {
+        rank = malloc(n * sizeof *rank);
+        want = malloc(n * sizeof *want);
+        hops = malloc(n * sizeof *hops);
+        want_hops = malloc(n * sizeof *want_hops);
+        rc = rank && want && hops && want_hops ? SGL_OK : SGL_ENOMEM;
+    }
+    if (!rc)
+        rc = sgl_pagerank(root, g, 0.85, 1e-13, 500, rank, &st);
+    if (!rc)
+        rc = sgl_bfs_hops(root, g, n - 1, hops, NULL);
+    if (!rc) {
+        pagerank_ref(&ref, 0.85, 1e-13, 500, want);
+        bfs_ref(&ref, n - 1, want_hops);
+        rc = compare(j, &ref, g, rank, want, hops, want_hops);
+    }
+    int rc2 = sgl_graph_free(root, g);
+    csr_free(&ref);
+    free(e), free(rank), free(want), free(hops), free(want_hops);
+    return rc ? rc : rc2;
+}
+
+/* @rc with @what before its message (copied first). */
+static int named(int rc, const char *what)
+{
+    if (rc == SGL_OK)
+        return rc;
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", sgl_last_error());
+    return sgl_error_set(rc, "%s: %s", what, msg);
+}
+
+int pregel_check_programs(sgl_runtime_t *rt)
+{
+    static const struct job jobs[] = {{0, 0}, {8, 1}, {10, 7}};
+    for (size_t k = 0; k < sizeof jobs / sizeof *jobs; k++) {
+        char what[64];
+        snprintf(what, sizeof what, "graph of scale %u", jobs[k].scale);
+        TRY(named(sgl_run(rt, programs_task, &jobs[k], sizeof jobs[k]),
+                  what));
+    }
+    return SGL_OK;
+}
+
+/* ---- graphs and the combiner ---- */
+
+static int graphs_task(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    sgl_graph_t *g;
+    TRY(sgl_graph_kronecker(root, 9, 16, 3, &g));
+    sgl_pregel_stats_t st;
+    int rc = sgl_pagerank(root, g, 0.85, 0, 3, NULL, &st);
+    size_t w = sgl_ctx_workers(root);
+    /* 3 iterations and 2 more supersteps (tolerance 0: no halting): in
+     * each, every vertex sends one message per distinct out-edge. */
+    if (!rc && (st.supersteps != 5 || st.messages != 5 * sgl_graph_edges(g)))
+        rc = sgl_error_set(SGL_ETASK, "%u supersteps, %llu messages for "
+                                      "%llu edges",
+                           st.supersteps, (unsigned long long)st.messages,
+                           (unsigned long long)sgl_graph_edges(g));
+    if (!rc && st.combined > (uint64_t)5 * w * sgl_graph_vertices(g))
+        rc = sgl_error_set(SGL_ETASK, "%llu messages after combining",
+                           (unsigned long long)st.combined);
+    if (!rc && w > 1 && !(st.max_worker_bytes_uncombined > st.max_worker_bytes))
+        rc = sgl_error_set(SGL_ETASK, "h %llu B combined, %llu B without",
+                           (unsigned long long)st.max_worker_bytes,
+                           (unsigned long long)st.max_worker_bytes_uncombined);
+    int rc2 = sgl_graph_free(root, g);
+    return rc ? rc : rc2;
+}
+
+int pregel_check_graphs(sgl_runtime_t *rt)
+{
+    return named(sgl_run(rt, graphs_task, NULL, 0), "combiner");
+}
+
+/* ---- errors ---- */
+
+static void bad_compute(sgl_vertex_t *v)
+{
+    double x = 1;
+    sgl_vertex_send(v, sgl_vertex_count(v) + sgl_vertex_id(v), &x);
+    sgl_vertex_vote_halt(v);
+}
+
+static void nothing(sgl_vertex_t *v) { (void)v; }
+static void add(void *a, const void *b) { *(double *)a += *(const double *)b; }
+
+static uint32_t bad_program;
+
+static int expect(int rc, int code, const char *text, const char *call)
+{
+    if (rc == code && strstr(sgl_last_error(), text))
+        return SGL_OK;
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", sgl_last_error());
+    return sgl_error_set(SGL_ETASK, "%s gave %s (%s), expected %s with \"%s\"",
+                         call, sgl_err_name(rc), msg, sgl_err_name(code),
+                         text);
+}
+#define EXPECT(call, code, text) TRY(expect((call), (code), (text), #call))
+
+static int errors_task(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    static const uint64_t bad[][2] = {{0, 1}, {1, 9}};
+    sgl_graph_t *g = NULL;
+    EXPECT(sgl_graph_from_edges(root, 4, bad, 2, &g), SGL_EINVAL,
+           "edge 1 (1 -> 9)");
+    EXPECT(sgl_graph_kronecker(root, 0, 16, 1, &g), SGL_EINVAL, "scale 0");
+    TRY(sgl_graph_kronecker(root, 5, 4, 1, &g));
+    int rc = expect(sgl_pregel_run(root, g, bad_program, NULL, 10, NULL),
+                    SGL_EINVAL, "sent to vertex", "a send out of range");
+    if (!rc)
+        rc = expect(sgl_pagerank(root, g, 1.5, 1e-6, 10, NULL, NULL),
+                    SGL_EINVAL, "damping", "sgl_pagerank(alpha 1.5)");
+    if (!rc)
+        rc = expect(sgl_bfs_hops(root, g, 99, NULL, NULL), SGL_EINVAL,
+                    "source 99", "sgl_bfs_hops(99)");
+    int rc2 = sgl_graph_free(root, g);
+    return rc ? rc : rc2;
+}
+
+int pregel_check_errors(sgl_runtime_t *rt)
+{
+    sgl_pregel_program_t p = {"bad", bad_compute, nothing, add,
+                              sizeof(double), sizeof(double), 0, {0}};
+    TRY(sgl_pregel_register(&p, &bad_program));
+    p.value_size = 0;
+    uint32_t id;
+    CHECK(sgl_pregel_register(&p, &id) == SGL_EINVAL,
+          "a program with values of 0 bytes was registered");
+    return named(sgl_run(rt, errors_task, NULL, 0), "errors");
+}

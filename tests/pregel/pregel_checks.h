@@ -1,0 +1,23 @@
+/* Checks of the vertex-centric layer against sequential references,
+ * shared by the Criterion tests (thread levels) and the multi-rank driver
+ * (MPI levels, simulated hosts). The verdict is reached inside each SGL
+ * program, so every process agrees. */
+#ifndef SGL_TEST_PREGEL_CHECKS_H
+#define SGL_TEST_PREGEL_CHECKS_H
+
+#include <sgl/pregel.h>
+
+int pregel_test_register(sgl_runtime_t *rt);
+
+/* PageRank and BFS hops on a hand-made graph (dangling vertices, a
+ * self-loop, duplicate edges, an isolated vertex) and on Kronecker graphs
+ * of scale 8 and 10, against sequential power iteration and BFS. */
+int pregel_check_programs(sgl_runtime_t *rt);
+/* The same Kronecker parameters give the same graph on every tree; the
+ * combiner leaves at most one message per (worker, target). */
+int pregel_check_graphs(sgl_runtime_t *rt);
+/* Bad input: vertices out of range, a send to a vertex that does not
+ * exist, bad parameters. */
+int pregel_check_errors(sgl_runtime_t *rt);
+
+#endif
