@@ -137,49 +137,8 @@ void sgl_vertex_aggregate(sgl_vertex_t *v, unsigned i, double x)
 
 void sgl_vertex_vote_halt(sgl_vertex_t *v) { v->g->halted[v->i] = 1; }
 
-/* ---- the outbox: messages combined per target ---- */
-
-static size_t slot_of(uint64_t target, size_t cap)
-{
-    return (size_t)((target * UINT64_C(0x9E3779B97F4A7C15)) >> 17) &
-           (cap - 1);
-}
-
-static int outbox_grow(struct outbox *o, size_t ms)
-{
-    size_t cap = o->cap ? 2 * o->cap : 1024;
-    uint64_t *key = calloc(cap, sizeof *key);
-    uint32_t *hits = malloc(cap * sizeof *hits);
-    unsigned char *msg = malloc(cap * ms);
-    if (!key || !hits || !msg) {
-        free(key);
-        free(hits);
-        free(msg);
-        return sgl_error_set(SGL_ENOMEM, "out of memory for messages");
-    }
-    for (size_t i = 0; i < o->cap; i++)
-        if (o->key[i]) {
-            size_t s = slot_of(o->key[i] - 1, cap);
-            while (key[s])
-                s = (s + 1) & (cap - 1);
-            key[s] = o->key[i];
-            hits[s] = o->hits[i];
-            memcpy(msg + s * ms, o->msg + i * ms, ms);
-        }
-    free(o->key);
-    free(o->hits);
-    free(o->msg);
-    o->key = key;
-    o->hits = hits;
-    o->msg = msg;
-    o->cap = cap;
-    return SGL_OK;
-}
-
 int sgl_vertex_send(sgl_vertex_t *v, uint64_t target, const void *msg)
 {
-    struct outbox *o = &v->g->out;
-    size_t ms = v->p->msg_size;
     if (target >= v->g->n) {
         if (!v->err)
             v->err = sgl_error_set(SGL_EINVAL,
@@ -189,24 +148,10 @@ int sgl_vertex_send(sgl_vertex_t *v, uint64_t target, const void *msg)
                                    (unsigned long long)v->g->n);
         return SGL_EINVAL;
     }
-    if (2 * (o->used + 1) > o->cap && outbox_grow(o, ms)) {
-        v->err = v->err ? v->err : SGL_ENOMEM;
-        return SGL_ENOMEM;
-    }
-    o->raw++;
-    size_t s = slot_of(target, o->cap);
-    while (o->key[s] && o->key[s] != target + 1)
-        s = (s + 1) & (o->cap - 1);
-    if (o->key[s]) {
-        v->p->combine(o->msg + s * ms, msg);
-        o->hits[s]++;
-    } else {
-        o->key[s] = target + 1;
-        o->hits[s] = 1;
-        memcpy(o->msg + s * ms, msg, ms);
-        o->used++;
-    }
-    return SGL_OK;
+    int rc = outbox_add(&v->g->out, target, msg, v->p->combine);
+    if (rc && !v->err)
+        v->err = rc;
+    return rc;
 }
 
 /* ---- the wire ---- */
@@ -231,12 +176,11 @@ static int stage(sgl_ctx_t *ctx, struct wgraph *g, const sgl_pregel_program_t *p
     uint64_t *raw = calloc(nw, sizeof *raw);
     int rc = counts && at && raw ? SGL_OK
                                  : sgl_error_set(SGL_ENOMEM, "out of memory");
-    for (size_t i = 0; i < o->cap && !rc; i++)
-        if (o->key[i]) {
-            size_t w = pregel_owner(o->key[i] - 1, g->n, nw);
-            counts[w]++;
-            raw[w] += o->hits[i];
-        }
+    for (size_t k = 0; k < o->used && !rc; k++) {
+        size_t w = pregel_owner(outbox_target(o, k), g->n, nw);
+        counts[w]++;
+        raw[w] += o->hits[o->slot[k]];
+    }
     size_t n = 0;
     for (size_t w = 0; w < nw && !rc; w++) {
         counts[w] += counts[w] > 0; /* the header */
@@ -251,16 +195,13 @@ static int stage(sgl_ctx_t *ctx, struct wgraph *g, const sgl_pregel_program_t *p
             uint64_t h = HEADER | raw[w];
             memcpy(buf + at[w]++ * es, &h, sizeof h);
         }
-    for (size_t i = 0; i < o->cap && !rc; i++)
-        if (o->key[i]) {
-            uint64_t t = o->key[i] - 1;
-            unsigned char *e = buf + at[pregel_owner(t, g->n, nw)]++ * es;
-            memcpy(e, &t, sizeof t);
-            memcpy(e + sizeof t, o->msg + i * ms, ms);
-            o->key[i] = 0;
-        }
-    o->used = 0;
-    o->raw = 0;
+    for (size_t k = 0; k < o->used && !rc; k++) {
+        uint64_t t = outbox_target(o, k);
+        unsigned char *e = buf + at[pregel_owner(t, g->n, nw)]++ * es;
+        memcpy(e, &t, sizeof t);
+        memcpy(e + sizeof t, o->msg + o->slot[k] * ms, ms);
+    }
+    outbox_clear(o);
     if (!rc) {
         free(g->staged);
         g->staged = buf;
@@ -357,6 +298,7 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
     size_t nv = (size_t)(g->v1 - g->v0);
     if (a->init) {
         TRY(setup(g, p));
+        TRY(outbox_init(&g->out, g->n, p->msg_size));
         for (v.i = 0; v.i < nv; v.i++)
             p->init(&v);
         r->active = nv;

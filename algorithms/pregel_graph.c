@@ -28,9 +28,7 @@ static void wgraph_free(void *x)
     free(g->halted);
     free(g->inbox);
     free(g->has_msg);
-    free(g->out.key);
-    free(g->out.hits);
-    free(g->out.msg);
+    outbox_free(&g->out);
     free(g);
 }
 

@@ -17,15 +17,31 @@ struct sgl_graph {
     uint32_t prog;         /* of the last run; 0 before any */
 };
 
-/* Messages combined on the sending worker: an open-addressing table from
- * target vertex to one slot of msg_size bytes. */
+/* Messages combined on the sending worker, one slot per target
+ * (pregel_outbox.c). */
 struct outbox {
-    uint64_t *key;         /* target + 1; 0 marks a free slot */
-    uint32_t *hits;        /* messages combined into the slot */
+    int dense;             /* slots indexed by target, else hashed */
+    size_t ms;             /* bytes per message */
+    uint64_t *key;         /* hashed: target + 1; 0 marks a free slot */
+    uint32_t *hits;        /* messages combined into a slot; 0: free */
     unsigned char *msg;
-    size_t cap, used;      /* cap a power of two */
+    size_t cap;            /* slots (hashed: a power of two) */
+    size_t *slot;          /* slots in use, in the order of first use */
+    size_t used, slot_cap;
     uint64_t raw;          /* messages sent before combining */
 };
+
+/* Set @o up for a graph of @n vertices and messages of @ms bytes. */
+int outbox_init(struct outbox *o, uint64_t n, size_t ms);
+void outbox_free(struct outbox *o);
+/* Combine @msg into @target's slot (or take the slot). */
+int outbox_add(struct outbox *o, uint64_t target, const void *msg,
+               void (*combine)(void *, const void *));
+/* The target of the @k-th slot in use; its message is at
+ * o->msg + o->slot[k] * o->ms, its count at o->hits[o->slot[k]]. */
+uint64_t outbox_target(const struct outbox *o, size_t k);
+/* Empty it, keeping its memory. */
+void outbox_clear(struct outbox *o);
 
 /* A worker's part of one graph. */
 struct wgraph {

@@ -27,4 +27,18 @@ int peer_heat2d(MPI_Comm comm, size_t n, unsigned iters, peer_result_t *ret);
  * @return 0, or 1 with a message on rank 0's stderr. */
 int peer_cannon(MPI_Comm comm, size_t n, peer_result_t *ret);
 
+/* PageRank by hand, MPI + OpenMP, the way a fixed graph is usually
+ * iterated: the Kronecker graph of (scale, 16, seed) cut into contiguous
+ * vertex ranges as SGL cuts it; the communication pattern (which targets
+ * each rank sends to each other rank) computed once, so that an
+ * iteration sends only values, combined per (rank, target), in one
+ * MPI_Alltoallv; sums gathered without atomics (per send slot and per
+ * received target). @iters iterations of NetworkX's update from the
+ * uniform start, timed (the set-up is not). ret->check is unused;
+ * @ranks: at rank 0, NULL or room for the 2^scale ranks (the gather runs
+ * either way, so every rank calls it alike).
+ * @return 0, or 1 with a message on rank 0's stderr. */
+int peer_pagerank(MPI_Comm comm, unsigned scale, uint64_t seed, double alpha,
+                  unsigned iters, peer_result_t *ret, double *ranks);
+
 #endif

@@ -1,0 +1,217 @@
+/* PageRank on the vertex-centric layer against a hand-written MPI +
+ * OpenMP PageRank (bench/peer_pagerank.c) in the same run, on Graph500's
+ * Kronecker graph, under mpiexec: time per iteration (SGL: per
+ * superstep), the ratio per repetition (orders alternate), the largest
+ * difference of the ranks, and what the combiner does to h (the most
+ * bytes one worker receives in a superstep).
+ *
+ *   bench_pregel [--scale S] [--iters K] [--reps R] [--csv FILE]
+ *
+ * The tree is SGL_SHAPE or the discovered machine; the peer runs on the
+ * same ranks with OMP_NUM_THREADS threads each. */
+#include <getopt.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench_env.h"
+#include "peers_mpi.h"
+#include "timing.h"
+#include <sgl/algorithms.h>
+#include <sgl/pregel.h>
+
+struct opts {
+    unsigned scale, iters;
+    int reps;
+    const char *csv;
+};
+
+#define SEED 11
+
+/* The graph lives on the workers across runs; the root keeps its
+ * handle here. */
+static sgl_graph_t *graph;
+
+struct job {
+    int build; /* 1: build the graph; 0: run PageRank */
+    unsigned scale, iters;
+};
+
+struct result {
+    double seconds, build_seconds;
+    sgl_pregel_stats_t st;
+    uint64_t n, m;
+};
+
+static double *sgl_ranks; /* at the root, the last run's */
+
+static int job_task(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)size;
+    const struct job *j = arg;
+    struct result r;
+    memset(&r, 0, sizeof r);
+    double t0 = MPI_Wtime();
+    if (j->build) {
+        int rc = sgl_graph_kronecker(root, j->scale, 16, SEED, &graph);
+        if (rc)
+            return rc;
+        r.build_seconds = MPI_Wtime() - t0;
+    } else {
+        /* tolerance 0: exactly iters + 2 supersteps, as many updates as
+         * the peer's iters + 1 */
+        int rc = sgl_pagerank(root, graph, 0.85, 0, j->iters, NULL, &r.st);
+        r.seconds = MPI_Wtime() - t0;
+        if (!rc)
+            rc = sgl_pregel_values(root, graph, sgl_ranks,
+                                   sgl_graph_vertices(graph));
+        if (rc)
+            return rc;
+    }
+    r.n = sgl_graph_vertices(graph);
+    r.m = sgl_graph_edges(graph);
+    return sgl_put(root, &r, sizeof r, 1);
+}
+
+static int run(sgl_runtime_t *rt, const struct job *j, struct result *r)
+{
+    int rc = sgl_run(rt, job_task, j, sizeof *j);
+    const void *d;
+    size_t n;
+    if (!rc && sgl_runtime_rank(rt) == 0 &&
+        sgl_run_result(rt, sizeof *r, &d, &n) == SGL_OK && n == 1)
+        memcpy(r, d, sizeof *r);
+    return rc;
+}
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+    static const struct option lo[] = {{"scale", required_argument, 0, 's'},
+                                       {"iters", required_argument, 0, 'i'},
+                                       {"reps", required_argument, 0, 'r'},
+                                       {"csv", required_argument, 0, 'o'},
+                                       {0, 0, 0, 0}};
+    int c;
+    while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+        char *end = NULL;
+        unsigned long v = optarg ? strtoul(optarg, &end, 10) : 0;
+        if (c == 'o') {
+            o->csv = optarg;
+            continue;
+        }
+        if (c == '?' || *end || v == 0 || (c == 's' && v > 30)) {
+            if (c != '?')
+                fprintf(stderr, "bench_pregel: bad value '%s'\n", optarg);
+            return 1;
+        }
+        if (c == 's')
+            o->scale = (unsigned)v;
+        else if (c == 'i')
+            o->iters = (unsigned)v;
+        else
+            o->reps = (int)v;
+    }
+    return optind < argc;
+}
+
+static void print_row(const char *what, double *v, int n, double unit,
+                      const char *u)
+{
+    qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
+    printf("  %-30s %10.3f %s (%.3f - %.3f)\n", what,
+           bench_median(v, n) / unit, u, v[0] / unit, v[n - 1] / unit);
+}
+
+int main(int argc, char **argv)
+{
+    bench_default_env();
+    struct opts o = {20, 10, 5, NULL};
+    if (parse(argc, argv, &o)) {
+        fprintf(stderr, "usage: bench_pregel [--scale S] [--iters K] "
+                        "[--reps R] [--csv FILE]\n");
+        return 2;
+    }
+    sgl_runtime_t *rt = NULL;
+    if (sgl_init(&argc, &argv, NULL, &rt) || sgl_algorithms_register(rt)) {
+        fprintf(stderr, "bench_pregel: %s\n", sgl_last_error());
+        return 1;
+    }
+    int rank;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    uint64_t n = UINT64_C(1) << o.scale;
+    double *peer_ranks = rank == 0 ? malloc(n * sizeof *peer_ranks) : NULL;
+    sgl_ranks = rank == 0 ? malloc(n * sizeof *sgl_ranks) : NULL;
+    double *ts = calloc((size_t)o.reps, sizeof *ts);
+    double *tp = calloc((size_t)o.reps, sizeof *tp);
+    double *ratio = calloc((size_t)o.reps, sizeof *ratio);
+    FILE *csv = rank == 0 && o.csv ? fopen(o.csv, "w") : NULL;
+    if (csv)
+        fprintf(csv, "what,rep,seconds_per_iteration\n");
+    struct job j = {1, o.scale, o.iters};
+    struct result r, built;
+    int rc = run(rt, &j, &built);
+    j.build = 0;
+    double diff = 0;
+    for (int k = 0; !rc && k < o.reps; k++) {
+        peer_result_t pr;
+        for (int order = 0; order < 2 && !rc; order++) {
+            if ((order == 0) == (k % 2 == 0))
+                rc = run(rt, &j, &r);
+            else
+                rc = peer_pagerank(MPI_COMM_WORLD, o.scale, SEED, 0.85,
+                                   o.iters + 1, &pr, peer_ranks);
+        }
+        if (rc || rank != 0)
+            continue;
+        ts[k] = r.seconds / r.st.supersteps;
+        tp[k] = pr.seconds / (o.iters + 1);
+        ratio[k] = tp[k] / ts[k];
+        for (uint64_t v = 0; v < n; v++)
+            diff = fmax(diff, fabs(sgl_ranks[v] - peer_ranks[v]));
+        fprintf(stderr, "pagerank: run %d of %d: SGL %.3f ms per superstep, "
+                        "peer %.3f ms per iteration\n",
+                k + 1, o.reps, 1e3 * ts[k], 1e3 * tp[k]);
+        if (csv)
+            fprintf(csv, "sgl,%d,%.9g\npeer,%d,%.9g\n", k, ts[k], k, tp[k]);
+    }
+    if (!rc && rank == 0) {
+        printf("\nPageRank, Kronecker scale %u (%llu vertices, %llu distinct "
+               "edges), %u iterations per run, %d runs, %zu workers\n",
+               o.scale, (unsigned long long)built.n,
+               (unsigned long long)built.m, o.iters + 1, o.reps,
+               sgl_machine_workers(sgl_runtime_machine(rt)));
+        printf("  %-30s %10.3f s\n", "graph built (SGL, once)",
+               built.build_seconds);
+        print_row("SGL, per superstep", ts, o.reps, 1e-3, "ms");
+        print_row("hand MPI + OpenMP, per iter.", tp, o.reps, 1e-3, "ms");
+        print_row("SGL speed / peer speed", ratio, o.reps, 1, "x ");
+        printf("  %-30s %10.3g\n", "largest rank difference", diff);
+        printf("  %-30s %10llu -> %llu per run (%.2fx fewer)\n",
+               "messages, combiner", (unsigned long long)r.st.messages,
+               (unsigned long long)r.st.combined,
+               (double)r.st.messages / (double)(r.st.combined ? r.st.combined
+                                                              : 1));
+        printf("  %-30s %10.2f MB -> %.2f MB (the busiest worker, one "
+               "superstep)\n",
+               "h without -> with combiner",
+               1e-6 * (double)r.st.max_worker_bytes_uncombined,
+               1e-6 * (double)r.st.max_worker_bytes);
+    }
+    if (rc && rank == 0)
+        fprintf(stderr, "bench_pregel: %s\n", sgl_last_error());
+    /* The two must compute the same ranks: a benchmark of a wrong answer
+     * fails. */
+    if (!rc && rank == 0 && !(diff <= 1e-10)) {
+        fprintf(stderr, "bench_pregel: SGL's and the peer's ranks differ "
+                        "by %g\n",
+                diff);
+        rc = 1;
+    }
+    if (csv)
+        fclose(csv);
+    free(ts), free(tp), free(ratio), free(peer_ranks), free(sgl_ranks);
+    sgl_finalize(rt);
+    return rc ? 1 : 0;
+}
