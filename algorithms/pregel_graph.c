@@ -275,7 +275,6 @@ static int build(sgl_ctx_t *root, struct build_arg *a, const struct edge *edges,
         return sgl_error_set(SGL_ENOMEM, "out of memory");
     g->id = a->id = darray_new_id(root);
     g->n = a->n;
-    g->workers = sgl_ctx_workers(root);
     struct id_arg ia = {g->id, 0};
     if (sgl_ctx_is_worker(root)) {
         int rc = build_alone(root, a, edges, &g->m);
@@ -330,16 +329,27 @@ int sgl_graph_from_edges(sgl_ctx_t *root, uint64_t n,
     return build(root, &a, (const struct edge *)edges, ret);
 }
 
+/* The generator's parameters, checked: 2^scale vertices, edge_factor
+ * times as many edges, both below 2^48. */
+static int kronecker_arg(unsigned scale, unsigned ef, uint64_t seed,
+                         const char *fn, struct build_arg *a)
+{
+    if (scale < 1 || scale > 40 || ef < 1 || ef > (1u << 20) ||
+        ((uint64_t)ef << scale) >> 48)
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: scale %u (1..40), edge factor %u (1 to "
+                             "2^20, fewer than 2^48 edges)",
+                             fn, scale, ef);
+    uint64_t n = UINT64_C(1) << scale;
+    *a = (struct build_arg){0, KRONECKER, n, n * ef, seed, scale, 0};
+    return SGL_OK;
+}
+
 int sgl_graph_kronecker(sgl_ctx_t *root, unsigned scale, unsigned ef,
                         uint64_t seed, sgl_graph_t **ret)
 {
-    if (scale < 1 || scale > 40 || ef < 1)
-        return sgl_error_set(SGL_EINVAL,
-                             "sgl_graph_kronecker: scale %u (1..40), edge "
-                             "factor %u (>= 1)",
-                             scale, ef);
-    uint64_t n = UINT64_C(1) << scale;
-    struct build_arg a = {0, KRONECKER, n, n * ef, seed, scale, 0};
+    struct build_arg a = {0};
+    TRY(kronecker_arg(scale, ef, seed, "sgl_graph_kronecker", &a));
     return build(root, &a, NULL, ret);
 }
 
@@ -347,13 +357,11 @@ int sgl_graph_kronecker_edges(unsigned scale, unsigned ef, uint64_t seed,
                               uint64_t first, size_t count,
                               uint64_t (*ret)[2])
 {
-    if (scale < 1 || scale > 40 || ef < 1 || (count && !ret))
-        return sgl_error_set(SGL_EINVAL,
-                             "sgl_graph_kronecker_edges: scale %u (1..40), "
-                             "edge factor %u (>= 1)",
-                             scale, ef);
-    uint64_t n = UINT64_C(1) << scale;
-    struct build_arg a = {0, KRONECKER, n, n * ef, seed, scale, 0};
+    struct build_arg a = {0};
+    TRY(kronecker_arg(scale, ef, seed, "sgl_graph_kronecker_edges", &a));
+    if (count && !ret)
+        return sgl_error_set(SGL_EINVAL, "sgl_graph_kronecker_edges: NULL "
+                                         "edges");
     if (first > a.m || count > a.m - first)
         return sgl_error_set(SGL_EINVAL,
                              "sgl_graph_kronecker_edges: edges %llu.. of "

@@ -13,7 +13,6 @@
 struct sgl_graph {
     uint32_t id;
     uint64_t n, m;         /* vertices, distinct edges */
-    size_t workers;        /* below the root */
     uint32_t prog;         /* of the last run; 0 before any */
 };
 

@@ -95,7 +95,8 @@ int sgl_graph_from_edges(sgl_ctx_t *root, uint64_t nvertices,
  *  = 0.57, 0.19, 0.19 (D = 0.05), vertex numbers scrambled by a fixed
  *  bijection; a function of (scale, edge_factor, seed) only, so the same
  *  graph on every tree.
- *  @return SGL_OK, SGL_EINVAL (scale 1..40, edge_factor >= 1),
+ *  @return SGL_OK, SGL_EINVAL (scale 1..40, edge_factor 1..2^20, fewer
+ *          than 2^48 edges),
  *          SGL_ESTATE, SGL_ENOMEM. */
 int sgl_graph_kronecker(sgl_ctx_t *root, unsigned scale, unsigned edge_factor,
                         uint64_t seed, sgl_graph_t **ret_graph);
