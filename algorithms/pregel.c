@@ -137,6 +137,14 @@ void sgl_vertex_aggregate(sgl_vertex_t *v, unsigned i, double x)
 
 void sgl_vertex_vote_halt(sgl_vertex_t *v) { v->g->halted[v->i] = 1; }
 
+int sgl_vertex_send_all(sgl_vertex_t *v, const void *msg)
+{
+    int rc = pregel_fan_record(v->g, v->p, v->i, msg);
+    if (rc && !v->err)
+        v->err = rc;
+    return rc;
+}
+
 int sgl_vertex_send(sgl_vertex_t *v, uint64_t target, const void *msg)
 {
     if (target >= v->g->n) {
@@ -174,12 +182,14 @@ static int stage(sgl_ctx_t *ctx, struct wgraph *g, const sgl_pregel_program_t *p
     size_t es = wire_size(p), ms = p->msg_size;
     size_t *counts = calloc(nw, sizeof *counts), *at = calloc(nw, sizeof *at);
     uint64_t *raw = calloc(nw, sizeof *raw);
-    int rc = counts && at && raw ? SGL_OK
-                                 : sgl_error_set(SGL_ENOMEM, "out of memory");
+    uint32_t *dest = malloc((o->used ? o->used : 1) * sizeof *dest);
+    int rc = counts && at && raw && dest
+                 ? SGL_OK
+                 : sgl_error_set(SGL_ENOMEM, "out of memory");
     for (size_t k = 0; k < o->used && !rc; k++) {
-        size_t w = pregel_owner(outbox_target(o, k), g->n, nw);
-        counts[w]++;
-        raw[w] += o->hits[o->slot[k]];
+        dest[k] = (uint32_t)pregel_owner(outbox_target(o, k), g->n, nw);
+        counts[dest[k]]++;
+        raw[dest[k]] += o->hits[o->slot[k]];
     }
     size_t n = 0;
     for (size_t w = 0; w < nw && !rc; w++) {
@@ -187,9 +197,16 @@ static int stage(sgl_ctx_t *ctx, struct wgraph *g, const sgl_pregel_program_t *p
         at[w] = n;
         n += counts[w];
     }
-    unsigned char *buf = !rc ? malloc((n ? n : 1) * es) : NULL;
-    if (!rc && !buf)
-        rc = sgl_error_set(SGL_ENOMEM, "out of memory for messages");
+    /* The buffer is kept from superstep to superstep: fresh pages for
+     * every exchange would each cost a fault. */
+    if (!rc && n * es > g->staged_cap) {
+        free(g->staged);
+        g->staged = malloc(n * es);
+        g->staged_cap = g->staged ? n * es : 0;
+        if (!g->staged)
+            rc = sgl_error_set(SGL_ENOMEM, "out of memory for messages");
+    }
+    unsigned char *buf = g->staged;
     for (size_t w = 0; w < nw && !rc; w++)
         if (counts[w]) {
             uint64_t h = HEADER | raw[w];
@@ -197,20 +214,18 @@ static int stage(sgl_ctx_t *ctx, struct wgraph *g, const sgl_pregel_program_t *p
         }
     for (size_t k = 0; k < o->used && !rc; k++) {
         uint64_t t = outbox_target(o, k);
-        unsigned char *e = buf + at[pregel_owner(t, g->n, nw)]++ * es;
+        unsigned char *e = buf + at[dest[k]]++ * es;
         memcpy(e, &t, sizeof t);
         memcpy(e + sizeof t, o->msg + o->slot[k] * ms, ms);
     }
     outbox_clear(o);
-    if (!rc) {
-        free(g->staged);
-        g->staged = buf;
-        /* Also when empty: it replaces what an earlier run left staged. */
+    /* Also when empty: it replaces what an earlier run left staged. */
+    if (!rc)
         rc = sgl_exchange_put(ctx, buf, es, 0, n ? nw : 0, counts);
-    }
     free(counts);
     free(at);
     free(raw);
+    free(dest);
     return rc;
 }
 
@@ -268,6 +283,7 @@ struct step_arg {
 static int setup(struct wgraph *g, const sgl_pregel_program_t *p)
 {
     size_t nv = (size_t)(g->v1 - g->v0);
+    fan_forget_values(g); /* their size is the last program's */
     free(g->value);
     free(g->halted);
     free(g->inbox);
@@ -316,6 +332,7 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
     memset(g->has_msg, 0, nv);
     if (v.err)
         return v.err;
+    TRY(fan_flush(g, p));
     r->raw = g->out.raw;
     r->combined = g->out.used;
     TRY(sgl_ctx_add_work(ctx, (double)nv));

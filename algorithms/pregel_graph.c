@@ -29,6 +29,7 @@ static void wgraph_free(void *x)
     free(g->inbox);
     free(g->has_msg);
     outbox_free(&g->out);
+    fan_free(g);
     free(g);
 }
 
@@ -238,6 +239,7 @@ static int csr_worker(sgl_ctx_t *ctx, uint32_t id, uint64_t *ret_m)
     TRY(sgl_exchange_release(ctx));
     free(g->staged);
     g->staged = NULL;
+    g->staged_cap = 0;
     return SGL_OK;
 }
 

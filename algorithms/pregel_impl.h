@@ -42,6 +42,20 @@ uint64_t outbox_target(const struct outbox *o, size_t k);
 /* Empty it, keeping its memory. */
 void outbox_clear(struct outbox *o);
 
+/* Int outbox_add() with the number of messages @msg stands for. */
+int outbox_add_n(struct outbox *o, uint64_t target, const void *msg,
+                 uint32_t n, void (*combine)(void *, const void *));
+
+/* A worker's out-edges grouped by target (pregel_fan.c): slot k is target
+ * target[k], reached from the local sources src[off[k]..off[k + 1]). */
+struct fan {
+    size_t nslots;
+    size_t nsenders;       /* local vertices with an out-edge */
+    uint64_t *target;
+    size_t *off;
+    uint32_t *src;
+};
+
 /* A worker's part of one graph. */
 struct wgraph {
     uint32_t id;           /* first: darray_item_find() reads it */
@@ -54,7 +68,22 @@ struct wgraph {
     uint32_t prog;
     unsigned char *value, *halted, *inbox, *has_msg;
     struct outbox out;
+    /* sgl_vertex_send_all(): the layout, and this superstep's values */
+    struct fan fan;
+    unsigned char *bval, *bset;
+    size_t nbcast;         /* vertices with out-edges that sent */
+    size_t staged_cap;     /* bytes of staged, kept between supersteps */
 };
+
+/* Fold this superstep's sgl_vertex_send_all() values per target into the
+ * outbox, and forget them. */
+int fan_flush(struct wgraph *g, const sgl_pregel_program_t *p);
+/* Record local vertex @i's sgl_vertex_send_all() value. */
+int pregel_fan_record(struct wgraph *g, const sgl_pregel_program_t *p,
+                      size_t i, const void *msg);
+/* Free the layout and the values (the values alone at a new run). */
+void fan_free(struct wgraph *g);
+void fan_forget_values(struct wgraph *g);
 
 /* The worker's part of graph @id, or NULL. */
 struct wgraph *pregel_wgraph(sgl_ctx_t *worker, uint32_t id);
@@ -66,6 +95,8 @@ void pregel_wgraph_drop(sgl_ctx_t *worker, uint32_t id);
  * contiguous ranges [n w / p, n (w + 1) / p). */
 static inline size_t pregel_owner(uint64_t v, uint64_t n, size_t p)
 {
+    if (n <= (UINT64_MAX - n) / p) /* 64-bit division: several times faster */
+        return (size_t)(((v + 1) * p + n - 1) / n) - 1;
     return (size_t)((((algo_u128)v + 1) * p + n - 1) / n) - 1;
 }
 

@@ -84,6 +84,12 @@ static size_t find(const struct outbox *o, uint64_t target)
 int outbox_add(struct outbox *o, uint64_t target, const void *msg,
                void (*combine)(void *, const void *))
 {
+    return outbox_add_n(o, target, msg, 1, combine);
+}
+
+int outbox_add_n(struct outbox *o, uint64_t target, const void *msg,
+                 uint32_t n, void (*combine)(void *, const void *))
+{
     if (!o->dense && 2 * (o->used + 1) > o->cap)
         TRY(grow(o));
     if (o->used == o->slot_cap) {
@@ -95,15 +101,15 @@ int outbox_add(struct outbox *o, uint64_t target, const void *msg,
         o->slot_cap = c;
     }
     size_t s = find(o, target);
-    o->raw++;
+    o->raw += n;
     if (o->hits[s]) {
         combine(o->msg + s * o->ms, msg);
-        o->hits[s]++;
+        o->hits[s] += n;
         return SGL_OK;
     }
     if (!o->dense)
         o->key[s] = target + 1;
-    o->hits[s] = 1;
+    o->hits[s] = n;
     memcpy(o->msg + s * o->ms, msg, o->ms);
     o->slot[o->used++] = s;
     return SGL_OK;

@@ -12,11 +12,6 @@
 enum { DANGLING, CHANGE };     /* aggregators */
 enum { ALPHA, TOL };           /* parameters */
 
-static void sum(void *acc, const void *msg)
-{
-    *(double *)acc += *(const double *)msg;
-}
-
 static void rank_init(sgl_vertex_t *v)
 {
     *(double *)sgl_vertex_value(v) = 1.0 / (double)sgl_vertex_count(v);
@@ -48,28 +43,19 @@ static void rank_compute(sgl_vertex_t *v)
         sgl_vertex_aggregate(v, DANGLING, *x);
         return;
     }
-    const uint64_t *out = sgl_vertex_out_edges(v);
     double share = *x / (double)deg;
-    for (size_t k = 0; k < deg; k++)
-        sgl_vertex_send(v, out[k], &share);
+    sgl_vertex_send_all(v, &share);
 }
 
 static const sgl_pregel_program_t pagerank_program = {
-    "pagerank", rank_compute, rank_init, sum, sizeof(double), sizeof(double),
+    "pagerank", rank_compute, rank_init, sgl_combine_sum_f64, sizeof(double),
+    sizeof(double),
     2, {SGL_AGG_SUM, SGL_AGG_SUM},
 };
 
 /* ---- breadth-first hops ---- */
 
 enum { SOURCE };
-
-static void min_u64(void *acc, const void *msg)
-{
-    uint64_t *a = acc;
-    const uint64_t *m = msg;
-    if (*m < *a)
-        *a = *m;
-}
 
 static void hops_init(sgl_vertex_t *v)
 {
@@ -88,15 +74,13 @@ static void hops_compute(sgl_vertex_t *v)
     if (reached < *h) {
         *h = reached;
         uint64_t next = reached + 1;
-        const uint64_t *out = sgl_vertex_out_edges(v);
-        for (size_t k = 0; k < sgl_vertex_out_degree(v); k++)
-            sgl_vertex_send(v, out[k], &next);
+        sgl_vertex_send_all(v, &next);
     }
     sgl_vertex_vote_halt(v);
 }
 
 static const sgl_pregel_program_t hops_program = {
-    "bfs-hops", hops_compute, hops_init, min_u64, sizeof(uint64_t),
+    "bfs-hops", hops_compute, hops_init, sgl_combine_min_u64, sizeof(uint64_t),
     sizeof(uint64_t), 0, {0},
 };
 

@@ -188,8 +188,21 @@ void sgl_vertex_aggregate(sgl_vertex_t *v, unsigned i, double x);
  *  with the other messages this worker sends it in this superstep.
  *  @return SGL_OK, SGL_EINVAL (target out of range), SGL_ENOMEM. */
 int sgl_vertex_send(sgl_vertex_t *v, uint64_t target, const void *msg);
+/** Send @p msg to every out-edge's target: as many sgl_vertex_send()
+ *  calls, but recorded once per vertex; the worker combines them per
+ *  target over a layout of its out-edges by target computed once per
+ *  graph, so that a vertex program that sends along its edges (PageRank)
+ *  costs a read per edge rather than a send.
+ *  @return SGL_OK or SGL_ENOMEM (the first time, for that layout). */
+int sgl_vertex_send_all(sgl_vertex_t *v, const void *msg);
 /** Halt until a message arrives. */
 void sgl_vertex_vote_halt(sgl_vertex_t *v);
+
+/** Built-in combiners: sums of doubles, minimum of uint64_t values. A
+ *  program that names one is combined in a loop the compiler sees whole,
+ *  not through a call per message. */
+void sgl_combine_sum_f64(void *acc, const void *msg);
+void sgl_combine_min_u64(void *acc, const void *msg);
 
 /* ---- reference programs ---- */
 

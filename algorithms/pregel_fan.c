@@ -1,0 +1,177 @@
+/* sgl_vertex_send_all(): a vertex records one value for all its
+ * out-edges; after compute, the worker folds the values per target over
+ * its out-edges grouped by target (built once per graph, on first use),
+ * sources in increasing order, and hands each fold to the outbox. A fold
+ * reads one value per edge, in the order of a precomputed list, instead
+ * of combining one message per edge into a table. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pregel_impl.h"
+
+void sgl_combine_sum_f64(void *acc, const void *msg)
+{
+    *(double *)acc += *(const double *)msg;
+}
+
+void sgl_combine_min_u64(void *acc, const void *msg)
+{
+    if (*(const uint64_t *)msg < *(uint64_t *)acc)
+        *(uint64_t *)acc = *(const uint64_t *)msg;
+}
+
+void fan_forget_values(struct wgraph *g)
+{
+    free(g->bval);
+    free(g->bset);
+    g->bval = g->bset = NULL;
+    g->nbcast = 0;
+}
+
+void fan_free(struct wgraph *g)
+{
+    free(g->fan.target);
+    free(g->fan.off);
+    free(g->fan.src);
+    memset(&g->fan, 0, sizeof g->fan);
+    fan_forget_values(g);
+}
+
+/* The out-edges grouped by target: counted, placed, then each group's
+ * targets compacted. Sources come out increasing within a target since
+ * the sources are walked in order. */
+static int fan_build(struct wgraph *g)
+{
+    size_t nv = (size_t)(g->v1 - g->v0), m = g->off[nv];
+    uint64_t *tgt = malloc((m ? m : 1) * sizeof *tgt);
+    uint32_t *src = malloc((m ? m : 1) * sizeof *src);
+    if (!tgt || !src || nv > UINT32_MAX) {
+        free(tgt), free(src);
+        return sgl_error_set(SGL_ENOMEM, "out of memory for %zu edges", m);
+    }
+    /* the edges' order by target: an LSD radix sort of their indices */
+    size_t *perm = malloc((m ? m : 1) * sizeof *perm);
+    if (!perm) {
+        free(tgt), free(src);
+        return sgl_error_set(SGL_ENOMEM, "out of memory for %zu edges", m);
+    }
+    for (size_t v = 0, e = 0; v < nv; v++)
+        for (; e < g->off[v + 1]; e++) {
+            tgt[e] = g->adj[e];
+            src[e] = (uint32_t)v;
+        }
+    size_t *tmp = malloc((m ? m : 1) * sizeof *tmp);
+    size_t *count = malloc(((size_t)1 << 16) * sizeof *count);
+    if (!tmp || !count) {
+        free(tgt), free(src), free(perm), free(tmp), free(count);
+        return sgl_error_set(SGL_ENOMEM, "out of memory for %zu edges", m);
+    }
+    for (size_t e = 0; e < m; e++)
+        perm[e] = e;
+    uint64_t top = 0;
+    for (size_t e = 0; e < m; e++)
+        top = tgt[e] > top ? tgt[e] : top;
+    for (unsigned shift = 0; shift < 64 && (top >> shift); shift += 16) {
+        memset(count, 0, ((size_t)1 << 16) * sizeof *count);
+        for (size_t e = 0; e < m; e++)
+            count[(tgt[perm[e]] >> shift) & 0xffff]++;
+        for (size_t c = 0, acc = 0; c < (1 << 16); c++) {
+            size_t x = count[c];
+            count[c] = acc;
+            acc += x;
+        }
+        for (size_t e = 0; e < m; e++)
+            tmp[count[(tgt[perm[e]] >> shift) & 0xffff]++] = perm[e];
+        size_t *t = perm;
+        perm = tmp;
+        tmp = t;
+    }
+    free(tmp);
+    free(count);
+    struct fan *f = &g->fan;
+    f->src = malloc((m ? m : 1) * sizeof *f->src);
+    f->target = malloc((m ? m : 1) * sizeof *f->target);
+    f->off = malloc((m + 1) * sizeof *f->off);
+    int rc = f->src && f->target && f->off
+                 ? SGL_OK
+                 : sgl_error_set(SGL_ENOMEM, "out of memory for %zu edges", m);
+    f->nslots = 0;
+    for (size_t k = 0; k < m && !rc; k++) {
+        size_t e = perm[k];
+        if (k == 0 || tgt[e] != f->target[f->nslots - 1]) {
+            f->off[f->nslots] = k;
+            f->target[f->nslots++] = tgt[e];
+        }
+        f->src[k] = src[e];
+    }
+    if (!rc)
+        f->off[f->nslots] = m;
+    f->nsenders = 0;
+    for (size_t v = 0; v < nv; v++)
+        f->nsenders += g->off[v + 1] > g->off[v];
+    free(tgt), free(src), free(perm);
+    return rc;
+}
+
+/* Fold slot @k's values: the first contributor's, then the others
+ * combined in source order. @return how many contributed. */
+static uint32_t fold(const struct wgraph *g, const sgl_pregel_program_t *p,
+                     size_t k, unsigned char *acc)
+{
+    const struct fan *f = &g->fan;
+    size_t ms = p->msg_size;
+    uint32_t n = 0;
+    if (p->combine == sgl_combine_sum_f64 && g->nbcast == f->nsenders) {
+        const double *x = (const double *)g->bval;
+        double s = 0;
+        for (size_t i = f->off[k]; i < f->off[k + 1]; i++)
+            s = i == f->off[k] ? x[f->src[i]] : s + x[f->src[i]];
+        memcpy(acc, &s, sizeof s);
+        return (uint32_t)(f->off[k + 1] - f->off[k]);
+    }
+    for (size_t i = f->off[k]; i < f->off[k + 1]; i++) {
+        uint32_t s = f->src[i];
+        if (!g->bset[s])
+            continue;
+        if (n++)
+            p->combine(acc, g->bval + (size_t)s * ms);
+        else
+            memcpy(acc, g->bval + (size_t)s * ms, ms);
+    }
+    return n;
+}
+
+int fan_flush(struct wgraph *g, const sgl_pregel_program_t *p)
+{
+    if (!g->nbcast)
+        return SGL_OK;
+    unsigned char acc[SGL_PREGEL_MAX_BYTES];
+    for (size_t k = 0; k < g->fan.nslots; k++) {
+        uint32_t n = fold(g, p, k, acc);
+        if (n)
+            TRY(outbox_add_n(&g->out, g->fan.target[k], acc, n, p->combine));
+    }
+    memset(g->bset, 0, (size_t)(g->v1 - g->v0));
+    g->nbcast = 0;
+    return SGL_OK;
+}
+
+int pregel_fan_record(struct wgraph *g, const sgl_pregel_program_t *p,
+                      size_t i, const void *msg)
+{
+    size_t nv = (size_t)(g->v1 - g->v0);
+    if (!g->bval) {
+        g->bval = malloc((nv ? nv : 1) * p->msg_size);
+        g->bset = calloc(nv ? nv : 1, 1);
+        if (!g->bval || !g->bset)
+            return sgl_error_set(SGL_ENOMEM, "out of memory");
+        if (!g->fan.off)
+            TRY(fan_build(g));
+    }
+    if (g->off[i + 1] == g->off[i])
+        return SGL_OK; /* no edge: nothing to send */
+    memcpy(g->bval + i * p->msg_size, msg, p->msg_size);
+    g->nbcast += !g->bset[i];
+    g->bset[i] = 1;
+    return SGL_OK;
+}
