@@ -271,12 +271,26 @@ static int deliver(sgl_ctx_t *ctx, struct wgraph *g,
     return sgl_exchange_release(ctx);
 }
 
+/* What a superstep does besides compute. */
+enum step_kind {
+    STEP,        /* deliver (after superstep 0), compute, stage */
+    INIT,        /* set the vertices up instead */
+    LOAD,        /* set them up from a checkpoint instead */
+    RESUMED,     /* the first after LOAD: the messages are there already */
+};
+
 struct step_arg {
     uint32_t graph, prog;
     uint32_t step;
-    uint32_t init; /* 1: set the vertices up instead */
+    uint32_t kind;    /* enum step_kind */
+    uint32_t ckpt;    /* 1: save a checkpoint before compute */
+    uint32_t drop;    /* 1: remove the files of superstep drop_step */
+    uint32_t drop_step;
+    uint32_t pad;
+    uint64_t old_workers; /* LOAD: the checkpoint's */
     double params[SGL_PREGEL_MAX_PARAMS];
     double agg[SGL_PREGEL_MAX_AGGS];
+    char dir[PREGEL_DIR_MAX + 1];
 };
 
 /* A worker's vertex state for program @p (fresh for each run). */
@@ -312,16 +326,22 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
     for (unsigned i = 0; i < p->naggs; i++)
         r->agg[i] = agg_identity(p->agg[i]);
     size_t nv = (size_t)(g->v1 - g->v0);
-    if (a->init) {
+    if (a->kind == INIT || a->kind == LOAD) {
         TRY(setup(g, p));
         TRY(outbox_init(&g->out, g->n, p->msg_size));
+        if (a->kind == LOAD)
+            return ckpt_read(ctx, g, p, a->dir, a->step,
+                             (size_t)a->old_workers);
         for (v.i = 0; v.i < nv; v.i++)
             p->init(&v);
-        r->active = nv;
         return SGL_OK;
     }
-    if (a->step > 0)
+    if (a->step > 0 && a->kind == STEP)
         TRY(deliver(ctx, g, p, r));
+    if (a->ckpt)
+        TRY(ckpt_write(ctx, g, p, a->dir, a->step));
+    if (a->drop)
+        ckpt_remove(ctx, a->dir, a->drop_step);
     for (v.i = 0; v.i < nv; v.i++) {
         if (g->halted[v.i] && !g->has_msg[v.i])
             continue;
@@ -400,22 +420,87 @@ static void account(sgl_pregel_stats_t *st, const struct step_rec *r)
         st->max_worker_bytes_uncombined = r->recv_raw_bytes;
 }
 
+static int check_run(sgl_ctx_t *root, const sgl_graph_t *g, uint32_t prog,
+                     const char *fn)
+{
+    if (!root || !g)
+        return sgl_error_set(SGL_EINVAL, "%s: NULL argument", fn);
+    if (!pregel_program(prog))
+        return sgl_error_set(SGL_EINVAL, "%s: no program %u", fn, prog);
+    if (!sgl_ctx_is_root(root))
+        return sgl_error_set(SGL_ESTATE, "%s: call it on the root", fn);
+    return SGL_OK;
+}
+
+/* The checkpoints of a run: the last one made whole, and the one
+ * before, whose files the next one removes. */
+struct ckpt_state {
+    int have_last, have_older;
+    unsigned last, older;
+};
+
+/* Superstep @s with its checkpoint, if one is due: the workers write
+ * their files, then the manifest makes it whole. */
+static int step_with_checkpoint(sgl_ctx_t *root, sgl_graph_t *g,
+                                struct step_arg *a, struct ckpt_state *ck,
+                                const sgl_pregel_stats_t *st,
+                                struct step_rec *r)
+{
+    const sgl_pregel_program_t *p = pregel_program(a->prog);
+    a->ckpt = g->every && a->step > 0 && a->step % g->every == 0 &&
+              a->kind == STEP;
+    a->drop = a->ckpt && ck->have_older;
+    a->drop_step = ck->older;
+    TRY(step_at(root, a, r));
+    if (!a->ckpt)
+        return SGL_OK;
+    struct ckpt_manifest m = {a->step, g->n, sgl_ctx_workers(root),
+                              p->value_size, p->msg_size, {0}, *st};
+    memcpy(m.agg, a->agg, sizeof m.agg);
+    TRY(ckpt_manifest_write(g->dir, &m));
+    ck->older = ck->last;
+    ck->have_older = ck->have_last;
+    ck->last = a->step;
+    ck->have_last = 1;
+    return SGL_OK;
+}
+
+/* Supersteps from a->step on, until all halted with nothing sent or
+ * @max have run in all (counted in @st). */
+static int supersteps(sgl_ctx_t *root, sgl_graph_t *g, struct step_arg *a,
+                      unsigned max, sgl_pregel_stats_t *st)
+{
+    struct ckpt_state ck = {0, 0, 0, 0};
+    struct step_rec r;
+    snprintf(a->dir, sizeof a->dir, "%s", g->dir);
+    for (unsigned s = a->step; s < max; s++) {
+        a->step = s;
+        TRY(step_with_checkpoint(root, g, a, &ck, st, &r));
+        a->kind = STEP;
+        st->supersteps = s + 1;
+        account(st, &r);
+        memcpy(a->agg, r.agg, sizeof a->agg);
+        if (r.active == 0 && r.combined == 0)
+            break;
+        TRY(sgl_exchange(root));
+    }
+    memcpy(st->agg, a->agg, sizeof st->agg);
+    return SGL_OK;
+}
+
 int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
                    const double *params, unsigned max_supersteps,
                    sgl_pregel_stats_t *ret)
 {
+    TRY(check_run(root, g, prog, "sgl_pregel_run"));
     const sgl_pregel_program_t *p = pregel_program(prog);
-    if (!root || !g)
-        return sgl_error_set(SGL_EINVAL, "sgl_pregel_run: NULL argument");
-    if (!p)
-        return sgl_error_set(SGL_EINVAL, "sgl_pregel_run: no program %u",
-                             prog);
-    if (!sgl_ctx_is_root(root))
-        return sgl_error_set(SGL_ESTATE, "sgl_pregel_run: call it on the "
-                                         "root");
     sgl_pregel_stats_t st;
     memset(&st, 0, sizeof st);
-    struct step_arg a = {g->id, prog, 0, 1, {0}, {0}};
+    struct step_arg a;
+    memset(&a, 0, sizeof a);
+    a.graph = g->id;
+    a.prog = prog;
+    a.kind = INIT;
     if (params)
         memcpy(a.params, params, sizeof a.params);
     struct step_rec r;
@@ -424,18 +509,62 @@ int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
     g->prog = prog;
     for (unsigned i = 0; i < p->naggs; i++)
         a.agg[i] = agg_identity(p->agg[i]);
-    a.init = 0;
-    for (unsigned s = 0; s < max_supersteps; s++) {
-        a.step = s;
-        TRY(step_at(root, &a, &r));
-        st.supersteps = s + 1;
-        account(&st, &r);
-        memcpy(a.agg, r.agg, sizeof a.agg);
-        if (r.active == 0 && r.combined == 0)
-            break;
-        TRY(sgl_exchange(root));
-    }
-    memcpy(st.agg, a.agg, sizeof st.agg);
+    a.kind = STEP;
+    TRY(supersteps(root, g, &a, max_supersteps, &st));
+    if (ret)
+        *ret = st;
+    return SGL_OK;
+}
+
+int sgl_pregel_checkpoint(sgl_graph_t *g, const char *dir, unsigned every)
+{
+    if (!g || (every && (!dir || strlen(dir) > PREGEL_DIR_MAX)))
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_pregel_checkpoint: NULL graph, or a folder "
+                             "name missing or longer than %d bytes",
+                             PREGEL_DIR_MAX);
+    snprintf(g->dir, sizeof g->dir, "%s", every ? dir : "");
+    g->every = every;
+    return SGL_OK;
+}
+
+int sgl_pregel_resume(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
+                      const double *params, unsigned max_supersteps,
+                      sgl_pregel_stats_t *ret)
+{
+    TRY(check_run(root, g, prog, "sgl_pregel_resume"));
+    if (!g->every)
+        return sgl_error_set(SGL_ESTATE, "sgl_pregel_resume: no checkpoint "
+                                         "folder (sgl_pregel_checkpoint())");
+    const sgl_pregel_program_t *p = pregel_program(prog);
+    struct ckpt_manifest m;
+    TRY(ckpt_manifest_read(g->dir, &m));
+    if (m.n != g->n || m.value_size != p->value_size ||
+        m.msg_size != p->msg_size)
+        return sgl_error_set(SGL_EPARSE,
+                             "sgl_pregel_resume: the checkpoint in %s is of "
+                             "%llu vertices with %zu- and %zu-byte values "
+                             "and messages, not this graph and program",
+                             g->dir, (unsigned long long)m.n, m.value_size,
+                             m.msg_size);
+    struct step_arg a;
+    memset(&a, 0, sizeof a);
+    a.graph = g->id;
+    a.prog = prog;
+    a.kind = LOAD;
+    a.step = m.step;
+    a.old_workers = m.workers;
+    snprintf(a.dir, sizeof a.dir, "%s", g->dir);
+    if (params)
+        memcpy(a.params, params, sizeof a.params);
+    struct step_rec r;
+    g->prog = 0;
+    TRY(step_at(root, &a, &r));
+    g->prog = prog;
+    memcpy(a.agg, m.agg, sizeof a.agg);
+    a.kind = RESUMED;
+    sgl_pregel_stats_t st = m.stats;
+    TRY(supersteps(root, g, &a, max_supersteps, &st));
     if (ret)
         *ret = st;
     return SGL_OK;

@@ -10,10 +10,14 @@
 
 #include "algo_internal.h"
 
+#define PREGEL_DIR_MAX 200
+
 struct sgl_graph {
     uint32_t id;
     uint64_t n, m;         /* vertices, distinct edges */
     uint32_t prog;         /* of the last run; 0 before any */
+    char dir[PREGEL_DIR_MAX + 1]; /* checkpoints, if every > 0 */
+    unsigned every;
 };
 
 /* Messages combined on the sending worker, one slot per target
@@ -99,6 +103,29 @@ static inline size_t pregel_owner(uint64_t v, uint64_t n, size_t p)
         return (size_t)(((v + 1) * p + n - 1) / n) - 1;
     return (size_t)((((algo_u128)v + 1) * p + n - 1) / n) - 1;
 }
+
+/* Checkpoints (pregel_checkpoint.c). A worker's file of step @step, and
+ * its part read back from the files of a checkpoint taken on @old_workers
+ * workers; the files of step @step removed. */
+int ckpt_write(sgl_ctx_t *worker, const struct wgraph *g,
+               const sgl_pregel_program_t *p, const char *dir,
+               unsigned step);
+int ckpt_read(sgl_ctx_t *worker, struct wgraph *g,
+              const sgl_pregel_program_t *p, const char *dir, unsigned step,
+              size_t old_workers);
+void ckpt_remove(sgl_ctx_t *worker, const char *dir, unsigned step);
+
+/* The manifest that makes a checkpoint whole, written by the root. */
+struct ckpt_manifest {
+    unsigned step;
+    uint64_t n;
+    size_t workers;
+    size_t value_size, msg_size;
+    double agg[SGL_PREGEL_MAX_AGGS];
+    sgl_pregel_stats_t stats;
+};
+int ckpt_manifest_write(const char *dir, const struct ckpt_manifest *m);
+int ckpt_manifest_read(const char *dir, struct ckpt_manifest *m);
 
 /* The registered program @id, or NULL. */
 const sgl_pregel_program_t *pregel_program(uint32_t id);

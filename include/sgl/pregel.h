@@ -156,6 +156,34 @@ int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *graph, uint32_t prog,
                    const double *params, unsigned max_supersteps,
                    sgl_pregel_stats_t *ret_stats);
 
+/** Checkpoints: from now on, runs on @p graph save their state at the
+ *  start of supersteps @p every, 2 @p every, ... into the folder @p dir,
+ *  which every process must see (a shared file system on a cluster):
+ *  each worker writes its vertices' values, halted flags and the messages
+ *  that reached them (write, then rename), and the root then writes the
+ *  manifest that makes the checkpoint whole (write, then rename), so a
+ *  crash leaves the last complete checkpoint. Files two checkpoints old
+ *  are removed. @p every 0 turns checkpoints off.
+ *  @param dir  copied; at most 200 bytes.
+ *  @return SGL_OK, SGL_EINVAL (NULL graph, a long or NULL dir). */
+int sgl_pregel_checkpoint(sgl_graph_t *graph, const char *dir,
+                          unsigned every);
+
+/** Continue the run whose last complete checkpoint is in the folder set
+ *  with sgl_pregel_checkpoint(), on this tree (the same or another number
+ *  of workers): the state is read back, each worker taking its vertices
+ *  from the files that hold them, and the supersteps go on from the
+ *  checkpoint's, with its aggregators and statistics. With the same
+ *  number of workers the result is bitwise the uninterrupted run's; with
+ *  another, sums may round differently after the checkpoint (messages are
+ *  combined per worker).
+ *  @return as sgl_pregel_run(); SGL_EIO (no manifest, unreadable or
+ *          truncated files: the message names the file), SGL_EPARSE (a
+ *          manifest or file of another graph or program). */
+int sgl_pregel_resume(sgl_ctx_t *root, sgl_graph_t *graph, uint32_t prog,
+                      const double *params, unsigned max_supersteps,
+                      sgl_pregel_stats_t *ret_stats);
+
 /** Copy every vertex's value, in vertex order, to @p dst at the root
  *  (capacity values of the last run's program's value size).
  *  @return SGL_OK, SGL_EINVAL, SGL_ESTATE (no run), SGL_ESIZE. */
