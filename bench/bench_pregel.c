@@ -6,7 +6,10 @@
  * bytes one worker receives in a superstep).
  *
  *   bench_pregel [--scale S] [--iters K] [--reps R] [--csv FILE]
+ *                [--ckpt-dir DIR]
  *
+ * With --ckpt-dir (a folder every process sees), also the cost of a
+ * checkpoint every 5 supersteps, as a fraction of a superstep.
  * The tree is SGL_SHAPE or the discovered machine; the peer runs on the
  * same ranks with OMP_NUM_THREADS threads each. */
 #include <getopt.h>
@@ -25,7 +28,7 @@
 struct opts {
     unsigned scale, iters;
     int reps;
-    const char *csv;
+    const char *csv, *ckpt;
 };
 
 #define SEED 11
@@ -37,6 +40,8 @@ static sgl_graph_t *graph;
 struct job {
     int build; /* 1: build the graph; 0: run PageRank */
     unsigned scale, iters;
+    unsigned every; /* checkpoints every so many supersteps, or 0 */
+    char dir[160];
 };
 
 struct result {
@@ -62,7 +67,10 @@ static int job_task(sgl_ctx_t *root, const void *arg, size_t size)
     } else {
         /* tolerance 0: exactly iters + 2 supersteps, as many updates as
          * the peer's iters + 1 */
-        int rc = sgl_pagerank(root, graph, 0.85, 0, j->iters, NULL, &r.st);
+        int rc = sgl_pregel_checkpoint(graph, j->dir, j->every);
+        t0 = MPI_Wtime();
+        if (!rc)
+            rc = sgl_pagerank(root, graph, 0.85, 0, j->iters, NULL, &r.st);
         r.seconds = MPI_Wtime() - t0;
         if (!rc)
             rc = sgl_pregel_values(root, graph, sgl_ranks,
@@ -92,13 +100,14 @@ static int parse(int argc, char **argv, struct opts *o)
                                        {"iters", required_argument, 0, 'i'},
                                        {"reps", required_argument, 0, 'r'},
                                        {"csv", required_argument, 0, 'o'},
+                                       {"ckpt-dir", required_argument, 0, 'c'},
                                        {0, 0, 0, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         char *end = NULL;
         unsigned long v = optarg ? strtoul(optarg, &end, 10) : 0;
-        if (c == 'o') {
-            o->csv = optarg;
+        if (c == 'o' || c == 'c') {
+            *(c == 'o' ? &o->csv : &o->ckpt) = optarg;
             continue;
         }
         if (c == '?' || *end || v == 0 || (c == 's' && v > 30)) {
@@ -127,7 +136,7 @@ static void print_row(const char *what, double *v, int n, double unit,
 int main(int argc, char **argv)
 {
     bench_default_env();
-    struct opts o = {20, 10, 5, NULL};
+    struct opts o = {20, 10, 5, NULL, NULL};
     if (parse(argc, argv, &o)) {
         fprintf(stderr, "usage: bench_pregel [--scale S] [--iters K] "
                         "[--reps R] [--csv FILE]\n");
@@ -149,7 +158,7 @@ int main(int argc, char **argv)
     FILE *csv = rank == 0 && o.csv ? fopen(o.csv, "w") : NULL;
     if (csv)
         fprintf(csv, "what,rep,seconds_per_iteration\n");
-    struct job j = {1, o.scale, o.iters};
+    struct job j = {1, o.scale, o.iters, 0, ""};
     struct result r, built;
     int rc = run(rt, &j, &built);
     j.build = 0;
@@ -176,6 +185,17 @@ int main(int argc, char **argv)
         if (csv)
             fprintf(csv, "sgl,%d,%.9g\npeer,%d,%.9g\n", k, ts[k], k, tp[k]);
     }
+    /* Checkpoints every 5 supersteps: the same runs again, writing. */
+    double *tc = calloc((size_t)o.reps, sizeof *tc), nckpt = 0;
+    if (o.ckpt && strlen(o.ckpt) < sizeof j.dir) {
+        j.every = 5;
+        snprintf(j.dir, sizeof j.dir, "%s", o.ckpt);
+        for (int k = 0; !rc && k < o.reps; k++) {
+            rc = run(rt, &j, &r);
+            tc[k] = r.seconds / r.st.supersteps;
+            nckpt = (double)((r.st.supersteps - 1) / 5);
+        }
+    }
     if (!rc && rank == 0) {
         printf("\nPageRank, Kronecker scale %u (%llu vertices, %llu distinct "
                "edges), %u iterations per run, %d runs, %zu workers\n",
@@ -198,7 +218,18 @@ int main(int argc, char **argv)
                "h without -> with combiner",
                1e-6 * (double)r.st.max_worker_bytes_uncombined,
                1e-6 * (double)r.st.max_worker_bytes);
+        if (nckpt > 0) {
+            double with = bench_median(tc, o.reps);
+            double without = bench_median(ts, o.reps);
+            double per_step = (double)(o.iters + 2);
+            printf("  %-30s %10.2f supersteps each (%.0f checkpoints per "
+                   "run, every 5, in %s)\n",
+                   "checkpoint cost",
+                   (with - without) * per_step / nckpt / without, nckpt,
+                   o.ckpt);
+        }
     }
+    free(tc);
     if (rc && rank == 0)
         fprintf(stderr, "bench_pregel: %s\n", sgl_last_error());
     /* The two must compute the same ranks: a benchmark of a wrong answer
