@@ -9,6 +9,7 @@
 #include <sgl/algorithms.h>
 
 #include "pregel_checks.h"
+#include "check_helpers.h"
 #include "test_util.h"
 
 int pregel_test_register(sgl_runtime_t *rt)
@@ -200,23 +201,13 @@ static int programs_task(sgl_ctx_t *root, const void *arg, size_t size)
     return rc ? rc : rc2;
 }
 
-/* @rc with @what before its message (copied first). */
-static int named(int rc, const char *what)
-{
-    if (rc == SGL_OK)
-        return rc;
-    char msg[512];
-    snprintf(msg, sizeof msg, "%s", sgl_last_error());
-    return sgl_error_set(rc, "%s: %s", what, msg);
-}
-
 int pregel_check_programs(sgl_runtime_t *rt)
 {
     static const struct job jobs[] = {{0, 0}, {8, 1}, {10, 7}};
     for (size_t k = 0; k < sizeof jobs / sizeof *jobs; k++) {
         char what[64];
         snprintf(what, sizeof what, "graph of scale %u", jobs[k].scale);
-        TRY(named(sgl_run(rt, programs_task, &jobs[k], sizeof jobs[k]),
+        TRY(test_named(sgl_run(rt, programs_task, &jobs[k], sizeof jobs[k]),
                   what));
     }
     return SGL_OK;
@@ -252,7 +243,7 @@ static int graphs_task(sgl_ctx_t *root, const void *arg, size_t size)
 
 int pregel_check_graphs(sgl_runtime_t *rt)
 {
-    return named(sgl_run(rt, graphs_task, NULL, 0), "combiner");
+    return test_named(sgl_run(rt, graphs_task, NULL, 0), "combiner");
 }
 
 /* ---- errors ---- */
@@ -269,17 +260,6 @@ static void add(void *a, const void *b) { *(double *)a += *(const double *)b; }
 
 static uint32_t bad_program;
 
-static int expect(int rc, int code, const char *text, const char *call)
-{
-    if (rc == code && strstr(sgl_last_error(), text))
-        return SGL_OK;
-    char msg[512];
-    snprintf(msg, sizeof msg, "%s", sgl_last_error());
-    return sgl_error_set(SGL_ETASK, "%s gave %s (%s), expected %s with \"%s\"",
-                         call, sgl_err_name(rc), msg, sgl_err_name(code),
-                         text);
-}
-#define EXPECT(call, code, text) TRY(expect((call), (code), (text), #call))
 
 static int errors_task(sgl_ctx_t *root, const void *arg, size_t size)
 {
@@ -290,13 +270,13 @@ static int errors_task(sgl_ctx_t *root, const void *arg, size_t size)
            "edge 1 (1 -> 9)");
     EXPECT(sgl_graph_kronecker(root, 0, 16, 1, &g), SGL_EINVAL, "scale 0");
     TRY(sgl_graph_kronecker(root, 5, 4, 1, &g));
-    int rc = expect(sgl_pregel_run(root, g, bad_program, NULL, 10, NULL),
+    int rc = test_expect(sgl_pregel_run(root, g, bad_program, NULL, 10, NULL),
                     SGL_EINVAL, "sent to vertex", "a send out of range");
     if (!rc)
-        rc = expect(sgl_pagerank(root, g, 1.5, 1e-6, 10, NULL, NULL),
+        rc = test_expect(sgl_pagerank(root, g, 1.5, 1e-6, 10, NULL, NULL),
                     SGL_EINVAL, "damping", "sgl_pagerank(alpha 1.5)");
     if (!rc)
-        rc = expect(sgl_bfs_hops(root, g, 99, NULL, NULL), SGL_EINVAL,
+        rc = test_expect(sgl_bfs_hops(root, g, 99, NULL, NULL), SGL_EINVAL,
                     "source 99", "sgl_bfs_hops(99)");
     int rc2 = sgl_graph_free(root, g);
     return rc ? rc : rc2;
@@ -311,5 +291,5 @@ int pregel_check_errors(sgl_runtime_t *rt)
     uint32_t id;
     CHECK(sgl_pregel_register(&p, &id) == SGL_EINVAL,
           "a program with values of 0 bytes was registered");
-    return named(sgl_run(rt, errors_task, NULL, 0), "errors");
+    return test_named(sgl_run(rt, errors_task, NULL, 0), "errors");
 }

@@ -8,6 +8,7 @@
 #include <sgl/algorithms.h>
 
 #include "stencil_kernels.h"
+#include "check_helpers.h"
 #include "test_util.h"
 #include "trasgo.h"
 #include "trasgo_checks.h"
@@ -80,17 +81,6 @@ static int job_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     return SGL_OK;
 }
 
-/* @rc, with @what before its message (copied first: the message buffer
- * is the one sgl_error_set() writes). */
-static int named(int rc, const char *what)
-{
-    if (rc == SGL_OK)
-        return rc;
-    char msg[512];
-    snprintf(msg, sizeof msg, "%s", sgl_last_error());
-    return sgl_error_set(rc, "%s: %s", what, msg);
-}
-
 /* ---- rotate ---- */
 
 static uint64_t rotate_reference(size_t n, long rot)
@@ -116,7 +106,7 @@ int trasgo_check_rotate(sgl_runtime_t *rt)
                 char what[96];
                 snprintf(what, sizeof what, "rotate n %zu by %ld (%s)",
                          sizes[s], rots[k], uneven ? "uneven" : "even");
-                TRY(named(sgl_run(rt, job_task, &j, sizeof j), what));
+                TRY(test_named(sgl_run(rt, job_task, &j, sizeof j), what));
             }
     }
     return SGL_OK;
@@ -185,7 +175,7 @@ int trasgo_check_heat(sgl_runtime_t *rt)
         char what[96];
         snprintf(what, sizeof what, "heat %uD n %zu, %u steps", c[k].dims,
                  c[k].n, c[k].iters);
-        TRY(named(sgl_run(rt, job_task, &j, sizeof j), what));
+        TRY(test_named(sgl_run(rt, job_task, &j, sizeof j), what));
     }
     return SGL_OK;
 }
@@ -253,12 +243,12 @@ int trasgo_check_cannon(sgl_runtime_t *rt)
                      "cannon with %zu tiles on a grid of side %zu must "
                      "fail with EINVAL",
                      qs[k], gmax);
-            return named(rc ? rc : SGL_ETASK, what);
+            return test_named(rc ? rc : SGL_ETASK, what);
         }
         char what[96];
         snprintf(what, sizeof what, "cannon n 24, %zu x %zu tiles", qs[k],
                  qs[k]);
-        TRY(named(rc, what));
+        TRY(test_named(rc, what));
     }
     return SGL_OK;
 }
@@ -356,19 +346,7 @@ int trasgo_check_layouts(sgl_runtime_t *rt)
 
 /* ---- errors ---- */
 
-/* SGL_OK if @rc is @code with @text in its message. */
-static int expect(int rc, int code, const char *text, const char *call)
-{
-    if (rc == code && strstr(sgl_last_error(), text))
-        return SGL_OK;
-    char msg[512];
-    snprintf(msg, sizeof msg, "%s", sgl_last_error());
-    return sgl_error_set(SGL_ETASK, "%s gave %s (%s), expected %s with \"%s\"",
-                         call, sgl_err_name(rc), msg, sgl_err_name(code),
-                         text);
-}
 
-#define EXPECT(call, code, text) TRY(expect((call), (code), (text), #call))
 
 /* Errors found at the master, before any superstep. */
 static int master_errors_task(sgl_ctx_t *ctx, const void *arg, size_t size)

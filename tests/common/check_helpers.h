@@ -1,0 +1,72 @@
+/* Helpers of the check libraries that run SGL programs and report the
+ * first difference (tests/trasgo, tests/pregel): prefixing an error's
+ * message, expecting a code with a text in its message, and running a
+ * table of checks on one shape in a Criterion test. Messages are copied
+ * before they are reused: sgl_error_set() writes the buffer that
+ * sgl_last_error() returns. */
+#ifndef SGL_TEST_CHECK_HELPERS_H
+#define SGL_TEST_CHECK_HELPERS_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include <sgl/sgl.h>
+
+/* @rc with "@what: " before its message. */
+static inline int test_named(int rc, const char *what)
+{
+    if (rc == SGL_OK)
+        return rc;
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", sgl_last_error());
+    return sgl_error_set(rc, "%s: %s", what, msg);
+}
+
+/* SGL_OK if @rc is @code with @text in its message; else SGL_ETASK
+ * saying what @call gave. */
+static inline int test_expect(int rc, int code, const char *text,
+                              const char *call)
+{
+    if (rc == code && strstr(sgl_last_error(), text))
+        return SGL_OK;
+    char msg[512];
+    snprintf(msg, sizeof msg, "%s", sgl_last_error());
+    return sgl_error_set(SGL_ETASK,
+                         "%s gave %s (%s), expected %s with \"%s\"", call,
+                         sgl_err_name(rc), msg, sgl_err_name(code), text);
+}
+
+#define EXPECT(call, code, text)                                              \
+    TRY(test_expect((call), (code), (text), #call))
+
+/* One check of a table: a function of the runtime and its name. */
+struct test_check_entry {
+    int (*fn)(sgl_runtime_t *);
+    const char *name;
+};
+
+#ifdef CRITERION_H_
+/* Start a runtime on @shape (one per test process: MPI starts once per
+ * process), register with @reg, run every check, expecting SGL_OK. */
+static inline void test_checks_on_shape(const char *shape,
+                                        int (*reg)(sgl_runtime_t *),
+                                        const struct test_check_entry *c,
+                                        size_t n)
+{
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = shape;
+    sgl_runtime_t *rt = NULL;
+    cr_assert_eq(sgl_init(NULL, NULL, &o, &rt), SGL_OK, "%s: %s", shape,
+                 sgl_last_error());
+    cr_assert_eq(reg(rt), SGL_OK, "%s", sgl_last_error());
+    for (size_t k = 0; k < n; k++) {
+        int rc = c[k].fn(rt);
+        cr_expect_eq(rc, SGL_OK, "%s on %s: %s (%s)", c[k].name, shape,
+                     sgl_err_name(rc), sgl_last_error());
+    }
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+#endif
+
+#endif
