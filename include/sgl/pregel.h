@@ -74,7 +74,9 @@ typedef struct sgl_pregel_program {
     sgl_agg_t agg[SGL_PREGEL_MAX_AGGS];
 } sgl_pregel_program_t;
 
-/** Register @p prog in this process (every process, same order).
+/** Register @p prog in this process (every process, same order). The
+ *  program is copied; registering the same compute and combine functions
+ *  again returns the first registration's number.
  *  @return SGL_OK, SGL_EINVAL (NULL function, sizes or aggregators out of
  *          range), SGL_ENOMEM. */
 int sgl_pregel_register(const sgl_pregel_program_t *prog, uint32_t *ret_id);
