@@ -61,7 +61,7 @@ typedef enum sgl_agg {
 
 /** A vertex program. */
 typedef struct sgl_pregel_program {
-    const char *name;  /**< for messages; copied */
+    const char *name;  /**< for messages; not copied: keep it valid */
     /** Runs on every active vertex (and on every vertex in superstep 0). */
     void (*compute)(sgl_vertex_t *v);
     /** Sets a vertex's first value (before superstep 0). */
