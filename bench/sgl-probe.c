@@ -29,9 +29,11 @@
  * measure_kernels(). MPI levels whose ranks all run on one host are
  * written as sharing memory.
  *
- * Usage: sgl-probe [--quick] [-o FILE]     (alone, or under mpirun -n N) */
+ * Usage: sgl-probe [--quick] [-o|--output FILE]   (alone, or under mpirun
+ * -n N); --help says more. */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <math.h>
 #include <mpi.h>
 #include <omp.h>
@@ -955,40 +957,118 @@ static const char *printable(const char *s, char *out, size_t size)
     return out;
 }
 
+static void usage(FILE *out)
+{
+    fputs("Usage: sgl-probe [OPTION]...       (alone, or under mpirun -n N)\n"
+          "Measure l, g_down and g_up of every level of the machine SGL runs\n"
+          "on, the exchange's l_h and g_h per level and c per kernel, and\n"
+          "write them as a machine file (format: MACHINE_FILE.md).\n"
+          "\n"
+          "  -o, --output FILE  the machine file to write (default machine.sgl)\n"
+          "  --quick            fewer and smaller sizes: seconds, not minutes\n"
+          "  -h, --help         show this help\n"
+          "  -V, --version      show the version\n"
+          "\n"
+          "An option's value may follow it (-o FILE, --output FILE) or be\n"
+          "joined to it (-oFILE, --output=FILE). The options and the file are\n"
+          "checked before anything is measured. Progress goes to stderr, the\n"
+          "fits to stdout. Exit status: 0 done, 1 failure, 2 bad usage.\n",
+          out);
+}
+
+/* Long options without a short form have values above any character, so
+ * that getopt_long's optopt tells a long option's fault from a short one's. */
+enum { OPT_QUICK = 256, OPT_HELP, OPT_VERSION };
+
+static const struct option longopts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"quick", no_argument, NULL, OPT_QUICK},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
+/* A usage error on stderr; @p arg is shown with control characters as
+ * '?'. Returns the usage exit status. */
+static int usage_error(const char *fmt, const char *arg)
+{
+    char e[1024];
+    fputs("sgl-probe: ", stderr);
+    fprintf(stderr, fmt, printable(arg, e, sizeof e));
+    fputs(" (try --help)\n", stderr);
+    return 2;
+}
+
+/* What getopt_long refused with '?': a value given to an option that
+ * takes none (named in full: the user may have typed an abbreviation),
+ * or an unknown option. */
+static int unknown_option(char **argv)
+{
+    for (const struct option *o = longopts; o->name; o++)
+        if (optopt >= OPT_QUICK && o->val == optopt)
+            return usage_error("option --%s takes no value", o->name);
+    if (optopt == 0)
+        return usage_error("unknown option '%s'", argv[optind - 1]);
+    char opt[3] = {'-', (char)optopt, '\0'};
+    return usage_error("unknown option '%s'", opt);
+}
+
+/* The option as the user wrote it, -o or --output (perhaps abbreviated,
+ * perhaps with "=FILE"), for a message about its value. */
+static const char *typed_option(char **argv)
+{
+    const char *opt = optarg == argv[optind - 1] ? argv[optind - 2]
+                                                  : argv[optind - 1];
+    return strncmp(opt, "--", 2) ? "-o" : "--output";
+}
+
+/* The command line into @p pl; nothing is measured yet. Returns -1 to go
+ * on, or the exit status. */
+static int parse_args(int argc, char **argv, struct plan *pl)
+{
+    int c;
+    opterr = 0; /* our own messages, and exit status 2 */
+    while ((c = getopt_long(argc, argv, ":o:hV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            if (!*optarg)
+                return usage_error("option %s needs a FILE argument: the "
+                                   "machine file to write",
+                                   typed_option(argv));
+            pl->out = optarg;
+            break;
+        case OPT_QUICK:
+            pl->quick = 1;
+            break;
+        case 'h':
+        case OPT_HELP:
+            usage(stdout);
+            return 0;
+        case 'V':
+        case OPT_VERSION:
+            printf("sgl-probe %s\n", sgl_version());
+            return 0;
+        case ':': /* only -o takes a value */
+            return usage_error("option %s needs a FILE argument: the "
+                               "machine file to write",
+                               typed_option(argv));
+        default: /* '?' */
+            return unknown_option(argv);
+        }
+    }
+    if (optind < argc)
+        return usage_error("unexpected argument '%s'", argv[optind]);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     char e[1024];
     struct plan pl = {0};
     pl.out = "machine.sgl";
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0)
-            pl.quick = 1;
-        else if (strcmp(argv[i], "-o") == 0) {
-            if (i + 1 >= argc || argv[i + 1][0] == '\0') {
-                fprintf(stderr, "sgl-probe: option -o needs a FILE argument "
-                                "(the machine file to write; try --help)\n");
-                return 2;
-            }
-            pl.out = argv[++i];
-        }
-        else if (strcmp(argv[i], "--version") == 0 ||
-                 strcmp(argv[i], "-V") == 0) {
-            printf("sgl-probe %s\n", sgl_version());
-            return 0;
-        } else if (strcmp(argv[i], "--help") == 0 ||
-                   strcmp(argv[i], "-h") == 0) {
-            printf("usage: sgl-probe [--quick] [-o FILE] [-h|--help] "
-                   "[-V|--version]\n"
-                   "Measures l, g_down, g_up and the exchange's l_h, g_h per\n"
-                   "level and c per kernel and writes a machine file\n"
-                   "(default machine.sgl). Run alone or under mpirun -n N.\n");
-            return 0;
-        } else {
-            fprintf(stderr, "sgl-probe: unknown option '%s' (try --help)\n",
-                    printable(argv[i], e, sizeof e));
-            return 2;
-        }
-    }
+    int status = parse_args(argc, argv, &pl);
+    if (status >= 0)
+        return status;
     size_t top = pl.quick ? 1000000 : 10000000;
     for (size_t w = 1; w <= top && pl.nsizes < MAX_SIZES; w *= 10) {
         pl.words[pl.nsizes++] = w;
@@ -1075,7 +1155,7 @@ int main(int argc, char **argv)
         kernels_ok = 0;
     }
 
-    int status = 0;
+    status = 0;
     if (rank == 0) {
         sgl_machine_t *out = NULL;
         const char *shape = sgl_machine_shape(m);
