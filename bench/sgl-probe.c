@@ -50,6 +50,7 @@
 #include <sgl/sgl_mpi.h>
 
 #include "cache_flush.h"
+#include "probe_fit.h"
 #include "timing.h"
 
 #define MAX_SIZES 32
@@ -74,61 +75,20 @@ struct curve {
     double t[MAX_SIZES];
 };
 
-struct fit {
-    double a, b, r2, worst;
-    size_t points;
-};
-
 /* Exchange times against h, the bytes of the busiest child. */
 struct xcurve {
     size_t n;
     double h[NX], t[NX];
 };
 
-/* Weighted least squares of t = a + b x over the n points with
- * lo <= x <= hi; weights 1/t^2 make it fit relative error. */
-static struct fit fit_points(const double *x, const double *t, size_t n,
-                             double lo, double hi)
-{
-    double sw = 0, sk = 0, st = 0, skk = 0, skt = 0;
-    struct fit f = {0, 0, 0, 0, 0};
-    for (size_t i = 0; i < n; i++) {
-        double k = x[i];
-        if (k < lo || k > hi || !(t[i] > 0))
-            continue;
-        double w = 1 / (t[i] * t[i]);
-        sw += w, sk += w * k, st += w * t[i], skk += w * k * k,
-            skt += w * k * t[i];
-        f.points++;
-    }
-    double det = sw * skk - sk * sk;
-    if (f.points < 2 || det == 0)
-        return f;
-    f.b = (sw * skt - sk * st) / det;
-    f.a = (st - f.b * sk) / sw;
-    double mean = st / sw, ss_res = 0, ss_tot = 0;
-    for (size_t i = 0; i < n; i++) {
-        double k = x[i];
-        if (k < lo || k > hi || !(t[i] > 0))
-            continue;
-        double w = 1 / (t[i] * t[i]), e = t[i] - (f.a + f.b * k);
-        ss_res += w * e * e;
-        ss_tot += w * (t[i] - mean) * (t[i] - mean);
-        if (fabs(e) / t[i] > f.worst)
-            f.worst = fabs(e) / t[i];
-    }
-    f.r2 = ss_tot > 0 ? 1 - ss_res / ss_tot : 1;
-    return f;
-}
-
 /* The same over a curve of the plan's sizes, k in bytes. */
-static struct fit fit_line(const struct plan *pl, const struct curve *c,
-                           double lo, double hi)
+static struct probe_fit fit_line(const struct plan *pl,
+                                 const struct curve *c, double lo, double hi)
 {
     double k[MAX_SIZES];
     for (size_t i = 0; i < pl->nsizes; i++)
         k[i] = 4.0 * (double)pl->words[i];
-    return fit_points(k, c->t, pl->nsizes, lo, hi);
+    return probe_fit_points(k, c->t, pl->nsizes, lo, hi);
 }
 
 /* Repetitions so that one measured point takes about min_time. */
@@ -915,7 +875,8 @@ static void print_kernels(const struct kernels *k)
 
 /* ---- output ---- */
 
-static void print_fit(const char *what, const struct fit *f, int per_sync)
+static void print_fit(const char *what, const struct probe_fit *f,
+                      int per_sync)
 {
     /* A superstep has two syncs, so its intercept is 2 l. */
     double l = per_sync ? f->a : f->a / 2;
@@ -925,7 +886,76 @@ static void print_fit(const char *what, const struct fit *f, int per_sync)
            f->points);
 }
 
-static double nonneg(double x) { return x > 0 ? x : 0; }
+/* Print level @p L's fits and put its parameters into @p out: l from the
+ * small regime, g from each regime's slope, the exchange from its own
+ * curve (@p xmpi at an MPI level); negative values clamped into @p
+ * clamps. Returns 0, or 1 after saying what failed. */
+static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
+                       const struct level_result *r, const struct xcurve *xmpi,
+                       int one_host, struct probe_clamps *clamps)
+{
+    printf("level %u (%s):\n", L, sgl_link_name((sgl_link_t)r->link));
+    if (r->link == SGL_LINK_THREADS) {
+        struct probe_fit fc = fit_line(pl, &r->raw_copy, 0, 1e300);
+        printf("  raw OpenMP barrier %.3f us, parallel region "
+               "fork/join %.3f us\n",
+               1e6 * r->raw_barrier, 1e6 * r->raw_fork);
+        print_fit("raw memcpy into child buffers", &fc, 1);
+    }
+    struct probe_fit d = fit_line(pl, &r->down, 0, 1e300);
+    struct probe_fit u = fit_line(pl, &r->up, 0, 1e300);
+    struct probe_fit ds = fit_line(pl, &r->down, 0, SMALL_BYTES * 2);
+    struct probe_fit us = fit_line(pl, &r->up, 0, SMALL_BYTES * 2);
+    struct probe_fit dl = fit_line(pl, &r->down, 65536, 1e300);
+    struct probe_fit ul = fit_line(pl, &r->up, 65536, 1e300);
+    print_fit("sgl scatter superstep (all)", &d, 0);
+    print_fit("sgl gather superstep (all)", &u, 0);
+    print_fit("sgl scatter, small regime", &ds, 0);
+    print_fit("sgl gather, small regime", &us, 0);
+    print_fit("sgl scatter, large regime", &dl, 0);
+    print_fit("sgl gather, large regime", &ul, 0);
+    /* A superstep syncs twice; the scatter and the gather each give one
+     * intercept: l is their mean over four syncs. */
+    double l =
+        probe_clamp(clamps, stderr, L, "l", (ds.a + us.a) / 4, PROBE_SECONDS);
+    sgl_link_params_t big = {
+        l,
+        probe_clamp(clamps, stderr, L, "g_down", dl.b, PROBE_SECONDS_PER_BYTE),
+        probe_clamp(clamps, stderr, L, "g_up", ul.b, PROBE_SECONDS_PER_BYTE)};
+    sgl_link_params_t small = {l,
+                               probe_clamp(clamps, stderr, L, "small g_down",
+                                           ds.b, PROBE_SECONDS_PER_BYTE),
+                               probe_clamp(clamps, stderr, L, "small g_up",
+                                           us.b, PROBE_SECONDS_PER_BYTE)};
+    /* Ranks on one host share its memory bandwidth: the predictor then
+     * counts them as busy together. */
+    if ((r->link == SGL_LINK_MPI && one_host &&
+         sgl_machine_set_level_memory(out, L, SGL_MEMORY_SHARED)) ||
+        sgl_machine_set_level_params(out, L, &big) ||
+        sgl_machine_set_level_small_params(out, L, &small, SMALL_BYTES)) {
+        fprintf(stderr, "sgl-probe: level %u: %s\n", L, sgl_last_error());
+        return 1;
+    }
+    const struct xcurve *xc = r->link == SGL_LINK_THREADS ? &r->xchg : xmpi;
+    struct probe_fit fx = probe_fit_points(xc->h, xc->t, xc->n, 0, 1e300);
+    if (fx.points < 2) {
+        printf("  exchange: too few points to fit; no exchange record (the "
+               "predictor will guess from l, g)\n");
+        return 0;
+    }
+    print_fit(r->link == SGL_LINK_THREADS ? "exchange, neighbour memcpy"
+                                          : "exchange, MPI_Alltoall",
+              &fx, 1);
+    sgl_exchange_params_t xp = {
+        probe_clamp(clamps, stderr, L, "exchange l", fx.a, PROBE_SECONDS),
+        probe_clamp(clamps, stderr, L, "exchange g", fx.b,
+                    PROBE_SECONDS_PER_BYTE)};
+    if (sgl_machine_set_level_exchange(out, L, &xp)) {
+        fprintf(stderr, "sgl-probe: level %u: %s\n", L, sgl_last_error());
+        return 1;
+    }
+    return 0;
+}
 
 /* Whether the machine file can be written, checked before minutes of
  * measuring: open it for writing without truncating (an existing file is
@@ -964,7 +994,7 @@ static void usage(FILE *out)
           "on, the exchange's l_h and g_h per level and c per kernel, and\n"
           "write them as a machine file (format: MACHINE_FILE.md).\n"
           "\n"
-          "  -o, --output FILE  the machine file to write (default machine.sgl)\n"
+          "  -o, --output FILE  machine file to write (default machine.sgl)\n"
           "  --quick            fewer and smaller sizes: seconds, not minutes\n"
           "  -h, --help         show this help\n"
           "  -V, --version      show the version\n"
@@ -1017,8 +1047,8 @@ static int unknown_option(char **argv)
  * perhaps with "=FILE"), for a message about its value. */
 static const char *typed_option(char **argv)
 {
-    const char *opt = optarg == argv[optind - 1] ? argv[optind - 2]
-                                                  : argv[optind - 1];
+    const char *opt =
+        optarg == argv[optind - 1] ? argv[optind - 2] : argv[optind - 1];
     return strncmp(opt, "--", 2) ? "-o" : "--output";
 }
 
@@ -1172,14 +1202,16 @@ int main(int argc, char **argv)
                sgl_machine_source(m), sgl_machine_workers(m),
                sgl_machine_processes(m));
         if (have_raw) {
-            struct fit fs = fit_line(&pl, &raw.scatter, 0, 1e300);
-            struct fit fg = fit_line(&pl, &raw.gather, 0, 1e300);
+            struct probe_fit fs = fit_line(&pl, &raw.scatter, 0, 1e300);
+            struct probe_fit fg = fit_line(&pl, &raw.gather, 0, 1e300);
             printf("raw MPI over %d ranks: MPI_Barrier %.3f us\n", size,
                    1e6 * raw.barrier);
-            struct fit ss = fit_line(&pl, &raw.scatter, 0, SMALL_BYTES * 2);
-            struct fit gs = fit_line(&pl, &raw.gather, 0, SMALL_BYTES * 2);
-            struct fit sl = fit_line(&pl, &raw.scatter, 65536, 1e300);
-            struct fit gl = fit_line(&pl, &raw.gather, 65536, 1e300);
+            struct probe_fit ss =
+                fit_line(&pl, &raw.scatter, 0, SMALL_BYTES * 2);
+            struct probe_fit gs =
+                fit_line(&pl, &raw.gather, 0, SMALL_BYTES * 2);
+            struct probe_fit sl = fit_line(&pl, &raw.scatter, 65536, 1e300);
+            struct probe_fit gl = fit_line(&pl, &raw.gather, 65536, 1e300);
             print_fit("MPI_Scatterv (all sizes)", &fs, 1);
             print_fit("MPI_Gatherv (all sizes)", &fg, 1);
             print_fit("MPI_Scatterv, small regime", &ss, 1);
@@ -1187,76 +1219,12 @@ int main(int argc, char **argv)
             print_fit("MPI_Scatterv, large regime", &sl, 1);
             print_fit("MPI_Gatherv, large regime", &gl, 1);
         }
-        for (unsigned L = 0; out && L < depth; L++) {
-            if (sgl_machine_level_masters(m, L) == 0)
-                continue;
-            const struct level_result *r = &res[L];
-            printf("level %u (%s):\n", L, sgl_link_name((sgl_link_t)r->link));
-            if (r->link == SGL_LINK_THREADS) {
-                struct fit fc = fit_line(&pl, &r->raw_copy, 0, 1e300);
-                printf("  raw OpenMP barrier %.3f us, parallel region "
-                       "fork/join %.3f us\n",
-                       1e6 * r->raw_barrier, 1e6 * r->raw_fork);
-                print_fit("raw memcpy into child buffers", &fc, 1);
-            }
-            struct fit d = fit_line(&pl, &r->down, 0, 1e300);
-            struct fit u = fit_line(&pl, &r->up, 0, 1e300);
-            struct fit ds = fit_line(&pl, &r->down, 0, SMALL_BYTES * 2);
-            struct fit us = fit_line(&pl, &r->up, 0, SMALL_BYTES * 2);
-            struct fit dl = fit_line(&pl, &r->down, 65536, 1e300);
-            struct fit ul = fit_line(&pl, &r->up, 65536, 1e300);
-            print_fit("sgl scatter superstep (all)", &d, 0);
-            print_fit("sgl gather superstep (all)", &u, 0);
-            print_fit("sgl scatter, small regime", &ds, 0);
-            print_fit("sgl gather, small regime", &us, 0);
-            print_fit("sgl scatter, large regime", &dl, 0);
-            print_fit("sgl gather, large regime", &ul, 0);
-            sgl_link_params_t big = {nonneg((ds.a + us.a) / 4), nonneg(dl.b),
-                                     nonneg(ul.b)};
-            sgl_link_params_t small = {nonneg((ds.a + us.a) / 4),
-                                       nonneg(ds.b), nonneg(us.b)};
-            /* Ranks on one host share its memory bandwidth: the
-             * predictor then counts them as busy together. */
-            if (r->link == SGL_LINK_MPI && one_host &&
-                sgl_machine_set_level_memory(out, L, SGL_MEMORY_SHARED)) {
-                fprintf(stderr, "sgl-probe: level %u: %s\n", L,
-                        sgl_last_error());
+        struct probe_clamps clamps = {0};
+        for (unsigned L = 0; out && L < depth; L++)
+            if (sgl_machine_level_masters(m, L) &&
+                write_level(out, L, &pl, &res[L], &xmpi[L], one_host,
+                            &clamps))
                 status = 1;
-            }
-            if (sgl_machine_set_level_params(out, L, &big) ||
-                sgl_machine_set_level_small_params(out, L, &small,
-                                                   SMALL_BYTES)) {
-                fprintf(stderr, "sgl-probe: level %u: %s\n", L,
-                        sgl_last_error());
-                status = 1;
-            }
-            const struct xcurve *xc =
-                r->link == SGL_LINK_THREADS ? &r->xchg : &xmpi[L];
-            struct fit fx = fit_points(xc->h, xc->t, xc->n, 0, 1e300);
-            if (fx.points >= 2) {
-                print_fit(r->link == SGL_LINK_THREADS
-                              ? "exchange, neighbour memcpy"
-                              : "exchange, MPI_Alltoall",
-                          &fx, 1);
-                /* Noise on a fast level can tilt the line below zero; a
-                 * negative cost would make predictions meaningless. */
-                if (fx.a < 0 || fx.b < 0)
-                    fprintf(stderr,
-                            "sgl-probe: warning: level %u: the exchange fit "
-                            "came out negative (l_h %.3g s, g_h %.3g s/B); "
-                            "clamped to 0\n",
-                            L, fx.a, fx.b);
-                sgl_exchange_params_t xp = {nonneg(fx.a), nonneg(fx.b)};
-                if (sgl_machine_set_level_exchange(out, L, &xp)) {
-                    fprintf(stderr, "sgl-probe: level %u: %s\n", L,
-                            sgl_last_error());
-                    status = 1;
-                }
-            } else {
-                printf("  exchange: too few points to fit; no exchange "
-                       "record (the predictor will guess from l, g)\n");
-            }
-        }
         if (out) {
             print_kernels(&k);
             if (!kernels_ok)
@@ -1288,6 +1256,8 @@ int main(int argc, char **argv)
             sgl_machine_set_provenance(out, "sgl_version", sgl_version());
             sgl_machine_set_provenance(out, "method", method);
             sgl_machine_set_provenance(out, "source", sgl_machine_source(m));
+            if (clamps.count)
+                sgl_machine_set_provenance(out, "note", clamps.note);
             if (sgl_machine_save(out, pl.out)) {
                 fprintf(stderr, "sgl-probe: %s\n", sgl_last_error());
                 status = 1;
