@@ -37,6 +37,7 @@
 #include <math.h>
 #include <mpi.h>
 #include <omp.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,32 @@ struct xcurve {
     size_t n;
     double h[NX], t[NX];
 };
+
+/* The probe's progress on stderr, one line per step, from rank 0 only:
+ * "step k of N" with what it measures and, from the second step on, the
+ * time left at the pace so far. */
+struct progress {
+    int step, steps;
+    double begin;
+    int quiet; /* ranks other than 0 */
+};
+
+static void progress(struct progress *p, const char *fmt, ...)
+{
+    p->step++;
+    if (p->quiet)
+        return;
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "sgl-probe: step %d of %d: %s", p->step, p->steps, what);
+    if (p->step > 1)
+        fprintf(stderr, "; ETA %.0f s",
+                bench_eta(bench_now() - p->begin, p->step - 1, p->steps));
+    fputc('\n', stderr);
+}
 
 /* The same over a curve of the plan's sizes, k in bytes. */
 static struct probe_fit fit_line(const struct plan *pl,
@@ -767,18 +794,38 @@ static int kernel_runtime(const char *shape, unsigned threads,
 
 /* Kernels on a private runtime of this process over @p shape; rank 0. */
 static int kernels_private(const char *shape, unsigned workers,
-                           struct kernels *k)
+                           struct kernels *k, struct progress *prog)
 {
     int rc = kernel_runtime(shape, workers, &g_krt);
     for (size_t s = 0; !rc && s < k->nsizes; s++) {
-        fprintf(stderr, "sgl-probe: kernels, %s x %zu elements\n", shape,
-                k->n[s]);
+        progress(prog, "kernels, %s x %zu elements", shape, k->n[s]);
         struct kjob j = {k->n[s] * workers, workers, workers, s, k};
         rc = sgl_run(g_krt, kernels_task, &j, sizeof j);
     }
     int r2 = g_krt ? sgl_finalize(g_krt) : SGL_OK;
     g_krt = NULL;
     return rc ? rc : r2;
+}
+
+/* The block sizes of the kernel tables into @p n (KSIZES_MAX room);
+ * returns their count. */
+static size_t kernel_sizes(int quick, size_t *n)
+{
+    size_t count = 0, top = quick ? 1000000 : 10000000;
+    for (size_t b = 10000; b <= top; b *= 10) {
+        n[count++] = b;
+        if (!quick && 3 * b <= top)
+            n[count++] = 3 * b;
+    }
+    return count;
+}
+
+/* The steps of measure_kernels(): each size on one worker and on all,
+ * then copy. */
+static int kernel_steps(int quick)
+{
+    size_t n[KSIZES_MAX];
+    return 2 * (int)kernel_sizes(quick, n) + 1;
 }
 
 /* Both tables; called on every rank of @p world (the probed runtime), the
@@ -788,19 +835,15 @@ static int kernels_private(const char *shape, unsigned workers,
  * as threads), else a private "core:Q" runtime of rank 0. copy: threads of
  * rank 0. @return SGL_OK or an error (with sgl_last_error()), the same on
  * every rank. */
-static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k)
+static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k,
+                           struct progress *prog)
 {
     memset(k, 0, sizeof *k);
     for (int b = 0; b < 2; b++)
         for (int q = 0; q < NKERNELS; q++)
             for (int s = 0; s < KSIZES_MAX; s++)
                 k->c[b][q][s] = NAN;
-    size_t top = quick ? 1000000 : 10000000;
-    for (size_t n = 10000; n <= top; n *= 10) {
-        k->n[k->nsizes++] = n;
-        if (!quick && 3 * n <= top)
-            k->n[k->nsizes++] = 3 * n;
-    }
+    k->nsizes = kernel_sizes(quick, k->n);
     const sgl_machine_t *m = sgl_runtime_machine(world);
     size_t workers = sgl_machine_workers(m);
     int flat = sgl_machine_depth(m) == 1 && workers >= 2 && workers <= 64;
@@ -809,15 +852,14 @@ static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k)
                    : procs > 2 ? (unsigned)(procs < 64 ? procs : 64) : 2;
     int rank = sgl_runtime_rank(world), rc = SGL_OK;
     if (rank == 0)
-        rc = kernels_private("core:1", 1, k);
+        rc = kernels_private("core:1", 1, k, prog);
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!rc && flat) {
         g_krt = world;
         for (size_t s = 0; !rc && s < k->nsizes; s++) {
-            if (rank == 0)
-                fprintf(stderr, "sgl-probe: kernels, the probed tree (%zu "
-                                "workers) x %zu elements\n",
-                        workers, k->n[s]);
+            progress(prog, "kernels, the probed tree (%zu workers) x %zu "
+                           "elements",
+                     workers, k->n[s]);
             struct kjob j = {k->n[s] * workers, workers, (unsigned)workers,
                              s, k};
             rc = sgl_run(world, kernels_task, &j, sizeof j);
@@ -826,8 +868,9 @@ static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k)
     } else if (!rc && rank == 0) {
         char shape[32];
         snprintf(shape, sizeof shape, "core:%u", k->busy);
-        rc = kernels_private(shape, k->busy, k);
+        rc = kernels_private(shape, k->busy, k, prog);
     }
+    progress(prog, "kernels, copy");
     if (rank == 0 && !rc)
         rc = measure_copy(k, 0);
     if (rank == 0 && !rc)
@@ -987,6 +1030,20 @@ static const char *printable(const char *s, char *out, size_t size)
     return out;
 }
 
+/* The progress steps of a probe of @p m over @p ranks ranks, as main()
+ * takes them: raw MPI, each MPI level's exchange, each level's runtime
+ * supersteps, then the kernels. */
+static int count_steps(const sgl_machine_t *m, int ranks, int quick)
+{
+    int steps = ranks > 1;
+    for (unsigned L = 0; L < sgl_machine_depth(m); L++) {
+        const sgl_node_t *x = sgl_machine_master(m, L, 0);
+        if (x)
+            steps += 1 + (sgl_node_link(x) == SGL_LINK_MPI);
+    }
+    return steps + kernel_steps(quick);
+}
+
 static void usage(FILE *out)
 {
     fputs("Usage: sgl-probe [OPTION]...       (alone, or under mpirun -n N)\n"
@@ -1132,12 +1189,13 @@ int main(int argc, char **argv)
     const sgl_machine_t *m = sgl_runtime_machine(rt);
     unsigned depth = sgl_machine_depth(m);
     double t_start = bench_now();
+    struct progress prog = {0, count_steps(m, size, pl.quick), t_start,
+                            rank != 0};
 
     struct mpi_raw raw;
     int have_raw = size > 1;
     if (have_raw) {
-        if (rank == 0)
-            fprintf(stderr, "sgl-probe: raw MPI (%d ranks)\n", size);
+        progress(&prog, "raw MPI (%d ranks)", size);
         raw_mpi(&pl, &raw);
     }
     int one_host = 1;
@@ -1157,8 +1215,7 @@ int main(int argc, char **argv)
         const sgl_node_t *x = sgl_machine_master(m, L, 0);
         if (!x || sgl_node_link(x) != SGL_LINK_MPI)
             continue;
-        if (rank == 0)
-            fprintf(stderr, "sgl-probe: level %u (mpi), exchange\n", L);
+        progress(&prog, "level %u (mpi), exchange", L);
         raw_mpi_exchange(m, L, rank, &pl, &xmpi[L]);
     }
     struct level_result *res = calloc(depth + 1, sizeof *res);
@@ -1166,9 +1223,8 @@ int main(int argc, char **argv)
     for (unsigned L = 0; !rc && L < depth; L++) {
         if (sgl_machine_level_masters(m, L) == 0)
             continue;
-        if (rank == 0)
-            fprintf(stderr, "sgl-probe: level %u (%s), runtime supersteps\n",
-                    L, sgl_link_name(sgl_node_link(sgl_machine_master(m, L, 0))));
+        progress(&prog, "level %u (%s), runtime supersteps", L,
+                 sgl_link_name(sgl_node_link(sgl_machine_master(m, L, 0))));
         struct main_arg ma = {{L, pl}, &res[L]};
         rc = sgl_run(rt, probe_main, &ma, sizeof ma);
     }
@@ -1179,7 +1235,7 @@ int main(int argc, char **argv)
     }
     struct kernels k;
     int kernels_ok = 1;
-    if (measure_kernels(rt, pl.quick, &k)) {
+    if (measure_kernels(rt, pl.quick, &k, &prog)) {
         if (rank == 0)
             fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_last_error());
         kernels_ok = 0;
