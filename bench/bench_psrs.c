@@ -281,7 +281,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_psrs: rep %d of %d: direct %.1f ms, routed "
                         "%.1f ms; ETA %.0f s\n",
                 k + 1, reps, 1e3 * d.seconds, 1e3 * r.seconds,
-                spent / (k + 1) * (reps - k - 1));
+                bench_eta(spent, k + 1, reps));
         if (csv) {
             fprintf(csv, "%d,direct,%zu,%zu,%.9f,%.0f,%.4f\n", k, n, P,
                     d.seconds, d.root_bytes, worst);

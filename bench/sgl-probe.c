@@ -29,12 +29,15 @@
  * measure_kernels(). MPI levels whose ranks all run on one host are
  * written as sharing memory.
  *
- * Usage: sgl-probe [--quick] [-o FILE]     (alone, or under mpirun -n N) */
+ * Usage: sgl-probe [--quick] [-o|--output FILE]   (alone, or under mpirun
+ * -n N); --help says more. */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <math.h>
 #include <mpi.h>
 #include <omp.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +51,7 @@
 #include <sgl/sgl_mpi.h>
 
 #include "cache_flush.h"
+#include "probe_fit.h"
 #include "timing.h"
 
 #define MAX_SIZES 32
@@ -72,61 +76,46 @@ struct curve {
     double t[MAX_SIZES];
 };
 
-struct fit {
-    double a, b, r2, worst;
-    size_t points;
-};
-
 /* Exchange times against h, the bytes of the busiest child. */
 struct xcurve {
     size_t n;
     double h[NX], t[NX];
 };
 
-/* Weighted least squares of t = a + b x over the n points with
- * lo <= x <= hi; weights 1/t^2 make it fit relative error. */
-static struct fit fit_points(const double *x, const double *t, size_t n,
-                             double lo, double hi)
+/* The probe's progress on stderr, one line per step, from rank 0 only:
+ * "step k of N" with what it measures and, from the second step on, the
+ * time left at the pace so far. */
+struct progress {
+    int step, steps;
+    double begin;
+    int quiet; /* ranks other than 0 */
+};
+
+static void progress(struct progress *p, const char *fmt, ...)
 {
-    double sw = 0, sk = 0, st = 0, skk = 0, skt = 0;
-    struct fit f = {0, 0, 0, 0, 0};
-    for (size_t i = 0; i < n; i++) {
-        double k = x[i];
-        if (k < lo || k > hi || !(t[i] > 0))
-            continue;
-        double w = 1 / (t[i] * t[i]);
-        sw += w, sk += w * k, st += w * t[i], skk += w * k * k,
-            skt += w * k * t[i];
-        f.points++;
-    }
-    double det = sw * skk - sk * sk;
-    if (f.points < 2 || det == 0)
-        return f;
-    f.b = (sw * skt - sk * st) / det;
-    f.a = (st - f.b * sk) / sw;
-    double mean = st / sw, ss_res = 0, ss_tot = 0;
-    for (size_t i = 0; i < n; i++) {
-        double k = x[i];
-        if (k < lo || k > hi || !(t[i] > 0))
-            continue;
-        double w = 1 / (t[i] * t[i]), e = t[i] - (f.a + f.b * k);
-        ss_res += w * e * e;
-        ss_tot += w * (t[i] - mean) * (t[i] - mean);
-        if (fabs(e) / t[i] > f.worst)
-            f.worst = fabs(e) / t[i];
-    }
-    f.r2 = ss_tot > 0 ? 1 - ss_res / ss_tot : 1;
-    return f;
+    p->step++;
+    if (p->quiet)
+        return;
+    char what[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "sgl-probe: step %d of %d: %s", p->step, p->steps, what);
+    if (p->step > 1)
+        fprintf(stderr, "; ETA %.0f s",
+                bench_eta(bench_now() - p->begin, p->step - 1, p->steps));
+    fputc('\n', stderr);
 }
 
 /* The same over a curve of the plan's sizes, k in bytes. */
-static struct fit fit_line(const struct plan *pl, const struct curve *c,
-                           double lo, double hi)
+static struct probe_fit fit_line(const struct plan *pl,
+                                 const struct curve *c, double lo, double hi)
 {
     double k[MAX_SIZES];
     for (size_t i = 0; i < pl->nsizes; i++)
         k[i] = 4.0 * (double)pl->words[i];
-    return fit_points(k, c->t, pl->nsizes, lo, hi);
+    return probe_fit_points(k, c->t, pl->nsizes, lo, hi);
 }
 
 /* Repetitions so that one measured point takes about min_time. */
@@ -805,18 +794,38 @@ static int kernel_runtime(const char *shape, unsigned threads,
 
 /* Kernels on a private runtime of this process over @p shape; rank 0. */
 static int kernels_private(const char *shape, unsigned workers,
-                           struct kernels *k)
+                           struct kernels *k, struct progress *prog)
 {
     int rc = kernel_runtime(shape, workers, &g_krt);
     for (size_t s = 0; !rc && s < k->nsizes; s++) {
-        fprintf(stderr, "sgl-probe: kernels, %s x %zu elements\n", shape,
-                k->n[s]);
+        progress(prog, "kernels, %s x %zu elements", shape, k->n[s]);
         struct kjob j = {k->n[s] * workers, workers, workers, s, k};
         rc = sgl_run(g_krt, kernels_task, &j, sizeof j);
     }
     int r2 = g_krt ? sgl_finalize(g_krt) : SGL_OK;
     g_krt = NULL;
     return rc ? rc : r2;
+}
+
+/* The block sizes of the kernel tables into @p n (KSIZES_MAX room);
+ * returns their count. */
+static size_t kernel_sizes(int quick, size_t *n)
+{
+    size_t count = 0, top = quick ? 1000000 : 10000000;
+    for (size_t b = 10000; b <= top; b *= 10) {
+        n[count++] = b;
+        if (!quick && 3 * b <= top)
+            n[count++] = 3 * b;
+    }
+    return count;
+}
+
+/* The steps of measure_kernels(): each size on one worker and on all,
+ * then copy. */
+static int kernel_steps(int quick)
+{
+    size_t n[KSIZES_MAX];
+    return 2 * (int)kernel_sizes(quick, n) + 1;
 }
 
 /* Both tables; called on every rank of @p world (the probed runtime), the
@@ -826,19 +835,15 @@ static int kernels_private(const char *shape, unsigned workers,
  * as threads), else a private "core:Q" runtime of rank 0. copy: threads of
  * rank 0. @return SGL_OK or an error (with sgl_last_error()), the same on
  * every rank. */
-static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k)
+static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k,
+                           struct progress *prog)
 {
     memset(k, 0, sizeof *k);
     for (int b = 0; b < 2; b++)
         for (int q = 0; q < NKERNELS; q++)
             for (int s = 0; s < KSIZES_MAX; s++)
                 k->c[b][q][s] = NAN;
-    size_t top = quick ? 1000000 : 10000000;
-    for (size_t n = 10000; n <= top; n *= 10) {
-        k->n[k->nsizes++] = n;
-        if (!quick && 3 * n <= top)
-            k->n[k->nsizes++] = 3 * n;
-    }
+    k->nsizes = kernel_sizes(quick, k->n);
     const sgl_machine_t *m = sgl_runtime_machine(world);
     size_t workers = sgl_machine_workers(m);
     int flat = sgl_machine_depth(m) == 1 && workers >= 2 && workers <= 64;
@@ -847,15 +852,14 @@ static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k)
                    : procs > 2 ? (unsigned)(procs < 64 ? procs : 64) : 2;
     int rank = sgl_runtime_rank(world), rc = SGL_OK;
     if (rank == 0)
-        rc = kernels_private("core:1", 1, k);
+        rc = kernels_private("core:1", 1, k, prog);
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!rc && flat) {
         g_krt = world;
         for (size_t s = 0; !rc && s < k->nsizes; s++) {
-            if (rank == 0)
-                fprintf(stderr, "sgl-probe: kernels, the probed tree (%zu "
-                                "workers) x %zu elements\n",
-                        workers, k->n[s]);
+            progress(prog, "kernels, the probed tree (%zu workers) x %zu "
+                           "elements",
+                     workers, k->n[s]);
             struct kjob j = {k->n[s] * workers, workers, (unsigned)workers,
                              s, k};
             rc = sgl_run(world, kernels_task, &j, sizeof j);
@@ -864,8 +868,9 @@ static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k)
     } else if (!rc && rank == 0) {
         char shape[32];
         snprintf(shape, sizeof shape, "core:%u", k->busy);
-        rc = kernels_private(shape, k->busy, k);
+        rc = kernels_private(shape, k->busy, k, prog);
     }
+    progress(prog, "kernels, copy");
     if (rank == 0 && !rc)
         rc = measure_copy(k, 0);
     if (rank == 0 && !rc)
@@ -913,7 +918,8 @@ static void print_kernels(const struct kernels *k)
 
 /* ---- output ---- */
 
-static void print_fit(const char *what, const struct fit *f, int per_sync)
+static void print_fit(const char *what, const struct probe_fit *f,
+                      int per_sync)
 {
     /* A superstep has two syncs, so its intercept is 2 l. */
     double l = per_sync ? f->a : f->a / 2;
@@ -923,7 +929,76 @@ static void print_fit(const char *what, const struct fit *f, int per_sync)
            f->points);
 }
 
-static double nonneg(double x) { return x > 0 ? x : 0; }
+/* Print level @p L's fits and put its parameters into @p out: l from the
+ * small regime, g from each regime's slope, the exchange from its own
+ * curve (@p xmpi at an MPI level); negative values clamped into @p
+ * clamps. Returns 0, or 1 after saying what failed. */
+static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
+                       const struct level_result *r, const struct xcurve *xmpi,
+                       int one_host, struct probe_clamps *clamps)
+{
+    printf("level %u (%s):\n", L, sgl_link_name((sgl_link_t)r->link));
+    if (r->link == SGL_LINK_THREADS) {
+        struct probe_fit fc = fit_line(pl, &r->raw_copy, 0, 1e300);
+        printf("  raw OpenMP barrier %.3f us, parallel region "
+               "fork/join %.3f us\n",
+               1e6 * r->raw_barrier, 1e6 * r->raw_fork);
+        print_fit("raw memcpy into child buffers", &fc, 1);
+    }
+    struct probe_fit d = fit_line(pl, &r->down, 0, 1e300);
+    struct probe_fit u = fit_line(pl, &r->up, 0, 1e300);
+    struct probe_fit ds = fit_line(pl, &r->down, 0, SMALL_BYTES * 2);
+    struct probe_fit us = fit_line(pl, &r->up, 0, SMALL_BYTES * 2);
+    struct probe_fit dl = fit_line(pl, &r->down, 65536, 1e300);
+    struct probe_fit ul = fit_line(pl, &r->up, 65536, 1e300);
+    print_fit("sgl scatter superstep (all)", &d, 0);
+    print_fit("sgl gather superstep (all)", &u, 0);
+    print_fit("sgl scatter, small regime", &ds, 0);
+    print_fit("sgl gather, small regime", &us, 0);
+    print_fit("sgl scatter, large regime", &dl, 0);
+    print_fit("sgl gather, large regime", &ul, 0);
+    /* A superstep syncs twice; the scatter and the gather each give one
+     * intercept: l is their mean over four syncs. */
+    double l =
+        probe_clamp(clamps, stderr, L, "l", (ds.a + us.a) / 4, PROBE_SECONDS);
+    sgl_link_params_t big = {
+        l,
+        probe_clamp(clamps, stderr, L, "g_down", dl.b, PROBE_SECONDS_PER_BYTE),
+        probe_clamp(clamps, stderr, L, "g_up", ul.b, PROBE_SECONDS_PER_BYTE)};
+    sgl_link_params_t small = {l,
+                               probe_clamp(clamps, stderr, L, "small g_down",
+                                           ds.b, PROBE_SECONDS_PER_BYTE),
+                               probe_clamp(clamps, stderr, L, "small g_up",
+                                           us.b, PROBE_SECONDS_PER_BYTE)};
+    /* Ranks on one host share its memory bandwidth: the predictor then
+     * counts them as busy together. */
+    if ((r->link == SGL_LINK_MPI && one_host &&
+         sgl_machine_set_level_memory(out, L, SGL_MEMORY_SHARED)) ||
+        sgl_machine_set_level_params(out, L, &big) ||
+        sgl_machine_set_level_small_params(out, L, &small, SMALL_BYTES)) {
+        fprintf(stderr, "sgl-probe: level %u: %s\n", L, sgl_last_error());
+        return 1;
+    }
+    const struct xcurve *xc = r->link == SGL_LINK_THREADS ? &r->xchg : xmpi;
+    struct probe_fit fx = probe_fit_points(xc->h, xc->t, xc->n, 0, 1e300);
+    if (fx.points < 2) {
+        printf("  exchange: too few points to fit; no exchange record (the "
+               "predictor will guess from l, g)\n");
+        return 0;
+    }
+    print_fit(r->link == SGL_LINK_THREADS ? "exchange, neighbour memcpy"
+                                          : "exchange, MPI_Alltoall",
+              &fx, 1);
+    sgl_exchange_params_t xp = {
+        probe_clamp(clamps, stderr, L, "exchange l", fx.a, PROBE_SECONDS),
+        probe_clamp(clamps, stderr, L, "exchange g", fx.b,
+                    PROBE_SECONDS_PER_BYTE)};
+    if (sgl_machine_set_level_exchange(out, L, &xp)) {
+        fprintf(stderr, "sgl-probe: level %u: %s\n", L, sgl_last_error());
+        return 1;
+    }
+    return 0;
+}
 
 /* Whether the machine file can be written, checked before minutes of
  * measuring: open it for writing without truncating (an existing file is
@@ -955,40 +1030,132 @@ static const char *printable(const char *s, char *out, size_t size)
     return out;
 }
 
+/* The progress steps of a probe of @p m over @p ranks ranks, as main()
+ * takes them: raw MPI, each MPI level's exchange, each level's runtime
+ * supersteps, then the kernels. */
+static int count_steps(const sgl_machine_t *m, int ranks, int quick)
+{
+    int steps = ranks > 1;
+    for (unsigned L = 0; L < sgl_machine_depth(m); L++) {
+        const sgl_node_t *x = sgl_machine_master(m, L, 0);
+        if (x)
+            steps += 1 + (sgl_node_link(x) == SGL_LINK_MPI);
+    }
+    return steps + kernel_steps(quick);
+}
+
+static void usage(FILE *out)
+{
+    fputs("Usage: sgl-probe [OPTION]...       (alone, or under mpirun -n N)\n"
+          "Measure l, g_down and g_up of every level of the machine SGL runs\n"
+          "on, the exchange's l_h and g_h per level and c per kernel, and\n"
+          "write them as a machine file (format: MACHINE_FILE.md).\n"
+          "\n"
+          "  -o, --output FILE  machine file to write (default machine.sgl)\n"
+          "  --quick            fewer and smaller sizes: seconds, not minutes\n"
+          "  -h, --help         show this help\n"
+          "  -V, --version      show the version\n"
+          "\n"
+          "An option's value may follow it (-o FILE, --output FILE) or be\n"
+          "joined to it (-oFILE, --output=FILE). The options and the file are\n"
+          "checked before anything is measured. Progress goes to stderr, the\n"
+          "fits to stdout. Exit status: 0 done, 1 failure, 2 bad usage.\n",
+          out);
+}
+
+/* Long options without a short form have values above any character, so
+ * that getopt_long's optopt tells a long option's fault from a short one's. */
+enum { OPT_QUICK = 256, OPT_HELP, OPT_VERSION };
+
+static const struct option longopts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"quick", no_argument, NULL, OPT_QUICK},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
+/* A usage error on stderr; @p arg is shown with control characters as
+ * '?'. Returns the usage exit status. */
+static int usage_error(const char *fmt, const char *arg)
+{
+    char e[1024];
+    fputs("sgl-probe: ", stderr);
+    fprintf(stderr, fmt, printable(arg, e, sizeof e));
+    fputs(" (try --help)\n", stderr);
+    return 2;
+}
+
+/* What getopt_long refused with '?': a value given to an option that
+ * takes none (named in full: the user may have typed an abbreviation),
+ * or an unknown option. */
+static int unknown_option(char **argv)
+{
+    for (const struct option *o = longopts; o->name; o++)
+        if (optopt >= OPT_QUICK && o->val == optopt)
+            return usage_error("option --%s takes no value", o->name);
+    if (optopt == 0)
+        return usage_error("unknown option '%s'", argv[optind - 1]);
+    char opt[3] = {'-', (char)optopt, '\0'};
+    return usage_error("unknown option '%s'", opt);
+}
+
+/* The option as the user wrote it, -o or --output (perhaps abbreviated,
+ * perhaps with "=FILE"), for a message about its value. */
+static const char *typed_option(char **argv)
+{
+    const char *opt =
+        optarg == argv[optind - 1] ? argv[optind - 2] : argv[optind - 1];
+    return strncmp(opt, "--", 2) ? "-o" : "--output";
+}
+
+/* The command line into @p pl; nothing is measured yet. Returns -1 to go
+ * on, or the exit status. */
+static int parse_args(int argc, char **argv, struct plan *pl)
+{
+    int c;
+    opterr = 0; /* our own messages, and exit status 2 */
+    while ((c = getopt_long(argc, argv, ":o:hV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'o':
+            if (!*optarg)
+                return usage_error("option %s needs a FILE argument: the "
+                                   "machine file to write",
+                                   typed_option(argv));
+            pl->out = optarg;
+            break;
+        case OPT_QUICK:
+            pl->quick = 1;
+            break;
+        case 'h':
+        case OPT_HELP:
+            usage(stdout);
+            return 0;
+        case 'V':
+        case OPT_VERSION:
+            printf("sgl-probe %s\n", sgl_version());
+            return 0;
+        case ':': /* only -o takes a value */
+            return usage_error("option %s needs a FILE argument: the "
+                               "machine file to write",
+                               typed_option(argv));
+        default: /* '?' */
+            return unknown_option(argv);
+        }
+    }
+    if (optind < argc)
+        return usage_error("unexpected argument '%s'", argv[optind]);
+    return -1;
+}
+
 int main(int argc, char **argv)
 {
     char e[1024];
     struct plan pl = {0};
     pl.out = "machine.sgl";
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--quick") == 0)
-            pl.quick = 1;
-        else if (strcmp(argv[i], "-o") == 0) {
-            if (i + 1 >= argc || argv[i + 1][0] == '\0') {
-                fprintf(stderr, "sgl-probe: option -o needs a FILE argument "
-                                "(the machine file to write; try --help)\n");
-                return 2;
-            }
-            pl.out = argv[++i];
-        }
-        else if (strcmp(argv[i], "--version") == 0 ||
-                 strcmp(argv[i], "-V") == 0) {
-            printf("sgl-probe %s\n", sgl_version());
-            return 0;
-        } else if (strcmp(argv[i], "--help") == 0 ||
-                   strcmp(argv[i], "-h") == 0) {
-            printf("usage: sgl-probe [--quick] [-o FILE] [-h|--help] "
-                   "[-V|--version]\n"
-                   "Measures l, g_down, g_up and the exchange's l_h, g_h per\n"
-                   "level and c per kernel and writes a machine file\n"
-                   "(default machine.sgl). Run alone or under mpirun -n N.\n");
-            return 0;
-        } else {
-            fprintf(stderr, "sgl-probe: unknown option '%s' (try --help)\n",
-                    printable(argv[i], e, sizeof e));
-            return 2;
-        }
-    }
+    int status = parse_args(argc, argv, &pl);
+    if (status >= 0)
+        return status;
     size_t top = pl.quick ? 1000000 : 10000000;
     for (size_t w = 1; w <= top && pl.nsizes < MAX_SIZES; w *= 10) {
         pl.words[pl.nsizes++] = w;
@@ -1022,12 +1189,13 @@ int main(int argc, char **argv)
     const sgl_machine_t *m = sgl_runtime_machine(rt);
     unsigned depth = sgl_machine_depth(m);
     double t_start = bench_now();
+    struct progress prog = {0, count_steps(m, size, pl.quick), t_start,
+                            rank != 0};
 
     struct mpi_raw raw;
     int have_raw = size > 1;
     if (have_raw) {
-        if (rank == 0)
-            fprintf(stderr, "sgl-probe: raw MPI (%d ranks)\n", size);
+        progress(&prog, "raw MPI (%d ranks)", size);
         raw_mpi(&pl, &raw);
     }
     int one_host = 1;
@@ -1047,8 +1215,7 @@ int main(int argc, char **argv)
         const sgl_node_t *x = sgl_machine_master(m, L, 0);
         if (!x || sgl_node_link(x) != SGL_LINK_MPI)
             continue;
-        if (rank == 0)
-            fprintf(stderr, "sgl-probe: level %u (mpi), exchange\n", L);
+        progress(&prog, "level %u (mpi), exchange", L);
         raw_mpi_exchange(m, L, rank, &pl, &xmpi[L]);
     }
     struct level_result *res = calloc(depth + 1, sizeof *res);
@@ -1056,9 +1223,8 @@ int main(int argc, char **argv)
     for (unsigned L = 0; !rc && L < depth; L++) {
         if (sgl_machine_level_masters(m, L) == 0)
             continue;
-        if (rank == 0)
-            fprintf(stderr, "sgl-probe: level %u (%s), runtime supersteps\n",
-                    L, sgl_link_name(sgl_node_link(sgl_machine_master(m, L, 0))));
+        progress(&prog, "level %u (%s), runtime supersteps", L,
+                 sgl_link_name(sgl_node_link(sgl_machine_master(m, L, 0))));
         struct main_arg ma = {{L, pl}, &res[L]};
         rc = sgl_run(rt, probe_main, &ma, sizeof ma);
     }
@@ -1069,13 +1235,13 @@ int main(int argc, char **argv)
     }
     struct kernels k;
     int kernels_ok = 1;
-    if (measure_kernels(rt, pl.quick, &k)) {
+    if (measure_kernels(rt, pl.quick, &k, &prog)) {
         if (rank == 0)
             fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_last_error());
         kernels_ok = 0;
     }
 
-    int status = 0;
+    status = 0;
     if (rank == 0) {
         sgl_machine_t *out = NULL;
         const char *shape = sgl_machine_shape(m);
@@ -1092,14 +1258,16 @@ int main(int argc, char **argv)
                sgl_machine_source(m), sgl_machine_workers(m),
                sgl_machine_processes(m));
         if (have_raw) {
-            struct fit fs = fit_line(&pl, &raw.scatter, 0, 1e300);
-            struct fit fg = fit_line(&pl, &raw.gather, 0, 1e300);
+            struct probe_fit fs = fit_line(&pl, &raw.scatter, 0, 1e300);
+            struct probe_fit fg = fit_line(&pl, &raw.gather, 0, 1e300);
             printf("raw MPI over %d ranks: MPI_Barrier %.3f us\n", size,
                    1e6 * raw.barrier);
-            struct fit ss = fit_line(&pl, &raw.scatter, 0, SMALL_BYTES * 2);
-            struct fit gs = fit_line(&pl, &raw.gather, 0, SMALL_BYTES * 2);
-            struct fit sl = fit_line(&pl, &raw.scatter, 65536, 1e300);
-            struct fit gl = fit_line(&pl, &raw.gather, 65536, 1e300);
+            struct probe_fit ss =
+                fit_line(&pl, &raw.scatter, 0, SMALL_BYTES * 2);
+            struct probe_fit gs =
+                fit_line(&pl, &raw.gather, 0, SMALL_BYTES * 2);
+            struct probe_fit sl = fit_line(&pl, &raw.scatter, 65536, 1e300);
+            struct probe_fit gl = fit_line(&pl, &raw.gather, 65536, 1e300);
             print_fit("MPI_Scatterv (all sizes)", &fs, 1);
             print_fit("MPI_Gatherv (all sizes)", &fg, 1);
             print_fit("MPI_Scatterv, small regime", &ss, 1);
@@ -1107,76 +1275,12 @@ int main(int argc, char **argv)
             print_fit("MPI_Scatterv, large regime", &sl, 1);
             print_fit("MPI_Gatherv, large regime", &gl, 1);
         }
-        for (unsigned L = 0; out && L < depth; L++) {
-            if (sgl_machine_level_masters(m, L) == 0)
-                continue;
-            const struct level_result *r = &res[L];
-            printf("level %u (%s):\n", L, sgl_link_name((sgl_link_t)r->link));
-            if (r->link == SGL_LINK_THREADS) {
-                struct fit fc = fit_line(&pl, &r->raw_copy, 0, 1e300);
-                printf("  raw OpenMP barrier %.3f us, parallel region "
-                       "fork/join %.3f us\n",
-                       1e6 * r->raw_barrier, 1e6 * r->raw_fork);
-                print_fit("raw memcpy into child buffers", &fc, 1);
-            }
-            struct fit d = fit_line(&pl, &r->down, 0, 1e300);
-            struct fit u = fit_line(&pl, &r->up, 0, 1e300);
-            struct fit ds = fit_line(&pl, &r->down, 0, SMALL_BYTES * 2);
-            struct fit us = fit_line(&pl, &r->up, 0, SMALL_BYTES * 2);
-            struct fit dl = fit_line(&pl, &r->down, 65536, 1e300);
-            struct fit ul = fit_line(&pl, &r->up, 65536, 1e300);
-            print_fit("sgl scatter superstep (all)", &d, 0);
-            print_fit("sgl gather superstep (all)", &u, 0);
-            print_fit("sgl scatter, small regime", &ds, 0);
-            print_fit("sgl gather, small regime", &us, 0);
-            print_fit("sgl scatter, large regime", &dl, 0);
-            print_fit("sgl gather, large regime", &ul, 0);
-            sgl_link_params_t big = {nonneg((ds.a + us.a) / 4), nonneg(dl.b),
-                                     nonneg(ul.b)};
-            sgl_link_params_t small = {nonneg((ds.a + us.a) / 4),
-                                       nonneg(ds.b), nonneg(us.b)};
-            /* Ranks on one host share its memory bandwidth: the
-             * predictor then counts them as busy together. */
-            if (r->link == SGL_LINK_MPI && one_host &&
-                sgl_machine_set_level_memory(out, L, SGL_MEMORY_SHARED)) {
-                fprintf(stderr, "sgl-probe: level %u: %s\n", L,
-                        sgl_last_error());
+        struct probe_clamps clamps = {0};
+        for (unsigned L = 0; out && L < depth; L++)
+            if (sgl_machine_level_masters(m, L) &&
+                write_level(out, L, &pl, &res[L], &xmpi[L], one_host,
+                            &clamps))
                 status = 1;
-            }
-            if (sgl_machine_set_level_params(out, L, &big) ||
-                sgl_machine_set_level_small_params(out, L, &small,
-                                                   SMALL_BYTES)) {
-                fprintf(stderr, "sgl-probe: level %u: %s\n", L,
-                        sgl_last_error());
-                status = 1;
-            }
-            const struct xcurve *xc =
-                r->link == SGL_LINK_THREADS ? &r->xchg : &xmpi[L];
-            struct fit fx = fit_points(xc->h, xc->t, xc->n, 0, 1e300);
-            if (fx.points >= 2) {
-                print_fit(r->link == SGL_LINK_THREADS
-                              ? "exchange, neighbour memcpy"
-                              : "exchange, MPI_Alltoall",
-                          &fx, 1);
-                /* Noise on a fast level can tilt the line below zero; a
-                 * negative cost would make predictions meaningless. */
-                if (fx.a < 0 || fx.b < 0)
-                    fprintf(stderr,
-                            "sgl-probe: warning: level %u: the exchange fit "
-                            "came out negative (l_h %.3g s, g_h %.3g s/B); "
-                            "clamped to 0\n",
-                            L, fx.a, fx.b);
-                sgl_exchange_params_t xp = {nonneg(fx.a), nonneg(fx.b)};
-                if (sgl_machine_set_level_exchange(out, L, &xp)) {
-                    fprintf(stderr, "sgl-probe: level %u: %s\n", L,
-                            sgl_last_error());
-                    status = 1;
-                }
-            } else {
-                printf("  exchange: too few points to fit; no exchange "
-                       "record (the predictor will guess from l, g)\n");
-            }
-        }
         if (out) {
             print_kernels(&k);
             if (!kernels_ok)
@@ -1208,6 +1312,8 @@ int main(int argc, char **argv)
             sgl_machine_set_provenance(out, "sgl_version", sgl_version());
             sgl_machine_set_provenance(out, "method", method);
             sgl_machine_set_provenance(out, "source", sgl_machine_source(m));
+            if (clamps.count)
+                sgl_machine_set_provenance(out, "note", clamps.note);
             if (sgl_machine_save(out, pl.out)) {
                 fprintf(stderr, "sgl-probe: %s\n", sgl_last_error());
                 status = 1;

@@ -30,6 +30,9 @@ static void usage(FILE *f)
           "  -h, --help       show this help\n"
           "  -V, --version    show the version\n"
           "\n"
+          "An option's value may follow it (--shape STR) or be joined to it\n"
+          "by '=' (--shape=STR).\n"
+          "\n"
           "Discovery honours the process's CPU binding, OMP_NUM_THREADS and\n"
           "SGL_XML (an XML file to use instead of this host's topology).\n",
           f);
@@ -67,20 +70,50 @@ static int show(const sgl_machine_t *m, int json, int max_lines)
     return 0;
 }
 
+/* Long options without a short form have values above any character, so
+ * that getopt_long's optopt tells a long option's fault from a short one's. */
+enum {
+    OPT_SHAPE = 256,
+    OPT_XML,
+    OPT_JSON,
+    OPT_KEEP_SINGLE,
+    OPT_MAX_LINES,
+    OPT_FULL,
+    OPT_SUMMARY,
+    OPT_HELP,
+    OPT_VERSION,
+};
+
+static const struct option longopts[] = {
+    {"shape", required_argument, NULL, OPT_SHAPE},
+    {"xml", required_argument, NULL, OPT_XML},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"keep-single", no_argument, NULL, OPT_KEEP_SINGLE},
+    {"max-lines", required_argument, NULL, OPT_MAX_LINES},
+    {"full", no_argument, NULL, OPT_FULL},
+    {"summary", no_argument, NULL, OPT_SUMMARY},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
+/* What getopt_long refused (@p c is '?' or ':'), in our words: the
+ * option's full name, as the user may have typed an abbreviation. */
+static int option_error(int c, char **argv)
+{
+    for (const struct option *o = longopts; o->name; o++)
+        if (optopt >= OPT_SHAPE && o->val == optopt)
+            return usage_error(c == ':' ? "option --%s needs a value"
+                                        : "option --%s takes no value",
+                               o->name);
+    if (optopt == 0)
+        return usage_error("unknown option '%s'", argv[optind - 1]);
+    char opt[3] = {'-', (char)optopt, '\0'};
+    return usage_error("unknown option '%s'", opt);
+}
+
 int main(int argc, char **argv)
 {
-    static const struct option longopts[] = {
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        {"shape", required_argument, NULL, 's'},
-        {"xml", required_argument, NULL, 'x'},
-        {"json", no_argument, NULL, 'j'},
-        {"keep-single", no_argument, NULL, 'k'},
-        {"max-lines", required_argument, NULL, 'm'},
-        {"full", no_argument, NULL, 'f'},
-        {"summary", no_argument, NULL, 'S'},
-        {NULL, 0, NULL, 0},
-    };
     const char *shape = NULL, *xml = NULL;
     int json = 0;
     int max_lines = -1; /* by the tree's size */
@@ -89,27 +122,29 @@ int main(int argc, char **argv)
 
     int c;
     opterr = 0; /* our own messages, and exit status 2 */
-    while ((c = getopt_long(argc, argv, "hV", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
         switch (c) {
         case 'h':
+        case OPT_HELP:
             usage(stdout);
             return 0;
         case 'V':
+        case OPT_VERSION:
             printf("sgl-machine %s\n", sgl_version());
             return 0;
-        case 's':
+        case OPT_SHAPE:
             shape = optarg;
             break;
-        case 'x':
+        case OPT_XML:
             xml = optarg;
             break;
-        case 'j':
+        case OPT_JSON:
             json = 1;
             break;
-        case 'k':
+        case OPT_KEEP_SINGLE:
             opts.keep_single = 1;
             break;
-        case 'm': {
+        case OPT_MAX_LINES: {
             char *end;
             unsigned long v = strtoul(optarg, &end, 10);
             if (!*optarg || *end || optarg[0] == '-' || v > 1000000)
@@ -119,15 +154,14 @@ int main(int argc, char **argv)
             max_lines = (int)v;
             break;
         }
-        case 'f':
+        case OPT_FULL:
             max_lines = 0;
             break;
-        case 'S':
+        case OPT_SUMMARY:
             max_lines = 1;
             break;
-        default:
-            return usage_error("unknown option or missing argument: '%s'",
-                               argv[optind - 1]);
+        default: /* '?' or ':' */
+            return option_error(c, argv);
         }
     }
     if (optind < argc)

@@ -3,6 +3,7 @@
  * worker. Exit status: 0 done, 1 bad machine file or failed prediction,
  * 2 bad usage. */
 #include <errno.h>
+#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,7 +33,13 @@ static void usage(FILE *out)
             "of on\n"
             "                     the workers (reduce, scans)\n"
             "  --json             print JSON instead of a table\n"
-            "  -h, --help, -V, --version\n");
+            "  -h, --help         show this help\n"
+            "  -V, --version      show the version\n"
+            "\n"
+            "An option's value may follow it (--n 1e8) or be joined to it by\n"
+            "'=' (--n=1e8). Every value is checked before the machine file\n"
+            "is read. Exit status: 0 done, 1 bad machine file or failed\n"
+            "prediction, 2 bad usage.\n");
 }
 
 /* The offending argument is quoted escaped: it may hold control
@@ -218,77 +225,139 @@ static void print_table(const sgl_machine_t *m, const char *path,
     }
 }
 
+/* Long options without a short form have values above any character, so
+ * that getopt_long's optopt tells a long option's fault from a short one's. */
+enum {
+    OPT_ALGO = 256,
+    OPT_N,
+    OPT_MACHINE,
+    OPT_ELEM_BYTES,
+    OPT_OP,
+    OPT_CENTRALISED,
+    OPT_JSON,
+    OPT_HELP,
+    OPT_VERSION,
+};
+
+static const struct option longopts[] = {
+    {"algo", required_argument, NULL, OPT_ALGO},
+    {"n", required_argument, NULL, OPT_N},
+    {"machine", required_argument, NULL, OPT_MACHINE},
+    {"elem-bytes", required_argument, NULL, OPT_ELEM_BYTES},
+    {"op", required_argument, NULL, OPT_OP},
+    {"centralised", no_argument, NULL, OPT_CENTRALISED},
+    {"centralized", no_argument, NULL, OPT_CENTRALISED},
+    {"json", no_argument, NULL, OPT_JSON},
+    {"help", no_argument, NULL, OPT_HELP},
+    {"version", no_argument, NULL, OPT_VERSION},
+    {NULL, 0, NULL, 0},
+};
+
+/* What getopt_long refused (@p c is '?' or ':'), in our words: the
+ * option's full name, as the user may have typed an abbreviation. */
+static int option_error(int c, char **argv)
+{
+    char name[64];
+    snprintf(name, sizeof name, "-%c", optopt);
+    for (const struct option *o = longopts; o->name; o++)
+        if (o->val == optopt)
+            snprintf(name, sizeof name, "--%s", o->name);
+    if (c == ':')
+        return usage_error("option %s needs a value", name);
+    if (optopt >= OPT_ALGO)
+        return usage_error("option %s takes no value", name);
+    if (optopt == 0)
+        return usage_error("unknown option %s", argv[optind - 1]);
+    return usage_error("unknown option %s", name);
+}
+
+struct args {
+    const char *path;
+    sgl_predict_algo_t algo;
+    int have_algo;
+    double n; /* 0 until given: a given n is >= 1 */
+    int json;
+    sgl_predict_opts_t o;
+};
+
+/* One option's value, checked at once: a bad value is named with its
+ * option before anything is loaded. Returns 0, or the exit status. */
+static int take_option(int c, const char *v, struct args *a)
+{
+    switch (c) {
+    case OPT_ALGO:
+        if (sgl_predict_algo_from_name(v, &a->algo))
+            return usage_error("--algo: %s", sgl_last_error());
+        a->have_algo = 1;
+        return 0;
+    case OPT_N:
+        if (parse_number(v, &a->n) || !(a->n >= 1))
+            return usage_error("--n: '%s' is not a number of elements >= 1",
+                               v);
+        return 0;
+    case OPT_MACHINE:
+        a->path = v;
+        return 0;
+    case OPT_ELEM_BYTES:
+        if (parse_number(v, &a->o.elem_bytes) || !(a->o.elem_bytes > 0))
+            return usage_error("--elem-bytes: '%s' is not a positive number",
+                               v);
+        return 0;
+    case OPT_OP:
+        if (strcmp(v, "sum") && strcmp(v, "product"))
+            return usage_error("--op: '%s' is neither sum nor product", v);
+        a->o.op_kernel = v;
+        return 0;
+    case OPT_CENTRALISED:
+        a->o.centralised = 1;
+        return 0;
+    case OPT_JSON:
+        a->json = 1;
+        return 0;
+    }
+    return 2;
+}
+
 int main(int argc, char **argv)
 {
-    const char *algo_name = NULL, *n_text = NULL, *path = NULL;
-    int json = 0;
-    sgl_predict_opts_t o;
-    sgl_predict_opts_default(&o);
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        int has_arg = i + 1 < argc;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+    struct args a = {.path = NULL};
+    sgl_predict_opts_default(&a.o);
+    int c;
+    opterr = 0; /* our own messages, and exit status 2 */
+    while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1) {
+        if (c == 'h' || c == OPT_HELP) {
             usage(stdout);
             return 0;
-        } else if (!strcmp(a, "--version") || !strcmp(a, "-V")) {
+        }
+        if (c == 'V' || c == OPT_VERSION) {
             printf("sgl-predict %s\n", sgl_version());
             return 0;
-        } else if (!strcmp(a, "--json")) {
-            json = 1;
-        } else if (!strcmp(a, "--centralised") ||
-                   !strcmp(a, "--centralized")) {
-            o.centralised = 1;
-        } else if (!strcmp(a, "--algo") || !strcmp(a, "--n") ||
-                   !strcmp(a, "--machine") || !strcmp(a, "--elem-bytes") ||
-                   !strcmp(a, "--op")) {
-            if (!has_arg)
-                return usage_error("missing argument after %s", a);
-            const char *v = argv[++i];
-            if (!strcmp(a, "--algo"))
-                algo_name = v;
-            else if (!strcmp(a, "--n"))
-                n_text = v;
-            else if (!strcmp(a, "--machine"))
-                path = v;
-            else if (!strcmp(a, "--op"))
-                o.op_kernel = v;
-            else if (parse_number(v, &o.elem_bytes) || !(o.elem_bytes > 0))
-                return usage_error("--elem-bytes: '%s' is not a positive "
-                                   "number",
-                                   v);
-        } else {
-            return usage_error(a[0] == '-' ? "unknown option %s"
-                                           : "unexpected argument %s",
-                               a);
         }
+        if (c == '?' || c == ':')
+            return option_error(c, argv);
+        int status = take_option(c, optarg, &a);
+        if (status)
+            return status;
     }
-    if (!algo_name || !n_text || !path)
+    if (optind < argc)
+        return usage_error("unexpected argument %s", argv[optind]);
+    if (!a.have_algo || a.n == 0 || !a.path)
         return usage_error("%s", "--algo, --n and --machine are required");
-    sgl_predict_algo_t algo;
-    if (sgl_predict_algo_from_name(algo_name, &algo))
-        return usage_error("%s", sgl_last_error());
-    double n;
-    if (parse_number(n_text, &n) || !(n >= 1))
-        return usage_error("--n: '%s' is not a number of elements >= 1",
-                           n_text);
-    if (strcmp(o.op_kernel, "sum") && strcmp(o.op_kernel, "product"))
-        return usage_error("--op: '%s' is neither sum nor product",
-                           o.op_kernel);
     sgl_machine_t *m;
-    if (sgl_machine_load(path, &m)) {
+    if (sgl_machine_load(a.path, &m)) {
         fprintf(stderr, "sgl-predict: %s\n", sgl_last_error());
         return 1;
     }
     sgl_prediction_t r;
-    if (sgl_predict_algorithm(m, algo, n, &o, &r)) {
-        fprintf(stderr, "sgl-predict: %s: %s\n", path, sgl_last_error());
+    if (sgl_predict_algorithm(m, a.algo, a.n, &a.o, &r)) {
+        fprintf(stderr, "sgl-predict: %s: %s\n", a.path, sgl_last_error());
         sgl_machine_free(m);
         return 1;
     }
-    if (json)
-        print_json(m, path, algo, n, &o, &r);
+    if (a.json)
+        print_json(m, a.path, a.algo, a.n, &a.o, &r);
     else
-        print_table(m, path, algo, n, &o, &r);
+        print_table(m, a.path, a.algo, a.n, &a.o, &r);
     sgl_machine_free(m);
     if (fflush(stdout) || ferror(stdout)) {
         fprintf(stderr, "sgl-predict: writing the output failed\n");

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # An installed SGL is usable the way the README says: pkg-config finds
-# it, every public header compiles alone (as C and as C++), and an example
-# builds with mpicc against it and runs.
+# it without any MPI's .pc file, every public header compiles alone (as C
+# and as C++), the documentation is there, and an example builds with
+# mpicc against it and runs.
 # Usage: check.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1 src=$2
@@ -14,6 +15,12 @@ pc=$(find "$dest" -name sgl.pc | head -n 1)
 # also move the system MPI paths it names).
 mkdir "$dest/pc"
 sed "s|^prefix=|prefix=$dest|" "$pc" > "$dest/pc/sgl.pc"
+# sgl.pc needs no MPI's .pc file (their names differ: ompi-c, mpich):
+# pkg-config answers with only sgl.pc and hwloc.pc to look at.
+cp "$(pkg-config --variable=pcfiledir hwloc)/hwloc.pc" "$dest/pc/"
+PKG_CONFIG_LIBDIR=$dest/pc PKG_CONFIG_PATH= pkg-config --cflags --libs --static sgl > /dev/null ||
+    { echo "not ok - sgl.pc needs more than hwloc.pc:"; grep '^Requires' "$dest/pc/sgl.pc"; exit 1; }
+echo "ok - sgl.pc requires no MPI package, only hwloc"
 export PKG_CONFIG_PATH=$dest/pc
 cflags=$(pkg-config --cflags sgl) libs=$(pkg-config --libs sgl)
 libdir=$(pkg-config --variable=libdir sgl)
@@ -38,8 +45,16 @@ syms=$(nm -D --defined-only "$so" | awk '{print $3}')
 bad=$(for s in $syms; do grep -qw "$s" "$incdir"/*.h || echo "$s"; done)
 [ -z "$bad" ] || { echo "not ok - libsgl exports symbols no public header declares:" $bad; exit 1; }
 echo "ok - libsgl exports $(echo "$syms" | wc -l) symbols, all declared in include/sgl/"
-mpicc "$src/examples/reduction.c" $cflags $libs -fopenmp -o "$dest/reduction"
-out=$(LD_LIBRARY_PATH="$libdir" OMPI_MCA_ess_singleton_isolated=1 "$dest/reduction" 1000)
+# The documentation the tools point to: the machine file format and a
+# man page per tool.
+datadir=$(pkg-config --variable=prefix sgl)/share
+for f in doc/sgl/MACHINE_FILE.md man/man1/sgl-machine.1 man/man1/sgl-predict.1 man/man1/sgl-probe.1; do
+    [ -s "$datadir/$f" ] || { echo "not ok - $f is not installed in $datadir"; exit 1; }
+done
+echo "ok - MACHINE_FILE.md and the tools' man pages are installed"
+# As the README builds it: the rpath finds the library, no LD_LIBRARY_PATH.
+mpicc "$src/examples/reduction.c" $cflags $libs -fopenmp -Wl,-rpath,"$libdir" -o "$dest/reduction"
+out=$(OMPI_MCA_ess_singleton_isolated=1 "$dest/reduction" 1000)
 [ "$out" = "product of 1000 factors = 2 on $(echo "$out" | sed 's/.* on \([0-9]*\) workers/\1/') workers" ] ||
     { echo "not ok - installed example printed '$out'"; exit 1; }
 echo "ok - example built with pkg-config against the installed library: $out"

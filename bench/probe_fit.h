@@ -1,0 +1,41 @@
+/* sgl-probe's fits: straight lines through its measurements, and the
+ * clamping of a fitted cost that comes out negative, which a machine file
+ * must not hold (the reader refuses negative l and g). */
+#ifndef SGL_BENCH_PROBE_FIT_H
+#define SGL_BENCH_PROBE_FIT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* t = a + b x, with R^2 and the largest relative residual. */
+struct probe_fit {
+    double a, b, r2, worst;
+    size_t points;
+};
+
+/* Weighted least squares of t = a + b x over the n points with
+ * lo <= x <= hi and t > 0; weights 1/t^2 make it fit relative error, so
+ * that small sizes count. Fewer than 2 such points: points < 2, a = b =
+ * 0. */
+struct probe_fit probe_fit_points(const double *x, const double *t, size_t n,
+                                  double lo, double hi);
+
+/* The fits clamped so far, as one line for the machine file's provenance
+ * "note" (empty while none). */
+struct probe_clamps {
+    size_t count;
+    char note[2048];
+};
+
+enum probe_unit {
+    PROBE_SECONDS,          /* an l: shown in us */
+    PROBE_SECONDS_PER_BYTE, /* a g: shown in ns/B */
+};
+
+/* @p v, or 0 if @p v is negative: noise on a fast level can tilt a line
+ * below zero. A clamp is said on @p warn and added to @p c's note, naming
+ * the level, the parameter @p what and the fitted value. */
+double probe_clamp(struct probe_clamps *c, FILE *warn, unsigned level,
+                   const char *what, double v, enum probe_unit unit);
+
+#endif
