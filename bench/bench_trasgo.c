@@ -252,6 +252,13 @@ static struct series series_new(int n)
     return s;
 }
 
+static void series_free(struct series *s)
+{
+    free(s->sgl);
+    free(s->peer);
+    free(s->ratio);
+}
+
 static void series_sort(struct series *s)
 {
     qsort(s->sgl, (size_t)s->n, sizeof(double), bench_cmp_double);
@@ -275,12 +282,14 @@ static int heat_bench(const struct opts *o, sgl_runtime_t *rt, int rank)
                 if (run_sgl(rt, &j, &jr)) {
                     if (rank == 0)
                         fprintf(stderr, "heat: %s\n", sgl_last_error());
+                    series_free(&s);
                     return 1;
                 }
                 sgl_t = jr.seconds / o->iters;
                 plan_s = jr.plan_seconds;
             } else if (peer_heat2d(MPI_COMM_WORLD, o->heat_n, o->iters,
                                    &pr)) {
+                series_free(&s);
                 return 1;
             }
         }
@@ -296,8 +305,10 @@ static int heat_bench(const struct opts *o, sgl_runtime_t *rt, int rank)
             csv_row("heat2d", "peer", r, s.peer[r], pr.check);
         }
     }
-    if (rank != 0)
+    if (rank != 0) {
+        series_free(&s);
         return 0;
+    }
     series_sort(&s);
     printf("\nHeat 2D, %zu^2 doubles, periodic, %u iterations per run, %d "
            "runs, %zu workers\n",
@@ -320,6 +331,7 @@ static int heat_bench(const struct opts *o, sgl_runtime_t *rt, int rank)
         }
     }
     heat_iteration = bench_median(s.sgl, s.n);
+    series_free(&s);
     return 0;
 }
 
@@ -361,10 +373,12 @@ static int cannon_bench(const struct opts *o, sgl_runtime_t *rt, int rank,
                 if (run_sgl(rt, &j, &jr)) {
                     if (rank == 0)
                         fprintf(stderr, "cannon: %s\n", sgl_last_error());
+                    series_free(&s);
                     return 1;
                 }
             } else if (have_peer &&
                        peer_cannon(MPI_COMM_WORLD, o->cannon_n, &pr)) {
+                series_free(&s);
                 return 1;
             }
         }
@@ -381,8 +395,10 @@ static int cannon_bench(const struct opts *o, sgl_runtime_t *rt, int rank,
                 csv_row("cannon", "peer", r, s.peer[r], pr.check);
         }
     }
-    if (rank != 0)
+    if (rank != 0) {
+        series_free(&s);
         return 0;
+    }
     series_sort(&s);
     printf("\nCannon, %zu^2 doubles as %zu x %zu tiles, %d runs, %zu "
            "workers, %d ranks%s\n",
@@ -392,6 +408,7 @@ static int cannon_bench(const struct opts *o, sgl_runtime_t *rt, int rank,
                      : " (the peer would run one tile per process, on "
                        "other cores than SGL's workers: not compared)");
     print_series("s", 1, &s, have_peer);
+    series_free(&s);
     return 0;
 }
 
