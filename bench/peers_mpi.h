@@ -14,11 +14,14 @@ typedef struct peer_result {
     uint64_t check; /* XOR of kernel_check() over the result, every rank */
 } peer_result_t;
 
-/* @iters periodic Jacobi steps on n x n doubles: a periodic Cartesian
- * communicator (MPI_Dims_create), blocks with a one-element halo,
- * MPI_Sendrecv halo exchange (columns as a vector type), the update in an
- * OpenMP parallel loop over rows. Collective on @comm.
- * @return 0, or 1 with a message on rank 0's stderr. */
+/* @iters periodic Jacobi steps on n x n doubles from kernel_init(): a
+ * periodic Cartesian communicator (MPI_Dims_create), blocks with a
+ * one-element halo, MPI_Sendrecv halo exchange (columns as a vector type;
+ * a local copy along a dimension of one process), the update in an OpenMP
+ * parallel loop over rows (call MPI with at least MPI_THREAD_FUNNELED).
+ * Times the steps only. Collective on @comm.
+ * @return 0, or 1 (n below the grid's side or past int counts, out of
+ * memory) with a message on rank 0's stderr. */
 int peer_heat2d(MPI_Comm comm, size_t n, unsigned iters, peer_result_t *ret);
 
 /* Cannon's C = A B on n x n doubles over a q x q grid of processes (the
