@@ -14,17 +14,24 @@ typedef struct peer_result {
     uint64_t check; /* XOR of kernel_check() over the result, every rank */
 } peer_result_t;
 
-/* @iters periodic Jacobi steps on n x n doubles: a periodic Cartesian
- * communicator (MPI_Dims_create), blocks with a one-element halo,
- * MPI_Sendrecv halo exchange (columns as a vector type), the update in an
- * OpenMP parallel loop over rows. Collective on @comm.
- * @return 0, or 1 with a message on rank 0's stderr. */
+/* @iters periodic Jacobi steps on n x n doubles from kernel_init(): a
+ * periodic Cartesian communicator (MPI_Dims_create), blocks with a
+ * one-element halo, MPI_Sendrecv halo exchange (columns as a vector type;
+ * a local copy along a dimension of one process), the update in an OpenMP
+ * parallel loop over rows (call MPI with at least MPI_THREAD_FUNNELED).
+ * Times the steps only. Collective on @comm.
+ * @return 0, or 1 (n below the grid's side or past int counts, out of
+ * memory) with a message on rank 0's stderr. */
 int peer_heat2d(MPI_Comm comm, size_t n, unsigned iters, peer_result_t *ret);
 
-/* Cannon's C = A B on n x n doubles over a q x q grid of processes (the
- * process count must be a square, n a multiple of q): initial skew with
- * MPI_Sendrecv_replace, q steps of tile_gemm() and shifts. Collective.
- * @return 0, or 1 with a message on rank 0's stderr. */
+/* Cannon's C = A B on n x n doubles (cannon_a(), cannon_b()) over a
+ * q x q periodic grid of processes, one (n/q)^2 tile each: the skew with
+ * MPI_Sendrecv, then q tile_gemm() steps, each but the last with the
+ * shifts of A and B in flight (MPI_Isend/MPI_Irecv into spare tiles).
+ * Process (r, c) so sums over k = (r + c + s) mod q, s = 0, 1, ... Times
+ * the skew and the steps. Collective on @comm.
+ * @return 0, or 1 (not a square count, q not dividing n, a tile past int
+ * counts, out of memory) with a message on rank 0's stderr. */
 int peer_cannon(MPI_Comm comm, size_t n, peer_result_t *ret);
 
 /* PageRank by hand, MPI + OpenMP, the way a fixed graph is usually
