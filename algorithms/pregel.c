@@ -10,11 +10,7 @@
  *              which the masters combine on the way up;
  *   exchange   unless every vertex has halted and nothing was sent.
  *
- * On the wire a message is its target vertex and the program's bytes
- * (struct wire); every block starts with a header element whose target
- * field carries the number of messages the sender had before combining,
- * so that the receiver can say what h would have been without the
- * combiner. */
+ * What goes on the wire, and how, is pregel_wire.c's. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,13 +31,16 @@ int sgl_pregel_register(const sgl_pregel_program_t *p, uint32_t *ret_id)
                                          "argument or function");
     if (p->value_size < 1 || p->value_size > SGL_PREGEL_MAX_BYTES ||
         p->msg_size < 1 || p->msg_size > SGL_PREGEL_MAX_BYTES ||
-        p->naggs > SGL_PREGEL_MAX_AGGS)
+        p->naggs > SGL_PREGEL_MAX_AGGS ||
+        p->scratch_size > SGL_PREGEL_MAX_SCRATCH)
         return sgl_error_set(SGL_EINVAL,
                              "sgl_pregel_register: value of %zu bytes, "
                              "message of %zu (1 to %d each), %u aggregators "
-                             "(at most %d)",
+                             "(at most %d), scratch of %zu bytes (at most "
+                             "%d)",
                              p->value_size, p->msg_size, SGL_PREGEL_MAX_BYTES,
-                             p->naggs, SGL_PREGEL_MAX_AGGS);
+                             p->naggs, SGL_PREGEL_MAX_AGGS, p->scratch_size,
+                             SGL_PREGEL_MAX_SCRATCH);
     for (unsigned i = 0; i < p->naggs; i++)
         if (p->agg[i] < SGL_AGG_SUM || p->agg[i] > SGL_AGG_MAX)
             return sgl_error_set(SGL_EINVAL,
@@ -137,6 +136,8 @@ void sgl_vertex_aggregate(sgl_vertex_t *v, unsigned i, double x)
 
 void sgl_vertex_vote_halt(sgl_vertex_t *v) { v->g->halted[v->i] = 1; }
 
+void *sgl_vertex_scratch(sgl_vertex_t *v) { return v->g->scratch; }
+
 int sgl_vertex_send_all(sgl_vertex_t *v, const void *msg)
 {
     int rc = pregel_fan_record(v->g, v->p, v->i, msg);
@@ -162,73 +163,6 @@ int sgl_vertex_send(sgl_vertex_t *v, uint64_t target, const void *msg)
     return rc;
 }
 
-/* ---- the wire ---- */
-
-/* A message: its target, then msg_size bytes. A header element has
- * HEADER set in its target and the sender's count before combining. */
-#define HEADER (UINT64_C(1) << 63)
-
-static size_t wire_size(const sgl_pregel_program_t *p)
-{
-    return sizeof(uint64_t) + p->msg_size;
-}
-
-/* Stage the outbox, by destination worker, each block headed by the
- * number of messages combined into it; empty the outbox. */
-static int stage(sgl_ctx_t *ctx, struct wgraph *g, const sgl_pregel_program_t *p,
-                 size_t nw)
-{
-    struct outbox *o = &g->out;
-    size_t es = wire_size(p), ms = p->msg_size;
-    size_t *counts = calloc(nw, sizeof *counts), *at = calloc(nw, sizeof *at);
-    uint64_t *raw = calloc(nw, sizeof *raw);
-    uint32_t *dest = malloc((o->used ? o->used : 1) * sizeof *dest);
-    int rc = counts && at && raw && dest
-                 ? SGL_OK
-                 : sgl_error_set(SGL_ENOMEM, "out of memory");
-    for (size_t k = 0; k < o->used && !rc; k++) {
-        dest[k] = (uint32_t)pregel_owner(outbox_target(o, k), g->n, nw);
-        counts[dest[k]]++;
-        raw[dest[k]] += o->hits[o->slot[k]];
-    }
-    size_t n = 0;
-    for (size_t w = 0; w < nw && !rc; w++) {
-        counts[w] += counts[w] > 0; /* the header */
-        at[w] = n;
-        n += counts[w];
-    }
-    /* The buffer is kept from superstep to superstep: fresh pages for
-     * every exchange would each cost a fault. */
-    if (!rc && n * es > g->staged_cap) {
-        free(g->staged);
-        g->staged = malloc(n * es);
-        g->staged_cap = g->staged ? n * es : 0;
-        if (!g->staged)
-            rc = sgl_error_set(SGL_ENOMEM, "out of memory for messages");
-    }
-    unsigned char *buf = g->staged;
-    for (size_t w = 0; w < nw && !rc; w++)
-        if (counts[w]) {
-            uint64_t h = HEADER | raw[w];
-            memcpy(buf + at[w]++ * es, &h, sizeof h);
-        }
-    for (size_t k = 0; k < o->used && !rc; k++) {
-        uint64_t t = outbox_target(o, k);
-        unsigned char *e = buf + at[dest[k]]++ * es;
-        memcpy(e, &t, sizeof t);
-        memcpy(e + sizeof t, o->msg + o->slot[k] * ms, ms);
-    }
-    outbox_clear(o);
-    /* Also when empty: it replaces what an earlier run left staged. */
-    if (!rc)
-        rc = sgl_exchange_put(ctx, buf, es, 0, n ? nw : 0, counts);
-    free(counts);
-    free(at);
-    free(raw);
-    free(dest);
-    return rc;
-}
-
 /* What every worker hands up after a superstep, combined on the way. */
 struct step_rec {
     uint64_t active;         /* vertices not halted */
@@ -237,39 +171,6 @@ struct step_rec {
     uint64_t recv_raw_bytes; /* the same had nothing been combined */
     double agg[SGL_PREGEL_MAX_AGGS];
 };
-
-/* Deliver the last exchange's messages into the inbox. */
-static int deliver(sgl_ctx_t *ctx, struct wgraph *g,
-                   const sgl_pregel_program_t *p, struct step_rec *r)
-{
-    size_t es = wire_size(p), ms = p->msg_size, n;
-    unsigned char *in;
-    TRY(sgl_exchange_recv(ctx, es, (void **)&in, &n, NULL, NULL, NULL));
-    uint64_t raw = 0;
-    for (size_t k = 0; k < n; k++) {
-        uint64_t t;
-        memcpy(&t, in + k * es, sizeof t);
-        if (t & HEADER) {
-            raw += t & ~HEADER;
-            continue;
-        }
-        if (t < g->v0 || t >= g->v1)
-            return sgl_error_set(SGL_EINVAL,
-                                 "worker %zu received a message for vertex "
-                                 "%llu, not its own",
-                                 sgl_ctx_first_worker(ctx),
-                                 (unsigned long long)t);
-        size_t i = (size_t)(t - g->v0);
-        if (g->has_msg[i])
-            p->combine(g->inbox + i * ms, in + k * es + sizeof t);
-        else
-            memcpy(g->inbox + i * ms, in + k * es + sizeof t, ms);
-        g->has_msg[i] = 1;
-    }
-    r->recv_bytes = n * es;
-    r->recv_raw_bytes = raw * es;
-    return sgl_exchange_release(ctx);
-}
 
 /* What a superstep does besides compute. */
 enum step_kind {
@@ -298,6 +199,8 @@ static int setup(struct wgraph *g, const sgl_pregel_program_t *p)
 {
     size_t nv = (size_t)(g->v1 - g->v0);
     fan_forget_values(g); /* their size is the last program's */
+    wire_forget(g);
+    memset(g->scratch, 0, sizeof g->scratch);
     free(g->value);
     free(g->halted);
     free(g->inbox);
@@ -336,12 +239,18 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
             p->init(&v);
         return SGL_OK;
     }
-    if (a->step > 0 && a->kind == STEP)
-        TRY(deliver(ctx, g, p, r));
+    if (a->step > 0 && a->kind == STEP) {
+        struct wire_stats in;
+        TRY(wire_deliver(ctx, g, p, &in));
+        r->recv_bytes = in.bytes;
+        r->recv_raw_bytes = in.raw * (sizeof(uint64_t) + p->msg_size);
+    }
     if (a->ckpt)
         TRY(ckpt_write(ctx, g, p, a->dir, a->step));
     if (a->drop)
         ckpt_remove(ctx, a->dir, a->drop_step);
+    if (p->begin)
+        p->begin(&v);
     for (v.i = 0; v.i < nv; v.i++) {
         if (g->halted[v.i] && !g->has_msg[v.i])
             continue;
@@ -352,11 +261,13 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
     memset(g->has_msg, 0, nv);
     if (v.err)
         return v.err;
-    TRY(fan_flush(g, p));
-    r->raw = g->out.raw;
-    r->combined = g->out.used;
     TRY(sgl_ctx_add_work(ctx, (double)nv));
-    return stage(ctx, g, p, sgl_machine_workers(sgl_ctx_machine(ctx)));
+    struct wire_stats out;
+    TRY(wire_stage(ctx, g, p, sgl_machine_workers(sgl_ctx_machine(ctx)),
+                   &out));
+    r->raw = out.raw;
+    r->combined = out.combined;
+    return SGL_OK;
 }
 
 /* Combine the children's records into one. */

@@ -33,6 +33,7 @@ void fan_free(struct wgraph *g)
     free(g->fan.target);
     free(g->fan.off);
     free(g->fan.src);
+    free(g->fan.dest_off);
     memset(&g->fan, 0, sizeof g->fan);
     fan_forget_values(g);
 }
@@ -113,21 +114,21 @@ static int fan_build(struct wgraph *g)
     return rc;
 }
 
-/* Fold slot @k's values: the first contributor's, then the others
- * combined in source order. @return how many contributed. */
-static uint32_t fold(const struct wgraph *g, const sgl_pregel_program_t *p,
-                     size_t k, unsigned char *acc)
+uint32_t fan_fold(const struct wgraph *g, const sgl_pregel_program_t *p,
+                  size_t k, unsigned char *acc)
 {
     const struct fan *f = &g->fan;
     size_t ms = p->msg_size;
     uint32_t n = 0;
     if (p->combine == sgl_combine_sum_f64 && g->nbcast == f->nsenders) {
+        /* every slot has a contributor: a plain sum, in source order */
         const double *x = (const double *)g->bval;
-        double s = 0;
-        for (size_t i = f->off[k]; i < f->off[k + 1]; i++)
-            s = i == f->off[k] ? x[f->src[i]] : s + x[f->src[i]];
+        size_t i = f->off[k], end = f->off[k + 1];
+        double s = x[f->src[i]];
+        for (i++; i < end; i++)
+            s += x[f->src[i]];
         memcpy(acc, &s, sizeof s);
-        return (uint32_t)(f->off[k + 1] - f->off[k]);
+        return (uint32_t)(end - f->off[k]);
     }
     for (size_t i = f->off[k]; i < f->off[k + 1]; i++) {
         uint32_t s = f->src[i];
@@ -147,13 +148,18 @@ int fan_flush(struct wgraph *g, const sgl_pregel_program_t *p)
         return SGL_OK;
     unsigned char acc[SGL_PREGEL_MAX_BYTES];
     for (size_t k = 0; k < g->fan.nslots; k++) {
-        uint32_t n = fold(g, p, k, acc);
+        uint32_t n = fan_fold(g, p, k, acc);
         if (n)
             TRY(outbox_add_n(&g->out, g->fan.target[k], acc, n, p->combine));
     }
+    fan_forget_sent(g);
+    return SGL_OK;
+}
+
+void fan_forget_sent(struct wgraph *g)
+{
     memset(g->bset, 0, (size_t)(g->v1 - g->v0));
     g->nbcast = 0;
-    return SGL_OK;
 }
 
 int pregel_fan_record(struct wgraph *g, const sgl_pregel_program_t *p,

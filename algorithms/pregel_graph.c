@@ -30,6 +30,7 @@ static void wgraph_free(void *x)
     free(g->has_msg);
     outbox_free(&g->out);
     fan_free(g);
+    wire_forget(g);
     free(g);
 }
 

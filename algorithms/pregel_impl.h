@@ -4,6 +4,7 @@
 #ifndef SGL_PREGEL_IMPL_H
 #define SGL_PREGEL_IMPL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include <sgl/pregel.h>
@@ -58,6 +59,8 @@ struct fan {
     uint64_t *target;
     size_t *off;
     uint32_t *src;
+    size_t ndest;          /* destination w's slots are */
+    size_t *dest_off;      /*   dest_off[w]..dest_off[w + 1] */
 };
 
 /* A worker's part of one graph. */
@@ -77,17 +80,47 @@ struct wgraph {
     unsigned char *bval, *bset;
     size_t nbcast;         /* vertices with out-edges that sent */
     size_t staged_cap;     /* bytes of staged, kept between supersteps */
+    /* the wire's patterns (pregel_wire.c), for this run */
+    int pattern_sent;      /* sender: the fan's targets went out */
+    uint32_t **pat;        /* receiver: source s's targets, local */
+    size_t *pat_n, npat;
+    /* the program's per-worker scratch (sgl_vertex_scratch()) */
+    _Alignas(max_align_t) unsigned char scratch[SGL_PREGEL_MAX_SCRATCH];
 };
 
 /* Fold this superstep's sgl_vertex_send_all() values per target into the
  * outbox, and forget them. */
 int fan_flush(struct wgraph *g, const sgl_pregel_program_t *p);
+/* Fold fan slot @k's values into @acc: the first contributor's, then the
+ * others combined in source order. @return how many contributed. */
+uint32_t fan_fold(const struct wgraph *g, const sgl_pregel_program_t *p,
+                  size_t k, unsigned char *acc);
+/* Forget this superstep's values once folded. */
+void fan_forget_sent(struct wgraph *g);
 /* Record local vertex @i's sgl_vertex_send_all() value. */
 int pregel_fan_record(struct wgraph *g, const sgl_pregel_program_t *p,
                       size_t i, const void *msg);
 /* Free the layout and the values (the values alone at a new run). */
 void fan_free(struct wgraph *g);
 void fan_forget_values(struct wgraph *g);
+
+/* What a worker staged or delivered in a superstep. */
+struct wire_stats {
+    uint64_t raw;          /* messages before combining */
+    uint64_t combined;     /* messages on the wire */
+    uint64_t bytes;        /* bytes received */
+};
+
+/* Stage this superstep's messages (the outbox's and the fan's) for the
+ * exchange over @nw workers (pregel_wire.c). */
+int wire_stage(sgl_ctx_t *worker, struct wgraph *g,
+               const sgl_pregel_program_t *p, size_t nw,
+               struct wire_stats *ws);
+/* Combine the last exchange's messages into the inbox. */
+int wire_deliver(sgl_ctx_t *worker, struct wgraph *g,
+                 const sgl_pregel_program_t *p, struct wire_stats *ws);
+/* Forget the patterns, at the start of a run. */
+void wire_forget(struct wgraph *g);
 
 /* The worker's part of graph @id, or NULL. */
 struct wgraph *pregel_wgraph(sgl_ctx_t *worker, uint32_t id);

@@ -17,24 +17,39 @@ static void rank_init(sgl_vertex_t *v)
     *(double *)sgl_vertex_value(v) = 1.0 / (double)sgl_vertex_count(v);
 }
 
+/* The superstep's constants, the same on every worker. */
+struct rank_step {
+    double alpha, dangling_share, teleport;
+    int stop;
+};
+
 /* Superstep s >= 1 computes x_s from the shares of x_{s-1} and the rank
  * x_{s-1} left on dangling vertices; it stops (every vertex halts, so
  * nothing is sent) once the L1 change of x_{s-1} was below n tol, as
  * NetworkX returns that iterate. */
+static void rank_begin(sgl_vertex_t *v)
+{
+    struct rank_step *c = sgl_vertex_scratch(v);
+    double n = (double)sgl_vertex_count(v);
+    c->alpha = sgl_vertex_param(v, ALPHA);
+    c->dangling_share = sgl_vertex_aggregated(v, DANGLING) / n;
+    c->teleport = (1.0 - c->alpha) / n;
+    c->stop = sgl_vertex_superstep(v) >= 2 &&
+              sgl_vertex_aggregated(v, CHANGE) < n * sgl_vertex_param(v, TOL);
+}
+
 static void rank_compute(sgl_vertex_t *v)
 {
-    double n = (double)sgl_vertex_count(v), *x = sgl_vertex_value(v);
-    double alpha = sgl_vertex_param(v, ALPHA);
-    unsigned s = sgl_vertex_superstep(v);
-    if (s >= 2 && sgl_vertex_aggregated(v, CHANGE) < n * sgl_vertex_param(v, TOL)) {
+    const struct rank_step *c = sgl_vertex_scratch(v);
+    double *x = sgl_vertex_value(v);
+    if (c->stop) {
         sgl_vertex_vote_halt(v);
         return;
     }
-    if (s >= 1) {
+    if (sgl_vertex_superstep(v) >= 1) {
         const double *in = sgl_vertex_message(v);
-        double next = alpha * ((in ? *in : 0.0) +
-                               sgl_vertex_aggregated(v, DANGLING) / n) +
-                      (1.0 - alpha) / n;
+        double next = c->alpha * ((in ? *in : 0.0) + c->dangling_share) +
+                      c->teleport;
         sgl_vertex_aggregate(v, CHANGE, fabs(next - *x));
         *x = next;
     }
@@ -48,9 +63,16 @@ static void rank_compute(sgl_vertex_t *v)
 }
 
 static const sgl_pregel_program_t pagerank_program = {
-    "pagerank", rank_compute, rank_init, sgl_combine_sum_f64, sizeof(double),
-    sizeof(double),
-    2, {SGL_AGG_SUM, SGL_AGG_SUM},
+    .name = "pagerank",
+    .compute = rank_compute,
+    .init = rank_init,
+    .combine = sgl_combine_sum_f64,
+    .value_size = sizeof(double),
+    .msg_size = sizeof(double),
+    .naggs = 2,
+    .agg = {SGL_AGG_SUM, SGL_AGG_SUM},
+    .begin = rank_begin,
+    .scratch_size = sizeof(struct rank_step),
 };
 
 /* ---- breadth-first hops ---- */
@@ -80,8 +102,12 @@ static void hops_compute(sgl_vertex_t *v)
 }
 
 static const sgl_pregel_program_t hops_program = {
-    "bfs-hops", hops_compute, hops_init, sgl_combine_min_u64, sizeof(uint64_t),
-    sizeof(uint64_t), 0, {0},
+    .name = "bfs-hops",
+    .compute = hops_compute,
+    .init = hops_init,
+    .combine = sgl_combine_min_u64,
+    .value_size = sizeof(uint64_t),
+    .msg_size = sizeof(uint64_t),
 };
 
 /* ---- registration and the entry points ---- */

@@ -51,6 +51,8 @@ typedef struct sgl_vertex sgl_vertex_t;
 #define SGL_PREGEL_MAX_AGGS 4
 /** Largest value and message, bytes. */
 #define SGL_PREGEL_MAX_BYTES 64
+/** Largest per-worker scratch of a program, bytes. */
+#define SGL_PREGEL_MAX_SCRATCH 256
 
 /** How an aggregator combines. */
 typedef enum sgl_agg {
@@ -72,6 +74,15 @@ typedef struct sgl_pregel_program {
     size_t msg_size;   /**< bytes per message, 1..SGL_PREGEL_MAX_BYTES */
     unsigned naggs;    /**< aggregators used, <= SGL_PREGEL_MAX_AGGS */
     sgl_agg_t agg[SGL_PREGEL_MAX_AGGS];
+    /** Optional (NULL: none). Runs once on every worker at the start of
+     *  every superstep, before compute, to derive the superstep's
+     *  constants from the parameters and aggregators into the worker's
+     *  scratch (sgl_vertex_scratch()), as Giraph's preSuperstep(): compute
+     *  then reads them instead of redoing the arithmetic per vertex. Its
+     *  handle is of no vertex: only sgl_vertex_superstep, _count, _param,
+     *  _aggregated and _scratch may be called on it. */
+    void (*begin)(sgl_vertex_t *v);
+    size_t scratch_size; /**< bytes of scratch, <= SGL_PREGEL_MAX_SCRATCH */
 } sgl_pregel_program_t;
 
 /** Register @p prog in this process (every process, same order). The
@@ -212,6 +223,10 @@ double sgl_vertex_param(const sgl_vertex_t *v, unsigned i);
 /** Aggregator @p i as combined over the previous superstep (its identity
  *  in superstep 0). */
 double sgl_vertex_aggregated(const sgl_vertex_t *v, unsigned i);
+/** The worker's scratch for this program (scratch_size bytes, zero at
+ *  the start of a run, suitably aligned for any type): what begin()
+ *  wrote in this superstep. */
+void *sgl_vertex_scratch(sgl_vertex_t *v);
 /** Contribute @p x to aggregator @p i of this superstep. */
 void sgl_vertex_aggregate(sgl_vertex_t *v, unsigned i, double x);
 /** Send @p msg (msg_size bytes, copied) to vertex @p target, combined

@@ -284,8 +284,12 @@ static int errors_task(sgl_ctx_t *root, const void *arg, size_t size)
 
 int pregel_check_errors(sgl_runtime_t *rt)
 {
-    sgl_pregel_program_t p = {"bad", bad_compute, nothing, add,
-                              sizeof(double), sizeof(double), 0, {0}};
+    sgl_pregel_program_t p = {.name = "bad",
+                              .compute = bad_compute,
+                              .init = nothing,
+                              .combine = add,
+                              .value_size = sizeof(double),
+                              .msg_size = sizeof(double)};
     TRY(sgl_pregel_register(&p, &bad_program));
     p.value_size = 0;
     uint32_t id;

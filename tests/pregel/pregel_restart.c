@@ -59,8 +59,14 @@ static void compute(sgl_vertex_t *v)
 }
 
 static const sgl_pregel_program_t program = {
-    "pagerank-kill", compute, init, sgl_combine_sum_f64, sizeof(double),
-    sizeof(double), 1, {SGL_AGG_SUM},
+    .name = "pagerank-kill",
+    .compute = compute,
+    .init = init,
+    .combine = sgl_combine_sum_f64,
+    .value_size = sizeof(double),
+    .msg_size = sizeof(double),
+    .naggs = 1,
+    .agg = {SGL_AGG_SUM},
 };
 static uint32_t program_id;
 

@@ -1,0 +1,318 @@
+/* The wire of the vertex-centric layer: how a worker stages the messages
+ * of a superstep for the exchange, and how it delivers what it received
+ * into its vertices' inbox.
+ *
+ * A sender's messages to one destination form one block:
+ *
+ *   struct wire_head { kind, raw, count }, then count messages, where
+ *     WIRE_TARGETED  a message is its target vertex (uint64_t) and the
+ *                    program's msg_size bytes;
+ *     WIRE_PATTERN   the same, and the receiver keeps the targets, in
+ *                    order, as this sender's pattern;
+ *     WIRE_VALUES    a message is msg_size bytes alone, for the targets of
+ *                    the sender's pattern, in its order;
+ *   raw is the number of messages the sender's vertices sent to these
+ *   targets before combining (what h would have been without it).
+ *
+ * A superstep in which every local vertex with an out-edge called
+ * sgl_vertex_send_all() and none called sgl_vertex_send() sends one
+ * message per fan slot (pregel_fan.c): the same targets, in the same
+ * order, every time. The first such superstep of a run sends them as
+ * WIRE_PATTERN, the later ones as WIRE_VALUES: half the bytes, no owner
+ * check, and the folds are written straight into the staged buffer.
+ * Every other superstep goes through the outbox as WIRE_TARGETED. The
+ * receiver combines in the order of the source workers, then of the
+ * block, so the three kinds give bitwise the same inbox. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pregel_impl.h"
+
+enum wire_kind { WIRE_TARGETED = 1, WIRE_PATTERN, WIRE_VALUES };
+
+struct wire_head {
+    uint64_t kind, raw, count;
+};
+
+/* Room for @bytes in the staged buffer, kept from superstep to
+ * superstep: fresh pages for every exchange would each cost a fault. */
+static int staged_room(struct wgraph *g, size_t bytes)
+{
+    if (bytes <= g->staged_cap)
+        return SGL_OK;
+    free(g->staged);
+    g->staged = malloc(bytes);
+    g->staged_cap = g->staged ? bytes : 0;
+    if (!g->staged)
+        return sgl_error_set(SGL_ENOMEM, "out of memory for %zu bytes of "
+                                         "messages",
+                             bytes);
+    return SGL_OK;
+}
+
+static unsigned char *put_head(unsigned char *at, uint64_t kind, uint64_t raw,
+                               uint64_t count)
+{
+    struct wire_head h = {kind, raw, count};
+    memcpy(at, &h, sizeof h);
+    return at + sizeof h;
+}
+
+/* The fan slots of each destination worker: slots are sorted by target,
+ * so each destination's are a contiguous range. */
+static int fan_dests(struct wgraph *g, size_t nw)
+{
+    struct fan *f = &g->fan;
+    if (f->dest_off && f->ndest == nw)
+        return SGL_OK;
+    free(f->dest_off);
+    f->dest_off = malloc((nw + 1) * sizeof *f->dest_off);
+    if (!f->dest_off)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    f->ndest = nw;
+    size_t k = 0;
+    for (size_t w = 0; w < nw; w++) {
+        f->dest_off[w] = k;
+        while (k < f->nslots && pregel_owner(f->target[k], g->n, nw) == w)
+            k++;
+    }
+    f->dest_off[nw] = k;
+    return SGL_OK;
+}
+
+/* Stage the folds of a full fan: one block per destination with slots. */
+static int stage_fan(sgl_ctx_t *ctx, struct wgraph *g,
+                     const sgl_pregel_program_t *p, size_t nw,
+                     struct wire_stats *ws)
+{
+    TRY(fan_dests(g, nw));
+    const struct fan *f = &g->fan;
+    uint64_t kind = g->pattern_sent ? WIRE_VALUES : WIRE_PATTERN;
+    size_t ms = p->msg_size, es = ms + (kind == WIRE_PATTERN ? 8 : 0);
+    size_t *counts = calloc(nw, sizeof *counts);
+    if (!counts)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    size_t bytes = 0;
+    for (size_t w = 0; w < nw; w++) {
+        size_t ns = f->dest_off[w + 1] - f->dest_off[w];
+        counts[w] = ns ? sizeof(struct wire_head) + ns * es : 0;
+        bytes += counts[w];
+    }
+    int rc = staged_room(g, bytes);
+    unsigned char *at = g->staged;
+    for (size_t w = 0; w < nw && !rc; w++) {
+        size_t lo = f->dest_off[w], hi = f->dest_off[w + 1];
+        if (lo == hi)
+            continue;
+        at = put_head(at, kind, f->off[hi] - f->off[lo], hi - lo);
+        for (size_t k = lo; k < hi; k++) {
+            if (kind == WIRE_PATTERN) {
+                memcpy(at, &f->target[k], sizeof f->target[k]);
+                at += sizeof f->target[k];
+            }
+            fan_fold(g, p, k, at);
+            at += ms;
+        }
+    }
+    if (!rc)
+        rc = sgl_exchange_put(ctx, g->staged, 1, 0, nw, counts);
+    free(counts);
+    fan_forget_sent(g);
+    if (!rc) {
+        g->pattern_sent = 1;
+        ws->raw = f->off[f->nslots];
+        ws->combined = f->nslots;
+    }
+    return rc;
+}
+
+/* Stage the outbox as targeted blocks, and empty it. */
+static int stage_outbox(sgl_ctx_t *ctx, struct wgraph *g,
+                        const sgl_pregel_program_t *p, size_t nw,
+                        struct wire_stats *ws)
+{
+    struct outbox *o = &g->out;
+    size_t es = sizeof(uint64_t) + p->msg_size, ms = p->msg_size;
+    size_t *counts = calloc(nw, sizeof *counts), *at = calloc(nw, sizeof *at);
+    uint64_t *raw = calloc(nw, sizeof *raw);
+    uint32_t *dest = malloc((o->used ? o->used : 1) * sizeof *dest);
+    int rc = counts && at && raw && dest
+                 ? SGL_OK
+                 : sgl_error_set(SGL_ENOMEM, "out of memory");
+    for (size_t k = 0; k < o->used && !rc; k++) {
+        dest[k] = (uint32_t)pregel_owner(outbox_target(o, k), g->n, nw);
+        counts[dest[k]]++;
+        raw[dest[k]] += o->hits[o->slot[k]];
+    }
+    size_t bytes = 0;
+    for (size_t w = 0; w < nw && !rc; w++) {
+        size_t n = counts[w];
+        counts[w] = n ? sizeof(struct wire_head) + n * es : 0;
+        at[w] = bytes;
+        bytes += counts[w];
+    }
+    if (!rc)
+        rc = staged_room(g, bytes);
+    unsigned char *buf = g->staged;
+    for (size_t w = 0; w < nw && !rc; w++)
+        if (counts[w])
+            at[w] = (size_t)(put_head(buf + at[w], WIRE_TARGETED, raw[w],
+                                      (counts[w] - sizeof(struct wire_head)) /
+                                          es) -
+                             buf);
+    for (size_t k = 0; k < o->used && !rc; k++) {
+        uint64_t t = outbox_target(o, k);
+        unsigned char *e = buf + at[dest[k]];
+        at[dest[k]] += es;
+        memcpy(e, &t, sizeof t);
+        memcpy(e + sizeof t, o->msg + o->slot[k] * ms, ms);
+    }
+    if (!rc) {
+        ws->raw = o->raw;
+        ws->combined = o->used;
+    }
+    outbox_clear(o);
+    /* Also when empty: it replaces what an earlier run left staged. */
+    if (!rc)
+        rc = sgl_exchange_put(ctx, buf, 1, 0, bytes ? nw : 0, counts);
+    free(counts);
+    free(at);
+    free(raw);
+    free(dest);
+    return rc;
+}
+
+int wire_stage(sgl_ctx_t *ctx, struct wgraph *g, const sgl_pregel_program_t *p,
+               size_t nw, struct wire_stats *ws)
+{
+    memset(ws, 0, sizeof *ws);
+    if (g->out.used == 0 && g->nbcast > 0 && g->nbcast == g->fan.nsenders)
+        return stage_fan(ctx, g, p, nw, ws);
+    TRY(fan_flush(g, p));
+    return stage_outbox(ctx, g, p, nw, ws);
+}
+
+/* Combine message @m into local vertex @i's inbox. */
+static void take(struct wgraph *g, const sgl_pregel_program_t *p, size_t i,
+                 const unsigned char *m)
+{
+    size_t ms = p->msg_size;
+    if (g->has_msg[i])
+        p->combine(g->inbox + i * ms, m);
+    else
+        memcpy(g->inbox + i * ms, m, ms);
+    g->has_msg[i] = 1;
+}
+
+/* Keep the targets of a pattern block from source @s as local indices. */
+static int keep_pattern(sgl_ctx_t *ctx, struct wgraph *g, size_t s,
+                        size_t nsrc, const unsigned char *m, size_t n,
+                        size_t es)
+{
+    if (!g->pat) {
+        g->pat = calloc(nsrc, sizeof *g->pat);
+        g->pat_n = calloc(nsrc, sizeof *g->pat_n);
+        g->npat = nsrc;
+        if (!g->pat || !g->pat_n)
+            return sgl_error_set(SGL_ENOMEM, "out of memory");
+    }
+    free(g->pat[s]);
+    g->pat[s] = malloc((n ? n : 1) * sizeof *g->pat[s]);
+    if (!g->pat[s])
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    g->pat_n[s] = n;
+    for (size_t k = 0; k < n; k++) {
+        uint64_t t;
+        memcpy(&t, m + k * es, sizeof t);
+        if (t < g->v0 || t >= g->v1)
+            return sgl_error_set(SGL_EINVAL,
+                                 "worker %zu received a message for vertex "
+                                 "%llu, not its own",
+                                 sgl_ctx_first_worker(ctx),
+                                 (unsigned long long)t);
+        g->pat[s][k] = (uint32_t)(t - g->v0);
+    }
+    return SGL_OK;
+}
+
+/* Deliver one block from source @s at @b (@left bytes on); *@used set to
+ * its length. */
+static int deliver_block(sgl_ctx_t *ctx, struct wgraph *g,
+                         const sgl_pregel_program_t *p, size_t s, size_t nsrc,
+                         const unsigned char *b, size_t left, size_t *used,
+                         struct wire_stats *ws)
+{
+    struct wire_head h;
+    size_t ms = p->msg_size, es = 0;
+    if (left >= sizeof h) {
+        memcpy(&h, b, sizeof h);
+        es = h.kind == WIRE_VALUES ? ms : sizeof(uint64_t) + ms;
+    }
+    if (left < sizeof h || h.kind < WIRE_TARGETED || h.kind > WIRE_VALUES ||
+        h.count > (left - sizeof h) / es)
+        return sgl_error_set(SGL_EPARSE, "worker %zu received a malformed "
+                                         "block of messages from worker %zu",
+                             sgl_ctx_first_worker(ctx), s);
+    const unsigned char *m = b + sizeof h;
+    *used = sizeof h + h.count * es;
+    ws->raw += h.raw;
+    ws->combined += h.count;
+    if (h.kind == WIRE_PATTERN)
+        TRY(keep_pattern(ctx, g, s, nsrc, m, h.count, es));
+    if (h.kind == WIRE_VALUES) {
+        if (s >= g->npat || !g->pat[s] || g->pat_n[s] != h.count)
+            return sgl_error_set(SGL_ESTATE, "worker %zu received values "
+                                             "for a pattern worker %zu never "
+                                             "sent",
+                                 sgl_ctx_first_worker(ctx), s);
+        for (size_t k = 0; k < h.count; k++)
+            take(g, p, g->pat[s][k], m + k * ms);
+        return SGL_OK;
+    }
+    for (size_t k = 0; k < h.count; k++) {
+        uint64_t t;
+        memcpy(&t, m + k * es, sizeof t);
+        if (t < g->v0 || t >= g->v1)
+            return sgl_error_set(SGL_EINVAL,
+                                 "worker %zu received a message for vertex "
+                                 "%llu, not its own",
+                                 sgl_ctx_first_worker(ctx),
+                                 (unsigned long long)t);
+        take(g, p, (size_t)(t - g->v0), m + k * es + sizeof t);
+    }
+    return SGL_OK;
+}
+
+int wire_deliver(sgl_ctx_t *ctx, struct wgraph *g,
+                 const sgl_pregel_program_t *p, struct wire_stats *ws)
+{
+    memset(ws, 0, sizeof *ws);
+    unsigned char *in;
+    size_t n, nsrc, first;
+    const size_t *counts;
+    TRY(sgl_exchange_recv(ctx, 1, (void **)&in, &n, &counts, &nsrc, &first));
+    for (size_t j = 0; j < nsrc; j++) {
+        size_t left = counts[j];
+        while (left > 0) {
+            size_t used = 0;
+            TRY(deliver_block(ctx, g, p, first + j, first + nsrc, in, left,
+                              &used, ws));
+            in += used;
+            left -= used;
+        }
+    }
+    ws->bytes = n;
+    return sgl_exchange_release(ctx);
+}
+
+void wire_forget(struct wgraph *g)
+{
+    for (size_t s = 0; s < g->npat; s++)
+        free(g->pat[s]);
+    free(g->pat);
+    free(g->pat_n);
+    g->pat = NULL;
+    g->pat_n = NULL;
+    g->npat = 0;
+    g->pattern_sent = 0;
+}
