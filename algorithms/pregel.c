@@ -239,8 +239,8 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
             p->init(&v);
         return SGL_OK;
     }
+    struct wire_stats in = {0, 0, 0}, out;
     if (a->step > 0 && a->kind == STEP) {
-        struct wire_stats in;
         TRY(wire_deliver(ctx, g, p, &in));
         r->recv_bytes = in.bytes;
         r->recv_raw_bytes = in.raw * (sizeof(uint64_t) + p->msg_size);
@@ -261,13 +261,13 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
     memset(g->has_msg, 0, nv);
     if (v.err)
         return v.err;
-    TRY(sgl_ctx_add_work(ctx, (double)nv));
-    struct wire_stats out;
     TRY(wire_stage(ctx, g, p, sgl_machine_workers(sgl_ctx_machine(ctx)),
                    &out));
     r->raw = out.raw;
     r->combined = out.combined;
-    return SGL_OK;
+    /* the w of the cost model: a unit per vertex looked at, per message
+     * sent before combining (an edge read) and per message taken in */
+    return sgl_ctx_add_work(ctx, (double)(nv + out.raw + in.combined));
 }
 
 /* Combine the children's records into one. */

@@ -176,7 +176,10 @@ int pregel_fan_record(struct wgraph *g, const sgl_pregel_program_t *p,
     }
     if (g->off[i + 1] == g->off[i])
         return SGL_OK; /* no edge: nothing to send */
-    memcpy(g->bval + i * p->msg_size, msg, p->msg_size);
+    if (p->msg_size == sizeof(uint64_t)) /* a move, not a call */
+        memcpy(g->bval + i * sizeof(uint64_t), msg, sizeof(uint64_t));
+    else
+        memcpy(g->bval + i * p->msg_size, msg, p->msg_size);
     g->nbcast += !g->bset[i];
     g->bset[i] = 1;
     return SGL_OK;

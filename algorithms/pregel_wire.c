@@ -197,10 +197,15 @@ static void take(struct wgraph *g, const sgl_pregel_program_t *p, size_t i,
                  const unsigned char *m)
 {
     size_t ms = p->msg_size;
-    if (g->has_msg[i])
+    if (p->combine == sgl_combine_sum_f64) { /* no call per message */
+        double x, *acc = (double *)g->inbox + i;
+        memcpy(&x, m, sizeof x);
+        *acc = g->has_msg[i] ? *acc + x : x;
+    } else if (g->has_msg[i]) {
         p->combine(g->inbox + i * ms, m);
-    else
+    } else {
         memcpy(g->inbox + i * ms, m, ms);
+    }
     g->has_msg[i] = 1;
 }
 

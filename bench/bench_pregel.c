@@ -6,10 +6,15 @@
  * bytes one worker receives in a superstep).
  *
  *   bench_pregel [--scale S] [--iters K] [--reps R] [--csv FILE]
- *                [--ckpt-dir DIR]
+ *                [--ckpt-dir DIR] [--machine FILE]
  *
  * With --ckpt-dir (a folder every process sees), also the cost of a
- * checkpoint every 5 supersteps, as a fraction of a superstep.
+ * checkpoint every 5 supersteps, as a fraction of a superstep. With
+ * --machine (sgl-probe's file of this tree), the model's time per
+ * superstep next to the measured one: each worker's c from one more run
+ * (its task time over its declared work, median over supersteps), l and
+ * g from the file, h and w from the trace of the run predicted. Both
+ * runs also show the skew: the busiest worker's h against the mean.
  * The tree is SGL_SHAPE or the discovered machine; the peer runs on the
  * same ranks with OMP_NUM_THREADS threads each. */
 #include <getopt.h>
@@ -21,6 +26,7 @@
 
 #include "bench_env.h"
 #include "peers_mpi.h"
+#include "pregel_steps.h"
 #include "timing.h"
 #include <sgl/algorithms.h>
 #include <sgl/pregel.h>
@@ -28,7 +34,7 @@
 struct opts {
     unsigned scale, iters;
     int reps;
-    const char *csv, *ckpt;
+    const char *csv, *ckpt, *machine;
 };
 
 #define SEED 11
@@ -101,13 +107,14 @@ static int parse(int argc, char **argv, struct opts *o)
                                        {"reps", required_argument, 0, 'r'},
                                        {"csv", required_argument, 0, 'o'},
                                        {"ckpt-dir", required_argument, 0, 'c'},
+                                       {"machine", required_argument, 0, 'm'},
                                        {0, 0, 0, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         char *end = NULL;
         unsigned long v = optarg ? strtoul(optarg, &end, 10) : 0;
-        if (c == 'o' || c == 'c') {
-            *(c == 'o' ? &o->csv : &o->ckpt) = optarg;
+        if (c == 'o' || c == 'c' || c == 'm') {
+            *(c == 'o' ? &o->csv : c == 'c' ? &o->ckpt : &o->machine) = optarg;
             continue;
         }
         if (c == '?' || *end || v == 0 || (c == 's' && v > 30)) {
@@ -133,13 +140,86 @@ static void print_row(const char *what, double *v, int n, double unit,
            bench_median(v, n) / unit, u, v[0] / unit, v[n - 1] / unit);
 }
 
+/* Supersteps from this one on are compared: superstep 0 delivers
+ * nothing and superstep 1 sends the pattern (pregel_wire.c). */
+#define FIRST_STEADY 2
+
+/* Measured against predicted per superstep, and the skew of h. */
+static void print_model(const struct opts *o, FILE *csv,
+                        const struct pstep *cal, size_t ncal,
+                        const struct pstep *s, size_t n)
+{
+    sgl_machine_t *m = NULL;
+    double *c = ncal ? calloc(cal[0].children, sizeof *c) : NULL;
+    if (sgl_machine_load(o->machine, &m) || !c ||
+        pstep_calibrate(cal, ncal, FIRST_STEADY, c) || n <= FIRST_STEADY) {
+        printf("  (no prediction: %s)\n",
+               m ? "too few supersteps traced" : sgl_last_error());
+        sgl_machine_free(m);
+        free(c);
+        return;
+    }
+    size_t k = n - FIRST_STEADY;
+    double *meas = malloc(k * sizeof *meas), *pr = malloc(k * sizeof *pr);
+    double *err = malloc(k * sizeof *err), *aerr = malloc(k * sizeof *aerr);
+    double *cm = malloc(k * sizeof *cm), *cp = malloc(k * sizeof *cp);
+    double *xm = malloc(k * sizeof *xm), *skew = malloc(k * sizeof *skew);
+    int ok = meas && pr && err && aerr && cm && cp && xm && skew;
+    for (size_t i = 0; ok && i < k; i++) {
+        const struct pstep *p = &s[FIRST_STEADY + i];
+        pr[i] = pstep_predict(p, c, m, &cp[i]);
+        ok = pr[i] >= 0;
+        meas[i] = p->measured;
+        err[i] = (pr[i] - meas[i]) / meas[i];
+        aerr[i] = fabs(err[i]);
+        cm[i] = 0;
+        for (unsigned w = 0; w < p->children; w++)
+            cm[i] = fmax(cm[i], p->time[w]);
+        xm[i] = p->exchange;
+
+        skew[i] = p->h_mean > 0 ? p->h / p->h_mean : 1;
+        if (csv)
+            fprintf(csv, "measured,%zu,%.9g\npredicted,%zu,%.9g\n",
+                    FIRST_STEADY + i, meas[i], FIRST_STEADY + i, pr[i]);
+    }
+    if (ok) {
+        printf("  model per superstep (supersteps %d..%zu of one run; c from "
+               "another run, l and g from %s):\n",
+               FIRST_STEADY, n - 1, o->machine);
+        printf("  %-30s %10.3f ms, predicted %.3f ms\n",
+               "superstep, median", 1e3 * bench_median(meas, (int)k),
+               1e3 * bench_median(pr, (int)k));
+        printf("  %-30s %10.3f ms, predicted %.3f ms\n",
+               "  slowest worker's task", 1e3 * bench_median(cm, (int)k),
+               1e3 * bench_median(cp, (int)k));
+        printf("  %-30s %10.3f ms\n", "  exchange superstep",
+               1e3 * bench_median(xm, (int)k));
+        qsort(err, k, sizeof *err, bench_cmp_double);
+        printf("  %-30s %+9.1f %% (median; %+.1f to %+.1f), median |error| "
+               "%.1f %%\n",
+               "prediction error", 100 * bench_median(err, (int)k),
+               100 * err[0], 100 * err[k - 1],
+               100 * bench_median(aerr, (int)k));
+        printf("  %-30s %10.2f x the mean worker's (median over supersteps)\n",
+               "h of the busiest worker", bench_median(skew, (int)k));
+    } else {
+        printf("  (no prediction: %s has no parameters for this tree's "
+               "root)\n",
+               o->machine);
+    }
+    free(meas), free(pr), free(err), free(aerr), free(cm), free(cp);
+    free(xm), free(skew), free(c);
+    sgl_machine_free(m);
+}
+
 int main(int argc, char **argv)
 {
     bench_default_env();
-    struct opts o = {20, 10, 5, NULL, NULL};
+    struct opts o = {20, 10, 5, NULL, NULL, NULL};
     if (parse(argc, argv, &o)) {
         fprintf(stderr, "usage: bench_pregel [--scale S] [--iters K] "
-                        "[--reps R] [--csv FILE]\n");
+                        "[--reps R] [--csv FILE] [--ckpt-dir DIR] "
+                        "[--machine FILE]\n");
         return 2;
     }
     sgl_runtime_t *rt = NULL;
@@ -159,9 +239,14 @@ int main(int argc, char **argv)
     if (csv)
         fprintf(csv, "what,rep,seconds_per_iteration\n");
     struct job j = {1, o.scale, o.iters, 0, ""};
-    struct result r, built;
+    struct result r, built, first;
     int rc = run(rt, &j, &built);
+    /* The first run on a graph also lays its out-edges out by target
+     * (pregel_fan.c), once: it is timed alone, as the peer's set-up is
+     * outside its timer. */
     j.build = 0;
+    if (!rc)
+        rc = run(rt, &j, &first);
     double diff = 0;
     for (int k = 0; !rc && k < o.reps; k++) {
         peer_result_t pr;
@@ -185,6 +270,18 @@ int main(int argc, char **argv)
         if (csv)
             fprintf(csv, "sgl,%d,%.9g\npeer,%d,%.9g\n", k, ts[k], k, tp[k]);
     }
+    /* The model per superstep: c from one traced run, the prediction
+     * of the next. */
+    struct pstep *cal = NULL, *pred = NULL;
+    size_t ncal = 0, npred = 0;
+    for (int k = 0; !rc && k < 2 && o.machine; k++) {
+        sgl_trace_clear(rt);
+        rc = run(rt, &j, &r);
+        if (!rc && rank == 0 && k == 0)
+            ncal = pstep_read(rt, &cal);
+        if (!rc && rank == 0 && k == 1)
+            npred = pstep_read(rt, &pred);
+    }
     /* Checkpoints every 5 supersteps: the same runs again, writing. */
     double *tc = calloc((size_t)o.reps, sizeof *tc), nckpt = 0;
     if (o.ckpt && strlen(o.ckpt) < sizeof j.dir) {
@@ -204,6 +301,8 @@ int main(int argc, char **argv)
                sgl_machine_workers(sgl_runtime_machine(rt)));
         printf("  %-30s %10.3f s\n", "graph built (SGL, once)",
                built.build_seconds);
+        printf("  %-30s %10.3f s (the fan layout built in it)\n",
+               "first run on the graph", first.seconds);
         print_row("SGL, per superstep", ts, o.reps, 1e-3, "ms");
         print_row("hand MPI + OpenMP, per iter.", tp, o.reps, 1e-3, "ms");
         print_row("SGL speed / peer speed", ratio, o.reps, 1, "x ");
@@ -229,6 +328,10 @@ int main(int argc, char **argv)
                    o.ckpt);
         }
     }
+    if (!rc && rank == 0 && o.machine)
+        print_model(&o, csv, cal, ncal, pred, npred);
+    pstep_free(cal, ncal);
+    pstep_free(pred, npred);
     free(tc);
     if (rc && rank == 0)
         fprintf(stderr, "bench_pregel: %s\n", sgl_last_error());

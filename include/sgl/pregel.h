@@ -161,6 +161,10 @@ typedef struct sgl_pregel_stats {
 /** Run program @p prog on @p graph: init on every vertex, then
  *  supersteps until every vertex has halted with no message in flight,
  *  or @p max_supersteps have run. Vertex values stay on the workers.
+ *  In the trace, superstep s is one pardo of the root (each worker's
+ *  declared work: its vertices, plus the messages its vertices sent
+ *  before combining, plus the messages it received) followed by one
+ *  exchange (each worker's h); the init is one pardo before them.
  *  @param params  NULL, or SGL_PREGEL_MAX_PARAMS values the program reads
  *                 with sgl_vertex_param() (a damping factor, a source).
  *  @return SGL_OK, SGL_EINVAL (unknown program), SGL_ESTATE, SGL_ENOMEM,
