@@ -170,6 +170,7 @@ struct step_rec {
     uint64_t recv_bytes;     /* the most one worker received */
     uint64_t recv_raw_bytes; /* the same had nothing been combined */
     double agg[SGL_PREGEL_MAX_AGGS];
+    double maxpair[WIRE_ROUNDS_LOG + 1]; /* under a budget (wire_plan()) */
 };
 
 /* What a superstep does besides compute. */
@@ -178,6 +179,7 @@ enum step_kind {
     INIT,        /* set the vertices up instead */
     LOAD,        /* set them up from a checkpoint instead */
     RESUMED,     /* the first after LOAD: the messages are there already */
+    SEND,        /* under a budget: deliver the last round, stage the next */
 };
 
 struct step_arg {
@@ -187,7 +189,9 @@ struct step_arg {
     uint32_t ckpt;    /* 1: save a checkpoint before compute */
     uint32_t drop;    /* 1: remove the files of superstep drop_step */
     uint32_t drop_step;
+    uint32_t round, nrounds; /* SEND */
     uint32_t pad;
+    uint64_t budget;      /* sgl_graph.budget */
     uint64_t old_workers; /* LOAD: the checkpoint's */
     double params[SGL_PREGEL_MAX_PARAMS];
     double agg[SGL_PREGEL_MAX_AGGS];
@@ -239,12 +243,15 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
             p->init(&v);
         return SGL_OK;
     }
+    size_t nw = sgl_machine_workers(sgl_ctx_machine(ctx));
     struct wire_stats in = {0, 0, 0}, out;
-    if (a->step > 0 && a->kind == STEP) {
+    if ((a->step > 0 && a->kind == STEP) || (a->kind == SEND && a->round)) {
         TRY(wire_deliver(ctx, g, p, &in));
         r->recv_bytes = in.bytes;
         r->recv_raw_bytes = in.raw * (sizeof(uint64_t) + p->msg_size);
     }
+    if (a->kind == SEND)
+        return wire_stage_round(ctx, g, p, nw, a->round, a->nrounds);
     if (a->ckpt)
         TRY(ckpt_write(ctx, g, p, a->dir, a->step));
     if (a->drop)
@@ -261,8 +268,10 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
     memset(g->has_msg, 0, nv);
     if (v.err)
         return v.err;
-    TRY(wire_stage(ctx, g, p, sgl_machine_workers(sgl_ctx_machine(ctx)),
-                   &out));
+    if (a->budget)
+        TRY(wire_plan(g, p, nw, &out, r->maxpair));
+    else
+        TRY(wire_stage(ctx, g, p, nw, &out));
     r->raw = out.raw;
     r->combined = out.combined;
     /* the w of the cost model: a unit per vertex looked at, per message
@@ -294,6 +303,8 @@ static int combine_children(sgl_ctx_t *ctx, const sgl_pregel_program_t *p,
                                 : r->recv_raw_bytes;
         for (unsigned i = 0; i < p->naggs; i++)
             r->agg[i] = agg_combine(p->agg[i], r->agg[i], x->agg[i]);
+        for (unsigned k = 0; k <= WIRE_ROUNDS_LOG; k++)
+            r->maxpair[k] = fmax(r->maxpair[k], x->maxpair[k]);
     }
     return SGL_OK;
 }
@@ -376,6 +387,42 @@ static int step_with_checkpoint(sgl_ctx_t *root, sgl_graph_t *g,
     return SGL_OK;
 }
 
+/* Under a budget: superstep a->step's messages, planned in @r, in as
+ * many rounds as the budget needs; the last round's exchange is left to
+ * the caller. */
+static int send_rounds(sgl_ctx_t *root, const sgl_graph_t *g,
+                       struct step_arg *a, const struct step_rec *r,
+                       sgl_pregel_stats_t *st)
+{
+    size_t nw = sgl_ctx_workers(root);
+    double cap = (double)a->budget / (double)nw;
+    unsigned k = 0;
+    while (k <= WIRE_ROUNDS_LOG && r->maxpair[k] > cap)
+        k++;
+    if (k > WIRE_ROUNDS_LOG)
+        return sgl_error_set(SGL_ENOMEM,
+                             "superstep %u: a budget of %llu bytes per "
+                             "worker allows %.0f bytes from one worker to "
+                             "another per round; in %u rounds one worker "
+                             "would still send another %.0f",
+                             a->step, (unsigned long long)g->budget, cap,
+                             1u << WIRE_ROUNDS_LOG,
+                             r->maxpair[WIRE_ROUNDS_LOG]);
+    uint32_t kind = a->kind;
+    a->kind = SEND;
+    a->nrounds = 1u << k;
+    int rc = SGL_OK;
+    for (a->round = 0; a->round < a->nrounds && !rc; a->round++) {
+        struct step_rec rr;
+        if (a->round > 0 && !(rc = sgl_exchange(root)))
+            st->exchanges++;
+        if (!rc && !(rc = step_at(root, a, &rr)))
+            account(st, &rr);
+    }
+    a->kind = kind;
+    return rc;
+}
+
 /* Supersteps from a->step on, until all halted with nothing sent or
  * @max have run in all (counted in @st). */
 static int supersteps(sgl_ctx_t *root, sgl_graph_t *g, struct step_arg *a,
@@ -384,6 +431,7 @@ static int supersteps(sgl_ctx_t *root, sgl_graph_t *g, struct step_arg *a,
     struct ckpt_state ck = {0, 0, 0, 0};
     struct step_rec r;
     snprintf(a->dir, sizeof a->dir, "%s", g->dir);
+    a->budget = g->budget;
     for (unsigned s = a->step; s < max; s++) {
         a->step = s;
         TRY(step_with_checkpoint(root, g, a, &ck, st, &r));
@@ -393,7 +441,10 @@ static int supersteps(sgl_ctx_t *root, sgl_graph_t *g, struct step_arg *a,
         memcpy(a->agg, r.agg, sizeof a->agg);
         if (r.active == 0 && r.combined == 0)
             break;
+        if (a->budget && r.combined)
+            TRY(send_rounds(root, g, a, &r, st));
         TRY(sgl_exchange(root));
+        st->exchanges++;
     }
     memcpy(st->agg, a->agg, sizeof st->agg);
     return SGL_OK;
@@ -436,6 +487,14 @@ int sgl_pregel_checkpoint(sgl_graph_t *g, const char *dir, unsigned every)
                              PREGEL_DIR_MAX);
     snprintf(g->dir, sizeof g->dir, "%s", every ? dir : "");
     g->every = every;
+    return SGL_OK;
+}
+
+int sgl_pregel_set_budget(sgl_graph_t *g, size_t bytes_per_worker)
+{
+    if (!g)
+        return sgl_error_set(SGL_EINVAL, "sgl_pregel_set_budget: NULL graph");
+    g->budget = bytes_per_worker;
     return SGL_OK;
 }
 

@@ -19,6 +19,7 @@ struct sgl_graph {
     uint32_t prog;         /* of the last run; 0 before any */
     char dir[PREGEL_DIR_MAX + 1]; /* checkpoints, if every > 0 */
     unsigned every;
+    uint64_t budget;       /* bytes per worker per exchange, 0: none */
 };
 
 /* Messages combined on the sending worker, one slot per target
@@ -84,6 +85,8 @@ struct wgraph {
     int pattern_sent;      /* sender: the fan's targets went out */
     uint32_t **pat;        /* receiver: source s's targets, local */
     size_t *pat_n, npat;
+    size_t *order, next;   /* rounds: the outbox by target, and where the
+                              next round starts in it */
     /* the program's per-worker scratch (sgl_vertex_scratch()) */
     _Alignas(max_align_t) unsigned char scratch[SGL_PREGEL_MAX_SCRATCH];
 };
@@ -119,8 +122,20 @@ int wire_stage(sgl_ctx_t *worker, struct wgraph *g,
 /* Combine the last exchange's messages into the inbox. */
 int wire_deliver(sgl_ctx_t *worker, struct wgraph *g,
                  const sgl_pregel_program_t *p, struct wire_stats *ws);
-/* Forget the patterns, at the start of a run. */
+/* Forget the patterns and rounds, at the start of a run. */
 void wire_forget(struct wgraph *g);
+
+/* Rounds under a budget: at most 2^WIRE_ROUNDS_LOG per superstep. */
+#define WIRE_ROUNDS_LOG 12
+/* Put this superstep's messages in the outbox and order them for rounds;
+ * @maxpair[k] the most bytes this worker would send one worker in one of
+ * 2^k rounds, k = 0..WIRE_ROUNDS_LOG. */
+int wire_plan(struct wgraph *g, const sgl_pregel_program_t *p, size_t nw,
+              struct wire_stats *ws, double *maxpair);
+/* Stage round @r of @R of what wire_plan() ordered. */
+int wire_stage_round(sgl_ctx_t *worker, struct wgraph *g,
+                     const sgl_pregel_program_t *p, size_t nw, size_t r,
+                     size_t R);
 
 /* The worker's part of graph @id, or NULL. */
 struct wgraph *pregel_wgraph(sgl_ctx_t *worker, uint32_t id);

@@ -22,7 +22,16 @@
  * check, and the folds are written straight into the staged buffer.
  * Every other superstep goes through the outbox as WIRE_TARGETED. The
  * receiver combines in the order of the source workers, then of the
- * block, so the three kinds give bitwise the same inbox. */
+ * block, so the three kinds give bitwise the same inbox.
+ *
+ * Under a memory budget (sgl_pregel_set_budget()) a superstep's messages
+ * go out in R rounds, one exchange each, all WIRE_TARGETED: round r
+ * carries, to every destination, the messages for the r-th of R equal
+ * slices of its vertex range, so every message for one vertex travels in
+ * the same round and the inbox is bitwise the one of a single exchange.
+ * R is the smallest power of two for which no worker sends any worker
+ * more than budget / workers bytes in one round (wire_plan()), so no
+ * worker stages or receives more than the budget. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -192,6 +201,164 @@ int wire_stage(sgl_ctx_t *ctx, struct wgraph *g, const sgl_pregel_program_t *p,
     return stage_outbox(ctx, g, p, nw, ws);
 }
 
+/* ---- rounds under a budget ---- */
+
+/* The first vertex of worker @w of @nw. */
+static uint64_t first_vertex(uint64_t n, size_t nw, size_t w)
+{
+    return (uint64_t)(((algo_u128)n * w) / nw);
+}
+
+/* Round of R that carries target @t of destination @d. */
+static size_t round_of(uint64_t t, uint64_t n, size_t nw, size_t d, size_t R)
+{
+    uint64_t lo = first_vertex(n, nw, d), size = first_vertex(n, nw, d + 1) - lo;
+    return (size_t)(((algo_u128)(t - lo) * R) / size);
+}
+
+static int by_first(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return (a > b) - (a < b);
+}
+
+/* @order: the positions 0..n-1 of the slots in use, by target. */
+static int sort_slots(const struct outbox *o, size_t *order, size_t n)
+{
+    uint64_t (*pair)[2] = malloc((n ? n : 1) * sizeof *pair);
+    if (!pair)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    for (size_t k = 0; k < n; k++) {
+        pair[k][0] = outbox_target(o, k);
+        pair[k][1] = k;
+    }
+    if (n)
+        qsort(pair, n, sizeof *pair, by_first);
+    for (size_t k = 0; k < n; k++)
+        order[k] = (size_t)pair[k][1];
+    free(pair);
+    return SGL_OK;
+}
+
+int wire_plan(struct wgraph *g, const sgl_pregel_program_t *p, size_t nw,
+              struct wire_stats *ws, double *maxpair)
+{
+    memset(ws, 0, sizeof *ws);
+    TRY(fan_flush(g, p));
+    struct outbox *o = &g->out;
+    free(g->order);
+    g->order = malloc((o->used ? o->used : 1) * sizeof *g->order);
+    if (!g->order)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    TRY(sort_slots(o, g->order, o->used));
+    size_t es = sizeof(uint64_t) + p->msg_size;
+    for (unsigned k = 0; k <= WIRE_ROUNDS_LOG; k++) {
+        size_t R = (size_t)1 << k, cur_d = SIZE_MAX, cur_r = 0;
+        double bytes = 0, most = 0;
+        for (size_t i = 0; i < o->used; i++) {
+            uint64_t t = outbox_target(o, g->order[i]);
+            size_t d = pregel_owner(t, g->n, nw), r = round_of(t, g->n, nw, d, R);
+            if (d != cur_d || r != cur_r) {
+                cur_d = d, cur_r = r;
+                bytes = sizeof(struct wire_head);
+            }
+            bytes += (double)es;
+            most = bytes > most ? bytes : most;
+        }
+        maxpair[k] = most;
+    }
+    ws->raw = o->raw;
+    ws->combined = o->used;
+    g->next = 0;
+    return SGL_OK;
+}
+
+static int by_round_target(const void *x, const void *y)
+{
+    const uint64_t *a = x, *b = y;
+    if (a[0] != b[0])
+        return a[0] < b[0] ? -1 : 1;
+    return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Reorder g->order (by target) by round of @R, then target: each round's
+ * messages become one run, its destinations in order. */
+static int order_by_round(struct wgraph *g, size_t nw, size_t R)
+{
+    const struct outbox *o = &g->out;
+    size_t n = o->used;
+    uint64_t (*t)[3] = malloc((n ? n : 1) * sizeof *t);
+    if (!t)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = outbox_target(o, g->order[i]);
+        t[i][0] = round_of(x, g->n, nw, pregel_owner(x, g->n, nw), R);
+        t[i][1] = x;
+        t[i][2] = g->order[i];
+    }
+    if (n)
+        qsort(t, n, sizeof *t, by_round_target);
+    for (size_t i = 0; i < n; i++)
+        g->order[i] = (size_t)t[i][2];
+    free(t);
+    return SGL_OK;
+}
+
+int wire_stage_round(sgl_ctx_t *ctx, struct wgraph *g,
+                     const sgl_pregel_program_t *p, size_t nw, size_t r,
+                     size_t R)
+{
+    struct outbox *o = &g->out;
+    size_t es = sizeof(uint64_t) + p->msg_size, ms = p->msg_size;
+    if (r == 0 && R > 1)
+        TRY(order_by_round(g, nw, R));
+    /* this round's messages follow the last round's in the sorted list:
+     * count them per destination */
+    size_t end = g->next;
+    size_t *counts = calloc(nw, sizeof *counts);
+    if (!counts)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    while (end < o->used) {
+        uint64_t t = outbox_target(o, g->order[end]);
+        size_t d = pregel_owner(t, g->n, nw);
+        if (round_of(t, g->n, nw, d, R) != r)
+            break;
+        counts[d]++;
+        end++;
+    }
+    size_t bytes = 0;
+    for (size_t w = 0; w < nw; w++) {
+        counts[w] = counts[w] ? sizeof(struct wire_head) + counts[w] * es : 0;
+        bytes += counts[w];
+    }
+    int rc = staged_room(g, bytes);
+    unsigned char *at = g->staged;
+    for (size_t i = g->next; i < end && !rc;) {
+        /* one block: the run of messages to one destination */
+        size_t d = pregel_owner(outbox_target(o, g->order[i]), g->n, nw);
+        size_t n = (counts[d] - sizeof(struct wire_head)) / es;
+        uint64_t raw = 0;
+        unsigned char *head = at;
+        at += sizeof(struct wire_head);
+        for (size_t k = 0; k < n; k++, i++) {
+            size_t slot = o->slot[g->order[i]];
+            uint64_t t = outbox_target(o, g->order[i]);
+            memcpy(at, &t, sizeof t);
+            memcpy(at + sizeof t, o->msg + slot * ms, ms);
+            at += es;
+            raw += o->hits[slot];
+        }
+        put_head(head, WIRE_TARGETED, raw, n);
+    }
+    g->next = end;
+    if (!rc && r + 1 == R)
+        outbox_clear(o);
+    if (!rc)
+        rc = sgl_exchange_put(ctx, g->staged, 1, 0, bytes ? nw : 0, counts);
+    free(counts);
+    return rc;
+}
+
 /* Combine message @m into local vertex @i's inbox. */
 static void take(struct wgraph *g, const sgl_pregel_program_t *p, size_t i,
                  const unsigned char *m)
@@ -320,4 +487,7 @@ void wire_forget(struct wgraph *g)
     g->pat_n = NULL;
     g->npat = 0;
     g->pattern_sent = 0;
+    free(g->order);
+    g->order = NULL;
+    g->next = 0;
 }

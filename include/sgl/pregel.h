@@ -148,11 +148,13 @@ typedef struct sgl_pregel_stats {
     uint64_t messages;          /**< sent by compute functions, in all */
     uint64_t combined;          /**< left after the senders' combiners */
     uint64_t max_worker_bytes;  /**< the largest bytes one worker received
-                                     in one superstep (its h) */
+                                     in one exchange (its h) */
     uint64_t max_worker_bytes_uncombined; /**< the same without the
                                      combiner: what h would have been */
     double agg[SGL_PREGEL_MAX_AGGS]; /**< the aggregators of the last
                                           superstep */
+    uint64_t exchanges;         /**< exchanges run: one per superstep that
+                                     sent, more under a budget */
 } sgl_pregel_stats_t;
 
 /** Most parameters a run passes to its program. */
@@ -185,6 +187,19 @@ int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *graph, uint32_t prog,
  *  @return SGL_OK, SGL_EINVAL (NULL graph, a long or NULL dir). */
 int sgl_pregel_checkpoint(sgl_graph_t *graph, const char *dir,
                           unsigned every);
+
+/** Bound the message buffers of runs on @p graph: no worker stages or
+ *  receives more than @p bytes_per_worker bytes in one exchange. A
+ *  superstep whose messages need more sends them in several exchanges,
+ *  each carrying the messages for one slice of every worker's vertices,
+ *  with bitwise the same result. What bounds the rounds is the number of
+ *  workers: each worker may send each worker bytes_per_worker / workers
+ *  bytes per round, at most 4096 rounds. The senders' combined messages
+ *  (at most one per target vertex) are not counted. 0: no bound (the
+ *  default; one exchange per superstep).
+ *  @return SGL_OK, SGL_EINVAL (NULL graph). A run fails with SGL_ENOMEM,
+ *          before sending, if even 4096 rounds exceed the bound. */
+int sgl_pregel_set_budget(sgl_graph_t *graph, size_t bytes_per_worker);
 
 /** Continue the run whose last complete checkpoint is in the folder set
  *  with sgl_pregel_checkpoint(), on this tree (the same or another number

@@ -246,6 +246,81 @@ int pregel_check_graphs(sgl_runtime_t *rt)
     return test_named(sgl_run(rt, graphs_task, NULL, 0), "combiner");
 }
 
+/* ---- a memory budget ---- */
+
+/* PageRank and BFS hops without a budget, then under one that needs
+ * rounds: bitwise the same results, no worker past the budget in any
+ * exchange, more exchanges than supersteps; a budget no rounds can meet
+ * fails the run cleanly, and the graph still runs afterwards. */
+static int budget_task(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    sgl_graph_t *g;
+    TRY(sgl_graph_kronecker(root, 10, 16, 5, &g));
+    size_t n = (size_t)sgl_graph_vertices(g), w = sgl_ctx_workers(root);
+    double *r0 = malloc(n * sizeof *r0), *r1 = malloc(n * sizeof *r1);
+    uint64_t *h0 = malloc(n * sizeof *h0), *h1 = malloc(n * sizeof *h1);
+    sgl_pregel_stats_t s0, s1, b0, b1;
+    int rc = r0 && r1 && h0 && h1 ? SGL_OK : SGL_ENOMEM;
+    if (!rc)
+        rc = sgl_pagerank(root, g, 0.85, 0, 6, r0, &s0);
+    if (!rc)
+        rc = sgl_bfs_hops(root, g, 3, h0, &b0);
+    /* a quarter of the busiest worker's unbounded h, but room for a
+     * 24-byte header and a message per pair and round */
+    size_t budget = (size_t)(s0.max_worker_bytes / 4);
+    if (budget < 48 * w)
+        budget = 48 * w;
+    if (!rc)
+        rc = sgl_pregel_set_budget(g, budget);
+    if (!rc)
+        rc = sgl_pagerank(root, g, 0.85, 0, 6, r1, &s1);
+    if (!rc)
+        rc = sgl_bfs_hops(root, g, 3, h1, &b1);
+    for (size_t v = 0; !rc && v < n; v++)
+        if (memcmp(&r0[v], &r1[v], sizeof *r0) || h0[v] != h1[v])
+            rc = sgl_error_set(SGL_ETASK, "budget %zu: vertex %zu has rank "
+                                          "%.17g and %llu hops, %.17g and "
+                                          "%llu without",
+                               budget, v, r1[v], (unsigned long long)h1[v],
+                               r0[v], (unsigned long long)h0[v]);
+    if (!rc && (s1.max_worker_bytes > budget || b1.max_worker_bytes > budget))
+        rc = sgl_error_set(SGL_ETASK, "budget %zu: a worker received %llu "
+                                      "and %llu bytes in one exchange",
+                           budget, (unsigned long long)s1.max_worker_bytes,
+                           (unsigned long long)b1.max_worker_bytes);
+    if (!rc && w > 1 && !(s1.exchanges > s0.exchanges))
+        rc = sgl_error_set(SGL_ETASK, "budget %zu: %llu exchanges, %llu "
+                                      "without",
+                           budget, (unsigned long long)s1.exchanges,
+                           (unsigned long long)s0.exchanges);
+    if (!rc && (s1.messages != s0.messages || s1.combined != s0.combined))
+        rc = sgl_error_set(SGL_ETASK, "budget %zu: %llu messages, %llu "
+                                      "combined; %llu and %llu without",
+                           budget, (unsigned long long)s1.messages,
+                           (unsigned long long)s1.combined,
+                           (unsigned long long)s0.messages,
+                           (unsigned long long)s0.combined);
+    if (!rc && !(rc = sgl_pregel_set_budget(g, 1)))
+        rc = test_expect(sgl_pagerank(root, g, 0.85, 0, 6, r1, NULL),
+                         SGL_ENOMEM, "rounds", "a budget of 1 byte");
+    if (!rc && !(rc = sgl_pregel_set_budget(g, 0)))
+        rc = sgl_pagerank(root, g, 0.85, 0, 6, r1, NULL);
+    for (size_t v = 0; !rc && v < n; v++)
+        if (memcmp(&r0[v], &r1[v], sizeof *r0))
+            rc = sgl_error_set(SGL_ETASK, "after a failed run: vertex %zu "
+                                          "has rank %.17g, %.17g before",
+                               v, r1[v], r0[v]);
+    int rc2 = sgl_graph_free(root, g);
+    free(r0), free(r1), free(h0), free(h1);
+    return rc ? rc : rc2;
+}
+
+int pregel_check_budget(sgl_runtime_t *rt)
+{
+    return test_named(sgl_run(rt, budget_task, NULL, 0), "budget");
+}
+
 /* ---- errors ---- */
 
 static void bad_compute(sgl_vertex_t *v)

@@ -16,6 +16,9 @@ int pregel_check_programs(sgl_runtime_t *rt);
 /* The same Kronecker parameters give the same graph on every tree; the
  * combiner leaves at most one message per (worker, target). */
 int pregel_check_graphs(sgl_runtime_t *rt);
+/* A memory budget: rounds with bitwise the same results, each within
+ * the budget; a budget no rounds meet refused. */
+int pregel_check_budget(sgl_runtime_t *rt);
 /* Bad input: vertices out of range, a send to a vertex that does not
  * exist, bad parameters. */
 int pregel_check_errors(sgl_runtime_t *rt);

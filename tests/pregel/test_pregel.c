@@ -12,6 +12,7 @@
 static const struct test_check_entry checks[] = {
     {pregel_check_programs, "programs"},
     {pregel_check_graphs, "graphs"},
+    {pregel_check_budget, "budget"},
     {pregel_check_errors, "errors"},
 };
 
