@@ -141,7 +141,8 @@ struct algo_task {
 };
 extern const struct algo_task algo_dvec_tasks[], algo_reduce_tasks[],
     algo_scan_tasks[], algo_psrs_tasks[], algo_darray_tasks[],
-    algo_dplan_tasks[], algo_graph_tasks[], algo_pregel_tasks[];
+    algo_dplan_tasks[], algo_graph_tasks[], algo_pregel_tasks[],
+    algo_balance_tasks[];
 
 /* Register the reference vertex programs (pregel_programs.c). */
 int algo_pregel_register(void);

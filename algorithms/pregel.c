@@ -192,7 +192,6 @@ struct step_arg {
     uint32_t round, nrounds; /* SEND */
     uint32_t pad;
     uint64_t budget;      /* sgl_graph.budget */
-    uint64_t old_workers; /* LOAD: the checkpoint's */
     double params[SGL_PREGEL_MAX_PARAMS];
     double agg[SGL_PREGEL_MAX_AGGS];
     char dir[PREGEL_DIR_MAX + 1];
@@ -237,8 +236,7 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
         TRY(setup(g, p));
         TRY(outbox_init(&g->out, g->n, p->msg_size));
         if (a->kind == LOAD)
-            return ckpt_read(ctx, g, p, a->dir, a->step,
-                             (size_t)a->old_workers);
+            return ckpt_read(ctx, g, p, a->dir, a->step);
         for (v.i = 0; v.i < nv; v.i++)
             p->init(&v);
         return SGL_OK;
@@ -376,8 +374,14 @@ static int step_with_checkpoint(sgl_ctx_t *root, sgl_graph_t *g,
     TRY(step_at(root, a, r));
     if (!a->ckpt)
         return SGL_OK;
-    struct ckpt_manifest m = {a->step, g->n, sgl_ctx_workers(root),
-                              p->value_size, p->msg_size, {0}, *st};
+    struct ckpt_manifest m = {.step = a->step,
+                              .n = g->n,
+                              .workers = sgl_ctx_workers(root),
+                              .value_size = p->value_size,
+                              .msg_size = p->msg_size,
+                              .stats = *st,
+                              .cuts = g->cuts};
+    ckpt_program_name(p->name, m.program);
     memcpy(m.agg, a->agg, sizeof m.agg);
     TRY(ckpt_manifest_write(g->dir, &m));
     ck->older = ck->last;
@@ -509,21 +513,24 @@ int sgl_pregel_resume(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
     const sgl_pregel_program_t *p = pregel_program(prog);
     struct ckpt_manifest m;
     TRY(ckpt_manifest_read(g->dir, &m));
+    free(m.cuts); /* the workers read it themselves */
+    char name[64];
+    ckpt_program_name(p->name, name);
     if (m.n != g->n || m.value_size != p->value_size ||
-        m.msg_size != p->msg_size)
+        m.msg_size != p->msg_size || strcmp(name, m.program))
         return sgl_error_set(SGL_EPARSE,
                              "sgl_pregel_resume: the checkpoint in %s is of "
-                             "%llu vertices with %zu- and %zu-byte values "
-                             "and messages, not this graph and program",
-                             g->dir, (unsigned long long)m.n, m.value_size,
-                             m.msg_size);
+                             "program %s on %llu vertices with %zu- and "
+                             "%zu-byte values and messages, not of program "
+                             "%s on this graph",
+                             g->dir, m.program, (unsigned long long)m.n,
+                             m.value_size, m.msg_size, name);
     struct step_arg a;
     memset(&a, 0, sizeof a);
     a.graph = g->id;
     a.prog = prog;
     a.kind = LOAD;
     a.step = m.step;
-    a.old_workers = m.workers;
     snprintf(a.dir, sizeof a.dir, "%s", g->dir);
     if (params)
         memcpy(a.params, params, sizeof a.params);

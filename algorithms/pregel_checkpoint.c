@@ -2,9 +2,9 @@
  * writes one file per checkpoint: a header (struct head), then its
  * vertices' values, halted flags, message flags and messages, each an
  * array in vertex order. The root then writes the manifest, a text file
- * that names the superstep, the tree's worker count (which fixes every
- * file's vertex range: the even cut) and the aggregators and statistics,
- * exact (hexadecimal floats). Every file is written under a temporary
+ * that names the superstep, the tree's worker count and, for a graph cut
+ * by sgl_graph_balance(), the cut (which fix every file's vertex range),
+ * and the aggregators and statistics, exact (hexadecimal floats). Every file is written under a temporary
  * name and renamed, so a reader sees whole files or none; the manifest is
  * renamed last, so it always names a checkpoint whose files are all
  * there. */
@@ -103,7 +103,7 @@ static int read_at(FILE *f, long base, size_t first, size_t size,
 /* The part of old worker @w's file that lies in this worker's range. */
 static int read_part(struct wgraph *g, const sgl_pregel_program_t *p,
                      const char *dir, unsigned step, size_t w,
-                     size_t old_workers)
+                     const struct ckpt_manifest *m)
 {
     char path[PREGEL_DIR_MAX + 64];
     file_name(path, sizeof path, dir, w, step);
@@ -112,8 +112,8 @@ static int read_part(struct wgraph *g, const sgl_pregel_program_t *p,
         return io_error(path, "cannot open");
     struct head h;
     int rc = SGL_OK;
-    uint64_t ov0 = algo_split(g->n, w, old_workers);
-    uint64_t ov1 = algo_split(g->n, w + 1, old_workers);
+    uint64_t ov0 = pregel_first(m->cuts, g->n, m->workers, w);
+    uint64_t ov1 = pregel_first(m->cuts, g->n, m->workers, w + 1);
     if (fread(&h, sizeof h, 1, f) != 1 || memcmp(h.magic, MAGIC, 8) ||
         h.n != g->n || h.v0 != ov0 || h.v1 != ov1 || h.step != step ||
         h.value_size != p->value_size || h.msg_size != p->msg_size)
@@ -137,21 +137,38 @@ static int read_part(struct wgraph *g, const sgl_pregel_program_t *p,
     return rc;
 }
 
+/* Each worker reads the manifest for the checkpoint's cut: the root
+ * read it before the same step. */
 int ckpt_read(sgl_ctx_t *worker, struct wgraph *g,
-              const sgl_pregel_program_t *p, const char *dir, unsigned step,
-              size_t old_workers)
+              const sgl_pregel_program_t *p, const char *dir, unsigned step)
 {
     (void)worker;
     if (g->v1 == g->v0)
         return SGL_OK;
-    size_t first = pregel_owner(g->v0, g->n, old_workers);
-    size_t last = pregel_owner(g->v1 - 1, g->n, old_workers);
-    for (size_t w = first; w <= last; w++)
-        TRY(read_part(g, p, dir, step, w, old_workers));
-    return SGL_OK;
+    struct ckpt_manifest m;
+    TRY(ckpt_manifest_read(dir, &m));
+    int rc = m.step == step && m.n == g->n
+                 ? SGL_OK
+                 : sgl_error_set(SGL_EPARSE, "checkpoint %s: the manifest "
+                                             "changed during the resume",
+                                 dir);
+    size_t first = pregel_owner_in(m.cuts, g->n, m.workers, g->v0);
+    size_t last = pregel_owner_in(m.cuts, g->n, m.workers, g->v1 - 1);
+    for (size_t w = first; w <= last && !rc; w++)
+        rc = read_part(g, p, dir, step, w, &m);
+    free(m.cuts);
+    return rc;
 }
 
 /* ---- the manifest ---- */
+
+void ckpt_program_name(const char *name, char *buf)
+{
+    snprintf(buf, 64, "%s", name && *name ? name : "-");
+    for (char *c = buf; *c; c++)
+        if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r')
+            *c = '_';
+}
 
 static int fill_manifest(FILE *f, const void *arg)
 {
@@ -168,6 +185,14 @@ static int fill_manifest(FILE *f, const void *arg)
                    (unsigned long long)s->combined,
                    (unsigned long long)s->max_worker_bytes,
                    (unsigned long long)s->max_worker_bytes_uncombined) < 0;
+    bad |= fprintf(f, "exchanges %llu\nprogram %s\n",
+                   (unsigned long long)s->exchanges, m->program) < 0;
+    if (m->cuts) {
+        bad |= fprintf(f, "cuts") < 0;
+        for (size_t w = 0; w <= m->workers; w++)
+            bad |= fprintf(f, " %llu", (unsigned long long)m->cuts[w]) < 0;
+        bad |= fprintf(f, "\n") < 0;
+    }
     return bad;
 }
 
@@ -185,7 +210,7 @@ int ckpt_manifest_read(const char *dir, struct ckpt_manifest *m)
     FILE *f = fopen(path, "r");
     if (!f)
         return io_error(path, "no checkpoint to resume from");
-    unsigned long long n, a, b, c, d;
+    unsigned long long n, a, b, c, d, x;
     sgl_pregel_stats_t *s = &m->stats;
     memset(m, 0, sizeof *m);
     int ok = fscanf(f, "sgl-pregel-checkpoint 1 step %u vertices %llu "
@@ -195,15 +220,35 @@ int ckpt_manifest_read(const char *dir, struct ckpt_manifest *m)
              fscanf(f, " agg %la %la %la %la", &m->agg[0], &m->agg[1],
                     &m->agg[2], &m->agg[3]) == 4 &&
              fscanf(f, " stats %u %llu %llu %llu %llu", &s->supersteps, &a,
-                    &b, &c, &d) == 5;
+                    &b, &c, &d) == 5 &&
+             fscanf(f, " exchanges %llu program %63s", &x, m->program) == 2;
+    ok = ok && m->workers > 0 && m->workers < SIZE_MAX / sizeof *m->cuts;
+    int at_cuts = -1;
+    if (ok && fscanf(f, " cuts%n", &at_cuts) >= 0 && at_cuts > 0) {
+        /* a balanced cut: workers + 1 increasing vertices, 0 to n */
+        m->cuts = malloc((m->workers + 1) * sizeof *m->cuts);
+        ok = m->cuts != NULL;
+        for (size_t w = 0; ok && w <= m->workers; w++) {
+            unsigned long long v;
+            ok = fscanf(f, "%llu", &v) == 1 && v <= n &&
+                 (w == 0 ? v == 0 : v >= m->cuts[w - 1]) &&
+                 (w < m->workers || v == n);
+            if (ok)
+                m->cuts[w] = v;
+        }
+    }
     fclose(f);
-    if (!ok || m->workers == 0)
+    if (!ok) {
+        free(m->cuts);
+        m->cuts = NULL;
         return sgl_error_set(SGL_EPARSE, "checkpoint %s: not a manifest",
                              path);
+    }
     m->n = n;
     s->messages = a;
     s->combined = b;
     s->max_worker_bytes = c;
     s->max_worker_bytes_uncombined = d;
+    s->exchanges = x;
     return SGL_OK;
 }

@@ -28,6 +28,7 @@ static void wgraph_free(void *x)
     free(g->halted);
     free(g->inbox);
     free(g->has_msg);
+    free(g->cuts);
     outbox_free(&g->out);
     fan_free(g);
     wire_forget(g);
@@ -53,10 +54,6 @@ void pregel_wgraph_drop(sgl_ctx_t *worker, uint32_t id)
 }
 
 /* ---- edges ---- */
-
-struct edge {
-    uint64_t s, t;
-};
 
 enum source { FROM_ROOT, KRONECKER };
 
@@ -119,10 +116,8 @@ static int generate(sgl_ctx_t *ctx, const struct build_arg *a,
     return SGL_OK;
 }
 
-/* Send each edge to its source's owner: sorted by owner into the
- * worker's staged buffer. */
-static int send_edges(sgl_ctx_t *ctx, struct wgraph *g, const struct edge *x,
-                      size_t n, size_t p)
+int pregel_send_edges(sgl_ctx_t *ctx, struct wgraph *g, const struct edge *x,
+                      size_t n, size_t p, const uint64_t *cuts)
 {
     size_t *counts = calloc(p, sizeof *counts), *at = calloc(p, sizeof *at);
     struct edge *out = malloc((n ? n : 1) * sizeof *out);
@@ -130,11 +125,11 @@ static int send_edges(sgl_ctx_t *ctx, struct wgraph *g, const struct edge *x,
     if (!counts || !at || !out)
         rc = sgl_error_set(SGL_ENOMEM, "out of memory for edges");
     for (size_t i = 0; i < n && !rc; i++)
-        counts[pregel_owner(x[i].s, g->n, p)]++;
+        counts[pregel_owner_in(cuts, g->n, p, x[i].s)]++;
     for (size_t w = 1; w < p && !rc; w++)
         at[w] = at[w - 1] + counts[w - 1];
     for (size_t i = 0; i < n && !rc; i++)
-        out[at[pregel_owner(x[i].s, g->n, p)]++] = x[i];
+        out[at[pregel_owner_in(cuts, g->n, p, x[i].s)]++] = x[i];
     if (!rc) {
         g->staged = out;
         rc = sgl_exchange_put(ctx, out, sizeof *out, 0, p, counts);
@@ -164,7 +159,7 @@ static int send_worker(sgl_ctx_t *ctx, const struct build_arg *a,
     int rc = a->source == FROM_ROOT ? SGL_OK
                                     : generate(ctx, a, &made, &ngiven);
     if (!rc)
-        rc = send_edges(ctx, g, made ? made : given, ngiven, p);
+        rc = pregel_send_edges(ctx, g, made ? made : given, ngiven, p, NULL);
     free(made);
     return rc ? (wgraph_free(g), rc) : pregel_wgraph_add(ctx, g);
 }
@@ -221,11 +216,6 @@ static int build_csr(struct wgraph *g, const struct edge *e, size_t n,
     return SGL_OK;
 }
 
-struct id_arg {
-    uint32_t id;
-    uint32_t pad;
-};
-
 /* A worker's step 2: its out-edges in CSR form, and their number. */
 static int csr_worker(sgl_ctx_t *ctx, uint32_t id, uint64_t *ret_m)
 {
@@ -246,7 +236,7 @@ static int csr_worker(sgl_ctx_t *ctx, uint32_t id, uint64_t *ret_m)
 
 static int csr_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
-    const struct id_arg *a = arg;
+    const struct pregel_id_arg *a = arg;
     if (sgl_ctx_is_master(ctx)) {
         TRY(sgl_pardo(ctx, csr_task, arg, size));
         return algo_pass_up(ctx, sizeof(uint64_t));
@@ -254,6 +244,22 @@ static int csr_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     uint64_t m = 0;
     TRY(csr_worker(ctx, a->id, &m));
     return sgl_put(ctx, &m, sizeof m, 1);
+}
+
+int pregel_collect_csr(sgl_ctx_t *root, sgl_graph_t *g)
+{
+    struct pregel_id_arg ia = {g->id, 0};
+    uint64_t *m = NULL;
+    size_t nw = 0;
+    TRY(sgl_pardo(root, csr_task, &ia, sizeof ia));
+    TRY(sgl_gather_alloc(root, sizeof *m, (void **)&m, &nw, NULL));
+    free(g->edges);
+    g->edges = m;
+    g->nw = nw;
+    g->m = 0;
+    for (size_t w = 0; w < nw; w++)
+        g->m += m[w];
+    return SGL_OK;
 }
 
 /* The root's steps when it is the only worker. */
@@ -278,9 +284,13 @@ static int build(sgl_ctx_t *root, struct build_arg *a, const struct edge *edges,
         return sgl_error_set(SGL_ENOMEM, "out of memory");
     g->id = a->id = darray_new_id(root);
     g->n = a->n;
-    struct id_arg ia = {g->id, 0};
     if (sgl_ctx_is_worker(root)) {
-        int rc = build_alone(root, a, edges, &g->m);
+        g->nw = 1;
+        g->edges = malloc(sizeof *g->edges);
+        int rc = g->edges ? build_alone(root, a, edges, &g->m)
+                          : sgl_error_set(SGL_ENOMEM, "out of memory");
+        if (!rc)
+            g->edges[0] = g->m;
         if (rc)
             sgl_graph_free(root, g);
         else
@@ -295,14 +305,7 @@ static int build(sgl_ctx_t *root, struct build_arg *a, const struct edge *edges,
     if (!rc)
         rc = sgl_exchange(root);
     if (!rc)
-        rc = sgl_pardo(root, csr_task, &ia, sizeof ia);
-    uint64_t *m = NULL;
-    size_t nw = 0;
-    if (!rc)
-        rc = sgl_gather_alloc(root, sizeof *m, (void **)&m, &nw, NULL);
-    for (size_t w = 0; w < nw; w++)
-        g->m += m[w];
-    free(m);
+        rc = pregel_collect_csr(root, g);
     if (rc) {
         sgl_graph_free(root, g);
         return rc;
@@ -383,7 +386,7 @@ static int free_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     if (sgl_ctx_is_master(ctx))
         return sgl_pardo(ctx, free_task, arg, size);
-    pregel_wgraph_drop(ctx, ((const struct id_arg *)arg)->id);
+    pregel_wgraph_drop(ctx, ((const struct pregel_id_arg *)arg)->id);
     return SGL_OK;
 }
 
@@ -391,15 +394,33 @@ int sgl_graph_free(sgl_ctx_t *root, sgl_graph_t *g)
 {
     if (!g)
         return SGL_OK;
-    struct id_arg a = {g->id, 0};
+    struct pregel_id_arg a = {g->id, 0};
     int rc = root ? free_task(root, &a, sizeof a)
                   : sgl_error_set(SGL_EINVAL, "sgl_graph_free: NULL root");
+    free(g->cuts);
+    free(g->edges);
     free(g);
     return rc;
 }
 
 uint64_t sgl_graph_vertices(const sgl_graph_t *g) { return g ? g->n : 0; }
 uint64_t sgl_graph_edges(const sgl_graph_t *g) { return g ? g->m : 0; }
+
+int sgl_graph_part(const sgl_graph_t *g, size_t w, uint64_t *ret_first,
+                   uint64_t *ret_end, uint64_t *ret_edges)
+{
+    if (!g || w >= g->nw)
+        return sgl_error_set(SGL_EINVAL, "sgl_graph_part: no graph, or "
+                                         "worker %zu of %zu",
+                             w, g ? g->nw : 0);
+    if (ret_first)
+        *ret_first = pregel_first(g->cuts, g->n, g->nw, w);
+    if (ret_end)
+        *ret_end = pregel_first(g->cuts, g->n, g->nw, w + 1);
+    if (ret_edges)
+        *ret_edges = g->edges[w];
+    return SGL_OK;
+}
 
 /* ---- the text reader ---- */
 

@@ -16,6 +16,10 @@
 struct sgl_graph {
     uint32_t id;
     uint64_t n, m;         /* vertices, distinct edges */
+    size_t nw;             /* workers */
+    uint64_t *cuts;        /* worker w owns [cuts[w], cuts[w + 1]); NULL:
+                              the even cut */
+    uint64_t *edges;       /* each worker's out-edges */
     uint32_t prog;         /* of the last run; 0 before any */
     char dir[PREGEL_DIR_MAX + 1]; /* checkpoints, if every > 0 */
     unsigned every;
@@ -69,6 +73,7 @@ struct wgraph {
     uint32_t id;           /* first: darray_item_find() reads it */
     uint64_t n;            /* vertices of the graph */
     uint64_t v0, v1;       /* the vertices it owns */
+    uint64_t *cuts;        /* as sgl_graph's (a copy), NULL: even */
     size_t *off;           /* CSR: out-edges of v0 + i at adj[off[i]..] */
     uint64_t *adj;
     void *staged;          /* what the worker hands to the next exchange */
@@ -137,6 +142,25 @@ int wire_stage_round(sgl_ctx_t *worker, struct wgraph *g,
                      const sgl_pregel_program_t *p, size_t nw, size_t r,
                      size_t R);
 
+/* An edge, as graphs are built from (pregel_graph.c). */
+struct edge {
+    uint64_t s, t;
+};
+
+struct pregel_id_arg {
+    uint32_t id;
+    uint32_t pad;
+};
+
+/* In a worker's task: send each of @x's @n edges to its source's owner
+ * under @cuts (NULL: even) for the next exchange; @g keeps the buffer. */
+int pregel_send_edges(sgl_ctx_t *worker, struct wgraph *g,
+                      const struct edge *x, size_t n, size_t nw,
+                      const uint64_t *cuts);
+/* At the root, after that exchange: every worker builds its CSR from the
+ * edges it received; @g learns each worker's edges and the total. */
+int pregel_collect_csr(sgl_ctx_t *root, sgl_graph_t *g);
+
 /* The worker's part of graph @id, or NULL. */
 struct wgraph *pregel_wgraph(sgl_ctx_t *worker, uint32_t id);
 /* Keep @g in the worker's state (taking it), or free it on failure. */
@@ -152,6 +176,30 @@ static inline size_t pregel_owner(uint64_t v, uint64_t n, size_t p)
     return (size_t)((((algo_u128)v + 1) * p + n - 1) / n) - 1;
 }
 
+/* The first vertex of worker @w of @nw under @cuts (NULL: even), and
+ * the owner of vertex @v. */
+static inline uint64_t pregel_first(const uint64_t *cuts, uint64_t n,
+                                    size_t nw, size_t w)
+{
+    return cuts ? cuts[w] : (uint64_t)(((algo_u128)n * w) / nw);
+}
+
+static inline size_t pregel_owner_in(const uint64_t *cuts, uint64_t n,
+                                     size_t nw, uint64_t v)
+{
+    if (!cuts)
+        return pregel_owner(v, n, nw);
+    size_t lo = 0, hi = nw; /* cuts[lo] <= v < cuts[hi] */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (cuts[mid] <= v)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
 /* Checkpoints (pregel_checkpoint.c). A worker's file of step @step, and
  * its part read back from the files of a checkpoint taken on @old_workers
  * workers; the files of step @step removed. */
@@ -159,8 +207,7 @@ int ckpt_write(sgl_ctx_t *worker, const struct wgraph *g,
                const sgl_pregel_program_t *p, const char *dir,
                unsigned step);
 int ckpt_read(sgl_ctx_t *worker, struct wgraph *g,
-              const sgl_pregel_program_t *p, const char *dir, unsigned step,
-              size_t old_workers);
+              const sgl_pregel_program_t *p, const char *dir, unsigned step);
 void ckpt_remove(sgl_ctx_t *worker, const char *dir, unsigned step);
 
 /* The manifest that makes a checkpoint whole, written by the root. */
@@ -171,8 +218,13 @@ struct ckpt_manifest {
     size_t value_size, msg_size;
     double agg[SGL_PREGEL_MAX_AGGS];
     sgl_pregel_stats_t stats;
+    uint64_t *cuts;        /* the run's cut, workers + 1; NULL: even */
+    char program[64];      /* the program's name, blanks made '_' */
 };
+/* @name as the manifest writes it, into @buf of 64 bytes. */
+void ckpt_program_name(const char *name, char *buf);
 int ckpt_manifest_write(const char *dir, const struct ckpt_manifest *m);
+/* Read it; m->cuts malloc()ed (free it) or NULL. */
 int ckpt_manifest_read(const char *dir, struct ckpt_manifest *m);
 
 /* The registered program @id, or NULL. */

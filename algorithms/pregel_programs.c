@@ -120,6 +120,9 @@ int algo_pregel_register(void)
     return sgl_pregel_register(&hops_program, &hops_id);
 }
 
+uint32_t sgl_pagerank_program_id(void) { return pagerank_id; }
+uint32_t sgl_bfs_hops_program_id(void) { return hops_id; }
+
 int sgl_pagerank(sgl_ctx_t *root, sgl_graph_t *g, double alpha, double tol,
                  unsigned max_iter, double *ranks, sgl_pregel_stats_t *st)
 {

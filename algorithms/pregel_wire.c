@@ -82,7 +82,8 @@ static int fan_dests(struct wgraph *g, size_t nw)
     size_t k = 0;
     for (size_t w = 0; w < nw; w++) {
         f->dest_off[w] = k;
-        while (k < f->nslots && pregel_owner(f->target[k], g->n, nw) == w)
+        while (k < f->nslots &&
+               pregel_owner_in(g->cuts, g->n, nw, f->target[k]) == w)
             k++;
     }
     f->dest_off[nw] = k;
@@ -149,7 +150,8 @@ static int stage_outbox(sgl_ctx_t *ctx, struct wgraph *g,
                  ? SGL_OK
                  : sgl_error_set(SGL_ENOMEM, "out of memory");
     for (size_t k = 0; k < o->used && !rc; k++) {
-        dest[k] = (uint32_t)pregel_owner(outbox_target(o, k), g->n, nw);
+        dest[k] = (uint32_t)pregel_owner_in(g->cuts, g->n, nw,
+                                            outbox_target(o, k));
         counts[dest[k]]++;
         raw[dest[k]] += o->hits[o->slot[k]];
     }
@@ -203,16 +205,14 @@ int wire_stage(sgl_ctx_t *ctx, struct wgraph *g, const sgl_pregel_program_t *p,
 
 /* ---- rounds under a budget ---- */
 
-/* The first vertex of worker @w of @nw. */
-static uint64_t first_vertex(uint64_t n, size_t nw, size_t w)
+/* The owner of target @t, and the round of R that carries it. */
+static size_t round_of(const struct wgraph *g, uint64_t t, size_t nw,
+                       size_t R, size_t *ret_d)
 {
-    return (uint64_t)(((algo_u128)n * w) / nw);
-}
-
-/* Round of R that carries target @t of destination @d. */
-static size_t round_of(uint64_t t, uint64_t n, size_t nw, size_t d, size_t R)
-{
-    uint64_t lo = first_vertex(n, nw, d), size = first_vertex(n, nw, d + 1) - lo;
+    size_t d = pregel_owner_in(g->cuts, g->n, nw, t);
+    uint64_t lo = pregel_first(g->cuts, g->n, nw, d);
+    uint64_t size = pregel_first(g->cuts, g->n, nw, d + 1) - lo;
+    *ret_d = d;
     return (size_t)(((algo_u128)(t - lo) * R) / size);
 }
 
@@ -257,7 +257,7 @@ int wire_plan(struct wgraph *g, const sgl_pregel_program_t *p, size_t nw,
         double bytes = 0, most = 0;
         for (size_t i = 0; i < o->used; i++) {
             uint64_t t = outbox_target(o, g->order[i]);
-            size_t d = pregel_owner(t, g->n, nw), r = round_of(t, g->n, nw, d, R);
+            size_t d, r = round_of(g, t, nw, R, &d);
             if (d != cur_d || r != cur_r) {
                 cur_d = d, cur_r = r;
                 bytes = sizeof(struct wire_head);
@@ -292,7 +292,8 @@ static int order_by_round(struct wgraph *g, size_t nw, size_t R)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
         uint64_t x = outbox_target(o, g->order[i]);
-        t[i][0] = round_of(x, g->n, nw, pregel_owner(x, g->n, nw), R);
+        size_t d;
+        t[i][0] = round_of(g, x, nw, R, &d);
         t[i][1] = x;
         t[i][2] = g->order[i];
     }
@@ -319,9 +320,8 @@ int wire_stage_round(sgl_ctx_t *ctx, struct wgraph *g,
     if (!counts)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
     while (end < o->used) {
-        uint64_t t = outbox_target(o, g->order[end]);
-        size_t d = pregel_owner(t, g->n, nw);
-        if (round_of(t, g->n, nw, d, R) != r)
+        size_t d;
+        if (round_of(g, outbox_target(o, g->order[end]), nw, R, &d) != r)
             break;
         counts[d]++;
         end++;
@@ -335,7 +335,8 @@ int wire_stage_round(sgl_ctx_t *ctx, struct wgraph *g,
     unsigned char *at = g->staged;
     for (size_t i = g->next; i < end && !rc;) {
         /* one block: the run of messages to one destination */
-        size_t d = pregel_owner(outbox_target(o, g->order[i]), g->n, nw);
+        size_t d = pregel_owner_in(g->cuts, g->n, nw,
+                                   outbox_target(o, g->order[i]));
         size_t n = (counts[d] - sizeof(struct wire_head)) / es;
         uint64_t raw = 0;
         unsigned char *head = at;

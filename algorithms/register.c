@@ -11,6 +11,7 @@ static const struct algo_task *const tables[] = {
     algo_dplan_tasks,
     algo_graph_tasks,
     algo_pregel_tasks,
+    algo_balance_tasks,
 };
 
 int sgl_algorithms_register(sgl_runtime_t *rt)

@@ -140,6 +140,29 @@ int sgl_graph_free(sgl_ctx_t *root, sgl_graph_t *graph);
 uint64_t sgl_graph_vertices(const sgl_graph_t *graph);
 uint64_t sgl_graph_edges(const sgl_graph_t *graph);
 
+/** Worker @p worker's part of the graph (workers in depth-first order):
+ *  its vertices [*ret_first, *ret_end) and their out-edges (*ret_edges).
+ *  Graphs start cut into even vertex ranges; sgl_graph_balance() re-cuts
+ *  them. Any pointer may be NULL.
+ *  @return SGL_OK, SGL_EINVAL (NULL graph, worker out of range). */
+int sgl_graph_part(const sgl_graph_t *graph, size_t worker,
+                   uint64_t *ret_first, uint64_t *ret_end,
+                   uint64_t *ret_edges);
+
+/** Re-cut @p graph's vertices into contiguous ranges of about equal
+ *  weight, a vertex weighing its out-degree + 1 (a superstep's work is a
+ *  read per out-edge and a compute per vertex), and move the edges to
+ *  their new owners (one exchange). The cut is chosen on 256 slices of
+ *  every worker's range, so a worker's weight is the ideal to within one
+ *  slice; one vertex is never split, so a hub heavier than a worker's
+ *  share stays whole. Vertex numbers do not change, nor do results beyond
+ *  rounding (combining per worker rounds by worker). A run starts afresh
+ *  after it; checkpoints record the cut, and a resume reads checkpoints
+ *  of any cut.
+ *  @return SGL_OK, SGL_EINVAL (NULL), SGL_ESTATE (not the root),
+ *          SGL_ENOMEM; after a failure free the graph. */
+int sgl_graph_balance(sgl_ctx_t *root, sgl_graph_t *graph);
+
 /* ---- running ---- */
 
 /** What a run did. */
@@ -279,6 +302,13 @@ void sgl_combine_min_u64(void *acc, const void *msg);
 int sgl_pagerank(sgl_ctx_t *root, sgl_graph_t *graph, double alpha,
                  double tol, unsigned max_iter, double *ranks,
                  sgl_pregel_stats_t *ret_stats);
+
+/** The registered numbers of sgl_pagerank()'s and sgl_bfs_hops()'s
+ *  programs (0 before sgl_algorithms_register()), to resume their runs
+ *  with sgl_pregel_resume(): PageRank's parameters are {alpha, tol} and
+ *  its supersteps max_iter + 2; BFS's are {source}. */
+uint32_t sgl_pagerank_program_id(void);
+uint32_t sgl_bfs_hops_program_id(void);
 
 /** Hops from @p source along out-edges (breadth-first, one superstep per
  *  level); UINT64_MAX for unreachable vertices.

@@ -321,6 +321,149 @@ int pregel_check_budget(sgl_runtime_t *rt)
     return test_named(sgl_run(rt, budget_task, NULL, 0), "budget");
 }
 
+/* ---- balance by edges ---- */
+
+#define HUB_N 1200
+#define HUBS 100
+#define HUB_DEGREE 40
+
+/* Vertices 0..HUBS-1 send HUB_DEGREE edges each, the others one: the
+ * even cut gives the first worker most of the edges. */
+static uint64_t (*hub_edges(size_t *ret_m))[2]
+{
+    size_t m = HUBS * HUB_DEGREE + (HUB_N - HUBS), k = 0;
+    uint64_t (*e)[2] = malloc(m * sizeof *e);
+    for (uint64_t v = 0; e && v < HUB_N; v++)
+        for (uint64_t d = 0; d < (v < HUBS ? HUB_DEGREE : 1); d++) {
+            e[k][0] = v;
+            e[k++][1] = (v * 7 + 13 * d + 1) % HUB_N;
+        }
+    *ret_m = m;
+    return e;
+}
+
+/* The heaviest worker's weight (out-edges + vertices) over the mean. */
+static double heaviest(const sgl_graph_t *g, size_t nw)
+{
+    double most = 0, total = 0;
+    for (size_t w = 0; w < nw; w++) {
+        uint64_t a, b, m;
+        if (sgl_graph_part(g, w, &a, &b, &m))
+            return -1;
+        double x = (double)(m + (b - a));
+        most = x > most ? x : most;
+        total += x;
+    }
+    return most / (total / (double)nw);
+}
+
+/* Balance a hub-heavy graph: the heaviest worker nearer the mean, the
+ * same PageRank and BFS as the reference; a checkpoint of the even cut
+ * resumed on the balanced one, and one of the balanced cut resumed on
+ * itself, bitwise as the uninterrupted run. */
+static int balance_task(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)size;
+    const char *dir = arg;
+    size_t m, nw = sgl_ctx_workers(root);
+    uint64_t (*e)[2] = hub_edges(&m);
+    struct csr ref = {0, NULL, NULL};
+    double *want = malloc(HUB_N * sizeof *want), *r = malloc(HUB_N * sizeof *r);
+    double *r2 = malloc(HUB_N * sizeof *r2);
+    uint64_t *hops = malloc(HUB_N * sizeof *hops);
+    uint64_t *want_hops = malloc(HUB_N * sizeof *want_hops);
+    sgl_graph_t *g = NULL;
+    int rc = e && want && r && r2 && hops && want_hops ? SGL_OK : SGL_ENOMEM;
+    if (!rc)
+        rc = make_csr(HUB_N, e, m, &ref);
+    if (!rc)
+        rc = sgl_graph_from_edges(root, HUB_N, (const uint64_t (*)[2])e, m,
+                                  &g);
+    double before = rc ? 0 : heaviest(g, nw);
+    /* a checkpoint every 2 supersteps of the even cut, up to 6 */
+    if (!rc && !(rc = sgl_pregel_checkpoint(g, dir, 2)))
+        rc = sgl_pagerank(root, g, 0.85, 0, 4, NULL, NULL);
+    if (!rc && !(rc = sgl_pregel_checkpoint(g, NULL, 0)))
+        rc = sgl_graph_balance(root, g);
+    double after = rc ? 0 : heaviest(g, nw);
+    if (!rc && nw > 1 && !(after < before && after <= 1.25))
+        rc = sgl_error_set(SGL_ETASK, "the heaviest worker carries %.2fx the "
+                                      "mean before balancing, %.2fx after",
+                           before, after);
+    if (!rc) {
+        pagerank_ref(&ref, 0.85, 1e-13, 500, want);
+        bfs_ref(&ref, 0, want_hops);
+        rc = sgl_pagerank(root, g, 0.85, 1e-13, 500, r, NULL);
+    }
+    if (!rc)
+        rc = sgl_bfs_hops(root, g, 0, hops, NULL);
+    if (!rc) {
+        struct job j = {0, 0};
+        rc = compare(&j, &ref, g, r, want, hops, want_hops);
+    }
+    /* the even cut's checkpoint (superstep 4), resumed on the new cut,
+     * against the same 6 supersteps uninterrupted on it */
+    uint32_t pr = sgl_pagerank_program_id();
+    double params[SGL_PREGEL_MAX_PARAMS] = {0.85, 0};
+    if (!rc && !(rc = sgl_pregel_checkpoint(g, dir, 2)))
+        rc = sgl_pregel_resume(root, g, pr, params, 6, NULL);
+    if (!rc)
+        rc = sgl_pregel_values(root, g, r, HUB_N);
+    if (!rc && !(rc = sgl_pregel_checkpoint(g, NULL, 0)))
+        rc = sgl_pregel_run(root, g, pr, params, 6, NULL);
+    if (!rc)
+        rc = sgl_pregel_values(root, g, r2, HUB_N);
+    for (size_t v = 0; !rc && v < HUB_N; v++)
+        if (fabs(r[v] - r2[v]) > 1e-15)
+            rc = sgl_error_set(SGL_ETASK, "resumed from the even cut's "
+                                          "checkpoint: vertex %zu has %.17g, "
+                                          "%.17g uninterrupted",
+                               v, r[v], r2[v]);
+    /* the balanced cut's own checkpoint: bitwise */
+    if (!rc && !(rc = sgl_pregel_checkpoint(g, dir, 2)))
+        rc = sgl_pregel_run(root, g, pr, params, 5, NULL);
+    if (!rc)
+        rc = sgl_pregel_resume(root, g, pr, params, 6, NULL);
+    if (!rc)
+        rc = sgl_pregel_values(root, g, r, HUB_N);
+    for (size_t v = 0; !rc && v < HUB_N; v++)
+        if (memcmp(&r[v], &r2[v], sizeof *r))
+            rc = sgl_error_set(SGL_ETASK, "resumed from the balanced cut's "
+                                          "checkpoint: vertex %zu has %.17g, "
+                                          "%.17g uninterrupted",
+                               v, r[v], r2[v]);
+    /* another program (with values and messages of the same size) must
+     * not start from PageRank's state */
+    double source[SGL_PREGEL_MAX_PARAMS] = {0};
+    if (!rc)
+        rc = test_expect(sgl_pregel_resume(root, g, sgl_bfs_hops_program_id(),
+                                           source, 10, NULL),
+                         SGL_EPARSE, "program pagerank",
+                         "BFS resumed from PageRank's checkpoint");
+    int rc2 = sgl_graph_free(root, g);
+    csr_free(&ref);
+    free(e), free(want), free(r), free(r2), free(hops), free(want_hops);
+    return rc ? rc : rc2;
+}
+
+int pregel_check_balance(sgl_runtime_t *rt)
+{
+    char dir[] = "sgl-test-balance-XXXXXX";
+    if (sgl_runtime_rank(rt) == 0 && !mkdtemp(dir))
+        return sgl_error_set(SGL_EIO, "cannot make a folder for checkpoints");
+    /* every rank must name the same folder: rank 0's, the root's */
+    int rc = test_named(sgl_run(rt, balance_task, dir, sizeof dir),
+                        "balance");
+    if (sgl_runtime_rank(rt) == 0) {
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "pregel_check_balance: could not remove %s\n",
+                    dir);
+    }
+    return rc;
+}
+
 /* ---- errors ---- */
 
 static void bad_compute(sgl_vertex_t *v)

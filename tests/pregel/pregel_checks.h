@@ -19,6 +19,9 @@ int pregel_check_graphs(sgl_runtime_t *rt);
 /* A memory budget: rounds with bitwise the same results, each within
  * the budget; a budget no rounds meet refused. */
 int pregel_check_budget(sgl_runtime_t *rt);
+/* Balance by edges on a hub-heavy graph: the heaviest worker nearer the
+ * mean, the reference's results, checkpoints of either cut resumed. */
+int pregel_check_balance(sgl_runtime_t *rt);
 /* Bad input: vertices out of range, a send to a vertex that does not
  * exist, bad parameters. */
 int pregel_check_errors(sgl_runtime_t *rt);

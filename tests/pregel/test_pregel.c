@@ -13,6 +13,7 @@ static const struct test_check_entry checks[] = {
     {pregel_check_programs, "programs"},
     {pregel_check_graphs, "graphs"},
     {pregel_check_budget, "budget"},
+    {pregel_check_balance, "balance"},
     {pregel_check_errors, "errors"},
 };
 
