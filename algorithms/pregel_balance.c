@@ -1,8 +1,9 @@
 /* sgl_graph_balance(): re-cut a graph's vertices by weight. Three
  * supersteps and an exchange, from the root:
  *
- *   weigh    every worker hands up the weight (out-degree + 1 per vertex)
- *            of SLICES equal slices of its vertex range;
+ *   weigh    every worker hands up the weight (out-degree + the vertex
+ *            weight per vertex) of SLICES equal slices of its vertex
+ *            range;
  *   cut      the root places cut k at the slice boundary where the
  *            running weight is nearest k / workers of the total;
  *   move     every worker sends its out-edges to their sources' new
@@ -23,42 +24,49 @@ static uint64_t slice_first(uint64_t v0, uint64_t v1, size_t j)
     return v0 + (uint64_t)(((algo_u128)(v1 - v0) * j) / SLICES);
 }
 
+struct weigh_arg {
+    uint32_t id;
+    uint32_t pad;
+    double vertex_weight;
+};
+
 static int weigh_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
-    const struct pregel_id_arg *a = arg;
+    const struct weigh_arg *a = arg;
     if (sgl_ctx_is_master(ctx)) {
         TRY(sgl_pardo(ctx, weigh_task, arg, size));
-        return algo_pass_up(ctx, sizeof(uint64_t));
+        return algo_pass_up(ctx, sizeof(double));
     }
     const struct wgraph *g = pregel_wgraph(ctx, a->id);
     if (!g)
         return sgl_error_set(SGL_ESTATE, "worker %zu has no graph %u",
                              sgl_ctx_first_worker(ctx), a->id);
-    uint64_t w[SLICES];
+    double w[SLICES];
     for (size_t j = 0; j < SLICES; j++) {
         uint64_t lo = slice_first(g->v0, g->v1, j) - g->v0;
         uint64_t hi = slice_first(g->v0, g->v1, j + 1) - g->v0;
-        w[j] = (hi - lo) + (g->off[hi] - g->off[lo]);
+        w[j] = a->vertex_weight * (double)(hi - lo) +
+               (double)(g->off[hi] - g->off[lo]);
     }
     return sgl_put(ctx, w, sizeof *w, SLICES);
 }
 
 /* The new cut from every worker's slice weights @w, slices of the
  * graph's current cut. */
-static void place_cuts(const sgl_graph_t *g, const uint64_t *w,
+static void place_cuts(const sgl_graph_t *g, const double *w,
                        uint64_t *cuts)
 {
     size_t nw = g->nw, k = 1;
     double total = 0, run = 0;
     for (size_t i = 0; i < nw * SLICES; i++)
-        total += (double)w[i];
+        total += w[i];
     cuts[0] = 0;
     for (size_t i = 0; i < nw * SLICES && k < nw; i++) {
         size_t old = i / SLICES, j = i % SLICES;
         uint64_t v0 = pregel_first(g->cuts, g->n, nw, old);
         uint64_t v1 = pregel_first(g->cuts, g->n, nw, old + 1);
         double before = run;
-        run += (double)w[i];
+        run += w[i];
         /* cuts whose target falls in this slice: at its start or its end,
          * whichever is nearer */
         while (k < nw && run >= total * (double)k / (double)nw) {
@@ -135,17 +143,20 @@ static int move_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     return move_worker(ctx, a, (const uint64_t *)(a + 1));
 }
 
-int sgl_graph_balance(sgl_ctx_t *root, sgl_graph_t *g)
+int sgl_graph_balance(sgl_ctx_t *root, sgl_graph_t *g, double vertex_weight)
 {
-    if (!root || !g)
-        return sgl_error_set(SGL_EINVAL, "sgl_graph_balance: NULL argument");
+    if (!root || !g || !(vertex_weight >= 0 && vertex_weight <= 1e9))
+        return sgl_error_set(SGL_EINVAL, "sgl_graph_balance: NULL argument, "
+                                         "or a vertex weight of %g (0 to "
+                                         "1e9)",
+                             vertex_weight);
     if (!sgl_ctx_is_root(root))
         return sgl_error_set(SGL_ESTATE, "sgl_graph_balance: call it on the "
                                          "root");
     if (g->nw < 2)
         return SGL_OK; /* one worker: nothing to balance */
-    struct pregel_id_arg ia = {g->id, 0};
-    uint64_t *w = NULL;
+    struct weigh_arg ia = {g->id, 0, vertex_weight};
+    double *w = NULL;
     size_t nw = 0, size = sizeof(struct move_arg) +
                           (g->nw + 1) * sizeof(uint64_t);
     TRY(sgl_pardo(root, weigh_task, &ia, sizeof ia));

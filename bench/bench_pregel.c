@@ -40,13 +40,60 @@ struct opts {
 #define SEED 11
 
 /* The graph lives on the workers across runs; the root keeps its
- * handle here. */
-static sgl_graph_t *graph;
+ * handle here. The hub graph is the same graph with its vertices
+ * renumbered by falling out-degree, so that the even cut puts the hubs on
+ * the first workers. */
+static sgl_graph_t *graph, *hub_graph;
+
+enum job_kind {
+    RUN,       /* PageRank on the graph */
+    BUILD,     /* build the graph */
+    HUB_BUILD, /* build the hub graph */
+    HUB_RUN,   /* PageRank on it */
+    HUB_CUT,   /* sgl_graph_balance() it */
+};
+
+static int by_degree(const void *x, const void *y)
+{
+    const uint64_t *a = x, *b = y; /* (degree, vertex) */
+    if (a[0] != b[0])
+        return a[0] > b[0] ? -1 : 1;
+    return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* The hub graph, built from the root's copy of the edges. */
+static int build_hubs(sgl_ctx_t *root, unsigned scale)
+{
+    uint64_t n = UINT64_C(1) << scale, m = 16 * n;
+    uint64_t (*e)[2] = malloc(m * sizeof *e), (*d)[2] = calloc(n, sizeof *d);
+    uint64_t *to = malloc(n * sizeof *to);
+    int rc = e && d && to ? SGL_OK : SGL_ENOMEM;
+    if (!rc)
+        rc = sgl_graph_kronecker_edges(scale, 16, SEED, 0, m, e);
+    for (uint64_t v = 0; !rc && v < n; v++)
+        d[v][1] = v;
+    for (uint64_t k = 0; !rc && k < m; k++)
+        d[e[k][0]][0]++;
+    if (!rc)
+        qsort(d, n, sizeof *d, by_degree);
+    for (uint64_t v = 0; !rc && v < n; v++)
+        to[d[v][1]] = v;
+    for (uint64_t k = 0; !rc && k < m; k++) {
+        e[k][0] = to[e[k][0]];
+        e[k][1] = to[e[k][1]];
+    }
+    if (!rc)
+        rc = sgl_graph_from_edges(root, n, (const uint64_t (*)[2])e, m,
+                                  &hub_graph);
+    free(e), free(d), free(to);
+    return rc;
+}
 
 struct job {
-    int build; /* 1: build the graph; 0: run PageRank */
+    int build; /* a job_kind */
     unsigned scale, iters;
     unsigned every; /* checkpoints every so many supersteps, or 0 */
+    double vweight; /* HUB_CUT: sgl_graph_balance()'s vertex weight */
     char dir[160];
 };
 
@@ -65,27 +112,33 @@ static int job_task(sgl_ctx_t *root, const void *arg, size_t size)
     struct result r;
     memset(&r, 0, sizeof r);
     double t0 = MPI_Wtime();
-    if (j->build) {
-        int rc = sgl_graph_kronecker(root, j->scale, 16, SEED, &graph);
+    sgl_graph_t *g = j->build >= HUB_BUILD ? hub_graph : graph;
+    if (j->build == BUILD || j->build == HUB_BUILD || j->build == HUB_CUT) {
+        int rc = j->build == BUILD
+                     ? sgl_graph_kronecker(root, j->scale, 16, SEED, &graph)
+                 : j->build == HUB_BUILD ? build_hubs(root, j->scale)
+                                         : sgl_graph_balance(root, hub_graph,
+                                                             j->vweight);
         if (rc)
             return rc;
         r.build_seconds = MPI_Wtime() - t0;
+        g = j->build == BUILD ? graph : hub_graph;
     } else {
         /* tolerance 0: exactly iters + 2 supersteps, as many updates as
          * the peer's iters + 1 */
-        int rc = sgl_pregel_checkpoint(graph, j->dir, j->every);
+        int rc = sgl_pregel_checkpoint(g, j->dir, j->every);
         t0 = MPI_Wtime();
         if (!rc)
-            rc = sgl_pagerank(root, graph, 0.85, 0, j->iters, NULL, &r.st);
+            rc = sgl_pagerank(root, g, 0.85, 0, j->iters, NULL, &r.st);
         r.seconds = MPI_Wtime() - t0;
-        if (!rc)
-            rc = sgl_pregel_values(root, graph, sgl_ranks,
-                                   sgl_graph_vertices(graph));
+        if (!rc && j->build == RUN)
+            rc = sgl_pregel_values(root, g, sgl_ranks, sgl_graph_vertices(g));
         if (rc)
             return rc;
     }
-    r.n = sgl_graph_vertices(graph);
-    r.m = sgl_graph_edges(graph);
+    r.n = sgl_graph_vertices(g);
+    r.m = sgl_graph_edges(g);
+
     return sgl_put(root, &r, sizeof r, 1);
 }
 
@@ -138,6 +191,82 @@ static void print_row(const char *what, double *v, int n, double unit,
     qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
     printf("  %-30s %10.3f %s (%.3f - %.3f)\n", what,
            bench_median(v, n) / unit, u, v[0] / unit, v[n - 1] / unit);
+}
+
+/* One side of the hub table. */
+struct hub_side {
+    double per_step, heaviest, hskew;
+    double vertex_weight; /* fitted: a vertex's compute in edge reads */
+};
+
+/* Fit t_i = a V_i + b E_i over the root's children (workers) of the
+ * superstep with the median time: the weight a / b, or 1 where the fit
+ * says nothing (fewer than 2 workers, or a degenerate system). */
+static double fit_vertex_weight(const sgl_graph_t *g, const struct pstep *s,
+                                size_t n)
+{
+    if (n == 0 || s[n / 2].children < 2)
+        return 1;
+    const struct pstep *p = &s[n / 2];
+    double vv = 0, ve = 0, ee = 0, vt = 0, et = 0;
+    for (unsigned i = 0; i < p->children; i++) {
+        uint64_t a, b, m;
+        if (sgl_graph_part(g, i, &a, &b, &m))
+            return 1;
+        double v = (double)(b - a), e = (double)m, t = p->time[i];
+        vv += v * v, ve += v * e, ee += e * e, vt += v * t, et += e * t;
+    }
+    double det = vv * ee - ve * ve;
+    if (!(fabs(det) > 1e-9 * vv * ee))
+        return 1;
+    double a = (vt * ee - et * ve) / det, b = (et * vv - vt * ve) / det;
+    return a > 0 && b > 0 && a / b < 1e3 ? a / b : 1;
+}
+
+/* The heaviest worker's weight (out-edges + @vw per vertex) over the
+ * mean, at the root. */
+static double heaviest(const sgl_graph_t *g, size_t nw, double vw)
+{
+    double most = 0, total = 0;
+    for (size_t w = 0; w < nw; w++) {
+        uint64_t a, b, m;
+        if (sgl_graph_part(g, w, &a, &b, &m) == SGL_OK) {
+            double x = (double)m + vw * (double)(b - a);
+            most = x > most ? x : most;
+            total += x;
+        }
+    }
+    return total > 0 ? most / (total / (double)nw) : 0;
+}
+
+/* @reps runs of @j after one untimed (it lays the fan out), the last one
+ * traced for the skew of h. */
+static int hub_runs(sgl_runtime_t *rt, const struct job *j, int reps,
+                    struct hub_side *ret)
+{
+    double *t = calloc((size_t)reps, sizeof *t);
+    struct result r;
+    int rc = t ? run(rt, j, &r) : SGL_ENOMEM;
+    for (int k = 0; k < reps && !rc; k++) {
+        sgl_trace_clear(rt);
+        rc = run(rt, j, &r);
+        t[k] = rc ? 0 : r.seconds / r.st.supersteps;
+    }
+    if (!rc && sgl_runtime_rank(rt) == 0) {
+        struct pstep *s;
+        size_t n = pstep_read(rt, &s);
+        double *skew = malloc((n ? n : 1) * sizeof *skew);
+        for (size_t i = 0; skew && i < n; i++) {
+            skew[i] = s[i].h_mean > 0 ? s[i].h / s[i].h_mean : 1;
+        }
+        ret->hskew = skew && n ? bench_median(skew, (int)n) : 0;
+        ret->vertex_weight = fit_vertex_weight(hub_graph, s, n);
+        ret->per_step = bench_median(t, reps);
+        free(skew);
+        pstep_free(s, n);
+    }
+    free(t);
+    return rc;
 }
 
 /* Supersteps from this one on are compared: superstep 0 delivers
@@ -229,6 +358,7 @@ int main(int argc, char **argv)
     }
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    size_t nw = sgl_machine_workers(sgl_runtime_machine(rt));
     uint64_t n = UINT64_C(1) << o.scale;
     double *peer_ranks = rank == 0 ? malloc(n * sizeof *peer_ranks) : NULL;
     sgl_ranks = rank == 0 ? malloc(n * sizeof *sgl_ranks) : NULL;
@@ -238,13 +368,13 @@ int main(int argc, char **argv)
     FILE *csv = rank == 0 && o.csv ? fopen(o.csv, "w") : NULL;
     if (csv)
         fprintf(csv, "what,rep,seconds_per_iteration\n");
-    struct job j = {1, o.scale, o.iters, 0, ""};
+    struct job j = {BUILD, o.scale, o.iters, 0, 1, ""};
     struct result r, built, first;
     int rc = run(rt, &j, &built);
     /* The first run on a graph also lays its out-edges out by target
      * (pregel_fan.c), once: it is timed alone, as the peer's set-up is
      * outside its timer. */
-    j.build = 0;
+    j.build = RUN;
     if (!rc)
         rc = run(rt, &j, &first);
     double diff = 0;
@@ -293,6 +423,32 @@ int main(int argc, char **argv)
             nckpt = (double)((r.st.supersteps - 1) / 5);
         }
     }
+    /* Skew: the hub graph on the even cut, then balanced. */
+    struct hub_side hub[2];
+    struct result cut, hub_built;
+    memset(hub, 0, sizeof hub);
+    j.every = 0;
+    j.scale = o.scale < 18 ? o.scale : 18;
+    j.build = HUB_BUILD;
+    if (!rc)
+        rc = run(rt, &j, &hub_built);
+    for (int side = 0; side < 2 && !rc; side++) {
+        if (side == 1) {
+            /* rank 0 fitted it; every rank runs the same job */
+            MPI_Bcast(&hub[0].vertex_weight, 1, MPI_DOUBLE, 0,
+                      MPI_COMM_WORLD);
+            j.vweight = hub[0].vertex_weight;
+            if (rank == 0)
+                hub[0].heaviest = heaviest(hub_graph, nw, j.vweight);
+            j.build = HUB_CUT;
+            rc = run(rt, &j, &cut);
+        }
+        j.build = HUB_RUN;
+        if (!rc)
+            rc = hub_runs(rt, &j, o.reps, &hub[side]);
+    }
+    if (!rc && rank == 0)
+        hub[1].heaviest = heaviest(hub_graph, nw, j.vweight);
     if (!rc && rank == 0) {
         printf("\nPageRank, Kronecker scale %u (%llu vertices, %llu distinct "
                "edges), %u iterations per run, %d runs, %zu workers\n",
@@ -330,6 +486,21 @@ int main(int argc, char **argv)
     }
     if (!rc && rank == 0 && o.machine)
         print_model(&o, csv, cal, ncal, pred, npred);
+    if (!rc && rank == 0) {
+        printf("  hub graph: the same at scale %u, vertices numbered by "
+               "falling out-degree\n%34s %12s %12s\n",
+               j.scale, "", "even cut", "balanced");
+        printf("  %-30s %11.2fx %11.2fx\n", "heaviest worker's weight",
+               hub[0].heaviest, hub[1].heaviest);
+        printf("  %-30s %11.2fx %11.2fx\n", "busiest worker's h / mean",
+               hub[0].hskew, hub[1].hskew);
+        printf("  %-30s %9.3f ms %9.3f ms\n", "per superstep, median",
+               1e3 * hub[0].per_step, 1e3 * hub[1].per_step);
+        printf("  (weight: out-edges + %.1f per vertex, the cost of a "
+               "vertex in edges fitted to the even cut's workers; balancing "
+               "took %.3f s)\n",
+               hub[0].vertex_weight, cut.build_seconds);
+    }
     pstep_free(cal, ncal);
     pstep_free(pred, npred);
     free(tc);

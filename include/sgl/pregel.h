@@ -150,18 +150,22 @@ int sgl_graph_part(const sgl_graph_t *graph, size_t worker,
                    uint64_t *ret_edges);
 
 /** Re-cut @p graph's vertices into contiguous ranges of about equal
- *  weight, a vertex weighing its out-degree + 1 (a superstep's work is a
- *  read per out-edge and a compute per vertex), and move the edges to
- *  their new owners (one exchange). The cut is chosen on 256 slices of
+ *  weight, a vertex weighing its out-degree + @p vertex_weight (a
+ *  superstep reads once per out-edge and computes once per vertex: the
+ *  weight is a compute's cost in edge reads; 0 balances edges alone), and
+ *  move the edges to their new owners (one exchange). bench_pregel fits
+ *  the weight from a run's trace; for PageRank here it was about 14. The cut is chosen on 256 slices of
  *  every worker's range, so a worker's weight is the ideal to within one
  *  slice; one vertex is never split, so a hub heavier than a worker's
  *  share stays whole. Vertex numbers do not change, nor do results beyond
  *  rounding (combining per worker rounds by worker). A run starts afresh
  *  after it; checkpoints record the cut, and a resume reads checkpoints
  *  of any cut.
- *  @return SGL_OK, SGL_EINVAL (NULL), SGL_ESTATE (not the root),
- *          SGL_ENOMEM; after a failure free the graph. */
-int sgl_graph_balance(sgl_ctx_t *root, sgl_graph_t *graph);
+ *  @return SGL_OK, SGL_EINVAL (NULL, a weight out of 0..1e9),
+ *          SGL_ESTATE (not the root), SGL_ENOMEM; after a failure free
+ *          the graph. */
+int sgl_graph_balance(sgl_ctx_t *root, sgl_graph_t *graph,
+                      double vertex_weight);
 
 /* ---- running ---- */
 

@@ -384,7 +384,10 @@ static int balance_task(sgl_ctx_t *root, const void *arg, size_t size)
     if (!rc && !(rc = sgl_pregel_checkpoint(g, dir, 2)))
         rc = sgl_pagerank(root, g, 0.85, 0, 4, NULL, NULL);
     if (!rc && !(rc = sgl_pregel_checkpoint(g, NULL, 0)))
-        rc = sgl_graph_balance(root, g);
+        rc = test_expect(sgl_graph_balance(root, g, -1), SGL_EINVAL,
+                         "vertex weight of -1", "a negative vertex weight");
+    if (!rc)
+        rc = sgl_graph_balance(root, g, 1);
     double after = rc ? 0 : heaviest(g, nw);
     if (!rc && nw > 1 && !(after < before && after <= 1.25))
         rc = sgl_error_set(SGL_ETASK, "the heaviest worker carries %.2fx the "
