@@ -11,9 +11,10 @@
  * With --ckpt-dir (a folder every process sees), also the cost of a
  * checkpoint every 5 supersteps, as a fraction of a superstep. With
  * --machine (sgl-probe's file of this tree), the model's time per
- * superstep next to the measured one: each worker's c from one more run
- * (its task time over its declared work, median over supersteps), l and
- * g from the file, h and w from the trace of the run predicted. Both
+ * superstep next to the measured one: each worker's c from the timed
+ * runs (its task time over its declared work, median over all their
+ * supersteps), l and g from the file, h and w from the trace of one more
+ * run, the one predicted. Both
  * runs also show the skew: the busiest worker's h against the mean.
  * The tree is SGL_SHAPE or the discovered machine; the peer runs on the
  * same ranks with OMP_NUM_THREADS threads each. */
@@ -281,7 +282,7 @@ static void print_model(const struct opts *o, FILE *csv,
     sgl_machine_t *m = NULL;
     double *c = ncal ? calloc(cal[0].children, sizeof *c) : NULL;
     if (sgl_machine_load(o->machine, &m) || !c ||
-        pstep_calibrate(cal, ncal, FIRST_STEADY, c) || n <= FIRST_STEADY) {
+        pstep_calibrate(cal, ncal, 0, c) || n <= FIRST_STEADY) {
         printf("  (no prediction: %s)\n",
                m ? "too few supersteps traced" : sgl_last_error());
         sgl_machine_free(m);
@@ -313,8 +314,8 @@ static void print_model(const struct opts *o, FILE *csv,
     }
     if (ok) {
         printf("  model per superstep (supersteps %d..%zu of one run; c from "
-               "another run, l and g from %s):\n",
-               FIRST_STEADY, n - 1, o->machine);
+               "the %zu supersteps of the timed runs, l and g from %s):\n",
+               FIRST_STEADY, n - 1, ncal, o->machine);
         printf("  %-30s %10.3f ms, predicted %.3f ms\n",
                "superstep, median", 1e3 * bench_median(meas, (int)k),
                1e3 * bench_median(pr, (int)k));
@@ -378,6 +379,7 @@ int main(int argc, char **argv)
     if (!rc)
         rc = run(rt, &j, &first);
     double diff = 0;
+    sgl_trace_clear(rt); /* the timed runs calibrate the model */
     for (int k = 0; !rc && k < o.reps; k++) {
         peer_result_t pr;
         for (int order = 0; order < 2 && !rc; order++) {
@@ -400,16 +402,17 @@ int main(int argc, char **argv)
         if (csv)
             fprintf(csv, "sgl,%d,%.9g\npeer,%d,%.9g\n", k, ts[k], k, tp[k]);
     }
-    /* The model per superstep: c from one traced run, the prediction
-     * of the next. */
+    /* The model per superstep: c from the timed runs' supersteps (all
+     * of them: a median over the machine's moods), the prediction of one
+     * more run. */
     struct pstep *cal = NULL, *pred = NULL;
     size_t ncal = 0, npred = 0;
-    for (int k = 0; !rc && k < 2 && o.machine; k++) {
+    if (!rc && rank == 0 && o.machine)
+        ncal = pstep_read(rt, &cal);
+    if (!rc && o.machine) {
         sgl_trace_clear(rt);
         rc = run(rt, &j, &r);
-        if (!rc && rank == 0 && k == 0)
-            ncal = pstep_read(rt, &cal);
-        if (!rc && rank == 0 && k == 1)
+        if (!rc && rank == 0)
             npred = pstep_read(rt, &pred);
     }
     /* Checkpoints every 5 supersteps: the same runs again, writing. */
