@@ -309,6 +309,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_algorithms: %s\n", sgl_last_error());
         return 1;
     }
+    bench_warn(rt, "bench_algorithms");
     const sgl_machine_t *m = sgl_runtime_machine(rt);
     c.threads = (int)sgl_machine_workers(m);
     omp_set_num_threads(c.threads);

@@ -6,7 +6,10 @@
 #ifndef SGL_BENCH_ENV_H
 #define SGL_BENCH_ENV_H
 
+#include <stdio.h>
 #include <stdlib.h>
+
+#include <sgl/sgl.h>
 
 static inline void bench_default_env(void)
 {
@@ -15,6 +18,15 @@ static inline void bench_default_env(void)
     setenv("OMPI_MCA_pml", "ob1", 0);
     setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 0);
     setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 0);
+}
+
+/* Rank 0's set-up warning (sgl_runtime_warning()), on stderr: timings
+ * of an oversubscribed host mean little. */
+static inline void bench_warn(const sgl_runtime_t *rt, const char *tool)
+{
+    const char *w = sgl_runtime_warning(rt);
+    if (w && sgl_runtime_rank(rt) == 0)
+        fprintf(stderr, "%s: warning: %s\n", tool, w);
 }
 
 #endif

@@ -221,6 +221,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_large: %s\n", sgl_last_error());
         return 1;
     }
+    bench_warn(rt, "bench_large");
     double rss0 = max_rss_bytes();
     rc = sgl_run(rt, large_main, &j, sizeof j);
     const sgl_machine_t *m = sgl_runtime_machine(rt);

@@ -777,6 +777,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_main: %s\n", sgl_last_error());
         return 1;
     }
+    bench_warn(rt, "bench_main");
     const sgl_machine_t *rm = sgl_runtime_machine(rt);
     struct peers p = {0};
     MPI_Comm_dup(MPI_COMM_WORLD, &p.comm);

@@ -357,6 +357,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_pregel: %s\n", sgl_last_error());
         return 1;
     }
+    bench_warn(rt, "bench_pregel");
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     size_t nw = sgl_machine_workers(sgl_runtime_machine(rt));

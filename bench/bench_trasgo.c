@@ -548,6 +548,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_trasgo: %s\n", sgl_last_error());
         return 1;
     }
+    bench_warn(rt, "bench_trasgo");
     int rank, ranks;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);

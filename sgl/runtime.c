@@ -346,6 +346,35 @@ static int check_oversubscription(struct sgl_runtime *rt)
     return pus;
 }
 
+/* Ranks that each fit their processing units can still overcommit their
+ * host together (mpirun --bind-to none, every rank on a tree of all the
+ * cores): add up the workers of the ranks that share this host's memory.
+ * Collective over the runtime's ranks. */
+static void check_host(struct sgl_runtime *rt)
+{
+    size_t mine = 0;
+    for (size_t w = 0; w < sgl_machine_workers(rt->machine); w++)
+        mine += sgl_node_rank(sgl_machine_worker(rt->machine, w)) == rt->rank;
+    MPI_Comm local;
+    if (MPI_Comm_split_type(rt->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                            &local) != MPI_SUCCESS)
+        return;
+    unsigned long long m = mine, all = 0;
+    int ranks = 0;
+    int ok = MPI_Allreduce(&m, &all, 1, MPI_UNSIGNED_LONG_LONG, MPI_SUM,
+                           local) == MPI_SUCCESS &&
+             MPI_Comm_size(local, &ranks) == MPI_SUCCESS;
+    MPI_Comm_free(&local);
+    int pus = rt->topo ? hwloc_get_nbobjs_by_type(rt->topo, HWLOC_OBJ_PU) : 0;
+    if (ok && ranks > 1 && pus > 0 && all > (unsigned long long)pus &&
+        !rt->warning[0])
+        snprintf(rt->warning, sizeof rt->warning,
+                 "the %d ranks on this host run %llu worker threads on its "
+                 "%d processing units: oversubscribed, correct but not "
+                 "meaningful for speed",
+                 ranks, all, pus);
+}
+
 /* The watchdog's limit: the option, else SGL_WATCHDOG; rank 0's holds on
  * every rank, since remote ranks need not inherit its environment. */
 /* A boolean environment variable, read the usual ways. */
@@ -515,6 +544,8 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
     int pus = rt->topo ? check_oversubscription(rt) : 0;
     if (rc == SGL_OK)
         rc = agree(rt->comm, plan_threads(rt, pus));
+    if (rc == SGL_OK)
+        check_host(rt);
     if (rc != SGL_OK) {
         char msg[SGL_ERRMSG_MAX];
         snprintf(msg, sizeof msg, "%s", sgl_last_error());

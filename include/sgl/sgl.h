@@ -158,9 +158,9 @@ const sgl_machine_t *sgl_runtime_machine(const sgl_runtime_t *rt);
 /** This process's rank in the runtime's communicator. */
 int sgl_runtime_rank(const sgl_runtime_t *rt);
 /** A warning about this process's set-up, or NULL: today, more worker
- *  threads than the processing units the process may run on (allowed and
- *  correct, but not meaningful for speed). The library never prints; tools
- *  show it. */
+ *  threads than the processing units the process may run on, or than the
+ *  host has for all its ranks together (allowed and correct, but not
+ *  meaningful for speed). The library never prints; tools show it. */
 const char *sgl_runtime_warning(const sgl_runtime_t *rt);
 
 /** Level of the context's node (root = 0). */
