@@ -377,6 +377,22 @@ static void take(struct wgraph *g, const sgl_pregel_program_t *p, size_t i,
     g->has_msg[i] = 1;
 }
 
+/* The local index of the target a message at @m names, which must be
+ * one of this worker's vertices. */
+static int local_target(sgl_ctx_t *ctx, const struct wgraph *g,
+                        const unsigned char *m, size_t *ret)
+{
+    uint64_t t;
+    memcpy(&t, m, sizeof t);
+    if (t < g->v0 || t >= g->v1)
+        return sgl_error_set(SGL_EINVAL,
+                             "worker %zu received a message for vertex "
+                             "%llu, not its own",
+                             sgl_ctx_first_worker(ctx), (unsigned long long)t);
+    *ret = (size_t)(t - g->v0);
+    return SGL_OK;
+}
+
 /* Keep the targets of a pattern block from source @s as local indices. */
 static int keep_pattern(sgl_ctx_t *ctx, struct wgraph *g, size_t s,
                         size_t nsrc, const unsigned char *m, size_t n,
@@ -395,15 +411,9 @@ static int keep_pattern(sgl_ctx_t *ctx, struct wgraph *g, size_t s,
         return sgl_error_set(SGL_ENOMEM, "out of memory");
     g->pat_n[s] = n;
     for (size_t k = 0; k < n; k++) {
-        uint64_t t;
-        memcpy(&t, m + k * es, sizeof t);
-        if (t < g->v0 || t >= g->v1)
-            return sgl_error_set(SGL_EINVAL,
-                                 "worker %zu received a message for vertex "
-                                 "%llu, not its own",
-                                 sgl_ctx_first_worker(ctx),
-                                 (unsigned long long)t);
-        g->pat[s][k] = (uint32_t)(t - g->v0);
+        size_t i = 0;
+        TRY(local_target(ctx, g, m + k * es, &i));
+        g->pat[s][k] = (uint32_t)i;
     }
     return SGL_OK;
 }
@@ -443,15 +453,9 @@ static int deliver_block(sgl_ctx_t *ctx, struct wgraph *g,
         return SGL_OK;
     }
     for (size_t k = 0; k < h.count; k++) {
-        uint64_t t;
-        memcpy(&t, m + k * es, sizeof t);
-        if (t < g->v0 || t >= g->v1)
-            return sgl_error_set(SGL_EINVAL,
-                                 "worker %zu received a message for vertex "
-                                 "%llu, not its own",
-                                 sgl_ctx_first_worker(ctx),
-                                 (unsigned long long)t);
-        take(g, p, (size_t)(t - g->v0), m + k * es + sizeof t);
+        size_t i = 0;
+        TRY(local_target(ctx, g, m + k * es, &i));
+        take(g, p, i, m + k * es + sizeof(uint64_t));
     }
     return SGL_OK;
 }
