@@ -11,10 +11,10 @@
  * With --ckpt-dir (a folder every process sees), also the cost of a
  * checkpoint every 5 supersteps, as a fraction of a superstep. With
  * --machine (sgl-probe's file of this tree), the model's time per
- * superstep next to the measured one: each worker's c from the timed
- * runs (its task time over its declared work, median over all their
- * supersteps), l and g from the file, h and w from the trace of one more
- * run, the one predicted. Both
+ * superstep next to the measured one for every timed run: each worker's c
+ * from the other timed runs (its task time over its declared work, median
+ * over their supersteps), l and g from the file, h and w from the trace
+ * of the run predicted. Both
  * runs also show the skew: the busiest worker's h against the mean.
  * The tree is SGL_SHAPE or the discovered machine; the peer runs on the
  * same ranks with OMP_NUM_THREADS threads each. */
@@ -39,6 +39,7 @@ struct opts {
 };
 
 #define SEED 11
+#define MAX_REPS 64 /* --reps */
 
 /* The graph lives on the workers across runs; the root keeps its
  * handle here. The hub graph is the same graph with its vertices
@@ -171,7 +172,8 @@ static int parse(int argc, char **argv, struct opts *o)
             *(c == 'o' ? &o->csv : c == 'c' ? &o->ckpt : &o->machine) = optarg;
             continue;
         }
-        if (c == '?' || *end || v == 0 || (c == 's' && v > 30)) {
+        if (c == '?' || *end || v == 0 || (c == 's' && v > 30) ||
+            (c == 'r' && v > MAX_REPS)) {
             if (c != '?')
                 fprintf(stderr, "bench_pregel: bad value '%s'\n", optarg);
             return 1;
@@ -274,48 +276,79 @@ static int hub_runs(sgl_runtime_t *rt, const struct job *j, int reps,
  * nothing and superstep 1 sends the pattern (pregel_wire.c). */
 #define FIRST_STEADY 2
 
-/* Measured against predicted per superstep, and the skew of h. */
+/* The timed runs' supersteps, one array per run (rank 0). */
+struct traced {
+    struct pstep *s[MAX_REPS];
+    size_t n[MAX_REPS];
+    int runs;
+};
+
+/* Each worker's c from every traced run but @skip, into @c. */
+static int calibrate_without(const struct traced *t, int skip, double *c)
+{
+    size_t total = 0, k = 0;
+    for (int r = 0; r < t->runs; r++)
+        total += r == skip ? 0 : t->n[r];
+    struct pstep *all = malloc((total ? total : 1) * sizeof *all);
+    if (!all)
+        return -1;
+    for (int r = 0; r < t->runs; r++)
+        for (size_t i = 0; r != skip && i < t->n[r]; i++)
+            all[k++] = t->s[r][i]; /* shallow: the arrays stay the run's */
+    int rc = pstep_calibrate(all, total, 0, c);
+    free(all);
+    return rc;
+}
+
+/* Measured against predicted per superstep, each timed run predicted with
+ * the c of the others, and the skew of h. */
 static void print_model(const struct opts *o, FILE *csv,
-                        const struct pstep *cal, size_t ncal,
-                        const struct pstep *s, size_t n)
+                        const struct traced *t)
 {
     sgl_machine_t *m = NULL;
-    double *c = ncal ? calloc(cal[0].children, sizeof *c) : NULL;
-    if (sgl_machine_load(o->machine, &m) || !c ||
-        pstep_calibrate(cal, ncal, 0, c) || n <= FIRST_STEADY) {
+    size_t cap = 0;
+    for (int r = 0; r < t->runs; r++)
+        cap += t->n[r] > FIRST_STEADY ? t->n[r] - FIRST_STEADY : 0;
+    unsigned kids = t->runs && t->n[0] ? t->s[0][0].children : 0;
+    double *c = kids ? calloc(kids, sizeof *c) : NULL;
+    if (sgl_machine_load(o->machine, &m) || !c || t->runs < 2 || !cap) {
         printf("  (no prediction: %s)\n",
-               m ? "too few supersteps traced" : sgl_last_error());
+               m ? "fewer than 2 runs traced" : sgl_last_error());
         sgl_machine_free(m);
         free(c);
         return;
     }
-    size_t k = n - FIRST_STEADY;
-    double *meas = malloc(k * sizeof *meas), *pr = malloc(k * sizeof *pr);
-    double *err = malloc(k * sizeof *err), *aerr = malloc(k * sizeof *aerr);
-    double *cm = malloc(k * sizeof *cm), *cp = malloc(k * sizeof *cp);
-    double *xm = malloc(k * sizeof *xm), *skew = malloc(k * sizeof *skew);
+    double *meas = malloc(cap * sizeof *meas), *pr = malloc(cap * sizeof *pr);
+    double *err = malloc(cap * sizeof *err), *aerr = malloc(cap * sizeof *aerr);
+    double *cm = malloc(cap * sizeof *cm), *cp = malloc(cap * sizeof *cp);
+    double *xm = malloc(cap * sizeof *xm), *skew = malloc(cap * sizeof *skew);
     int ok = meas && pr && err && aerr && cm && cp && xm && skew;
-    for (size_t i = 0; ok && i < k; i++) {
-        const struct pstep *p = &s[FIRST_STEADY + i];
-        pr[i] = pstep_predict(p, c, m, &cp[i]);
-        ok = pr[i] >= 0;
-        meas[i] = p->measured;
-        err[i] = (pr[i] - meas[i]) / meas[i];
-        aerr[i] = fabs(err[i]);
-        cm[i] = 0;
-        for (unsigned w = 0; w < p->children; w++)
-            cm[i] = fmax(cm[i], p->time[w]);
-        xm[i] = p->exchange;
-
-        skew[i] = p->h_mean > 0 ? p->h / p->h_mean : 1;
-        if (csv)
-            fprintf(csv, "measured,%zu,%.9g\npredicted,%zu,%.9g\n",
-                    FIRST_STEADY + i, meas[i], FIRST_STEADY + i, pr[i]);
+    size_t k = 0;
+    for (int r = 0; ok && r < t->runs; r++) {
+        ok = calibrate_without(t, r, c) == 0;
+        for (size_t i = FIRST_STEADY; ok && i < t->n[r]; i++, k++) {
+            const struct pstep *p = &t->s[r][i];
+            ok = p->children == kids;
+            pr[k] = ok ? pstep_predict(p, c, m, &cp[k]) : -1;
+            ok = pr[k] >= 0;
+            meas[k] = p->measured;
+            err[k] = (pr[k] - meas[k]) / meas[k];
+            aerr[k] = fabs(err[k]);
+            cm[k] = 0;
+            for (unsigned w = 0; w < p->children; w++)
+                cm[k] = fmax(cm[k], p->time[w]);
+            xm[k] = p->exchange;
+            skew[k] = p->h_mean > 0 ? p->h / p->h_mean : 1;
+            if (csv && ok)
+                fprintf(csv, "measured,%d.%zu,%.9g\npredicted,%d.%zu,%.9g\n",
+                        r, i, meas[k], r, i, pr[k]);
+        }
     }
-    if (ok) {
-        printf("  model per superstep (supersteps %d..%zu of one run; c from "
-               "the %zu supersteps of the timed runs, l and g from %s):\n",
-               FIRST_STEADY, n - 1, ncal, o->machine);
+    if (ok && k > 0) {
+        printf("  model per superstep (supersteps %d.. of each timed run, "
+               "%zu in all, each run with c from the other runs; l and g "
+               "from %s):\n",
+               FIRST_STEADY, k, o->machine);
         printf("  %-30s %10.3f ms, predicted %.3f ms\n",
                "superstep, median", 1e3 * bench_median(meas, (int)k),
                1e3 * bench_median(pr, (int)k));
@@ -325,10 +358,10 @@ static void print_model(const struct opts *o, FILE *csv,
         printf("  %-30s %10.3f ms\n", "  exchange superstep",
                1e3 * bench_median(xm, (int)k));
         qsort(err, k, sizeof *err, bench_cmp_double);
-        printf("  %-30s %+9.1f %% (median; %+.1f to %+.1f), median |error| "
-               "%.1f %%\n",
+        printf("  %-30s %+9.1f %% (median; quartiles %+.1f, %+.1f), median "
+               "|error| %.1f %%\n",
                "prediction error", 100 * bench_median(err, (int)k),
-               100 * err[0], 100 * err[k - 1],
+               100 * err[k / 4], 100 * err[(3 * k) / 4],
                100 * bench_median(aerr, (int)k));
         printf("  %-30s %10.2f x the mean worker's (median over supersteps)\n",
                "h of the busiest worker", bench_median(skew, (int)k));
@@ -380,15 +413,21 @@ int main(int argc, char **argv)
     if (!rc)
         rc = run(rt, &j, &first);
     double diff = 0;
-    sgl_trace_clear(rt); /* the timed runs calibrate the model */
+    struct traced tr = {{NULL}, {0}, 0};
     for (int k = 0; !rc && k < o.reps; k++) {
         peer_result_t pr;
         for (int order = 0; order < 2 && !rc; order++) {
-            if ((order == 0) == (k % 2 == 0))
+            if ((order == 0) == (k % 2 == 0)) {
+                sgl_trace_clear(rt);
                 rc = run(rt, &j, &r);
-            else
+                if (!rc && rank == 0) {
+                    tr.n[tr.runs] = pstep_read(rt, &tr.s[tr.runs]);
+                    tr.runs++;
+                }
+            } else {
                 rc = peer_pagerank(MPI_COMM_WORLD, o.scale, SEED, 0.85,
                                    o.iters + 1, &pr, peer_ranks);
+            }
         }
         if (rc || rank != 0)
             continue;
@@ -402,19 +441,6 @@ int main(int argc, char **argv)
                 k + 1, o.reps, 1e3 * ts[k], 1e3 * tp[k]);
         if (csv)
             fprintf(csv, "sgl,%d,%.9g\npeer,%d,%.9g\n", k, ts[k], k, tp[k]);
-    }
-    /* The model per superstep: c from the timed runs' supersteps (all
-     * of them: a median over the machine's moods), the prediction of one
-     * more run. */
-    struct pstep *cal = NULL, *pred = NULL;
-    size_t ncal = 0, npred = 0;
-    if (!rc && rank == 0 && o.machine)
-        ncal = pstep_read(rt, &cal);
-    if (!rc && o.machine) {
-        sgl_trace_clear(rt);
-        rc = run(rt, &j, &r);
-        if (!rc && rank == 0)
-            npred = pstep_read(rt, &pred);
     }
     /* Checkpoints every 5 supersteps: the same runs again, writing. */
     double *tc = calloc((size_t)o.reps, sizeof *tc), nckpt = 0;
@@ -489,7 +515,7 @@ int main(int argc, char **argv)
         }
     }
     if (!rc && rank == 0 && o.machine)
-        print_model(&o, csv, cal, ncal, pred, npred);
+        print_model(&o, csv, &tr);
     if (!rc && rank == 0) {
         printf("  hub graph: the same at scale %u, vertices numbered by "
                "falling out-degree\n%34s %12s %12s\n",
@@ -505,8 +531,8 @@ int main(int argc, char **argv)
                "took %.3f s)\n",
                hub[0].vertex_weight, cut.build_seconds);
     }
-    pstep_free(cal, ncal);
-    pstep_free(pred, npred);
+    for (int k = 0; k < tr.runs; k++)
+        pstep_free(tr.s[k], tr.n[k]);
     free(tc);
     if (rc && rank == 0)
         fprintf(stderr, "bench_pregel: %s\n", sgl_last_error());
