@@ -82,16 +82,6 @@ static double agg_combine(sgl_agg_t k, double a, double b)
 
 /* ---- a vertex, as compute sees it ---- */
 
-struct sgl_vertex {
-    struct wgraph *g;
-    const sgl_pregel_program_t *p;
-    size_t i;            /* local index: vertex g->v0 + i */
-    unsigned step;
-    const double *params;
-    const double *agg_prev;
-    double *agg;
-    int err;             /* the first failed send */
-};
 
 uint64_t sgl_vertex_id(const sgl_vertex_t *v) { return v->g->v0 + v->i; }
 
@@ -138,13 +128,17 @@ void sgl_vertex_vote_halt(sgl_vertex_t *v) { v->g->halted[v->i] = 1; }
 
 void *sgl_vertex_scratch(sgl_vertex_t *v) { return v->g->scratch; }
 
-int sgl_vertex_send_all(sgl_vertex_t *v, const void *msg)
+void sgl_vertex_state(sgl_vertex_t *v, sgl_vertex_state_t *s)
 {
-    int rc = pregel_fan_record(v->g, v->p, v->i, msg);
-    if (rc && !v->err)
-        v->err = rc;
-    return rc;
+    struct wgraph *g = v->g;
+    s->id = g->v0 + v->i;
+    s->superstep = v->step;
+    s->value = g->value + v->i * v->p->value_size;
+    s->message = g->has_msg[v->i] ? g->inbox + v->i * v->p->msg_size : NULL;
+    s->out_degree = g->off[v->i + 1] - g->off[v->i];
+    s->scratch = g->scratch;
 }
+
 
 int sgl_vertex_send(sgl_vertex_t *v, uint64_t target, const void *msg)
 {

@@ -162,7 +162,9 @@ void fan_forget_sent(struct wgraph *g)
     g->nbcast = 0;
 }
 
-int pregel_fan_record(struct wgraph *g, const sgl_pregel_program_t *p,
+/* Record local vertex @i's value; the layout and the value arrays are
+ * made on the first call. */
+static int fan_record(struct wgraph *g, const sgl_pregel_program_t *p,
                       size_t i, const void *msg)
 {
     size_t nv = (size_t)(g->v1 - g->v0);
@@ -183,4 +185,14 @@ int pregel_fan_record(struct wgraph *g, const sgl_pregel_program_t *p,
     g->nbcast += !g->bset[i];
     g->bset[i] = 1;
     return SGL_OK;
+}
+
+/* Here rather than with the other accessors, so that the record is
+ * inlined: PageRank calls it once per vertex per superstep. */
+int sgl_vertex_send_all(sgl_vertex_t *v, const void *msg)
+{
+    int rc = fan_record(v->g, v->p, v->i, msg);
+    if (rc && !v->err)
+        v->err = rc;
+    return rc;
 }

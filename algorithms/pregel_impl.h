@@ -96,6 +96,18 @@ struct wgraph {
     _Alignas(max_align_t) unsigned char scratch[SGL_PREGEL_MAX_SCRATCH];
 };
 
+/* A vertex as compute sees it (sgl_vertex_t). */
+struct sgl_vertex {
+    struct wgraph *g;
+    const sgl_pregel_program_t *p;
+    size_t i;            /* local index: vertex g->v0 + i */
+    unsigned step;
+    const double *params;
+    const double *agg_prev;
+    double *agg;
+    int err;             /* the first failed send */
+};
+
 /* Fold this superstep's sgl_vertex_send_all() values per target into the
  * outbox, and forget them. */
 int fan_flush(struct wgraph *g, const sgl_pregel_program_t *p);
@@ -105,9 +117,6 @@ uint32_t fan_fold(const struct wgraph *g, const sgl_pregel_program_t *p,
                   size_t k, unsigned char *acc);
 /* Forget this superstep's values once folded. */
 void fan_forget_sent(struct wgraph *g);
-/* Record local vertex @i's sgl_vertex_send_all() value. */
-int pregel_fan_record(struct wgraph *g, const sgl_pregel_program_t *p,
-                      size_t i, const void *msg);
 /* Free the layout and the values (the values alone at a new run). */
 void fan_free(struct wgraph *g);
 void fan_forget_values(struct wgraph *g);

@@ -40,25 +40,26 @@ static void rank_begin(sgl_vertex_t *v)
 
 static void rank_compute(sgl_vertex_t *v)
 {
-    const struct rank_step *c = sgl_vertex_scratch(v);
-    double *x = sgl_vertex_value(v);
+    sgl_vertex_state_t s;
+    sgl_vertex_state(v, &s);
+    const struct rank_step *c = s.scratch;
+    double *x = s.value;
     if (c->stop) {
         sgl_vertex_vote_halt(v);
         return;
     }
-    if (sgl_vertex_superstep(v) >= 1) {
-        const double *in = sgl_vertex_message(v);
+    if (s.superstep >= 1) {
+        const double *in = s.message;
         double next = c->alpha * ((in ? *in : 0.0) + c->dangling_share) +
                       c->teleport;
         sgl_vertex_aggregate(v, CHANGE, fabs(next - *x));
         *x = next;
     }
-    size_t deg = sgl_vertex_out_degree(v);
-    if (!deg) {
+    if (!s.out_degree) {
         sgl_vertex_aggregate(v, DANGLING, *x);
         return;
     }
-    double share = *x / (double)deg;
+    double share = *x / (double)s.out_degree;
     sgl_vertex_send_all(v, &share);
 }
 

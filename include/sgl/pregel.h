@@ -251,6 +251,21 @@ int sgl_pregel_values(sgl_ctx_t *root, const sgl_graph_t *graph, void *dst,
 
 /* ---- inside a compute function ---- */
 
+/** What most compute functions read, in one call (cheaper than the
+ *  accessors one by one; the same values). */
+typedef struct sgl_vertex_state {
+    uint64_t id;
+    unsigned superstep;
+    void *value;          /**< sgl_vertex_value() */
+    const void *message;  /**< sgl_vertex_message(): NULL if none */
+    size_t out_degree;
+    void *scratch;        /**< sgl_vertex_scratch() */
+} sgl_vertex_state_t;
+
+/** Fill @p ret with the vertex's id, superstep, value, message, out-degree
+ *  and the worker's scratch. */
+void sgl_vertex_state(sgl_vertex_t *v, sgl_vertex_state_t *ret);
+
 uint64_t sgl_vertex_id(const sgl_vertex_t *v);
 /** The vertex's value (the program's value_size bytes), writable. */
 void *sgl_vertex_value(sgl_vertex_t *v);
