@@ -120,7 +120,8 @@ uint32_t fan_fold(const struct wgraph *g, const sgl_pregel_program_t *p,
     const struct fan *f = &g->fan;
     size_t ms = p->msg_size;
     uint32_t n = 0;
-    if (p->combine == sgl_combine_sum_f64 && g->nbcast == f->nsenders) {
+    if (p->combine == sgl_combine_sum_f64 && ms == sizeof(double) &&
+        g->nbcast == f->nsenders) {
         /* every slot has a contributor: a plain sum, in source order */
         const double *x = (const double *)g->bval;
         size_t i = f->off[k], end = f->off[k + 1];

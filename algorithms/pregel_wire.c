@@ -365,7 +365,8 @@ static void take(struct wgraph *g, const sgl_pregel_program_t *p, size_t i,
                  const unsigned char *m)
 {
     size_t ms = p->msg_size;
-    if (p->combine == sgl_combine_sum_f64) { /* no call per message */
+    if (p->combine == sgl_combine_sum_f64 && ms == sizeof(double)) {
+        /* no call per message */
         double x, *acc = (double *)g->inbox + i;
         memcpy(&x, m, sizeof x);
         *acc = g->has_msg[i] ? *acc + x : x;

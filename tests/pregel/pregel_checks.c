@@ -516,5 +516,10 @@ int pregel_check_errors(sgl_runtime_t *rt)
     uint32_t id;
     CHECK(sgl_pregel_register(&p, &id) == SGL_EINVAL,
           "a program with values of 0 bytes was registered");
+    p.value_size = sizeof(double);
+    p.combine = sgl_combine_sum_f64;
+    p.msg_size = 4;
+    CHECK(sgl_pregel_register(&p, &id) == SGL_EINVAL,
+          "sgl_combine_sum_f64 was registered for 4-byte messages");
     return test_named(sgl_run(rt, errors_task, NULL, 0), "errors");
 }
