@@ -156,11 +156,11 @@ int sgl_graph_part(const sgl_graph_t *graph, size_t worker,
  *  move the edges to their new owners (one exchange). bench_pregel fits
  *  the weight from a run's trace; for PageRank here it was 9 to 14. The
  *  cut is chosen on 256 slices of every worker's range, so a worker's
- *  weight is the ideal to within one slice; one vertex is never split, so a hub heavier than a worker's
- *  share stays whole. Vertex numbers do not change, nor do results beyond
- *  rounding (combining per worker rounds by worker). A run starts afresh
- *  after it; checkpoints record the cut, and a resume reads checkpoints
- *  of any cut.
+ *  weight is the ideal to within one slice; one vertex is never split,
+ *  so a hub heavier than a worker's share stays whole. Vertex numbers do
+ *  not change, nor do results beyond rounding (combining per worker
+ *  rounds by worker). A run starts afresh after it; checkpoints record
+ *  the cut, and a resume reads checkpoints of any cut.
  *  @return SGL_OK, SGL_EINVAL (NULL, a weight out of 0..1e9),
  *          SGL_ESTATE (not the root), SGL_ENOMEM; after a failure free
  *          the graph. */
