@@ -88,8 +88,9 @@ typedef struct sgl_pregel_program {
 /** Register @p prog in this process (every process, same order). The
  *  program is copied; registering the same compute and combine functions
  *  again returns the first registration's number.
- *  @return SGL_OK, SGL_EINVAL (NULL function, sizes or aggregators out of
- *          range), SGL_ENOMEM. */
+ *  @return SGL_OK, SGL_EINVAL (NULL function, sizes, aggregators or
+ *          scratch out of range, a built-in combiner on messages under 8
+ *          bytes), SGL_ENOMEM. */
 int sgl_pregel_register(const sgl_pregel_program_t *prog, uint32_t *ret_id);
 
 /* ---- graphs ---- */
