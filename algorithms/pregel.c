@@ -88,28 +88,35 @@ static double agg_combine(sgl_agg_t k, double a, double b)
 
 /* ---- a vertex, as compute sees it ---- */
 
-
-uint64_t sgl_vertex_id(const sgl_vertex_t *v) { return v->g->v0 + v->i; }
-
-void *sgl_vertex_value(sgl_vertex_t *v)
+/* Shared by the accessors and sgl_vertex_state(): inlined into both,
+ * since an exported function is not inlined within the library. */
+static inline void *value_of(const sgl_vertex_t *v)
 {
     return v->g->value + v->i * v->p->value_size;
 }
 
-size_t sgl_vertex_out_degree(const sgl_vertex_t *v)
+static inline const void *message_of(const sgl_vertex_t *v)
+{
+    return v->g->has_msg[v->i] ? v->g->inbox + v->i * v->p->msg_size : NULL;
+}
+
+static inline size_t degree_of(const sgl_vertex_t *v)
 {
     return v->g->off[v->i + 1] - v->g->off[v->i];
 }
+
+uint64_t sgl_vertex_id(const sgl_vertex_t *v) { return v->g->v0 + v->i; }
+
+void *sgl_vertex_value(sgl_vertex_t *v) { return value_of(v); }
+
+size_t sgl_vertex_out_degree(const sgl_vertex_t *v) { return degree_of(v); }
 
 const uint64_t *sgl_vertex_out_edges(const sgl_vertex_t *v)
 {
     return v->g->adj + v->g->off[v->i];
 }
 
-const void *sgl_vertex_message(const sgl_vertex_t *v)
-{
-    return v->g->has_msg[v->i] ? v->g->inbox + v->i * v->p->msg_size : NULL;
-}
+const void *sgl_vertex_message(const sgl_vertex_t *v) { return message_of(v); }
 
 unsigned sgl_vertex_superstep(const sgl_vertex_t *v) { return v->step; }
 
@@ -136,15 +143,13 @@ void *sgl_vertex_scratch(sgl_vertex_t *v) { return v->g->scratch; }
 
 void sgl_vertex_state(sgl_vertex_t *v, sgl_vertex_state_t *s)
 {
-    struct wgraph *g = v->g;
-    s->id = g->v0 + v->i;
+    s->id = v->g->v0 + v->i;
     s->superstep = v->step;
-    s->value = g->value + v->i * v->p->value_size;
-    s->message = g->has_msg[v->i] ? g->inbox + v->i * v->p->msg_size : NULL;
-    s->out_degree = g->off[v->i + 1] - g->off[v->i];
-    s->scratch = g->scratch;
+    s->value = value_of(v);
+    s->message = message_of(v);
+    s->out_degree = degree_of(v);
+    s->scratch = v->g->scratch;
 }
-
 
 int sgl_vertex_send(sgl_vertex_t *v, uint64_t target, const void *msg)
 {
@@ -454,6 +459,29 @@ static int supersteps(sgl_ctx_t *root, sgl_graph_t *g, struct step_arg *a,
     return SGL_OK;
 }
 
+/* A run's first pardo, @kind INIT (fresh vertices) or LOAD (from the
+ * checkpoint of superstep @step), leaving in @a the argument its
+ * supersteps go on with. The graph names no program until it is done:
+ * sgl_pregel_values() refuses half-made values. */
+static int start(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
+                 const double *params, uint32_t kind, unsigned step,
+                 struct step_arg *a)
+{
+    memset(a, 0, sizeof *a);
+    a->graph = g->id;
+    a->prog = prog;
+    a->kind = kind;
+    a->step = step;
+    snprintf(a->dir, sizeof a->dir, "%s", g->dir);
+    if (params)
+        memcpy(a->params, params, sizeof a->params);
+    struct step_rec r;
+    g->prog = 0;
+    TRY(step_at(root, a, &r));
+    g->prog = prog;
+    return SGL_OK;
+}
+
 int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
                    const double *params, unsigned max_supersteps,
                    sgl_pregel_stats_t *ret)
@@ -463,16 +491,7 @@ int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
     sgl_pregel_stats_t st;
     memset(&st, 0, sizeof st);
     struct step_arg a;
-    memset(&a, 0, sizeof a);
-    a.graph = g->id;
-    a.prog = prog;
-    a.kind = INIT;
-    if (params)
-        memcpy(a.params, params, sizeof a.params);
-    struct step_rec r;
-    g->prog = 0;
-    TRY(step_at(root, &a, &r));
-    g->prog = prog;
+    TRY(start(root, g, prog, params, INIT, 0, &a));
     for (unsigned i = 0; i < p->naggs; i++)
         a.agg[i] = agg_identity(p->agg[i]);
     a.kind = STEP;
@@ -526,18 +545,7 @@ int sgl_pregel_resume(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
                              g->dir, m.program, (unsigned long long)m.n,
                              m.value_size, m.msg_size, name);
     struct step_arg a;
-    memset(&a, 0, sizeof a);
-    a.graph = g->id;
-    a.prog = prog;
-    a.kind = LOAD;
-    a.step = m.step;
-    snprintf(a.dir, sizeof a.dir, "%s", g->dir);
-    if (params)
-        memcpy(a.params, params, sizeof a.params);
-    struct step_rec r;
-    g->prog = 0;
-    TRY(step_at(root, &a, &r));
-    g->prog = prog;
+    TRY(start(root, g, prog, params, LOAD, m.step, &a));
     memcpy(a.agg, m.agg, sizeof a.agg);
     a.kind = RESUMED;
     sgl_pregel_stats_t st = m.stats;
