@@ -23,7 +23,7 @@ static void state_free(void *p)
     free(s);
 }
 
-/* The key of the algorithms' state at every node: the address of an
+/* The key of the algorithms' state at every rank: the address of an
  * object of this library, so that a program's own state (the NULL key,
  * sgl_ctx_state()) and the algorithms' never collide. */
 static const char state_key;

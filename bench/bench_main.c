@@ -20,10 +20,10 @@
  * matches, else the first level of that link kind. The small-message
  * regime and the memory sharing travel with their level. Kernels (c and
  * size tables) come from the file that gave the last master level (the
- * workers' own link: a probed "node:2" file measured its busy table on
+ * workers' own link: a probed "rank:2" file measured its busy table on
  * two ranks, a "core:2" file on two threads), else the first that has
  * any. So a probed "core:2" file gives the thread level and the
- * kernels, a probed "node:2" file the MPI level, whatever the fan-outs of
+ * kernels, a probed "rank:2" file the MPI level, whatever the fan-outs of
  * the configuration are (l and g are per level; the model scales k with
  * the fan-out).
  *

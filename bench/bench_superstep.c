@@ -9,7 +9,7 @@
  *       MPI level:    MPI_Scatterv / MPI_Gatherv of the same bytes
  *
  * The level is the root's link: run it alone for the thread level, under
- * `mpirun -n 2` with SGL_SHAPE=node:2 for the MPI level. Ratios are
+ * `mpirun -n 2` with SGL_SHAPE=rank:2 for the MPI level. Ratios are
  * peer time / SGL time, so >= 1 means SGL is as fast as the peer.
  * Usage: bench_superstep [--quick] [--doubles N] [--csv FILE] */
 #include <mpi.h>

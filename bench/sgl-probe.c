@@ -522,7 +522,7 @@ static void raw_mpi_exchange(const sgl_machine_t *m, unsigned L, int rank,
  *   sort          sgl_dvec_sort: with one worker PSRS is its local sort
  *                 (key mapping, radix sort, mapping back), linear in n
  * busy Q, Q workers at once (the probed tree itself when it is flat, so
- * that "node:2" measures two ranks; else "core:Q", Q = the cores, at
+ * that "rank:2" measures two ranks; else "core:Q", Q = the cores, at
  * least 2), each with a block of m elements, from the trace: the slowest
  * worker's task
  * time in the root superstep that runs the kernel, / m, since the cost

@@ -273,7 +273,7 @@ static int build_world(const struct world *w, struct sgl_node *root,
         }
         struct sgl_node *rank;
         if (!node_of[l]) {
-            struct sgl_node *node = sgl__node_new("node", -1);
+            struct sgl_node *node = sgl__node_new("host", -1);
             if (!node) {
                 rc = SGL_ENOMEM;
                 break;

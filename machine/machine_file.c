@@ -2,8 +2,8 @@
  * and provenance as a line-oriented text file (machine/MACHINE_FILE.md).
  *
  *   # comment                        blank lines and comments anywhere
- *   sgl-machine 1                    first record: format and version
- *   shape node:16 core:8             the tree, as sgl_machine_from_shape()
+ *   sgl-machine 2                    first record: format and version
+ *   shape rank:16 core:8             the tree, as sgl_machine_from_shape()
  *   provenance KEY VALUE             VALUE: "quoted" or the rest of the line
  *   level L [link K] [p N] l T g_down G g_up G     masters at level L
  *   level L small max_bytes B l T g_down G g_up G  small-message regime
@@ -86,7 +86,7 @@ int sgl_machine_write(const sgl_machine_t *m, FILE *out)
     fprintf(out, "# SGL machine file (format: machine/MACHINE_FILE.md)\n"
                  "# l: seconds per sync; g_down, g_up, g: seconds per byte; "
                  "kernel c: seconds per element\n"
-                 "sgl-machine 1\n"
+                 "sgl-machine 2\n"
                  "shape %s\n",
             m->shape);
     for (size_t i = 0; i < m->nprov; i++) {
@@ -189,6 +189,7 @@ struct reader {
     size_t pos;
     sgl_machine_t *m;
     int seen_header, seen_end;
+    unsigned version; /* of the format, from the first record */
     unsigned char *level_seen; /* depth + 1 entries: 1 level, 2 small,
                                   4 memory, 8 exchange */
     char tok[256];
@@ -796,7 +797,8 @@ static int rec_shape(struct reader *r)
     /* The file describes the tree as it is: single-child levels were
      * collapsed (or deliberately kept) before it was written. */
     o.keep_single = strcmp(shape, "core:1") != 0;
-    int rc = sgl_machine_from_shape(shape, &o, &r->m);
+    int rc = r->version == 1 ? sgl__machine_from_shape_v1(shape, &o, &r->m)
+                             : sgl_machine_from_shape(shape, &o, &r->m);
     if (rc == SGL_EPARSE || rc == SGL_EINVAL)
         return rbad(r, SGL_EPARSE, "%s", sgl_last_error());
     if (rc)
@@ -818,18 +820,21 @@ static int record(struct reader *r)
     if (!r->seen_header) {
         if (strcmp(kw, "sgl-machine") != 0)
             return rbad(r, SGL_EPARSE,
-                        "expected 'sgl-machine 1' as the first record, found "
+                        "expected 'sgl-machine 2' as the first record, found "
                         "'%.40s': not a machine file",
                         kw);
         unsigned long v;
         int rc = parse_uint(r, "format version", &v);
         if (rc)
             return rc;
-        if (v != 1)
+        /* Format 2 changed one word: "node" in format 1 shapes is an MPI
+         * process (SGL 0.1), a word format 2 refuses as hwloc's NUMA node. */
+        if (v != 1 && v != 2)
             return rbad(r, SGL_EPARSE,
                         "format version %lu is not supported (this SGL reads "
-                        "version 1)",
+                        "versions 1 and 2)",
                         v);
+        r->version = (unsigned)v;
         r->seen_header = 1;
     } else if (strcmp(kw, "shape") == 0) {
         return rec_shape(r);
@@ -912,7 +917,7 @@ static int merge_late(struct reader *r)
 static int finish(struct reader *r)
 {
     if (!r->seen_header)
-        return rbad(r, SGL_EPARSE, "empty file: expected 'sgl-machine 1'");
+        return rbad(r, SGL_EPARSE, "empty file: expected 'sgl-machine 2'");
     if (!r->m)
         return rbad(r, SGL_EPARSE, "end of file without a 'shape' record");
     if (!r->seen_end)

@@ -169,8 +169,14 @@ int sgl__hwloc_fill(struct sgl_node *parent, struct hwloc_topology *topo,
  * (missing or unreadable file) or SGL_EHWLOC (not hwloc XML). */
 int sgl__hwloc_load_xml(const char *path, struct hwloc_topology **ret_topo);
 
+/* sgl_machine_from_shape() as machine files of format 1 meant their
+ * shapes: "node" is an MPI process ("rank"), as in SGL 0.1. */
+int sgl__machine_from_shape_v1(const char *shape,
+                               const sgl_machine_opts_t *opts,
+                               sgl_machine_t **ret_machine);
+
 /* Link kind implied by a level type name: SGL_LINK_MPI for process types
- * (cluster, rack, node, host, rank), SGL_LINK_THREADS for types inside a
+ * (cluster, rack, host, rank), SGL_LINK_THREADS for types inside a
  * process, SGL_LINK_NONE for an unknown name. */
 sgl_link_t sgl__type_link(const char *type);
 

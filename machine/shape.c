@@ -1,4 +1,4 @@
-/* Shape strings ("node:16 core:8", "node:2 core:[3,5]"), an extension of
+/* Shape strings ("rank:16 core:8", "rank:2 core:[3,5]"), an extension of
  * hwloc's synthetic topology syntax. The whole string is checked before
  * any node is allocated, so a bad shape costs nothing and every error can
  * name its token and where it starts. */
@@ -10,22 +10,84 @@
 
 #include "machine_impl.h"
 
-/* hwloc's synthetic type names and their abbreviations map to one
- * canonical name each, so that trees from shapes and from hwloc print and
- * compare alike. */
+/* Type names as hwloc's synthetic topologies (and `lstopo --of synthetic`)
+ * write them, so that such a string means here what it means to hwloc:
+ * case is ignored and, as in hwloc_type_sscanf(), a name may be cut to a
+ * prefix of at least `min` letters ("pack", "Co"). Each maps to one
+ * canonical name, so that trees from shapes and from hwloc print and
+ * compare alike. SGL's process levels use words hwloc has no type for. */
 static const struct {
-    const char *alias;
+    const char *name;
+    size_t min;
     const char *type;
 } type_names[] = {
-    {"cluster", "cluster"}, {"rack", "rack"},         {"node", "node"},
-    {"host", "host"},       {"rank", "rank"},         {"package", "package"},
-    {"pack", "package"},    {"socket", "package"},    {"numa", "numa"},
-    {"numanode", "numa"},   {"group", "group"},       {"die", "die"},
-    {"l3", "l3"},           {"l3cache", "l3"},        {"l2", "l2"},
-    {"l2cache", "l2"},      {"l1", "l1"},             {"l1cache", "l1"},
-    {"l1d", "l1"},          {"l1dcache", "l1"},       {"core", "core"},
-    {"pu", "pu"},           {"thread", "pu"},
+    {"cluster", 7, "cluster"}, {"rack", 4, "rack"}, {"host", 4, "host"},
+    {"rank", 4, "rank"},       {"package", 2, "package"},
+    {"socket", 2, "package"},  {"numanode", 2, "numa"},
+    {"die", 2, "die"},         {"group", 2, "group"},
+    {"core", 2, "core"},       {"pu", 2, "pu"},
+    {"thread", 6, "pu"},
 };
+
+#define KNOWN_TYPES                                                           \
+    "cluster rack host rank (processes); package numa die group l1..l5 "    \
+    "l1i..l3i core pu (threads)"
+
+/* hwloc's memory children ("[NUMANode(memory=...)]", "[MemCache]") hold
+ * memory, not processing units: they add no level to the tree. */
+static const struct {
+    const char *name;
+    size_t min;
+} memory_names[] = {{"numanode", 2}, {"memcache", 5}};
+
+static int is_prefix(const char *s, size_t n, const char *name, size_t min)
+{
+    return n >= min && n <= strlen(name) && strncasecmp(s, name, n) == 0;
+}
+
+/* Caches as hwloc names them: L<depth>, then d (data), i (instruction) or
+ * u (unified), then an optional "Cache": "L2", "L1dCache", "L1iCache".
+ * Instruction caches are levels of their own, as in hwloc. */
+static const char *cache_type(const char *s, size_t n)
+{
+    static const char *const data[] = {"l1", "l2", "l3", "l4", "l5"};
+    static const char *const instr[] = {"l1i", "l2i", "l3i"};
+    if (n < 2 || tolower((unsigned char)s[0]) != 'l' || s[1] < '1' ||
+        s[1] > '5')
+        return NULL;
+    int depth = s[1] - '1';
+    size_t i = 2;
+    char kind = i < n ? (char)tolower((unsigned char)s[i]) : 0;
+    if (kind == 'd' || kind == 'i' || kind == 'u')
+        i++;
+    else
+        kind = 0;
+    if (i < n && !(n - i == 5 && strncasecmp(s + i, "cache", 5) == 0))
+        return NULL;
+    if (kind != 'i')
+        return data[depth];
+    return depth < 3 ? instr[depth] : NULL;
+}
+
+/* The canonical type of the name s[0..n), or NULL. hwloc numbers group
+ * levels ("Group0", "Group1"): the number is dropped. */
+static const char *type_of(const char *s, size_t n)
+{
+    const char *cache = cache_type(s, n);
+    if (cache)
+        return cache;
+    size_t letters = n;
+    while (letters > 0 && isdigit((unsigned char)s[letters - 1]))
+        letters--;
+    for (size_t k = 0; k < sizeof type_names / sizeof *type_names; k++) {
+        int group = strcmp(type_names[k].type, "group") == 0;
+        if (is_prefix(s, group ? letters : n, type_names[k].name,
+                      type_names[k].min) &&
+            (group || letters == n))
+            return type_names[k].type;
+    }
+    return NULL;
+}
 
 struct level {
     const char *type; /* canonical name */
@@ -40,6 +102,7 @@ struct parser {
     size_t i; /* current offset */
     struct level level[SGL__MAX_DEPTH];
     unsigned nlevels;
+    int legacy_node; /* "node" is a process (machine files of format 1) */
 };
 
 /* A token runs to the next blank outside brackets, so that "core:[3, 5]"
@@ -162,6 +225,52 @@ static int parse_list(struct parser *p, struct level *lv, size_t above)
     return SGL_OK;
 }
 
+/* hwloc's attributes, "(size=32768)" or "(memory=8684118016)", describe
+ * sizes the tree does not use: they are skipped, brackets balanced. */
+static int skip_attributes(struct parser *p, size_t tok)
+{
+    size_t open = p->i;
+    int depth = 0;
+    do {
+        char c = p->s[p->i++];
+        if (!c)
+            return bad(p, tok, "missing ')' for the '(' at position %zu",
+                       open + 1);
+        depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+    } while (depth > 0);
+    return SGL_OK;
+}
+
+/* "[NUMANode(memory=...)]": a memory child of each node of the level
+ * above, as lstopo writes them; it adds no level. */
+static int skip_memory_child(struct parser *p)
+{
+    const char *s = p->s;
+    size_t tok = p->i++, name = p->i;
+    while (isalnum((unsigned char)s[p->i]))
+        p->i++;
+    size_t n = p->i - name;
+    int known = 0;
+    for (size_t k = 0; k < sizeof memory_names / sizeof *memory_names; k++)
+        known = known || is_prefix(s + name, n, memory_names[k].name,
+                                   memory_names[k].min);
+    if (!known)
+        return bad(p, tok,
+                   "'[%.*s' is not a memory child (hwloc writes "
+                   "'[NUMANode]' or '[MemCache]' there)",
+                   (int)(n > 40 ? 40 : n), s + name);
+    int rc = s[p->i] == '(' ? skip_attributes(p, tok) : SGL_OK;
+    if (rc)
+        return rc;
+    if (s[p->i] != ']')
+        return bad(p, tok, "missing ']' at position %zu", p->i + 1);
+    p->i++;
+    if (s[p->i] && !isspace((unsigned char)s[p->i]) && s[p->i] != '[')
+        return bad(p, tok, "unexpected character '%c' at position %zu",
+                   s[p->i], p->i + 1);
+    return SGL_OK;
+}
+
 static int parse_level(struct parser *p)
 {
     const char *s = p->s;
@@ -178,14 +287,27 @@ static int parse_level(struct parser *p)
     if (n == 0)
         return bad(p, tok, "unexpected character '%c' at position %zu", s[tok],
                    tok + 1);
-    for (size_t k = 0; k < sizeof type_names / sizeof *type_names; k++)
-        if (strlen(type_names[k].alias) == n &&
-            strncasecmp(s + tok, type_names[k].alias, n) == 0)
-            lv->type = type_names[k].type;
-    if (!lv->type)
+    if (isdigit((unsigned char)s[tok]))
         return bad(p, tok,
-                   "unknown type '%.*s' (known: cluster rack node host rank "
-                   "package numa group die l3 l2 l1 core pu)",
+                   "a count without a type (hwloc guesses types from the "
+                   "depth; SGL needs one per level: " KNOWN_TYPES ")");
+    lv->type = type_of(s + tok, n);
+    /* hwloc reads "node" as a NUMA node; SGL read it as an MPI process
+     * in version 0.1. A shape written for either would run, wrongly,
+     * under the other meaning, so the word is refused rather than
+     * guessed. Machine files of format 1 still read it as a process
+     * (see machine_file.c). */
+    if (!lv->type && is_prefix(s + tok, n, "node", 2)) {
+        if (!p->legacy_node)
+            return bad(p, tok,
+                       "'%.*s' is ambiguous: hwloc reads it as a NUMA node, "
+                       "SGL 0.1 as an MPI process; write 'numa' or "
+                       "'rank'",
+                       (int)n, s + tok);
+        lv->type = "rank";
+    }
+    if (!lv->type)
+        return bad(p, tok, "unknown type '%.*s' (known: " KNOWN_TYPES ")",
                    (int)(n > 40 ? 40 : n), s + tok);
     if (at_separator(s[p->i]))
         return bad(p, tok, "missing ':count' after the type at position %zu",
@@ -207,6 +329,8 @@ static int parse_level(struct parser *p)
         lv->size = above * lv->count;
     }
     if (rc)
+        return rc;
+    if (s[p->i] == '(' && (rc = skip_attributes(p, tok)))
         return rc;
     if (s[p->i] && !isspace((unsigned char)s[p->i]))
         return bad(p, tok, "unexpected character '%c' at position %zu",
@@ -233,11 +357,18 @@ static int parse(struct parser *p)
         char es[512];
         return sgl_error_set(SGL_EPARSE,
                              "bad shape \"%s\": empty shape string, "
-                             "expected tokens like \"node:16 core:8\"",
+                             "expected tokens like \"rank:16 core:8\"",
                              sgl__escape(p->s, 200, es, sizeof es));
     }
     size_t nodes = 1;
     while (p->s[p->i]) {
+        if (p->s[p->i] == '[') {
+            int rc = skip_memory_child(p);
+            if (rc)
+                return rc;
+            skip_blanks(p);
+            continue;
+        }
         int rc = parse_level(p);
         if (rc)
             return rc;
@@ -320,8 +451,8 @@ int sgl_shape_counts(const char *shape, size_t *ret_processes,
     return SGL_OK;
 }
 
-int sgl_machine_from_shape(const char *shape, const sgl_machine_opts_t *opts,
-                           sgl_machine_t **ret_machine)
+static int from_shape(const char *shape, const sgl_machine_opts_t *opts,
+                      int legacy_node, sgl_machine_t **ret_machine)
 {
     if (!shape || !ret_machine)
         return sgl_error_set(SGL_EINVAL, "sgl_machine_from_shape: NULL "
@@ -330,6 +461,7 @@ int sgl_machine_from_shape(const char *shape, const sgl_machine_opts_t *opts,
     if (!p)
         return sgl_error_set(SGL_ENOMEM, "out of memory parsing a shape");
     p->s = shape;
+    p->legacy_node = legacy_node;
     int rc = parse(p);
     struct sgl_node *root = NULL;
     if (rc == SGL_OK) {
@@ -355,4 +487,17 @@ int sgl_machine_from_shape(const char *shape, const sgl_machine_opts_t *opts,
                              ret_machine);
     free(source);
     return rc;
+}
+
+int sgl_machine_from_shape(const char *shape, const sgl_machine_opts_t *opts,
+                           sgl_machine_t **ret_machine)
+{
+    return from_shape(shape, opts, 0, ret_machine);
+}
+
+int sgl__machine_from_shape_v1(const char *shape,
+                               const sgl_machine_opts_t *opts,
+                               sgl_machine_t **ret_machine)
+{
+    return from_shape(shape, opts, 1, ret_machine);
 }

@@ -331,7 +331,7 @@ int sgl_machine_from_fanouts(const unsigned *fanouts, const sgl_link_t *links,
     for (unsigned l = 0; l < nlevels; l++) {
         sgl_link_t k = links ? links[l] : SGL_LINK_THREADS;
         const char *type =
-            k == SGL_LINK_MPI ? "node" : (l + 1 == nlevels ? "core" : "group");
+            k == SGL_LINK_MPI ? "rank" : (l + 1 == nlevels ? "core" : "group");
         struct sgl_node **next = malloc(nfront * fanouts[l] * sizeof *next);
         if (!next)
             goto oom;

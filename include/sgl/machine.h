@@ -11,15 +11,20 @@
  * process, MPI across processes), from a shape string, from an hwloc XML
  * export, or from an explicit list of fan-outs per level.
  *
- * Shape strings extend hwloc's synthetic syntax: a space-separated list of
- * `type:count` tokens from the top down, e.g. "node:16 core:8". Types that
- * stand for separate processes (cluster, rack, node, host, rank) are joined
- * by MPI links; types inside a process (package/pack/socket, numa, group,
- * l3, l2, l1, core, pu/thread) by thread links. An MPI type may not appear
- * below a thread type. `type:[a,b,...]` gives each node of the level above
- * its own count (a heterogeneous tree); the list has one entry per node of
- * the level above, e.g. "node:2 core:[3,5]". Note that "node" is a cluster
- * node as in the SGL paper, not hwloc's NUMA node ("numa").
+ * Shape strings are hwloc's synthetic syntax (what `lstopo --of synthetic`
+ * prints means here what it means to hwloc) with SGL's process levels on
+ * top: a space-separated list of `type:count` tokens from the top down,
+ * e.g. "rank:16 core:8". Process types (cluster, rack, host, rank: words
+ * hwloc has no type for) are joined by MPI links; hwloc's types inside a
+ * process (package/socket, numa, die, group, l1..l5, l1i..l3i, core,
+ * pu/thread), case ignored and cut to any prefix hwloc takes ("pack",
+ * "L2Cache", "Group0"), by thread links. hwloc's attributes ("(size=...)")
+ * and memory children ("[NUMANode(...)]") are accepted and add nothing. An
+ * MPI type may not appear below a thread type. `type:[a,b,...]` gives each
+ * node of the level above its own count (a heterogeneous tree); the list
+ * has one entry per node of the level above, e.g. "rank:2 core:[3,5]".
+ * "node" is refused: hwloc means a NUMA node by it and SGL 0.1 meant an MPI
+ * process; write "numa" or "rank".
  *
  * Thread safety: a built sgl_machine_t is immutable; any number of threads
  * may read it at once. Building and freeing are not thread-safe on one tree.
@@ -125,7 +130,7 @@ size_t sgl_machine_level_size(const sgl_machine_t *m, unsigned level);
 size_t sgl_machine_level_masters(const sgl_machine_t *m, unsigned level);
 /** The i-th worker in depth-first order, or NULL if out of range. */
 const sgl_node_t *sgl_machine_worker(const sgl_machine_t *m, size_t i);
-/** The human-readable source: "discovered", "shape: node:16 core:8", ... */
+/** The human-readable source: "discovered", "shape: rank:16 core:8", ... */
 const char *sgl_machine_source(const sgl_machine_t *m);
 
 /** Level of the node (root = 0). */
@@ -140,11 +145,11 @@ const sgl_node_t *sgl_node_parent(const sgl_node_t *n);
 unsigned sgl_node_index(const sgl_node_t *n);
 /** Link to the children (SGL_LINK_NONE for a worker). */
 sgl_link_t sgl_node_link(const sgl_node_t *n);
-/** Type name: "machine", "node", "package", "l3", "core", ... */
+/** Type name: "machine", "host", "rank", "package", "l3", "core", ... */
 const char *sgl_node_type(const sgl_node_t *n);
 /** OS index of the hardware object (hwloc os_index), -1 if none/unknown. */
 int sgl_node_os_index(const sgl_node_t *n);
-/** MPI rank (in the tree's process numbering) that plays this node: for a
+/** MPI rank (in the tree's process numbering) that plays this rank: for a
  *  master, the rank of its first descendant worker. */
 int sgl_node_rank(const sgl_node_t *n);
 /** Number of workers in the subtree (1 for a worker). */
@@ -362,7 +367,7 @@ int sgl_machine_save(const sgl_machine_t *m, const char *path);
 /** As sgl_machine_save(), to an open stream. */
 int sgl_machine_write(const sgl_machine_t *m, FILE *out);
 /** A shape string that rebuilds the tree with sgl_machine_from_shape()
- *  (and keep_single), e.g. "node:16 core:8" or "node:2 core:[3,5]"; NULL
+ *  (and keep_single), e.g. "rank:16 core:8" or "rank:2 core:[3,5]"; NULL
  *  for a tree no shape string can describe (leaves at different depths).
  *  Owned by the tree. */
 const char *sgl_machine_shape(const sgl_machine_t *m);

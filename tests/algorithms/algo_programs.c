@@ -75,7 +75,7 @@ static int misuse_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     return SGL_OK;
 }
 
-/* The program's own state at a node: its depth-first worker index, so a
+/* The program's own state at a rank: its depth-first worker index, so a
  * node that lost or swapped it shows. */
 static void own_free(void *p) { free(p); }
 

@@ -15,7 +15,7 @@ fail() { echo "not ok: $*" >&2; exit 1; }
 SGL_SHAPE=core:2 OMP_NUM_THREADS=2 timeout -k 5 60 "$bin" --config 1x2 \
     --sizes 1e3,1e4 --reps 5 "${params[@]}" --csv "$tmp/points.csv" \
     --json "$tmp/1x2.json" > "$tmp/table.txt" || fail "bench_main 1x2"
-SGL_SHAPE=node:2 OMP_NUM_THREADS=1 timeout -k 5 60 "$mpiexec" -n 2 \
+SGL_SHAPE=rank:2 OMP_NUM_THREADS=1 timeout -k 5 60 "$mpiexec" -n 2 \
     --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 "$bin" \
     --config 2x1 --sizes 1e3,1e4 --reps 5 "${params[@]}" --no-header \
     --csv "$tmp/points.csv" --json "$tmp/2x1.json" >> "$tmp/table.txt" ||

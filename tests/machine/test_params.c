@@ -28,7 +28,7 @@ static void assert_params_eq(const sgl_link_params_t *a,
 
 Test(params, level_and_node)
 {
-    sgl_machine_t *m = shape("node:2 core:[3,5]");
+    sgl_machine_t *m = shape("rank:2 core:[3,5]");
     sgl_link_params_t p0 = {2.3e-5, 1.2e-9, 1.3e-9}, p1 = {1e-6, 1e-10, 2e-10};
     sgl_link_params_t r;
     cr_expect_eq(sgl_machine_level_params(m, 0, &r), SGL_ERANGE);
@@ -97,7 +97,7 @@ Test(params, bad_values_change_nothing)
  * the slower of g_down and g_up) and flagged as a guess. */
 Test(params, exchange)
 {
-    sgl_machine_t *m = shape("node:2 core:[3,5]");
+    sgl_machine_t *m = shape("rank:2 core:[3,5]");
     sgl_exchange_params_t x = {4e-6, 5e-10}, r;
     int measured = -1;
     const sgl_node_t *root = sgl_machine_root(m);
@@ -156,7 +156,7 @@ Test(params, exchange)
 
 Test(params, kernels)
 {
-    sgl_machine_t *m = shape("node:2 core:[1,2]");
+    sgl_machine_t *m = shape("rank:2 core:[1,2]");
     cr_expect(isnan(sgl_node_kernel(sgl_machine_worker(m, 0), "sum")));
     cr_assert_eq(sgl_machine_set_kernel(m, "sum", 1e-9), SGL_OK);
     cr_assert_eq(sgl_machine_set_worker_kernel(m, 2, "sum", 3e-9), SGL_OK);
@@ -219,7 +219,7 @@ static int read_string(const char *text, size_t len, sgl_machine_t **ret)
  * a small-message regime, per-worker kernels and quoted provenance. */
 static sgl_machine_t *awkward(void)
 {
-    sgl_machine_t *m = shape("rack:2 node:[2,3] core:[3,2,2,4,2]");
+    sgl_machine_t *m = shape("rack:2 rank:[2,3] core:[3,2,2,4,2]");
     sgl_link_params_t p0 = {1.0 / 3, 0.1 + 0.2, 5e-324};
     sgl_link_params_t p1 = {2.3e-5, 1.2e-9, 1.3000000000000001e-9};
     sgl_link_params_t p2 = {1e-6, 1e-10, 0};
@@ -335,12 +335,12 @@ Test(machine_file, shapes_that_need_care)
     /* Collapsed and kept single levels, one worker, cores over MPI. */
     const char *cases[][2] = {
         {"core:1", "core:1"},
-        {"node:1 core:4", "core:4"},
-        {"rack:2 node:1 core:2", "node:2 core:2"},
-        {"node:2 core:1", "rank:2"},
-        {"rack:2 node:[2,3] core:[3,2,2,4,2]",
-         "rack:2 node:[2,3] core:[3,2,2,4,2]"},
-        {"node:3 core:[1,2,2]", NULL},
+        {"rank:1 core:4", "core:4"},
+        {"rack:2 rank:1 core:2", "rank:2 core:2"},
+        {"rank:2 core:1", "rank:2"},
+        {"rack:2 rank:[2,3] core:[3,2,2,4,2]",
+         "rack:2 rank:[2,3] core:[3,2,2,4,2]"},
+        {"rank:3 core:[1,2,2]", NULL},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         sgl_machine_t *m = shape(cases[i][0]);
@@ -381,7 +381,7 @@ Test(machine_file, units_and_comments)
         "# comment\n"
         "\n"
         "sgl-machine 1   # trailing comment\n"
-        "shape node:2 core:4\n"
+        "shape rank:2 core:4\n"
         "provenance method sgl-probe 0.1 # not part of the value\n"
         "level 0 link mpi p 2 l 23us g 4.8ns/word\n"
         "level 1 l 1e-6 g_up 0.5ns/B g_down 2ps\n"
@@ -421,7 +421,7 @@ Test(machine_file, units_and_comments)
 }
 
 /* A valid file, one line per entry, that the bad cases below edit. */
-#define HEAD "sgl-machine 1\nshape node:2 core:4\n"
+#define HEAD "sgl-machine 1\nshape rank:2 core:4\n"
 #define L0 "level 0 link mpi l 2e-5 g_down 1e-9 g_up 1e-9\n"
 #define L1 "level 1 link threads l 1e-6 g_down 1e-10 g_up 1e-10\n"
 
@@ -467,14 +467,16 @@ static const struct bad bad_files[] = {
      "t.sgl:5: duplicate level 0"},
     {"duplicate shape", HEAD "shape core:2\n", 0, "t.sgl:3: duplicate shape"},
     {"not a machine file", "hello world\n", 0,
-     "t.sgl:1: expected 'sgl-machine 1' as the first record"},
+     "t.sgl:1: expected 'sgl-machine 2' as the first record"},
     {"empty", "", 0, "t.sgl:0: empty file"},
-    {"version", "sgl-machine 2\n", 0,
-     "t.sgl:1: format version 2 is not supported"},
+    {"version", "sgl-machine 3\n", 0,
+     "t.sgl:1: format version 3 is not supported"},
+    {"node in format 2", "sgl-machine 2\nshape node:2 core:4\n", 0,
+     "t.sgl:2: bad shape \"node:2 core:4\": 'node' is ambiguous"},
     {"level before shape", "sgl-machine 1\n" L0, 0,
      "t.sgl:2: 'level' before the 'shape' record"},
-    {"bad shape", "sgl-machine 1\nshape node:0 core:4\n", 0,
-     "t.sgl:2: bad shape \"node:0 core:4\""},
+    {"bad shape", "sgl-machine 1\nshape rank:0 core:4\n", 0,
+     "t.sgl:2: bad shape \"rank:0 core:4\""},
     {"no shape", "sgl-machine 1\nend\n", 0,
      "t.sgl:2: end of file without a 'shape' record"},
     {"bad unit", HEAD "level 0 l 3parsecs g 1\n", 0,
@@ -551,7 +553,7 @@ Test(machine_file, many_records, .timeout = 120)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     cr_assert_not_null(f);
-    fprintf(f, "sgl-machine 1\nshape node:2 core:2\n"
+    fprintf(f, "sgl-machine 1\nshape rank:2 core:2\n"
                "level 0 link mpi p 2 l 1us g_down 1ns g_up 1ns\n"
                "level 1 link threads p 2 l 1us g_down 1ns g_up 1ns\n");
     for (int i = 0; i < N; i++)
@@ -607,6 +609,30 @@ Test(machine_file, malformed)
         cr_expect_eq(m, (sgl_machine_t *)&m, "%s: output set on error",
                      b->name);
     }
+}
+
+/* Format 1 (SGL 0.1) said "node" for an MPI process; its files keep
+ * their meaning, and the writer now says "rank" under format 2. */
+Test(machine_file, format_1_node_is_a_rank)
+{
+    static const char v1[] = "sgl-machine 1\nshape node:2 core:4\n" L0 L1
+                             "end\n";
+    sgl_machine_t *m = NULL;
+    cr_assert_eq(read_string(v1, strlen(v1), &m), SGL_OK, "%s",
+                 sgl_last_error());
+    cr_expect_eq(sgl_machine_processes(m), 2);
+    cr_expect_str_eq(sgl_node_type(sgl_node_child(sgl_machine_root(m), 1)),
+                     "rank");
+    cr_expect_str_eq(sgl_machine_shape(m), "rank:2 core:4");
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    cr_assert_eq(sgl_machine_write(m, f), SGL_OK);
+    fclose(f);
+    cr_expect(strstr(text, "\nsgl-machine 2\nshape rank:2 core:4\n"), "%s",
+              text);
+    free(text);
+    sgl_machine_free(m);
 }
 
 Test(machine_file, missing_file)
@@ -666,7 +692,7 @@ Test(machine_file, shipped_examples)
  * linear in busy between measured counts, nearest count beyond them. */
 Test(kernel_table, interpolation)
 {
-    sgl_machine_t *m = shape("node:2 core:4");
+    sgl_machine_t *m = shape("rank:2 core:4");
     const sgl_node_t *w0 = sgl_machine_worker(m, 0);
     cr_assert_eq(sgl_machine_set_kernel_point(m, "sort", 1e4, 1, 10), SGL_OK);
     cr_assert_eq(sgl_machine_set_kernel_point(m, "sort", 1e6, 1, 30), SGL_OK);
@@ -719,7 +745,7 @@ Test(kernel_table, interpolation)
 
 Test(kernel_table, memory_peers)
 {
-    sgl_machine_t *m = shape("node:2 core:4");
+    sgl_machine_t *m = shape("rank:2 core:4");
     /* Defaults: threads share memory, MPI does not. */
     cr_expect_eq(sgl_machine_level_memory(m, 0), SGL_MEMORY_DEFAULT);
     cr_expect_eq(sgl_node_memory_peers(sgl_machine_worker(m, 6)), 4);
@@ -744,7 +770,7 @@ Test(kernel_table, memory_peers)
  * sgl_machine_copy_kernels(). */
 Test(kernel_table, round_trip_and_copy)
 {
-    sgl_machine_t *m = shape("node:2 core:2");
+    sgl_machine_t *m = shape("rank:2 core:2");
     sgl_link_params_t p = {1e-6, 1e-9, 1e-9};
     cr_assert_eq(sgl_machine_set_level_params(m, 0, &p), SGL_OK);
     cr_assert_eq(sgl_machine_set_level_params(m, 1, &p), SGL_OK);
@@ -771,7 +797,7 @@ Test(kernel_table, round_trip_and_copy)
     cr_assert_eq(sgl_machine_read(f, "rt.sgl", &b), SGL_OK, "%s",
                  sgl_last_error());
     fclose(f);
-    sgl_machine_t *c = shape("node:2 core:2");
+    sgl_machine_t *c = shape("rank:2 core:2");
     cr_assert_eq(sgl_machine_copy_kernels(c, m), SGL_OK);
     const sgl_machine_t *both[2] = {b, c};
     for (int i = 0; i < 2; i++) {

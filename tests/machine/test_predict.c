@@ -158,13 +158,13 @@ Test(predict, scan_variants)
     sgl_machine_free(m);
 }
 
-/* Two levels, homogeneous: reduce of n = 600 on node:2 core:3, c = 1.
+/* Two levels, homogeneous: reduce of n = 600 on rank:2 core:3, c = 1.
  *   worker:  100
- *   node:    100 + 3 (fold) + 3 bytes * 0.25 + 2*10   = 123.75
+ *   rank:    100 + 3 (fold) + 3 bytes * 0.25 + 2*10   = 123.75
  *   root:    123.75 + 2 + 2 bytes * 3 + 2*100         = 331.75 */
 Test(predict, two_levels)
 {
-    sgl_machine_t *m = shape("node:2 core:3");
+    sgl_machine_t *m = shape("rank:2 core:3");
     set_level(m, 0, 100, 2, 3);
     set_level(m, 1, 10, 0.5, 0.25);
     set_all_kernels(m, 1);
@@ -188,7 +188,7 @@ Test(predict, two_levels)
     sgl_machine_free(m);
 }
 
-/* PSRS on node:2 core:2 by hand: n = 400, eb = 1, P = 4, m = 100;
+/* PSRS on rank:2 core:2 by hand: n = 400, eb = 1, P = 4, m = 100;
  * level 0: l 100, g 1, exchange l_h 7, g_h 3; level 1: l 10, g 0.5,
  * exchange l_h 1, g_h 2; c(sort) = c(merge) = 1.
  * Exchange h: at the root W_X = 4, W_i = 2: h_i = 2*100*2/4 = 100 bytes
@@ -208,7 +208,7 @@ Test(predict, two_levels)
  *   S3 221 + 4*1 up + 200                             = 425 */
 Test(predict, psrs_exchange_by_hand)
 {
-    sgl_machine_t *m = shape("node:2 core:2");
+    sgl_machine_t *m = shape("rank:2 core:2");
     set_level(m, 0, 100, 1, 1);
     set_level(m, 1, 10, 0.5, 0.5);
     set_all_kernels(m, 1);
@@ -238,7 +238,7 @@ Test(predict, psrs_exchange_by_hand)
     sgl_machine_free(m);
 }
 
-/* Size tables and memory peers. node:2 core:3, reduce of n = 600, every
+/* Size tables and memory peers. rank:2 core:3, reduce of n = 600, every
  * worker 100 elements. "sum" has c 1 at n <= 10 and 3 at n >= 1000 alone
  * (2 at n = 100 by log-linear interpolation) and 5 at any n with 3 busy.
  * Level 1 (threads) shares memory, level 0 (MPI) does not by default, so
@@ -252,7 +252,7 @@ Test(predict, psrs_exchange_by_hand)
  * measured busy count beyond the table); with level 1 private, c = 2. */
 Test(predict, kernel_tables)
 {
-    sgl_machine_t *m = shape("node:2 core:3");
+    sgl_machine_t *m = shape("rank:2 core:3");
     set_level(m, 0, 100, 2, 3);
     set_level(m, 1, 10, 0.5, 0.25);
     cr_assert_eq(sgl_machine_set_kernel_point(m, "sum", 10, 1, 1), SGL_OK);
@@ -285,7 +285,7 @@ Test(predict, kernel_tables)
  *   root: 322.5 + 2*1 + 2*3 + 2*100 = 530.5 */
 Test(predict, heterogeneous)
 {
-    sgl_machine_t *m = shape("node:2 core:[2,4]");
+    sgl_machine_t *m = shape("rank:2 core:[2,4]");
     set_level(m, 0, 100, 2, 3);
     set_level(m, 1, 10, 0.5, 0.25);
     cr_assert_eq(sgl_machine_set_kernel(m, "sum", 1), SGL_OK);
@@ -358,7 +358,7 @@ static const sgl_program_t generic = {
 
 static sgl_machine_t *three_levels(void)
 {
-    sgl_machine_t *m = shape("rack:2 node:2 core:2");
+    sgl_machine_t *m = shape("rack:2 rank:2 core:2");
     set_level(m, 0, 1000, 1, 1);
     set_level(m, 1, 100, 0.1, 0.2);
     set_level(m, 2, 10, 0.01, 0.02);
@@ -495,7 +495,7 @@ Test(predict, one_worker)
 
 Test(predict, errors)
 {
-    sgl_machine_t *m = shape("node:2 core:2");
+    sgl_machine_t *m = shape("rank:2 core:2");
     sgl_prediction_t r;
     set_all_kernels(m, 1);
     set_level(m, 0, 1, 1, 1);

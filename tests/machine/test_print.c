@@ -34,33 +34,33 @@ static size_t count(const char *text, const char *what)
 
 Test(print, header_tree_and_table)
 {
-    char *t = print("node:16 core:8", 0, 0);
-    cr_expect(strstr(t, "Source: shape: node:16 core:8; 128 workers, 16 "
+    char *t = print("rank:16 core:8", 0, 0);
+    cr_expect(strstr(t, "Source: shape: rank:16 core:8; 128 workers, 16 "
                         "processes, depth 2\n"),
               "%s", t);
-    cr_expect(strstr(t, "\nMachine (mpi to 16 nodes)\n"), "%s", t);
-    cr_expect(strstr(t, "\n  node L#0 rank 0 (threads to 8 cores)\n"));
+    cr_expect(strstr(t, "\nMachine (mpi to 16 ranks)\n"), "%s", t);
+    cr_expect(strstr(t, "\n  rank L#0 rank 0 (threads to 8 cores)\n"));
     cr_expect(strstr(t, "\n    core L#9 worker 9 rank 1\n"));
     cr_expect(strstr(t, "\n    core L#127 worker 127 rank 15\n"));
     cr_expect_eq(count(t, "    core L#"), 128);
     cr_expect(strstr(t, "level  type"));
-    cr_expect(strstr(t, "    1  node             16         16"));
+    cr_expect(strstr(t, "    1  rank             16         16"));
     free(t);
 }
 
 Test(print, max_lines_shortens_alike_siblings)
 {
-    char *t = print("node:16 core:8", 2, 0);
-    cr_expect(strstr(t, "\n  ... 14 more nodes like node L#1\n"), "%s", t);
+    char *t = print("rank:16 core:8", 2, 0);
+    cr_expect(strstr(t, "\n  ... 14 more ranks like rank L#1\n"), "%s", t);
     cr_expect(strstr(t, "\n    ... 6 more cores like core L#9\n"), "%s", t);
-    cr_expect_eq(count(t, "  node L#"), 2);
+    cr_expect_eq(count(t, "  rank L#"), 2);
     free(t);
 
     /* Siblings that differ are all shown. */
-    t = print("node:3 core:[1,2,3]", 1, 0);
+    t = print("rank:3 core:[1,2,3]", 1, 0);
     cr_expect(strstr(t, "\nMachine (mpi to 3 children)\n"), "%s", t);
     cr_expect(strstr(t, "\n  core L#0 worker 0 rank 0\n"), "%s", t);
-    cr_expect(strstr(t, "\n  node L#2 rank 2 (threads to 3 cores)\n"));
+    cr_expect(strstr(t, "\n  rank L#2 rank 2 (threads to 3 cores)\n"));
     cr_expect(strstr(t, "\n    ... 2 more cores like core L#2\n"), "%s", t);
     cr_expect(strstr(t, "1-3"), "%s", t);
     free(t);
@@ -76,11 +76,11 @@ Test(print, single_process_hides_ranks)
 
 Test(print, json)
 {
-    char *t = print("node:2 core:[1,2]", 0, 1);
-    cr_expect(strstr(t, "{\"source\": \"shape: node:2 core:[1,2]\", "
+    char *t = print("rank:2 core:[1,2]", 0, 1);
+    cr_expect(strstr(t, "{\"source\": \"shape: rank:2 core:[1,2]\", "
                         "\"workers\": 3, \"processes\": 2, \"depth\": 2,"),
               "%s", t);
-    cr_expect(strstr(t, "{\"type\": \"node\", \"level\": 1, \"index\": 1, "
+    cr_expect(strstr(t, "{\"type\": \"rank\", \"level\": 1, \"index\": 1, "
                         "\"arity\": 2, \"link\": \"threads\", \"rank\": 1, "
                         "\"os_index\": -1, \"workers\": 2, \"host\": null, "
                         "\"children\": ["),

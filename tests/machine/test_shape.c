@@ -67,7 +67,7 @@ Test(shape, flat)
 
 Test(shape, two_level_paper_cluster)
 {
-    sgl_machine_t *m = shape("node:16 core:8", 0);
+    sgl_machine_t *m = shape("rank:16 core:8", 0);
     const sgl_node_t *r = sgl_machine_root(m);
     cr_expect_eq(sgl_machine_workers(m), 128);
     cr_expect_eq(sgl_machine_processes(m), 16);
@@ -75,7 +75,7 @@ Test(shape, two_level_paper_cluster)
     assert_levels(m, 2, (size_t[]){1, 16, 128}, (size_t[]){1, 16, 0});
     assert_worker_ranks(m, 8);
     const sgl_node_t *n5 = sgl_node_child(r, 5);
-    cr_expect_str_eq(sgl_node_type(n5), "node");
+    cr_expect_str_eq(sgl_node_type(n5), "rank");
     cr_expect_eq(sgl_node_link(n5), SGL_LINK_THREADS);
     cr_expect_eq(sgl_node_rank(n5), 5);
     cr_expect_eq(sgl_node_first_worker(n5), 40);
@@ -88,7 +88,7 @@ Test(shape, two_level_paper_cluster)
 
 Test(shape, three_level)
 {
-    sgl_machine_t *m = shape("rack:2 node:2 core:4", 0);
+    sgl_machine_t *m = shape("rack:2 rank:2 core:4", 0);
     const sgl_node_t *r = sgl_machine_root(m);
     cr_expect_eq(sgl_machine_workers(m), 16);
     cr_expect_eq(sgl_machine_processes(m), 4);
@@ -104,7 +104,7 @@ Test(shape, three_level)
 
 Test(shape, heterogeneous)
 {
-    sgl_machine_t *m = shape("node:2 core:[3,5]", 0);
+    sgl_machine_t *m = shape("rank:2 core:[3,5]", 0);
     const sgl_node_t *r = sgl_machine_root(m);
     cr_expect_eq(sgl_machine_workers(m), 8);
     cr_expect_eq(sgl_machine_processes(m), 2);
@@ -120,7 +120,7 @@ Test(shape, heterogeneous)
 Test(shape, heterogeneous_two_lists)
 {
     /* The second list has one entry per package of both nodes. */
-    sgl_machine_t *m = shape("node:2 pack:[1,2] core:[2, 3 ,4]", 1);
+    sgl_machine_t *m = shape("rank:2 pack:[1,2] core:[2, 3 ,4]", 1);
     const sgl_node_t *n1 = sgl_node_child(sgl_machine_root(m), 1);
     cr_expect_eq(sgl_machine_workers(m), 9);
     cr_expect_eq(sgl_node_arity(n1), 2);
@@ -145,7 +145,7 @@ Test(shape, single_worker)
 
 Test(shape, collapse_single_child_levels)
 {
-    sgl_machine_t *m = shape("node:1 pack:1 core:4", 0);
+    sgl_machine_t *m = shape("rank:1 pack:1 core:4", 0);
     const sgl_node_t *r = sgl_machine_root(m);
     cr_expect_str_eq(sgl_node_type(r), "package");
     cr_expect_eq(sgl_node_link(r), SGL_LINK_THREADS);
@@ -154,7 +154,7 @@ Test(shape, collapse_single_child_levels)
     sgl_machine_free(m);
 
     /* A middle level collapses too; the MPI link above it stays. */
-    m = shape("node:2 pack:1 core:2", 0);
+    m = shape("rank:2 pack:1 core:2", 0);
     r = sgl_machine_root(m);
     cr_expect_eq(sgl_node_link(r), SGL_LINK_MPI);
     cr_expect_str_eq(sgl_node_type(sgl_node_child(r, 1)), "package");
@@ -165,7 +165,7 @@ Test(shape, collapse_single_child_levels)
 
 Test(shape, keep_single)
 {
-    sgl_machine_t *m = shape("node:1 pack:1 core:4", 1);
+    sgl_machine_t *m = shape("rank:1 pack:1 core:4", 1);
     const sgl_node_t *r = sgl_machine_root(m);
     cr_expect_str_eq(sgl_node_type(r), "machine");
     cr_expect_eq(sgl_node_link(r), SGL_LINK_MPI);
@@ -181,7 +181,7 @@ Test(shape, keep_single)
 
 Test(shape, mpi_only)
 {
-    sgl_machine_t *m = shape("node:4", 0);
+    sgl_machine_t *m = shape("rank:4", 0);
     cr_expect_eq(sgl_machine_workers(m), 4);
     cr_expect_eq(sgl_machine_processes(m), 4);
     assert_worker_ranks(m, 1);
@@ -190,7 +190,7 @@ Test(shape, mpi_only)
 
 Test(shape, ranks_per_process)
 {
-    sgl_machine_t *m = shape("rack:2 node:3 core:2", 0);
+    sgl_machine_t *m = shape("rack:2 rank:3 core:2", 0);
     const sgl_node_t *r = sgl_machine_root(m);
     cr_expect_eq(sgl_machine_processes(m), 6);
     assert_worker_ranks(m, 2);
@@ -225,9 +225,45 @@ Test(shape, aliases_and_case)
     sgl_machine_free(m);
 }
 
+/* Strings as `lstopo --of synthetic` prints them (hwloc 2.9): attributes,
+ * memory children, instruction caches, numbered groups. They must give
+ * the levels hwloc means, and no level for the memory. */
+Test(shape, lstopo_synthetic_strings)
+{
+    sgl_machine_t *m =
+        shape("Package:1 [NUMANode(memory=8684118016)] L3Cache:1(size="
+              "33554432) L2Cache:2(size=524288) L1dCache:1(size=32768) "
+              "L1iCache:1(size=32768) Core:1 PU:1",
+              1);
+    static const char *const want[] = {"machine", "package", "l3", "l2",
+                                       "l1",      "l1i",     "core", "pu"};
+    const sgl_node_t *n = sgl_machine_root(m);
+    for (unsigned l = 0; l < 8; l++, n = sgl_node_child(n, 0))
+        cr_expect_str_eq(sgl_node_type(n), want[l], "level %u", l);
+    cr_expect_eq(sgl_machine_workers(m), 2);
+    cr_expect_eq(sgl_machine_processes(m), 1);
+    sgl_machine_free(m);
+
+    m = shape("Package:2 Group0:2 [NUMANode(memory=1)] [MemCache(size=2)] "
+              "L3Cache:1 L2Cache:8 L1dCache:1 Core:1 PU:2",
+              1);
+    cr_expect_eq(sgl_machine_workers(m), 64);
+    cr_expect_eq(sgl_machine_depth(m), 7);
+    cr_expect_str_eq(sgl_node_type(sgl_node_child(
+                         sgl_node_child(sgl_machine_root(m), 0), 0)),
+                     "group");
+    sgl_machine_free(m);
+
+    /* hwloc's prefixes ("pa", "co") and SGL's process levels above. */
+    m = shape("rack:2 rank:2 pa:2 L2u:1 co:2 pu:1", 0);
+    cr_expect_eq(sgl_machine_processes(m), 4);
+    cr_expect_eq(sgl_machine_workers(m), 16);
+    sgl_machine_free(m);
+}
+
 Test(shape, blanks)
 {
-    sgl_machine_t *m = shape("  node:2\t core:[ 1 , 2 ]  ", 0);
+    sgl_machine_t *m = shape("  rank:2\t core:[ 1 , 2 ]  ", 0);
     cr_expect_eq(sgl_machine_workers(m), 3);
     sgl_machine_free(m);
 }
@@ -241,32 +277,44 @@ struct bad_shape {
 static const struct bad_shape bad_shapes[] = {
     {"", "empty shape", ""},
     {" \t ", "empty shape", ""},
-    {"node:0 core:8", "zero count", "'node:0' at position 1"},
-    {"node:2 core:-3", "negative count", "'core:-3' at position 8"},
-    {"node: core:2", "missing count", "'node:' at position 1"},
-    {"node core:2", "missing ':count'", "'node' at position 1"},
-    {"node:2 #foo", "unexpected character '#'", "'#foo' at position 8"},
-    {"node:2x core:2", "unexpected character 'x'", "'node:2x' at position 1"},
-    {"node:2 core:8 :", "unexpected character ':'", "':' at position 15"},
-    {"node:2 bogus:3", "unknown type 'bogus'", "'bogus:3' at position 8"},
+    {"rank:0 core:8", "zero count", "'rank:0' at position 1"},
+    {"rank:2 core:-3", "negative count", "'core:-3' at position 8"},
+    {"rank: core:2", "missing count", "'rank:' at position 1"},
+    {"rank core:2", "missing ':count'", "'rank' at position 1"},
+    {"rank:2 #foo", "unexpected character '#'", "'#foo' at position 8"},
+    {"rank:2x core:2", "unexpected character 'x'", "'rank:2x' at position 1"},
+    {"rank:2 core:8 :", "unexpected character ':'", "':' at position 15"},
+    {"rank:2 bogus:3", "unknown type 'bogus'", "'bogus:3' at position 8"},
     {"machine:2", "unknown type 'machine'", "at position 1"},
-    {"node:+2", "unexpected character '+'", "'node:+2' at position 1"},
-    {"node:2 core:[1,2,3]", "list of 3 counts but the level above has 2",
+    {"rank:+2", "unexpected character '+'", "'rank:+2' at position 1"},
+    {"rank:2 core:[1,2,3]", "list of 3 counts but the level above has 2",
      "'core:[1,2,3]' at position 8"},
     {"core:[1,2]", "level above has 1 node", "at position 1"},
-    {"node:2 core:[1,2", "missing ']'", "'core:[1,2' at position 8"},
-    {"node:2 core:[1,,2]", "missing count", "at position 8"},
-    {"node:2 core:[1,0]", "zero count", "at position 8"},
-    {"node:2 core:[1;2]", "unexpected character ';'", "at position 8"},
-    {"core:2 node:2", "process type 'node' below thread type 'core'",
-     "'node:2' at position 8"},
-    {"node:2 pack:2 rack:2", "below thread type 'package'",
+    {"rank:2 core:[1,2", "missing ']'", "'core:[1,2' at position 8"},
+    {"node:2 core:2", "'node' is ambiguous: hwloc reads it as a NUMA node",
+     "'node:2' at position 1"},
+    {"rank:2 No:2", "'No' is ambiguous", "'No:2' at position 8"},
+    {"2 2 2", "a count without a type", "'2' at position 1"},
+    {"pack:2 [Bogus] core:2", "'[Bogus' is not a memory child",
+     "at position 8"},
+    {"pack:2 [NUMANode core:2", "missing ']'", "at position 8"},
+    {"L2Cache:2(size=3 core:2", "missing ')'", "at position 1"},
+    {"L9Cache:2", "unknown type 'L9Cache'", "at position 1"},
+    {"L4iCache:2 core:2", "unknown type 'L4iCache'", "at position 1"},
+    {"p:2", "unknown type 'p'", "at position 1"},
+    {"cores:2", "unknown type 'cores'", "at position 1"},
+    {"rank:2 core:[1,,2]", "missing count", "at position 8"},
+    {"rank:2 core:[1,0]", "zero count", "at position 8"},
+    {"rank:2 core:[1;2]", "unexpected character ';'", "at position 8"},
+    {"core:2 rank:2", "process type 'rank' below thread type 'core'",
+     "'rank:2' at position 8"},
+    {"rank:2 pack:2 rack:2", "below thread type 'package'",
      "'rack:2' at position 15"},
-    {"node:4096 core:4097", "limit of 16777216 workers",
+    {"rank:4096 core:4097", "limit of 16777216 workers",
      "'core:4097' at position 11"},
     {"core:99999999999999999999999", "count 99999999999999999999999 is more",
      "at position 1"},
-    {"node:2 core:[16777216,1]", "limit of 16777216 workers",
+    {"rank:2 core:[16777216,1]", "limit of 16777216 workers",
      "at position 8"},
 };
 
@@ -317,10 +365,10 @@ Test(shape, too_many_nodes)
 /* The counts from the string alone agree with the built tree's. */
 Test(shape, counts_without_building)
 {
-    const char *shapes[] = {"core:1", "core:4", "node:2 core:3",
-                            "rack:2 node:[1,3] core:2", "rack:2 node:2",
-                            "node:1 pack:1 core:2", "package:2 core:[2,3]",
-                            "node:3", "cluster:2 node:[2,1] core:[1,2,3]"};
+    const char *shapes[] = {"core:1", "core:4", "rank:2 core:3",
+                            "rack:2 rank:[1,3] core:2", "rack:2 rank:2",
+                            "rank:1 pack:1 core:2", "package:2 core:[2,3]",
+                            "rank:3", "cluster:2 rank:[2,1] core:[1,2,3]"};
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
         size_t p = 0, w = 0;
         sgl_machine_t *m = NULL;
@@ -334,14 +382,14 @@ Test(shape, counts_without_building)
         sgl_machine_free(m);
     }
     size_t p = 0, w = 0;
-    cr_assert_eq(sgl_shape_counts("node:4096 core:4096", &p, &w), SGL_OK);
+    cr_assert_eq(sgl_shape_counts("rank:4096 core:4096", &p, &w), SGL_OK);
     cr_expect_eq(p, 4096);
     cr_expect_eq(w, (size_t)1 << 24);
-    cr_expect_eq(sgl_shape_counts("node:65536 core:65536", &p, NULL),
+    cr_expect_eq(sgl_shape_counts("rank:65536 core:65536", &p, NULL),
                  SGL_EPARSE);
     cr_expect(strstr(sgl_last_error(), "limit of 16777216 workers"), "%s",
               sgl_last_error());
-    cr_expect_eq(sgl_shape_counts("node:2 core:[3", NULL, NULL), SGL_EPARSE);
+    cr_expect_eq(sgl_shape_counts("rank:2 core:[3", NULL, NULL), SGL_EPARSE);
     cr_expect_eq(sgl_shape_counts(NULL, &p, &w), SGL_EINVAL);
 }
 
@@ -413,7 +461,7 @@ static struct sgl_node *round_robin(const int *ranks)
     cr_assert_not_null(root);
     root->link = SGL_LINK_MPI;
     for (int h = 0; h < 2; h++) {
-        struct sgl_node *node = sgl__node_new("node", -1);
+        struct sgl_node *node = sgl__node_new("host", -1);
         cr_assert_not_null(node);
         node->link = SGL_LINK_MPI;
         node->host = strdup(h ? "b" : "a");

@@ -60,12 +60,12 @@ static void shape_case(const char *shape, int want)
 static void shapes(void)
 {
     static const char *const bad[] = {
-        "", "   ", "node", "node:", "node:0", "node:-1", "node:abc",
-        "node:2x", "node:2:3", ":4", "bogus:2", "core:2 node:2",
-        "node:2 core:[", "node:2 core:[3", "node:2 core:[3,5", "node:2 core:[]",
-        "node:2 core:[3,]", "node:2 core:[,3]", "node:2 core:[3,5,7]",
-        "node:2 core:[0,5]", "core:[2]x", "node:99999999999999999999",
-        "node:4294967297", "node:65536 core:65536",
+        "", "   ", "node", "node:", "rank:0", "node:-1", "node:abc",
+        "rank:2x", "rank:2:3", ":4", "bogus:2", "core:2 rank:2",
+        "rank:2 core:[", "rank:2 core:[3", "rank:2 core:[3,5", "rank:2 core:[]",
+        "rank:2 core:[3,]", "rank:2 core:[,3]", "rank:2 core:[3,5,7]",
+        "rank:2 core:[0,5]", "core:[2]x", "rank:99999999999999999999",
+        "rank:4294967297", "rank:65536 core:65536",
         /* 40 levels, allowed. (Not 2^21 workers: under ASan with
          * fast_unwind_on_malloc=0 that tree takes minutes to build.) */
         "core:1 core:1 core:1 core:1 core:1 core:1 core:1 core:1 core:1 "
@@ -73,7 +73,7 @@ static void shapes(void)
         "core:1 core:1 core:1 core:1 core:1 core:1 core:1 core:1 core:1 "
         "core:1 core:1 core:1 core:1 core:1 core:1 core:1 core:1 core:1 "
         "core:1 core:1 core:1 core:2",
-        "node:2\tcore:\n2", "n\xc3\xb6""de:2", "core:2 # comment",
+        "rank:2\tcore:\n2", "n\xc3\xb6""de:2", "core:2 # comment",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         sgl_machine_t *m = NULL;
@@ -95,9 +95,9 @@ static void shapes(void)
     shape_case(NULL, SGL_EINVAL);
     /* Control characters in a shape are quoted escaped in the message. */
     static const char *const ctl[][2] = {
-        {"node:2\001", "bad shape \"node:2\\x01\": unexpected character "
+        {"rank:2\001", "bad shape \"rank:2\\x01\": unexpected character "
                        "'\\x01'"},
-        {"node:\033[31m2", "bad shape \"node:\\x1b[31m2\""},
+        {"rank:\033[31m2", "bad shape \"rank:\\x1b[31m2\""},
         {"\x7f", "bad shape \"\\x7f\""},
         {" \t\r ", "bad shape \" \\t\\r \": empty"},
     };
@@ -254,7 +254,7 @@ static void file_case(const char *what, const char *text, int want)
     file_case_n(what, "bad.sgl", text, strlen(text), want, NULL);
 }
 
-#define HDR "sgl-machine 1\nshape node:2\n"
+#define HDR "sgl-machine 1\nshape rank:2\n"
 static void machine_files(void)
 {
     file_case("valid", HDR "level 0 l 1us g_down 1ns g_up 1ns\nend\n",
@@ -266,7 +266,7 @@ static void machine_files(void)
               SGL_EPARSE);
     file_case("no end (truncated)", HDR, SGL_EPARSE);
     file_case("no shape", "sgl-machine 1\nend\n", SGL_EPARSE);
-    file_case("bad shape", "sgl-machine 1\nshape node:0\nend\n", SGL_EPARSE);
+    file_case("bad shape", "sgl-machine 1\nshape rank:0\nend\n", SGL_EPARSE);
     file_case("shape twice", HDR "shape core:2\nend\n", SGL_EPARSE);
     file_case("level before shape",
               "sgl-machine 1\nlevel 0 l 1 g_down 1 g_up 1\nshape core:2\nend\n",
@@ -538,10 +538,10 @@ static void runtime(const char *shape)
     sgl_opts_default(&o);
     tap_expect("sgl_init NULL ret_rt", sgl_init(NULL, NULL, NULL, NULL),
                SGL_EINVAL);
-    o.shape = "node:0";
+    o.shape = "rank:0";
     tap_expect("sgl_init malformed shape", sgl_init(NULL, NULL, &o, &rt),
                SGL_EPARSE);
-    o.shape = "node:2 core:2";
+    o.shape = "rank:2 core:2";
     tap_expect("sgl_init shape of 2 processes in 1",
                sgl_init(NULL, NULL, &o, &rt), SGL_ESHAPE);
     o.shape = NULL;

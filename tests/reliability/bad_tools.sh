@@ -44,14 +44,14 @@ case_() {
 }
 # sgl-machine (tests/machine covers the common shape errors; these are the
 # odd ones).
-case_ 1 "$machine" --shape "node:2 core:[3,5"
-expect='bad shape "node:2\x01"'
-case_ 1 "$machine" --shape "$(printf 'node:2\001')"
+case_ 1 "$machine" --shape "rank:2 core:[3,5"
+expect='bad shape "rank:2\x01"'
+case_ 1 "$machine" --shape "$(printf 'rank:2\001')"
 expect='\x1b[31m'
-case_ 1 "$machine" --shape "$(printf 'node:\033[31m2')"
+case_ 1 "$machine" --shape "$(printf 'rank:\033[31m2')"
 expect="cannot open hwloc XML file '/nonexistent/\\x07.xml'"
 case_ 1 "$machine" --xml "$(printf '/nonexistent/\007.xml')"
-case_ 1 "$machine" --shape "node:18446744073709551617"
+case_ 1 "$machine" --shape "rank:18446744073709551617"
 case_ 1 "$machine" --xml /
 case_ 1 "$machine" --xml "$files/binary.sgl"
 case_ 2 "$machine" --max-lines abc

@@ -10,7 +10,7 @@
  * runtime per shape with sgl_init_comm(). Alone, the default shapes are
  * core:2, core:4, core:8 and package:2 core:8 (P = 2..16 threads,
  * oversubscribed on a small host, which is fine for correctness); under
- * mpiexec -n R they are node:R and node:R core:2. Rank 0 prints TAP and,
+ * mpiexec -n R they are rank:R and rank:R core:2. Rank 0 prints TAP and,
  * at the end, the table as comments.
  *   psrs_skew [--report] [--n N] [SHAPE...]
  * --report prints only the aligned table (distribution, P, largest
@@ -330,8 +330,8 @@ int main(int argc, char **argv)
         shapes[3] = "package:2 core:8";
         nshapes = 4;
     } else if (nshapes == 0) {
-        snprintf(mshape[0], sizeof mshape[0], "node:%d", size);
-        snprintf(mshape[1], sizeof mshape[1], "node:%d core:2", size);
+        snprintf(mshape[0], sizeof mshape[0], "rank:%d", size);
+        snprintf(mshape[1], sizeof mshape[1], "rank:%d core:2", size);
         shapes[0] = mshape[0];
         shapes[1] = mshape[1];
         nshapes = 2;

@@ -1,5 +1,5 @@
 /* Messages over INT_MAX bytes at an MPI level (run under mpiexec -n 2 on
- * "node:2"; about 4.5 GB of memory in all, so in the slow suite). The root
+ * "rank:2"; about 4.5 GB of memory in all, so in the slow suite). The root
  * scatters 2^31 + 13 bytes to the remote child and a few to itself; the
  * remote child checks every byte, frees the block and hands up as many
  * bytes of another pattern, which the root gathers straight into the
@@ -53,7 +53,7 @@ static int large_main(sgl_ctx_t *root, const void *arg, size_t size)
     (void)arg, (void)size;
     CHECK(sgl_ctx_children(root) == 2 &&
               sgl_node_link(sgl_ctx_node(root)) == SGL_LINK_MPI,
-          "needs the shape node:2 on 2 ranks");
+          "needs the shape rank:2 on 2 ranks");
     unsigned char *buf = malloc(5 + BIG);
     CHECK(buf, "out of memory for %zu bytes", 5 + BIG);
     for (size_t i = 0; i < 5; i++)

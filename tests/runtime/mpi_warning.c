@@ -58,12 +58,12 @@ int main(int argc, char **argv)
     snprintf(want, sizeof want, "the %d ranks on this host run %d worker "
                                 "threads on its %d processing units",
              size, size, pus);
-    snprintf(shape, sizeof shape, "node:%d", size);
+    snprintf(shape, sizeof shape, "rank:%d", size);
     int ok = check(shape, size > pus ? want : NULL, rank);
     if (rank == 0)
         printf("%s 1 - %s (%d PUs)\n", ok ? "ok" : "not ok", shape, pus);
     /* every rank as many workers as the host has PUs */
-    snprintf(shape, sizeof shape, "node:%d core:%d", size, pus);
+    snprintf(shape, sizeof shape, "rank:%d core:%d", size, pus);
     snprintf(want, sizeof want, "the %d ranks on this host run %d worker "
                                 "threads on its %d processing units",
              size, size * pus, pus);

@@ -214,7 +214,7 @@ Test(runtime, shape_needing_more_processes)
 {
     sgl_opts_t o;
     sgl_opts_default(&o);
-    o.shape = "node:2 core:2";
+    o.shape = "rank:2 core:2";
     sgl_runtime_t *rt = NULL;
     cr_assert_eq(sgl_init(NULL, NULL, &o, &rt), SGL_ESHAPE);
     cr_assert(strstr(sgl_last_error(), "needs 2 MPI processes"), "%s",
