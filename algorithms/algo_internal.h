@@ -41,14 +41,14 @@ enum algo_acc { ALGO_ACC_WIDE, ALGO_ACC_ELEM };
 
 /* Resolve (dtype, op): SGL_EINVAL for an unknown operator or a type that
  * does not fit it. @elem_size is checked against a user operator's. */
-int algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, enum algo_acc acc,
-                    struct algo_op *ret);
+int sgl__algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, enum algo_acc acc,
+                         struct algo_op *ret);
 /* Bytes per element of a built-in type (1, 4 or 8); 0 for SGL_USER and
  * unknown types. */
-size_t algo_elem_size(sgl_dtype_t dtype);
+size_t sgl__algo_elem_size(sgl_dtype_t dtype);
 /* Bytes of a type that PSRS sorts by (its u32/u64 key paths): 8 for
  * SGL_F64, SGL_I64, SGL_U64, 4 for SGL_F32, 0 for every other type. */
-size_t algo_key_size(sgl_dtype_t dtype);
+size_t sgl__algo_key_size(sgl_dtype_t dtype);
 
 /* An integer's low 8 bits as int8_t, without the implementation-defined
  * conversion of an out-of-range value. */
@@ -71,7 +71,7 @@ struct algo_block {
 
 /* The state every context of the algorithms keeps: blocks on workers, a
  * small scratch array on masters (scan totals between two supersteps). */
-struct algo_state {
+struct sgl__algo_state {
     struct algo_block *blocks;
     size_t nblocks, cap;
     unsigned char *scratch;
@@ -80,17 +80,17 @@ struct algo_state {
 
 /* The context's state, created on first use (NULL only if out of memory
  * and @create). */
-struct algo_state *algo_state(sgl_ctx_t *ctx, int create);
-struct algo_block *algo_block_find(sgl_ctx_t *ctx, uint32_t id);
+struct sgl__algo_state *sgl__algo_state(sgl_ctx_t *ctx, int create);
+struct algo_block *sgl__algo_block_find(sgl_ctx_t *ctx, uint32_t id);
 /* Add (or replace) the block @id, taking ownership of @data. */
-int algo_block_set(sgl_ctx_t *ctx, uint32_t id, void *data, size_t count,
-                   size_t first, size_t elem_size);
-void algo_block_drop(sgl_ctx_t *ctx, uint32_t id);
+int sgl__algo_block_set(sgl_ctx_t *ctx, uint32_t id, void *data, size_t count,
+                        size_t first, size_t elem_size);
+void sgl__algo_block_drop(sgl_ctx_t *ctx, uint32_t id);
 /* At a master after a pardo: hand up the children's blocks of
  * @elem_size-byte elements, concatenated in child order. */
-int algo_pass_up(sgl_ctx_t *ctx, size_t elem_size);
+int sgl__algo_pass_up(sgl_ctx_t *ctx, size_t elem_size);
 /* Grow the context's scratch to @bytes. */
-void *algo_scratch(sgl_ctx_t *ctx, size_t bytes);
+void *sgl__algo_scratch(sgl_ctx_t *ctx, size_t bytes);
 
 struct sgl_dvec {
     uint32_t id;
@@ -102,8 +102,8 @@ struct sgl_dvec {
 };
 
 /* Root-side checks shared by every entry point. */
-int algo_check_root(sgl_ctx_t *root, const char *fn);
-int algo_check_vec(const sgl_dvec_t *v, const char *fn);
+int sgl__algo_check_root(sgl_ctx_t *root, const char *fn);
+int sgl__algo_check_vec(const sgl_dvec_t *v, const char *fn);
 
 __extension__ typedef unsigned __int128 algo_u128;
 
@@ -118,20 +118,21 @@ static inline size_t algo_split(size_t n, size_t w, size_t p)
  * at any master. Not sgl_ctx_split(): below the root that splits the
  * master's own share and rounds differently, so created and scattered
  * vectors (and a centralised reduction) would not share one layout. */
-void algo_layout_counts(const sgl_ctx_t *ctx, size_t n, size_t *counts);
+void sgl__algo_layout_counts(const sgl_ctx_t *ctx, size_t n, size_t *counts);
 
 /* The typed kernels (ops.c). */
-void algo_local_reduce(const struct algo_op *op, const void *x, size_t n,
-                       void *acc);
+void sgl__algo_local_reduce(const struct algo_op *op, const void *x, size_t n,
+                            void *acc);
 /* acc = a (+) b (may alias). */
-void algo_combine(const struct algo_op *op, void *acc, const void *b);
+void sgl__algo_combine(const struct algo_op *op, void *acc, const void *b);
 /* y = scan of x starting from @off (NULL: identity); exclusive or not;
  * leaves the total (off (+) all x) in @total. x may equal y. */
-void algo_local_scan(const struct algo_op *op, const void *x, void *y,
-                     size_t n, const void *off, int exclusive, void *total);
+void sgl__algo_local_scan(const struct algo_op *op, const void *x, void *y,
+                          size_t n, const void *off, int exclusive,
+                          void *total);
 /* y_i = off (+) y_i. */
-void algo_local_add(const struct algo_op *op, void *y, size_t n,
-                    const void *off);
+void sgl__algo_local_add(const struct algo_op *op, void *y, size_t n,
+                         const void *off);
 
 /* Each file's tasks, ended by {NULL, NULL}; register.c registers them
  * all from one table. */
@@ -139,13 +140,13 @@ struct algo_task {
     sgl_task_fn fn;
     const char *name;
 };
-extern const struct algo_task algo_dvec_tasks[], algo_reduce_tasks[],
-    algo_scan_tasks[], algo_psrs_tasks[], algo_darray_tasks[],
-    algo_dplan_tasks[], algo_graph_tasks[], algo_pregel_tasks[],
-    algo_balance_tasks[];
+extern const struct algo_task sgl__algo_dvec_tasks[], sgl__algo_reduce_tasks[],
+    sgl__algo_scan_tasks[], sgl__algo_psrs_tasks[], sgl__algo_darray_tasks[],
+    sgl__algo_dplan_tasks[], sgl__algo_graph_tasks[], sgl__algo_pregel_tasks[],
+    sgl__algo_balance_tasks[];
 
 /* Register the reference vertex programs (pregel_programs.c). */
-int algo_pregel_register(void);
+int sgl__algo_pregel_register(void);
 
 /* What a worker needs to fill its block (fill.c): a built-in fill or one
  * the program registered. */
@@ -157,8 +158,8 @@ struct algo_fill_arg {
     size_t farg_size;
 };
 /* Fill @count elements of global indices first.. into @block. */
-int algo_fill(const struct algo_fill_arg *a, void *block, size_t first,
-              size_t count);
+int sgl__algo_fill(const struct algo_fill_arg *a, void *block, size_t first,
+                   size_t count);
 
 /* Ops arg for tasks: fixed-width, process-independent. */
 struct algo_op_arg {

@@ -8,9 +8,13 @@
 
 #include "cost.h"
 
-double cost_lg(double x) { return x > 1 ? log2(x) : 0; }
+double sgl__cost_lg(double x)
+{
+    return x > 1 ? log2(x) : 0;
+}
 
-void cost_add(sgl_work_t *w, const char *kernel, double amount, double size)
+void sgl__cost_add(sgl_work_t *w, const char *kernel, double amount,
+                   double size)
 {
     w->term[w->nterms].kernel = kernel;
     w->term[w->nterms].amount = amount;
@@ -18,8 +22,8 @@ void cost_add(sgl_work_t *w, const char *kernel, double amount, double size)
     w->nterms++;
 }
 
-void cost_children(const sgl_node_t *master, const struct cost_task *t,
-                   sgl_pstep_t *st, enum cost_phase phase)
+void sgl__cost_children(const sgl_node_t *master, const struct cost_task *t,
+                        sgl_pstep_t *st, enum cost_phase phase)
 {
     struct cost_task *child = st->child_task;
     double below = (double)sgl_node_workers(master);
@@ -96,11 +100,11 @@ int sgl_predict_algorithm(const sgl_machine_t *m, sgl_predict_algo_t algo,
         .user = &a,
     };
     if (algo == SGL_PREDICT_REDUCE)
-        cost_reduce_program(&prog);
+        sgl__cost_reduce_program(&prog);
     else if (algo == SGL_PREDICT_PSRS)
-        cost_psrs_program(&prog);
+        sgl__cost_psrs_program(&prog);
     else
-        cost_scan_program(&prog);
+        sgl__cost_scan_program(&prog);
     struct cost_task root = {COST_ROOT, n};
     return sgl_predict_program(m, &prog, &root, ret);
 }

@@ -36,17 +36,17 @@ struct cost_algo {
 };
 
 /* log2(x), 0 below 1. */
-double cost_lg(double x);
+double sgl__cost_lg(double x);
 /* @amount of @kernel over blocks of @size elements. */
-void cost_add(sgl_work_t *w, const char *kernel, double amount,
-              double size);
+void sgl__cost_add(sgl_work_t *w, const char *kernel, double amount,
+                   double size);
 /* Give each child its share of the subtree's elements, in @phase. */
-void cost_children(const sgl_node_t *master, const struct cost_task *t,
-                   sgl_pstep_t *st, enum cost_phase phase);
+void sgl__cost_children(const sgl_node_t *master, const struct cost_task *t,
+                        sgl_pstep_t *st, enum cost_phase phase);
 
 /* Each algorithm's program: nsteps, step and work. */
-void cost_reduce_program(sgl_program_t *prog);
-void cost_scan_program(sgl_program_t *prog);
-void cost_psrs_program(sgl_program_t *prog);
+void sgl__cost_reduce_program(sgl_program_t *prog);
+void sgl__cost_scan_program(sgl_program_t *prog);
+void sgl__cost_psrs_program(sgl_program_t *prog);
 
 #endif

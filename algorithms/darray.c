@@ -17,15 +17,15 @@ static void darr_free(void *p)
 {
     struct darr *b = p;
     if (b) {
-        dpart_free(&b->part);
+        sgl__dpart_free(&b->part);
         free(b->mem);
     }
     free(b);
 }
 
-struct darr *darr_find(sgl_ctx_t *worker, uint32_t id)
+struct darr *sgl__darr_find(sgl_ctx_t *worker, uint32_t id)
 {
-    return darray_item_find(worker, &array_key, id);
+    return sgl__darray_item_find(worker, &array_key, id);
 }
 
 int sgl_darray_local(sgl_ctx_t *worker, uint32_t id, sgl_dblock_t *ret)
@@ -34,7 +34,7 @@ int sgl_darray_local(sgl_ctx_t *worker, uint32_t id, sgl_dblock_t *ret)
         return sgl_error_set(SGL_EINVAL, "sgl_darray_local: NULL argument");
     if (!sgl_ctx_is_worker(worker))
         return sgl_error_set(SGL_ESTATE, "sgl_darray_local: not a worker");
-    struct darr *b = darr_find(worker, id);
+    struct darr *b = sgl__darr_find(worker, id);
     if (!b)
         return sgl_error_set(SGL_ESTATE,
                              "sgl_darray_local: worker %zu has no block of "
@@ -58,23 +58,24 @@ int sgl_darray_local(sgl_ctx_t *worker, uint32_t id, sgl_dblock_t *ret)
 
 /* ---- shared by arrays and plans ---- */
 
-uint32_t darray_new_id(const sgl_ctx_t *master)
+uint32_t sgl__darray_new_id(const sgl_ctx_t *master)
 {
     static atomic_uint counter;
     unsigned n = atomic_fetch_add(&counter, 1) + 1;
     return (uint32_t)(sgl_ctx_level(master) << 24 | (n & 0xffffffu));
 }
 
-int darray_on_workers(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
-                      size_t size)
+int sgl__darray_on_workers(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
+                           size_t size)
 {
     return sgl_ctx_is_worker(ctx) ? task(ctx, arg, size)
                                   : sgl_pardo(ctx, task, arg, size);
 }
 
-void darray_copy_box(unsigned char *dst, const size_t dstride[DP_DIMS],
-                     const unsigned char *src, const size_t sstride[DP_DIMS],
-                     const size_t ext[DP_DIMS], size_t es)
+void sgl__darray_copy_box(unsigned char *dst, const size_t dstride[DP_DIMS],
+                          const unsigned char *src,
+                          const size_t sstride[DP_DIMS],
+                          const size_t ext[DP_DIMS], size_t es)
 {
     size_t row = ext[2] * es;
     for (size_t i = 0; i < ext[0]; i++)
@@ -108,11 +109,11 @@ static int create_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
     b->id = a->id;
     b->w = sgl_ctx_first_worker(ctx) - a->first;
-    int rc = dpart_unpack(a->words, (size - sizeof *a) / sizeof(uint64_t),
-                          &b->part);
+    int rc = sgl__dpart_unpack(a->words, (size - sizeof *a) / sizeof(uint64_t),
+                               &b->part);
     if (!rc) {
-        dpart_box(&b->part, b->w, b->lo, b->hi);
-        size_t n = dpart_storage(&b->part, b->w, b->stride);
+        sgl__dpart_box(&b->part, b->w, b->lo, b->hi);
+        size_t n = sgl__dpart_storage(&b->part, b->w, b->stride);
         /* Written here, on the worker's thread, so that its pages are
          * the worker's (first touch) and no later superstep pays their
          * page faults. explicit_bzero, because the compiler turns malloc
@@ -127,7 +128,7 @@ static int create_task(sgl_ctx_t *ctx, const void *arg, size_t size)
                                sgl_ctx_first_worker(ctx), n);
     }
     if (!rc)
-        rc = darray_item_add(ctx, &array_key, b, darr_free);
+        rc = sgl__darray_item_add(ctx, &array_key, b, darr_free);
     if (rc)
         darr_free(b);
     return rc;
@@ -162,7 +163,7 @@ static int check_master(sgl_ctx_t *ctx, const char *fn)
 static void array_free(sgl_darray_t *a)
 {
     if (a)
-        dpart_free(&a->part);
+        sgl__dpart_free(&a->part);
     free(a);
 }
 
@@ -175,25 +176,25 @@ int sgl_darray_create(sgl_ctx_t *master, const sgl_darray_layout_t *layout,
     sgl_darray_t *a = calloc(1, sizeof *a);
     if (!a)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
-    int rc = dpart_from_layout(layout, sgl_ctx_workers(master), &a->part);
+    int rc = sgl__dpart_from_layout(layout, sgl_ctx_workers(master), &a->part);
     if (rc) {
         free(a);
         return rc;
     }
-    a->id = darray_new_id(master);
+    a->id = sgl__darray_new_id(master);
     a->level = sgl_ctx_level(master);
     a->first = sgl_ctx_first_worker(master);
     layout_of(a);
-    size_t nw = dpart_words(&a->part), size = sizeof(struct create_arg) +
-                                              nw * sizeof(uint64_t);
+    size_t nw = sgl__dpart_words(&a->part),
+           size = sizeof(struct create_arg) + nw * sizeof(uint64_t);
     struct create_arg *arg = malloc(size);
     if (!arg) {
         array_free(a);
         return sgl_error_set(SGL_ENOMEM, "out of memory");
     }
     *arg = (struct create_arg){a->id, 0, a->first};
-    dpart_pack(&a->part, arg->words);
-    rc = darray_on_workers(master, create_task, arg, size);
+    sgl__dpart_pack(&a->part, arg->words);
+    rc = sgl__darray_on_workers(master, create_task, arg, size);
     free(arg);
     if (rc) {
         sgl_darray_free(master, a);
@@ -232,7 +233,7 @@ static void pack_box(const struct darr *b, unsigned char *out)
     const unsigned char *first =
         b->mem + darray_offset(x, b->lo, b->part.halo, b->stride) *
                      b->part.elem_size;
-    darray_copy_box(out, packed, first, b->stride, ext, b->part.elem_size);
+    sgl__darray_copy_box(out, packed, first, b->stride, ext, b->part.elem_size);
 }
 
 static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size)
@@ -240,9 +241,9 @@ static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     const struct id_arg *a = arg;
     if (sgl_ctx_is_master(ctx)) {
         TRY(sgl_pardo(ctx, gather_task, arg, size));
-        return algo_pass_up(ctx, a->elem_size);
+        return sgl__algo_pass_up(ctx, a->elem_size);
     }
-    struct darr *b = darr_find(ctx, a->id);
+    struct darr *b = sgl__darr_find(ctx, a->id);
     if (!b)
         return sgl_error_set(SGL_ESTATE, "worker %zu has no block of array "
                                          "%u",
@@ -266,15 +267,15 @@ static void unpack_boxes(const struct dpart *p, const unsigned char *packed,
     for (size_t w = 0; w < p->workers; w++) {
         size_t lo[DP_DIMS], hi[DP_DIMS], ext[DP_DIMS], bstride[DP_DIMS];
         size_t m = 1, off = 0;
-        dpart_box(p, w, lo, hi);
+        sgl__dpart_box(p, w, lo, hi);
         for (unsigned d = DP_DIMS; d-- > 0;) {
             ext[d] = hi[d] - lo[d];
             bstride[d] = m;
             m *= ext[d];
             off += lo[d] * gstride[d];
         }
-        darray_copy_box(dst + off * p->elem_size, gstride, packed, bstride,
-                        ext, p->elem_size);
+        sgl__darray_copy_box(dst + off * p->elem_size, gstride, packed, bstride,
+                             ext, p->elem_size);
         packed += m * p->elem_size;
     }
 }
@@ -298,7 +299,7 @@ int sgl_darray_gather(sgl_ctx_t *master, const sgl_darray_t *array,
                              capacity, n);
     struct id_arg a = {array->id, 0, es};
     if (sgl_ctx_is_worker(master)) {
-        const struct darr *b = darr_find(master, array->id);
+        const struct darr *b = sgl__darr_find(master, array->id);
         if (!b)
             return sgl_error_set(SGL_ESTATE, "array %u has no block here",
                                  array->id);
@@ -326,7 +327,7 @@ static int free_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     if (sgl_ctx_is_master(ctx))
         return sgl_pardo(ctx, free_task, arg, size);
-    darray_item_drop(ctx, &array_key, ((const struct id_arg *)arg)->id);
+    sgl__darray_item_drop(ctx, &array_key, ((const struct id_arg *)arg)->id);
     return SGL_OK;
 }
 
@@ -337,7 +338,7 @@ int sgl_darray_free(sgl_ctx_t *master, sgl_darray_t *array)
     int rc = check_master(master, "sgl_darray_free");
     if (!rc) {
         struct id_arg a = {array->id, 0, array->part.elem_size};
-        rc = darray_on_workers(master, free_task, &a, sizeof a);
+        rc = sgl__darray_on_workers(master, free_task, &a, sizeof a);
     }
     array_free(array);
     return rc;
@@ -350,7 +351,7 @@ const sgl_darray_layout_t *sgl_darray_layout(const sgl_darray_t *a)
     return a ? &a->layout : NULL;
 }
 
-const struct algo_task algo_darray_tasks[] = {
+const struct algo_task sgl__algo_darray_tasks[] = {
     {create_task, "sgl_darray.create"},
     {gather_task, "sgl_darray.gather"},
     {free_task, "sgl_darray.free"},

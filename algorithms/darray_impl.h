@@ -20,7 +20,7 @@ struct sgl_darray {
 
 /* A worker's block of one array. */
 struct darr {
-    uint32_t id;           /* first: darray_item_find() reads it */
+    uint32_t id; /* first: sgl__darray_item_find() reads it */
     struct dpart part;
     size_t w;              /* the worker's index in the partition */
     size_t lo[DP_DIMS], hi[DP_DIMS]; /* its box */
@@ -29,25 +29,25 @@ struct darr {
 };
 
 /* The worker's block of array @id, or NULL. */
-struct darr *darr_find(sgl_ctx_t *worker, uint32_t id);
+struct darr *sgl__darr_find(sgl_ctx_t *worker, uint32_t id);
 
 /* A worker's objects of one kind, kept under the kind's @key in its state
  * (darray_items.c); each object begins with its uint32_t id. @destroy
  * frees one; the list frees what is left when the worker's state goes. */
-void *darray_item_find(sgl_ctx_t *worker, const void *key, uint32_t id);
-int darray_item_add(sgl_ctx_t *worker, const void *key, void *item,
-                    void (*destroy)(void *));
-void darray_item_drop(sgl_ctx_t *worker, const void *key, uint32_t id);
+void *sgl__darray_item_find(sgl_ctx_t *worker, const void *key, uint32_t id);
+int sgl__darray_item_add(sgl_ctx_t *worker, const void *key, void *item,
+                         void (*destroy)(void *));
+void sgl__darray_item_drop(sgl_ctx_t *worker, const void *key, uint32_t id);
 
 /* A new number for an array or a plan created at @master, unique among
  * those a worker below it can hold: masters of one level have disjoint
  * workers, so the level and a per-process counter suffice. */
-uint32_t darray_new_id(const sgl_ctx_t *master);
+uint32_t sgl__darray_new_id(const sgl_ctx_t *master);
 
 /* Run @task on every worker below @ctx, recursively, with the same
  * argument; on a worker, run it on @ctx itself. */
-int darray_on_workers(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
-                      size_t size);
+int sgl__darray_on_workers(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
+                           size_t size);
 
 /* Offset in elements of index @x in storage with box [lo, hi), halo and
  * strides. */
@@ -64,8 +64,9 @@ static inline size_t darray_offset(const long x[DP_DIMS],
 
 /* Copy a box of @ext elements between two strided storages, rows of the
  * last dimension at a time. */
-void darray_copy_box(unsigned char *dst, const size_t dstride[DP_DIMS],
-                     const unsigned char *src, const size_t sstride[DP_DIMS],
-                     const size_t ext[DP_DIMS], size_t elem_size);
+void sgl__darray_copy_box(unsigned char *dst, const size_t dstride[DP_DIMS],
+                          const unsigned char *src,
+                          const size_t sstride[DP_DIMS],
+                          const size_t ext[DP_DIMS], size_t elem_size);
 
 #endif

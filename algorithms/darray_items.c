@@ -23,7 +23,7 @@ static void items_free(void *x)
     free(s);
 }
 
-void *darray_item_find(sgl_ctx_t *worker, const void *key, uint32_t id)
+void *sgl__darray_item_find(sgl_ctx_t *worker, const void *key, uint32_t id)
 {
     struct items *s = sgl_ctx_keyed_state(worker, key);
     for (size_t i = 0; s && i < s->n; i++)
@@ -32,8 +32,8 @@ void *darray_item_find(sgl_ctx_t *worker, const void *key, uint32_t id)
     return NULL;
 }
 
-int darray_item_add(sgl_ctx_t *worker, const void *key, void *item,
-                    void (*destroy)(void *))
+int sgl__darray_item_add(sgl_ctx_t *worker, const void *key, void *item,
+                         void (*destroy)(void *))
 {
     struct items *s = sgl_ctx_keyed_state(worker, key);
     if (!s) {
@@ -57,7 +57,7 @@ int darray_item_add(sgl_ctx_t *worker, const void *key, void *item,
     return SGL_OK;
 }
 
-void darray_item_drop(sgl_ctx_t *worker, const void *key, uint32_t id)
+void sgl__darray_item_drop(sgl_ctx_t *worker, const void *key, uint32_t id)
 {
     struct items *s = sgl_ctx_keyed_state(worker, key);
     for (size_t i = 0; s && i < s->n; i++)

@@ -129,7 +129,7 @@ static int slice_cuts(const sgl_darray_layout_t *l, const struct dpart *p,
         double total = 0, acc = 0;
         for (size_t w = 0; w < p->workers; w++) {
             size_t c[DP_DIMS];
-            dpart_coords(p, w, c);
+            sgl__dpart_coords(p, w, c);
             slice[c[d]] += l->weights[w];
             total += l->weights[w];
         }
@@ -177,8 +177,8 @@ static int check_layout(const sgl_darray_layout_t *l)
     return SGL_OK;
 }
 
-int dpart_from_layout(const sgl_darray_layout_t *l, size_t workers,
-                      struct dpart *p)
+int sgl__dpart_from_layout(const sgl_darray_layout_t *l, size_t workers,
+                           struct dpart *p)
 {
     memset(p, 0, sizeof *p);
     if (!l)
@@ -199,7 +199,7 @@ int dpart_from_layout(const sgl_darray_layout_t *l, size_t workers,
     for (unsigned d = 0; d < DP_DIMS; d++) {
         p->cut[d] = malloc((p->grid[d] + 1) * sizeof *p->cut[d]);
         if (!p->cut[d]) {
-            dpart_free(p);
+            sgl__dpart_free(p);
             return sgl_error_set(SGL_ENOMEM, FN ": out of memory");
         }
         int rc = SGL_OK;
@@ -209,14 +209,14 @@ int dpart_from_layout(const sgl_darray_layout_t *l, size_t workers,
         else
             rc = slice_cuts(l, p, d, p->cut[d]);
         if (rc) {
-            dpart_free(p);
+            sgl__dpart_free(p);
             return rc;
         }
     }
     return SGL_OK;
 }
 
-void dpart_free(struct dpart *p)
+void sgl__dpart_free(struct dpart *p)
 {
     for (unsigned d = 0; d < DP_DIMS; d++) {
         free(p->cut[d]);
@@ -228,7 +228,7 @@ void dpart_free(struct dpart *p)
  * dimension, then the cuts of every dimension. */
 enum { PACK_HEAD = 2 + 3 * DP_DIMS };
 
-size_t dpart_words(const struct dpart *p)
+size_t sgl__dpart_words(const struct dpart *p)
 {
     size_t n = PACK_HEAD;
     for (unsigned d = 0; d < DP_DIMS; d++)
@@ -236,7 +236,7 @@ size_t dpart_words(const struct dpart *p)
     return n;
 }
 
-void dpart_pack(const struct dpart *p, uint64_t *w)
+void sgl__dpart_pack(const struct dpart *p, uint64_t *w)
 {
     *w++ = p->dims;
     *w++ = p->elem_size;
@@ -250,7 +250,7 @@ void dpart_pack(const struct dpart *p, uint64_t *w)
             *w++ = p->cut[d][k];
 }
 
-int dpart_unpack(const uint64_t *w, size_t nwords, struct dpart *p)
+int sgl__dpart_unpack(const uint64_t *w, size_t nwords, struct dpart *p)
 {
     memset(p, 0, sizeof *p);
     if (nwords < PACK_HEAD)
@@ -274,7 +274,7 @@ int dpart_unpack(const uint64_t *w, size_t nwords, struct dpart *p)
     for (unsigned d = 0; d < DP_DIMS; d++) {
         p->cut[d] = malloc((p->grid[d] + 1) * sizeof *p->cut[d]);
         if (!p->cut[d]) {
-            dpart_free(p);
+            sgl__dpart_free(p);
             return sgl_error_set(SGL_ENOMEM, "out of memory");
         }
         for (size_t k = 0; k <= p->grid[d]; k++)
@@ -283,7 +283,7 @@ int dpart_unpack(const uint64_t *w, size_t nwords, struct dpart *p)
     return SGL_OK;
 }
 
-int dpart_same(const struct dpart *a, const struct dpart *b)
+int sgl__dpart_same(const struct dpart *a, const struct dpart *b)
 {
     if (a->dims != b->dims || a->elem_size != b->elem_size)
         return 0;
@@ -298,7 +298,7 @@ int dpart_same(const struct dpart *a, const struct dpart *b)
     return 1;
 }
 
-void dpart_coords(const struct dpart *p, size_t w, size_t c[DP_DIMS])
+void sgl__dpart_coords(const struct dpart *p, size_t w, size_t c[DP_DIMS])
 {
     for (unsigned d = DP_DIMS; d-- > 0;) {
         c[d] = w % p->grid[d];
@@ -306,7 +306,7 @@ void dpart_coords(const struct dpart *p, size_t w, size_t c[DP_DIMS])
     }
 }
 
-size_t dpart_worker(const struct dpart *p, const size_t c[DP_DIMS])
+size_t sgl__dpart_worker(const struct dpart *p, const size_t c[DP_DIMS])
 {
     size_t w = 0;
     for (unsigned d = 0; d < DP_DIMS; d++)
@@ -314,18 +314,18 @@ size_t dpart_worker(const struct dpart *p, const size_t c[DP_DIMS])
     return w;
 }
 
-void dpart_box(const struct dpart *p, size_t w, size_t lo[DP_DIMS],
-               size_t hi[DP_DIMS])
+void sgl__dpart_box(const struct dpart *p, size_t w, size_t lo[DP_DIMS],
+                    size_t hi[DP_DIMS])
 {
     size_t c[DP_DIMS];
-    dpart_coords(p, w, c);
+    sgl__dpart_coords(p, w, c);
     for (unsigned d = 0; d < DP_DIMS; d++) {
         lo[d] = p->cut[d][c[d]];
         hi[d] = p->cut[d][c[d] + 1];
     }
 }
 
-size_t dpart_owner(const struct dpart *p, unsigned d, size_t x)
+size_t sgl__dpart_owner(const struct dpart *p, unsigned d, size_t x)
 {
     const size_t *c = p->cut[d];
     size_t a = 0, b = p->grid[d]; /* c[a] <= x < c[b] */
@@ -339,10 +339,11 @@ size_t dpart_owner(const struct dpart *p, unsigned d, size_t x)
     return a;
 }
 
-size_t dpart_storage(const struct dpart *p, size_t w, size_t stride[DP_DIMS])
+size_t sgl__dpart_storage(const struct dpart *p, size_t w,
+                          size_t stride[DP_DIMS])
 {
     size_t lo[DP_DIMS], hi[DP_DIMS], n = 1;
-    dpart_box(p, w, lo, hi);
+    sgl__dpart_box(p, w, lo, hi);
     for (unsigned d = DP_DIMS; d-- > 0;) {
         stride[d] = n;
         n *= hi[d] - lo[d] + 2 * p->halo[d];
@@ -350,14 +351,14 @@ size_t dpart_storage(const struct dpart *p, size_t w, size_t stride[DP_DIMS])
     return n;
 }
 
-int dpart_copy(const struct dpart *p, struct dpart *ret)
+int sgl__dpart_copy(const struct dpart *p, struct dpart *ret)
 {
-    size_t n = dpart_words(p);
+    size_t n = sgl__dpart_words(p);
     uint64_t *w = malloc(n * sizeof *w);
     if (!w)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
-    dpart_pack(p, w);
-    int rc = dpart_unpack(w, n, ret);
+    sgl__dpart_pack(p, w);
+    int rc = sgl__dpart_unpack(w, n, ret);
     free(w);
     return rc;
 }

@@ -37,7 +37,7 @@ struct dsend {
 
 /* A worker's part of one plan. */
 struct wplan {
-    uint32_t id;           /* first: darray_item_find() reads it */
+    uint32_t id; /* first: sgl__darray_item_find() reads it */
     struct dpart part;
     size_t w;              /* this worker in the partition */
     size_t first;          /* the plan master's first worker */
@@ -71,8 +71,8 @@ static void wplan_free(void *x)
     struct wplan *p = x;
     if (!p)
         return;
-    dpart_free(&p->part);
-    dneed_free(&p->need);
+    sgl__dpart_free(&p->part);
+    sgl__dneed_free(&p->need);
     free(p->view);
     free(p->req);
     free(p->send);
@@ -83,7 +83,7 @@ static void wplan_free(void *x)
 
 static struct wplan *wplan_find(sgl_ctx_t *worker, uint32_t id)
 {
-    return darray_item_find(worker, &plan_key, id);
+    return sgl__darray_item_find(worker, &plan_key, id);
 }
 
 /* The plan and the array a worker-side call names, checked to match. */
@@ -96,12 +96,12 @@ static int find_pair(sgl_ctx_t *worker, uint32_t plan_id, uint32_t array_id,
     if (!sgl_ctx_is_worker(worker))
         return sgl_error_set(SGL_ESTATE, "%s: not a worker", fn);
     struct wplan *p = wplan_find(worker, plan_id);
-    struct darr *b = darr_find(worker, array_id);
+    struct darr *b = sgl__darr_find(worker, array_id);
     if (!p || !b)
         return sgl_error_set(SGL_ESTATE, "%s: worker %zu has no %s %u", fn,
                              sgl_ctx_first_worker(worker),
                              p ? "array" : "plan", p ? array_id : plan_id);
-    if (!dpart_same(&p->part, &b->part))
+    if (!sgl__dpart_same(&p->part, &b->part))
         return sgl_error_set(SGL_EINVAL,
                              "%s: plan %u was computed for another layout "
                              "than array %u's",
@@ -167,8 +167,8 @@ int sgl_dplan_stage(sgl_ctx_t *worker, uint32_t plan_id, uint32_t array_id)
         const struct dsend *s = &p->send[i];
         size_t ext[DP_DIMS], packed[DP_DIMS];
         extent(s->glo, s->ghi, ext, packed);
-        darray_copy_box(out, packed, b->mem + block_offset(b, s->glo) * es,
-                        b->stride, ext, es);
+        sgl__darray_copy_box(out, packed, b->mem + block_offset(b, s->glo) * es,
+                             b->stride, ext, es);
         out += ext[0] * ext[1] * ext[2] * es;
     }
     if (!p->nsend)
@@ -201,7 +201,7 @@ static int unpack(struct wplan *p, struct darr *b, const unsigned char *in,
     while (i < p->need.npieces) {
         size_t src = p->need.piece[i].src, expect = 0, k = i;
         for (; k < p->need.npieces && p->need.piece[k].src == src; k++)
-            expect += dpiece_count(&p->need.piece[k], DP_DIMS);
+            expect += sgl__dpiece_count(&p->need.piece[k], DP_DIMS);
         if (src != p->w)
             TRY(check_source(p, counts, nsrc, src, expect));
         for (; i < k; i++) {
@@ -210,11 +210,12 @@ static int unpack(struct wplan *p, struct darr *b, const unsigned char *in,
             extent(q->glo, q->ghi, ext, packed);
             unsigned char *to = view + view_offset(p, b, q->vlo) * es;
             if (src == p->w) { /* read across a boundary into itself */
-                darray_copy_box(to, vs, b->mem + block_offset(b, q->glo) * es,
-                                b->stride, ext, es);
+                sgl__darray_copy_box(to, vs,
+                                     b->mem + block_offset(b, q->glo) * es,
+                                     b->stride, ext, es);
                 continue;
             }
-            darray_copy_box(to, vs, in, packed, ext, es);
+            sgl__darray_copy_box(to, vs, in, packed, ext, es);
             in += ext[0] * ext[1] * ext[2] * es;
         }
     }
@@ -309,7 +310,7 @@ static int stage_requests(sgl_ctx_t *ctx, struct wplan *p,
     size_t es = p->part.elem_size;
     for (size_t i = 0; i < n; i++) {
         const struct dpiece *q = &p->need.piece[i];
-        size_t bytes = dpiece_count(q, DP_DIMS) * es;
+        size_t bytes = sgl__dpiece_count(q, DP_DIMS) * es;
         if (q->src == p->w) {
             rec->local_bytes += bytes;
             continue;
@@ -348,7 +349,7 @@ static int stage_requests(sgl_ctx_t *ctx, struct wplan *p,
 static int need_worker(sgl_ctx_t *ctx, const struct need_arg *a,
                        struct need_rec *rec)
 {
-    struct darr *b = darr_find(ctx, a->array);
+    struct darr *b = sgl__darr_find(ctx, a->array);
     if (!b)
         return sgl_error_set(SGL_ESTATE, "worker %zu has no block of array "
                                          "%u",
@@ -360,10 +361,10 @@ static int need_worker(sgl_ctx_t *ctx, const struct need_arg *a,
     p->w = b->w;
     p->first = a->first;
     *rec = (struct need_rec){0};
-    int rc = dpart_copy(&b->part, &p->part);
+    int rc = sgl__dpart_copy(&b->part, &p->part);
     if (!rc) {
         double t0 = now();
-        rc = dplan_need(&p->part, p->w, a->naccess, a->access, &p->need);
+        rc = sgl__dplan_need(&p->part, p->w, a->naccess, a->access, &p->need);
         rec->seconds = now() - t0;
     }
     if (!rc)
@@ -371,7 +372,7 @@ static int need_worker(sgl_ctx_t *ctx, const struct need_arg *a,
     if (!rc)
         rc = stage_requests(ctx, p, rec);
     if (!rc)
-        rc = darray_item_add(ctx, &plan_key, p, wplan_free);
+        rc = sgl__darray_item_add(ctx, &plan_key, p, wplan_free);
     if (rc)
         wplan_free(p);
     return rc;
@@ -381,7 +382,7 @@ static int need_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     if (sgl_ctx_is_master(ctx)) {
         TRY(sgl_pardo(ctx, need_task, arg, size));
-        return algo_pass_up(ctx, sizeof(struct need_rec));
+        return sgl__algo_pass_up(ctx, sizeof(struct need_rec));
     }
     struct need_rec rec;
     TRY(need_worker(ctx, arg, &rec));
@@ -400,7 +401,7 @@ static int request_range(const struct wplan *p, const struct dreq *r,
                          size_t from, struct dsend *s)
 {
     size_t lo[DP_DIMS], hi[DP_DIMS];
-    dpart_box(&p->part, p->w, lo, hi);
+    sgl__dpart_box(&p->part, p->w, lo, hi);
     s->dest = from;
     for (unsigned d = 0; d < DP_DIMS; d++) {
         s->glo[d] = r->glo[d];
@@ -473,7 +474,7 @@ static int accept_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     if (sgl_ctx_is_master(ctx)) {
         TRY(sgl_pardo(ctx, accept_task, arg, size));
-        return algo_pass_up(ctx, sizeof(uint64_t));
+        return sgl__algo_pass_up(ctx, sizeof(uint64_t));
     }
     struct wplan *p = wplan_find(ctx, ((const struct plan_arg *)arg)->plan);
     if (!p)
@@ -568,7 +569,7 @@ static int sum_sends(sgl_ctx_t *master, sgl_dplan_t *plan,
 static void plan_free(sgl_dplan_t *p)
 {
     if (p) {
-        dpart_free(&p->part);
+        sgl__dpart_free(&p->part);
         free(p->level_h);
     }
     free(p);
@@ -633,14 +634,14 @@ int sgl_dplan_create(sgl_ctx_t *master, const sgl_darray_t *array,
                              "%s: call it on the master that created array "
                              "%u",
                              fn, array->id);
-    TRY(dplan_check(&array->part, naccess, access, fn));
+    TRY(sgl__dplan_check(&array->part, naccess, access, fn));
     sgl_dplan_t *plan = calloc(1, sizeof *plan);
     if (!plan)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
-    plan->id = darray_new_id(master);
+    plan->id = sgl__darray_new_id(master);
     plan->level = array->level;
     plan->first = array->first;
-    int rc = dpart_copy(&array->part, &plan->part);
+    int rc = sgl__dpart_copy(&array->part, &plan->part);
     if (!rc)
         rc = plan_build(master, plan, array, naccess, access);
     if (rc) {
@@ -672,23 +673,23 @@ int sgl_dplan_run(sgl_ctx_t *master, const sgl_dplan_t *plan,
 {
     if (!master || !plan || !array)
         return sgl_error_set(SGL_EINVAL, "sgl_dplan_run: NULL argument");
-    if (!dpart_same(&plan->part, &array->part) ||
+    if (!sgl__dpart_same(&plan->part, &array->part) ||
         plan->first != array->first || plan->level != array->level)
         return sgl_error_set(SGL_EINVAL,
                              "sgl_dplan_run: plan %u was computed for "
                              "another layout than array %u's",
                              plan->id, array->id);
     struct plan_arg a = {plan->id, array->id};
-    TRY(darray_on_workers(master, stage_task, &a, sizeof a));
+    TRY(sgl__darray_on_workers(master, stage_task, &a, sizeof a));
     TRY(sgl_exchange(master));
-    return darray_on_workers(master, finish_task, &a, sizeof a);
+    return sgl__darray_on_workers(master, finish_task, &a, sizeof a);
 }
 
 static int free_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     if (sgl_ctx_is_master(ctx))
         return sgl_pardo(ctx, free_task, arg, size);
-    darray_item_drop(ctx, &plan_key, ((const struct plan_arg *)arg)->plan);
+    sgl__darray_item_drop(ctx, &plan_key, ((const struct plan_arg *)arg)->plan);
     return SGL_OK;
 }
 
@@ -701,7 +702,7 @@ int sgl_dplan_free(sgl_ctx_t *master, sgl_dplan_t *plan)
                                     "sgl_dplan_free: context is NULL");
     struct plan_arg a = {plan->id, 0};
     if (!rc)
-        rc = darray_on_workers(master, free_task, &a, sizeof a);
+        rc = sgl__darray_on_workers(master, free_task, &a, sizeof a);
     plan_free(plan);
     return rc;
 }
@@ -721,11 +722,8 @@ size_t sgl_dplan_level_h(const sgl_dplan_t *plan, unsigned level)
 
 uint32_t sgl_dplan_id(const sgl_dplan_t *plan) { return plan ? plan->id : 0; }
 
-const struct algo_task algo_dplan_tasks[] = {
-    {need_task, "sgl_dplan.need"},
-    {accept_task, "sgl_dplan.accept"},
-    {stage_task, "sgl_dplan.stage"},
-    {finish_task, "sgl_dplan.finish"},
-    {free_task, "sgl_dplan.free"},
-    {NULL, NULL},
+const struct algo_task sgl__algo_dplan_tasks[] = {
+    {need_task, "sgl_dplan.need"},   {accept_task, "sgl_dplan.accept"},
+    {stage_task, "sgl_dplan.stage"}, {finish_task, "sgl_dplan.finish"},
+    {free_task, "sgl_dplan.free"},   {NULL, NULL},
 };

@@ -73,8 +73,8 @@ static int check_unused(const struct dpart *p, size_t k,
     return SGL_OK;
 }
 
-int dplan_check(const struct dpart *p, size_t na, const sgl_daccess_t *a,
-                const char *fn)
+int sgl__dplan_check(const struct dpart *p, size_t na, const sgl_daccess_t *a,
+                     const char *fn)
 {
     struct box all;
     whole_array(p, &all);
@@ -188,7 +188,7 @@ static int segments(const struct dpart *p, unsigned d, int periodic, long lo,
         long end = hi < (m + 1) * n ? hi : (m + 1) * n;
         size_t g = (size_t)(x - m * n), gend = (size_t)(end - m * n);
         while (g < gend) {
-            size_t o = dpart_owner(p, d, g);
+            size_t o = sgl__dpart_owner(p, d, g);
             size_t e = p->cut[d][o + 1] < gend ? p->cut[d][o + 1] : gend;
             struct seg *s = list_add(out);
             if (!s)
@@ -231,7 +231,7 @@ static int box_pieces(const struct dpart *p, size_t w, int in_place,
             q.vlo[d] = s[d]->vlo;
             home &= q.vlo[d] == (long)q.glo[d];
         }
-        q.src = dpart_worker(p, c);
+        q.src = sgl__dpart_worker(p, c);
         if (in_place && home && q.src == w)
             continue; /* already where the view has it */
         struct dpiece *o = list_add(pieces);
@@ -294,12 +294,12 @@ static int view_box(const struct dpart *p, size_t w, size_t na,
     return SGL_OK;
 }
 
-int dplan_need(const struct dpart *p, size_t w, size_t na,
-               const sgl_daccess_t *a, struct dneed *ret)
+int sgl__dplan_need(const struct dpart *p, size_t w, size_t na,
+                    const sgl_daccess_t *a, struct dneed *ret)
 {
     memset(ret, 0, sizeof *ret);
     size_t lo[DP_DIMS], hi[DP_DIMS];
-    dpart_box(p, w, lo, hi);
+    sgl__dpart_box(p, w, lo, hi);
     struct box own;
     for (unsigned d = 0; d < DP_DIMS; d++) {
         own.lo[d] = (long)lo[d];
@@ -309,7 +309,7 @@ int dplan_need(const struct dpart *p, size_t w, size_t na,
     struct list pieces = {NULL, 0, 0, sizeof(struct dpiece)};
     int rc = view_box(p, w, na, a, &own, &images, ret);
     /* Dimensions periodic in any access are cut at periods; a dimension
-     * no access wraps stays inside the array (dplan_check()). */
+     * no access wraps stays inside the array (sgl__dplan_check()). */
     unsigned periodic = 0;
     for (size_t k = 0; k < na; k++)
         periodic |= a[k].periodic;
@@ -329,14 +329,14 @@ int dplan_need(const struct dpart *p, size_t w, size_t na,
     return SGL_OK;
 }
 
-void dneed_free(struct dneed *n)
+void sgl__dneed_free(struct dneed *n)
 {
     free(n->piece);
     n->piece = NULL;
     n->npieces = 0;
 }
 
-size_t dpiece_count(const struct dpiece *q, unsigned dims)
+size_t sgl__dpiece_count(const struct dpiece *q, unsigned dims)
 {
     size_t n = 1;
     for (unsigned d = 0; d < dims; d++)

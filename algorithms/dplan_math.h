@@ -46,15 +46,15 @@ struct dneed {
 /* Check accesses against the whole array: every dimension that is not
  * periodic stays inside it, no expression overflows. @fn names the
  * caller in messages. */
-int dplan_check(const struct dpart *p, size_t na, const sgl_daccess_t *a,
-                const char *fn);
+int sgl__dplan_check(const struct dpart *p, size_t na, const sgl_daccess_t *a,
+                     const char *fn);
 
 /* Worker @w's view and pieces (accesses already checked). */
-int dplan_need(const struct dpart *p, size_t w, size_t na,
-               const sgl_daccess_t *a, struct dneed *ret);
-void dneed_free(struct dneed *n);
+int sgl__dplan_need(const struct dpart *p, size_t w, size_t na,
+                    const sgl_daccess_t *a, struct dneed *ret);
+void sgl__dneed_free(struct dneed *n);
 
 /* Elements of a piece. */
-size_t dpiece_count(const struct dpiece *q, unsigned dims);
+size_t sgl__dpiece_count(const struct dpiece *q, unsigned dims);
 
 #endif

@@ -13,7 +13,7 @@
 
 static void state_free(void *p)
 {
-    struct algo_state *s = p;
+    struct sgl__algo_state *s = p;
     for (size_t i = 0; i < s->nblocks; i++) {
         free(s->blocks[i].data);
         free(s->blocks[i].value);
@@ -28,9 +28,9 @@ static void state_free(void *p)
  * sgl_ctx_state()) and the algorithms' never collide. */
 static const char state_key;
 
-struct algo_state *algo_state(sgl_ctx_t *ctx, int create)
+struct sgl__algo_state *sgl__algo_state(sgl_ctx_t *ctx, int create)
 {
-    struct algo_state *s = sgl_ctx_keyed_state(ctx, &state_key);
+    struct sgl__algo_state *s = sgl_ctx_keyed_state(ctx, &state_key);
     if (s || !create)
         return s;
     s = calloc(1, sizeof *s);
@@ -41,24 +41,24 @@ struct algo_state *algo_state(sgl_ctx_t *ctx, int create)
     return s;
 }
 
-struct algo_block *algo_block_find(sgl_ctx_t *ctx, uint32_t id)
+struct algo_block *sgl__algo_block_find(sgl_ctx_t *ctx, uint32_t id)
 {
-    struct algo_state *s = algo_state(ctx, 0);
+    struct sgl__algo_state *s = sgl__algo_state(ctx, 0);
     for (size_t i = 0; s && i < s->nblocks; i++)
         if (s->blocks[i].id == id)
             return &s->blocks[i];
     return NULL;
 }
 
-int algo_block_set(sgl_ctx_t *ctx, uint32_t id, void *data, size_t count,
-                   size_t first, size_t elem_size)
+int sgl__algo_block_set(sgl_ctx_t *ctx, uint32_t id, void *data, size_t count,
+                        size_t first, size_t elem_size)
 {
-    struct algo_block *b = algo_block_find(ctx, id);
+    struct algo_block *b = sgl__algo_block_find(ctx, id);
     if (b) {
         if (b->data != data)
             free(b->data);
     } else {
-        struct algo_state *s = algo_state(ctx, 1);
+        struct sgl__algo_state *s = sgl__algo_state(ctx, 1);
         if (!s)
             goto oom;
         if (s->nblocks == s->cap) {
@@ -83,9 +83,9 @@ oom:
     return sgl_error_set(SGL_ENOMEM, "out of memory for a block's state");
 }
 
-void algo_block_drop(sgl_ctx_t *ctx, uint32_t id)
+void sgl__algo_block_drop(sgl_ctx_t *ctx, uint32_t id)
 {
-    struct algo_state *s = algo_state(ctx, 0);
+    struct sgl__algo_state *s = sgl__algo_state(ctx, 0);
     for (size_t i = 0; s && i < s->nblocks; i++)
         if (s->blocks[i].id == id) {
             free(s->blocks[i].data);
@@ -95,9 +95,9 @@ void algo_block_drop(sgl_ctx_t *ctx, uint32_t id)
         }
 }
 
-void *algo_scratch(sgl_ctx_t *ctx, size_t bytes)
+void *sgl__algo_scratch(sgl_ctx_t *ctx, size_t bytes)
 {
-    struct algo_state *s = algo_state(ctx, 1);
+    struct sgl__algo_state *s = sgl__algo_state(ctx, 1);
     if (!s)
         return NULL;
     if (s->scratch_bytes < bytes) {
@@ -117,7 +117,7 @@ int sgl_dvec_local(sgl_ctx_t *worker, uint32_t id, void **ret_data,
         return sgl_error_set(SGL_EINVAL, "sgl_dvec_local: NULL argument");
     if (!sgl_ctx_is_worker(worker))
         return sgl_error_set(SGL_ESTATE, "sgl_dvec_local: not a worker");
-    struct algo_block *b = algo_block_find(worker, id);
+    struct algo_block *b = sgl__algo_block_find(worker, id);
     if (!b)
         return sgl_error_set(SGL_ESTATE,
                              "sgl_dvec_local: worker %zu has no block of "
@@ -137,7 +137,7 @@ int sgl_dvec_local_value(sgl_ctx_t *worker, uint32_t id,
         return sgl_error_set(SGL_EINVAL,
                              "sgl_dvec_local_value: NULL argument");
     struct algo_block *b =
-        sgl_ctx_is_worker(worker) ? algo_block_find(worker, id) : NULL;
+        sgl_ctx_is_worker(worker) ? sgl__algo_block_find(worker, id) : NULL;
     if (!b || !b->value)
         return sgl_error_set(SGL_ESTATE,
                              "sgl_dvec_local_value: no value of vector %u "
@@ -149,7 +149,7 @@ int sgl_dvec_local_value(sgl_ctx_t *worker, uint32_t id,
 
 /* ---- checks and splits ---- */
 
-int algo_check_root(sgl_ctx_t *root, const char *fn)
+int sgl__algo_check_root(sgl_ctx_t *root, const char *fn)
 {
     if (!root)
         return sgl_error_set(SGL_EINVAL, "%s: context is NULL", fn);
@@ -161,14 +161,14 @@ int algo_check_root(sgl_ctx_t *root, const char *fn)
     return SGL_OK;
 }
 
-int algo_check_vec(const sgl_dvec_t *v, const char *fn)
+int sgl__algo_check_vec(const sgl_dvec_t *v, const char *fn)
 {
     if (!v)
         return sgl_error_set(SGL_EINVAL, "%s: vector is NULL", fn);
     return SGL_OK;
 }
 
-void algo_layout_counts(const sgl_ctx_t *ctx, size_t n, size_t *counts)
+void sgl__algo_layout_counts(const sgl_ctx_t *ctx, size_t n, size_t *counts)
 {
     size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
     size_t w = sgl_ctx_first_worker(ctx);
@@ -219,13 +219,13 @@ static int create_worker(sgl_ctx_t *ctx, const struct create_arg *a,
                              w, count);
     struct algo_fill_arg f = {a->fill, (sgl_dtype_t)a->dtype, a->elem_size,
                               a->farg, fsize};
-    int rc = algo_fill(&f, data, first, count);
+    int rc = sgl__algo_fill(&f, data, first, count);
     if (rc) {
         free(data);
         return rc;
     }
     *ret_count = count;
-    return algo_block_set(ctx, a->id, data, count, first, a->elem_size);
+    return sgl__algo_block_set(ctx, a->id, data, count, first, a->elem_size);
 }
 
 static int create_task(sgl_ctx_t *ctx, const void *arg, size_t size);
@@ -252,7 +252,7 @@ static uint32_t next_id = 1;
 static int vec_new(sgl_ctx_t *root, sgl_dtype_t dtype, size_t elem_size,
                    size_t n, sgl_dvec_t **ret)
 {
-    size_t es = dtype == SGL_USER ? elem_size : algo_elem_size(dtype);
+    size_t es = dtype == SGL_USER ? elem_size : sgl__algo_elem_size(dtype);
     if (es == 0 || es > ALGO_MAX_ELEM)
         return sgl_error_set(SGL_EINVAL,
                              "distributed vector: element type %d with "
@@ -287,7 +287,7 @@ int sgl_dvec_create(sgl_ctx_t *root, sgl_dtype_t dtype, size_t elem_size,
                     size_t n, uint32_t fill, const void *arg, size_t arg_size,
                     sgl_dvec_t **ret_vec)
 {
-    TRY(algo_check_root(root, "sgl_dvec_create"));
+    TRY(sgl__algo_check_root(root, "sgl_dvec_create"));
     if (!ret_vec || (arg_size && !arg))
         return sgl_error_set(SGL_EINVAL, "sgl_dvec_create: NULL argument");
     if (arg_size > ALGO_MAX_ARG)
@@ -334,12 +334,13 @@ static int scatter_rec(sgl_ctx_t *ctx, const struct scatter_arg *a,
         if (count)
             memcpy(data, src, count * a->elem_size);
         *ret_counts = count;
-        return algo_block_set(ctx, a->id, data, count, first, a->elem_size);
+        return sgl__algo_block_set(ctx, a->id, data, count, first,
+                                   a->elem_size);
     }
     size_t *counts = malloc(sgl_ctx_children(ctx) * sizeof *counts);
     if (!counts)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
-    algo_layout_counts(ctx, a->n, counts);
+    sgl__algo_layout_counts(ctx, a->n, counts);
     int rc = sgl_scatter(ctx, src, a->elem_size, counts);
     free(counts);
     TRY(rc);
@@ -363,7 +364,7 @@ static int scatter_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 int sgl_dvec_scatter(sgl_ctx_t *root, sgl_dtype_t dtype, size_t elem_size,
                      const void *src, size_t n, sgl_dvec_t **ret_vec)
 {
-    TRY(algo_check_root(root, "sgl_dvec_scatter"));
+    TRY(sgl__algo_check_root(root, "sgl_dvec_scatter"));
     if (!ret_vec || (n && !src))
         return sgl_error_set(SGL_EINVAL, "sgl_dvec_scatter: NULL argument");
     sgl_dvec_t *v;
@@ -388,7 +389,7 @@ struct id_arg {
 
 static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size);
 
-int algo_pass_up(sgl_ctx_t *ctx, size_t elem_size)
+int sgl__algo_pass_up(sgl_ctx_t *ctx, size_t elem_size)
 {
     size_t n = 0;
     for (unsigned i = 0; i < sgl_ctx_children(ctx); i++) {
@@ -407,7 +408,7 @@ static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     const struct id_arg *a = arg;
     (void)size;
     if (sgl_ctx_is_worker(ctx)) {
-        struct algo_block *b = algo_block_find(ctx, a->id);
+        struct algo_block *b = sgl__algo_block_find(ctx, a->id);
         if (!b)
             return sgl_error_set(SGL_ESTATE, "worker %zu has no block of "
                                              "vector %u",
@@ -415,14 +416,14 @@ static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         return sgl_put(ctx, b->data, b->elem_size, b->count);
     }
     TRY(sgl_pardo(ctx, gather_task, arg, size));
-    return algo_pass_up(ctx, a->elem_size);
+    return sgl__algo_pass_up(ctx, a->elem_size);
 }
 
 int sgl_dvec_gather(sgl_ctx_t *root, const sgl_dvec_t *v, void *dst,
                     size_t capacity)
 {
-    TRY(algo_check_root(root, "sgl_dvec_gather"));
-    TRY(algo_check_vec(v, "sgl_dvec_gather"));
+    TRY(sgl__algo_check_root(root, "sgl_dvec_gather"));
+    TRY(sgl__algo_check_vec(v, "sgl_dvec_gather"));
     if (v->n && !dst)
         return sgl_error_set(SGL_EINVAL, "sgl_dvec_gather: dst is NULL");
     if (capacity < v->n)
@@ -431,7 +432,7 @@ int sgl_dvec_gather(sgl_ctx_t *root, const sgl_dvec_t *v, void *dst,
                              "vector has %zu",
                              capacity, v->n);
     if (sgl_ctx_is_worker(root)) {
-        struct algo_block *b = algo_block_find(root, v->id);
+        struct algo_block *b = sgl__algo_block_find(root, v->id);
         if (!b)
             return sgl_error_set(SGL_ESTATE, "vector %u has no block", v->id);
         if (b->count)
@@ -448,7 +449,7 @@ int sgl_dvec_gather(sgl_ctx_t *root, const sgl_dvec_t *v, void *dst,
 static int free_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     if (sgl_ctx_is_worker(ctx)) {
-        algo_block_drop(ctx, ((const struct id_arg *)arg)->id);
+        sgl__algo_block_drop(ctx, ((const struct id_arg *)arg)->id);
         return SGL_OK;
     }
     return sgl_pardo(ctx, free_task, arg, size);
@@ -458,7 +459,7 @@ int sgl_dvec_free(sgl_ctx_t *root, sgl_dvec_t *v)
 {
     if (!v)
         return SGL_OK;
-    int rc = algo_check_root(root, "sgl_dvec_free");
+    int rc = sgl__algo_check_root(root, "sgl_dvec_free");
     if (!rc) {
         struct id_arg a = {v->id, 0, v->elem_size};
         rc = free_task(root, &a, sizeof a);
@@ -467,7 +468,7 @@ int sgl_dvec_free(sgl_ctx_t *root, sgl_dvec_t *v)
     return rc;
 }
 
-const struct algo_task algo_dvec_tasks[] = {
+const struct algo_task sgl__algo_dvec_tasks[] = {
     {create_task, "sgl_algo.create"},
     {scatter_task, "sgl_algo.scatter"},
     {gather_task, "sgl_algo.gather"},

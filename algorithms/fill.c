@@ -130,8 +130,8 @@ static int builtin_fill(const struct algo_fill_arg *a, void *block,
     }
 }
 
-int algo_fill(const struct algo_fill_arg *a, void *block, size_t first,
-              size_t count)
+int sgl__algo_fill(const struct algo_fill_arg *a, void *block, size_t first,
+                   size_t count)
 {
     if (a->fill < SGL_FILL_USER_FIRST)
         return builtin_fill(a, block, first, count);

@@ -500,18 +500,18 @@ LS_INLINE int run(void *data, size_t n, size_t es, size_t ko, unsigned kw,
     return SGL_OK;
 }
 
-int algo_sort_u64(uint64_t *a, size_t n)
+int sgl__algo_sort_u64(uint64_t *a, size_t n)
 {
     return run(a, n, 8, 0, 8, seg_k64, "keys");
 }
 
-int algo_sort_u32(uint32_t *a, size_t n)
+int sgl__algo_sort_u32(uint32_t *a, size_t n)
 {
     return run(a, n, 4, 0, 4, seg_k32, "keys");
 }
 
-int algo_sort_records(void *a, size_t n, size_t es, size_t ko,
-                      unsigned key_bytes)
+int sgl__algo_sort_records(void *a, size_t n, size_t es, size_t ko,
+                           unsigned key_bytes)
 {
     if ((key_bytes != 4 && key_bytes != 8) || es % 4 || es < key_bytes ||
         es > ALGO_SORT_MAX_ES || ko > es - key_bytes || (n && !a))
@@ -533,7 +533,7 @@ int algo_sort_records(void *a, size_t n, size_t es, size_t ko,
 /* ---- bounds and merge ---- */
 
 #define LS_BOUND(K, SFX)                                                       \
-    size_t algo_bound_##SFX(const K *a, size_t n, K k, int upper)              \
+    size_t sgl__algo_bound_##SFX(const K *a, size_t n, K k, int upper)         \
     {                                                                          \
         size_t lo = 0, hi = n;                                                 \
         while (lo < hi) {                                                      \
@@ -552,8 +552,8 @@ LS_BOUND(uint32_t, u32)
 /* Two runs: a branch-free select. More: a binary min-heap of run numbers,
  * keyed by their heads. */
 #define LS_MERGE(K, SFX)                                                       \
-    void algo_merge_##SFX(const K *in, const uint64_t *len, size_t p, K *out,  \
-                          size_t *heap, size_t *pos, size_t *end)              \
+    void sgl__algo_merge_##SFX(const K *in, const uint64_t *len, size_t p,     \
+                               K *out, size_t *heap, size_t *pos, size_t *end) \
     {                                                                          \
         size_t off = 0, nh = 0, o = 0;                                         \
         for (size_t s = 0; s < p; s++) {                                       \

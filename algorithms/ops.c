@@ -50,7 +50,7 @@ int sgl_op_register(sgl_op_fn fn, size_t elem_size, const void *identity,
     return SGL_OK;
 }
 
-size_t algo_key_size(sgl_dtype_t dtype)
+size_t sgl__algo_key_size(sgl_dtype_t dtype)
 {
     switch (dtype) {
     case SGL_F64:
@@ -64,14 +64,14 @@ size_t algo_key_size(sgl_dtype_t dtype)
     }
 }
 
-size_t algo_elem_size(sgl_dtype_t dtype)
+size_t sgl__algo_elem_size(sgl_dtype_t dtype)
 {
     switch (dtype) {
     case SGL_I8:
     case SGL_U8:
         return 1;
     default:
-        return algo_key_size(dtype);
+        return sgl__algo_key_size(dtype);
     }
 }
 
@@ -87,8 +87,8 @@ static const uint8_t u8_id[5] = {0, 0, 1, UINT8_MAX, 0};
 static const int64_t i8_wide_id[5] = {0, 0, 1, INT8_MAX, INT8_MIN};
 static const uint64_t u8_wide_id[5] = {0, 0, 1, UINT8_MAX, 0};
 
-int algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, enum algo_acc acc,
-                    struct algo_op *ret)
+int sgl__algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, enum algo_acc acc,
+                         struct algo_op *ret)
 {
     memset(ret, 0, sizeof *ret);
     ret->dtype = dtype;
@@ -144,8 +144,8 @@ int algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, enum algo_acc acc,
                              "built-in operator %u on element type %d", op,
                              (int)dtype);
     }
-    ret->elem_size = algo_elem_size(dtype);
-    ret->acc_size = algo_elem_size(ret->acc_dtype);
+    ret->elem_size = sgl__algo_elem_size(dtype);
+    ret->acc_size = sgl__algo_elem_size(ret->acc_dtype);
     return SGL_OK;
 }
 
@@ -258,7 +258,7 @@ BLOCK256(uint8_t, uint8_t, uint64_t, max_u8, 0, MAXF, MAXF)
 
 /* Values of the fold: the accumulator's type, which for a widened 8-bit
  * reduction is the 64-bit one. */
-void algo_combine(const struct algo_op *op, void *acc, const void *vb)
+void sgl__algo_combine(const struct algo_op *op, void *acc, const void *vb)
 {
     switch (op->acc_dtype) {
     case SGL_F64:
@@ -308,17 +308,17 @@ void algo_combine(const struct algo_op *op, void *acc, const void *vb)
         }                                                                      \
         if (op->acc_dtype == SGL_I8) {                                         \
             int8_t v8 = algo_wrap_i8((uint64_t)v);                             \
-            algo_combine(op, acc, &v8);                                        \
+            sgl__algo_combine(op, acc, &v8);                                   \
         } else if (op->acc_dtype == SGL_U8) {                                  \
             uint8_t v8 = (uint8_t)((uint64_t)v & 0xff);                        \
-            algo_combine(op, acc, &v8);                                        \
+            sgl__algo_combine(op, acc, &v8);                                   \
         } else {                                                               \
-            algo_combine(op, acc, &v);                                         \
+            sgl__algo_combine(op, acc, &v);                                    \
         }                                                                      \
     } while (0)
 
-void algo_local_reduce(const struct algo_op *op, const void *x, size_t n,
-                       void *acc)
+void sgl__algo_local_reduce(const struct algo_op *op, const void *x, size_t n,
+                            void *acc)
 {
     if (n == 0)
         return;
@@ -388,8 +388,8 @@ void algo_local_reduce(const struct algo_op *op, const void *x, size_t n,
 
 /* Scans keep the element type (ALGO_ACC_ELEM): op->acc_dtype is
  * op->dtype here. */
-void algo_local_scan(const struct algo_op *op, const void *x, void *y,
-                     size_t n, const void *off, int exclusive, void *total)
+void sgl__algo_local_scan(const struct algo_op *op, const void *x, void *y,
+                          size_t n, const void *off, int exclusive, void *total)
 {
     const void *start = off ? off : op->identity;
     switch (op->dtype) {
@@ -456,8 +456,8 @@ void algo_local_scan(const struct algo_op *op, const void *x, void *y,
         break;                                                                 \
     }
 
-void algo_local_add(const struct algo_op *op, void *y, size_t n,
-                    const void *off)
+void sgl__algo_local_add(const struct algo_op *op, void *y, size_t n,
+                         const void *off)
 {
     switch (op->dtype) {
     case SGL_F64:

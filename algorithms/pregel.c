@@ -68,7 +68,7 @@ int sgl_pregel_register(const sgl_pregel_program_t *p, uint32_t *ret_id)
     return SGL_OK;
 }
 
-const sgl_pregel_program_t *pregel_program(uint32_t id)
+const sgl_pregel_program_t *sgl__pregel_program(uint32_t id)
 {
     return id >= 1 && id <= nprograms ? &programs[id - 1] : NULL;
 }
@@ -162,7 +162,7 @@ int sgl_vertex_send(sgl_vertex_t *v, uint64_t target, const void *msg)
                                    (unsigned long long)v->g->n);
         return SGL_EINVAL;
     }
-    int rc = outbox_add(&v->g->out, target, msg, v->p->combine);
+    int rc = sgl__outbox_add(&v->g->out, target, msg, v->p->combine);
     if (rc && !v->err)
         v->err = rc;
     return rc;
@@ -175,7 +175,7 @@ struct step_rec {
     uint64_t recv_bytes;     /* the most one worker received */
     uint64_t recv_raw_bytes; /* the same had nothing been combined */
     double agg[SGL_PREGEL_MAX_AGGS];
-    double maxpair[WIRE_ROUNDS_LOG + 1]; /* under a budget (wire_plan()) */
+    double maxpair[WIRE_ROUNDS_LOG + 1]; /* under a budget (sgl__wire_plan()) */
 };
 
 /* What a superstep does besides compute. */
@@ -206,8 +206,8 @@ struct step_arg {
 static int setup(struct wgraph *g, const sgl_pregel_program_t *p)
 {
     size_t nv = (size_t)(g->v1 - g->v0);
-    fan_forget_values(g); /* their size is the last program's */
-    wire_forget(g);
+    sgl__fan_forget_values(g); /* their size is the last program's */
+    sgl__wire_forget(g);
     memset(g->scratch, 0, sizeof g->scratch);
     free(g->value);
     free(g->halted);
@@ -226,8 +226,8 @@ static int setup(struct wgraph *g, const sgl_pregel_program_t *p)
 static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
                        struct step_rec *r)
 {
-    struct wgraph *g = pregel_wgraph(ctx, a->graph);
-    const sgl_pregel_program_t *p = pregel_program(a->prog);
+    struct wgraph *g = sgl__pregel_wgraph(ctx, a->graph);
+    const sgl_pregel_program_t *p = sgl__pregel_program(a->prog);
     if (!g || !p)
         return sgl_error_set(SGL_ESTATE, "worker %zu has no graph %u or "
                                          "program %u",
@@ -239,9 +239,9 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
     size_t nv = (size_t)(g->v1 - g->v0);
     if (a->kind == INIT || a->kind == LOAD) {
         TRY(setup(g, p));
-        TRY(outbox_init(&g->out, g->n, p->msg_size));
+        TRY(sgl__outbox_init(&g->out, g->n, p->msg_size));
         if (a->kind == LOAD)
-            return ckpt_read(ctx, g, p, a->dir, a->step);
+            return sgl__ckpt_read(ctx, g, p, a->dir, a->step);
         for (v.i = 0; v.i < nv; v.i++)
             p->init(&v);
         return SGL_OK;
@@ -249,16 +249,16 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
     size_t nw = sgl_machine_workers(sgl_ctx_machine(ctx));
     struct wire_stats in = {0, 0, 0}, out;
     if ((a->step > 0 && a->kind == STEP) || (a->kind == SEND && a->round)) {
-        TRY(wire_deliver(ctx, g, p, &in));
+        TRY(sgl__wire_deliver(ctx, g, p, &in));
         r->recv_bytes = in.bytes;
         r->recv_raw_bytes = in.raw * (sizeof(uint64_t) + p->msg_size);
     }
     if (a->kind == SEND)
-        return wire_stage_round(ctx, g, p, nw, a->round, a->nrounds);
+        return sgl__wire_stage_round(ctx, g, p, nw, a->round, a->nrounds);
     if (a->ckpt)
-        TRY(ckpt_write(ctx, g, p, a->dir, a->step));
+        TRY(sgl__ckpt_write(ctx, g, p, a->dir, a->step));
     if (a->drop)
-        ckpt_remove(ctx, a->dir, a->drop_step);
+        sgl__ckpt_remove(ctx, a->dir, a->drop_step);
     if (p->begin)
         p->begin(&v);
     for (v.i = 0; v.i < nv; v.i++) {
@@ -272,9 +272,9 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
     if (v.err)
         return v.err;
     if (a->budget)
-        TRY(wire_plan(g, p, nw, &out, r->maxpair));
+        TRY(sgl__wire_plan(g, p, nw, &out, r->maxpair));
     else
-        TRY(wire_stage(ctx, g, p, nw, &out));
+        TRY(sgl__wire_stage(ctx, g, p, nw, &out));
     r->raw = out.raw;
     r->combined = out.combined;
     /* the w of the cost model: a unit per vertex looked at, per message
@@ -330,7 +330,7 @@ static int step_at(sgl_ctx_t *ctx, const struct step_arg *a,
     if (sgl_ctx_is_worker(ctx))
         return step_worker(ctx, a, r);
     TRY(sgl_pardo(ctx, step_task, a, sizeof *a));
-    return combine_children(ctx, pregel_program(a->prog), r);
+    return combine_children(ctx, sgl__pregel_program(a->prog), r);
 }
 
 /* ---- the root ---- */
@@ -350,7 +350,7 @@ static int check_run(sgl_ctx_t *root, const sgl_graph_t *g, uint32_t prog,
 {
     if (!root || !g)
         return sgl_error_set(SGL_EINVAL, "%s: NULL argument", fn);
-    if (!pregel_program(prog))
+    if (!sgl__pregel_program(prog))
         return sgl_error_set(SGL_EINVAL, "%s: no program %u", fn, prog);
     if (!sgl_ctx_is_root(root))
         return sgl_error_set(SGL_ESTATE, "%s: call it on the root", fn);
@@ -371,7 +371,7 @@ static int step_with_checkpoint(sgl_ctx_t *root, sgl_graph_t *g,
                                 const sgl_pregel_stats_t *st,
                                 struct step_rec *r)
 {
-    const sgl_pregel_program_t *p = pregel_program(a->prog);
+    const sgl_pregel_program_t *p = sgl__pregel_program(a->prog);
     a->ckpt = g->every && a->step > 0 && a->step % g->every == 0 &&
               a->kind == STEP;
     a->drop = a->ckpt && ck->have_older;
@@ -386,9 +386,9 @@ static int step_with_checkpoint(sgl_ctx_t *root, sgl_graph_t *g,
                               .msg_size = p->msg_size,
                               .stats = *st,
                               .cuts = g->cuts};
-    ckpt_program_name(p->name, m.program);
+    sgl__ckpt_program_name(p->name, m.program);
     memcpy(m.agg, a->agg, sizeof m.agg);
-    TRY(ckpt_manifest_write(g->dir, &m));
+    TRY(sgl__ckpt_manifest_write(g->dir, &m));
     ck->older = ck->last;
     ck->have_older = ck->have_last;
     ck->last = a->step;
@@ -487,7 +487,7 @@ int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
                    sgl_pregel_stats_t *ret)
 {
     TRY(check_run(root, g, prog, "sgl_pregel_run"));
-    const sgl_pregel_program_t *p = pregel_program(prog);
+    const sgl_pregel_program_t *p = sgl__pregel_program(prog);
     sgl_pregel_stats_t st;
     memset(&st, 0, sizeof st);
     struct step_arg a;
@@ -529,12 +529,12 @@ int sgl_pregel_resume(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
     if (!g->every)
         return sgl_error_set(SGL_ESTATE, "sgl_pregel_resume: no checkpoint "
                                          "folder (sgl_pregel_checkpoint())");
-    const sgl_pregel_program_t *p = pregel_program(prog);
+    const sgl_pregel_program_t *p = sgl__pregel_program(prog);
     struct ckpt_manifest m;
-    TRY(ckpt_manifest_read(g->dir, &m));
+    TRY(sgl__ckpt_manifest_read(g->dir, &m));
     free(m.cuts); /* the workers read it themselves */
     char name[64];
-    ckpt_program_name(p->name, name);
+    sgl__ckpt_program_name(p->name, name);
     if (m.n != g->n || m.value_size != p->value_size ||
         m.msg_size != p->msg_size || strcmp(name, m.program))
         return sgl_error_set(SGL_EPARSE,
@@ -568,9 +568,9 @@ static int values_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     const struct values_arg *a = arg;
     if (sgl_ctx_is_master(ctx)) {
         TRY(sgl_pardo(ctx, values_task, arg, size));
-        return algo_pass_up(ctx, a->value_size);
+        return sgl__algo_pass_up(ctx, a->value_size);
     }
-    struct wgraph *g = pregel_wgraph(ctx, a->graph);
+    struct wgraph *g = sgl__pregel_wgraph(ctx, a->graph);
     if (!g || !g->value)
         return sgl_error_set(SGL_ESTATE, "worker %zu has no values of graph "
                                          "%u",
@@ -583,7 +583,7 @@ int sgl_pregel_values(sgl_ctx_t *root, const sgl_graph_t *g, void *dst,
 {
     if (!root || !g || !dst)
         return sgl_error_set(SGL_EINVAL, "sgl_pregel_values: NULL argument");
-    const sgl_pregel_program_t *p = pregel_program(g->prog);
+    const sgl_pregel_program_t *p = sgl__pregel_program(g->prog);
     if (!p)
         return sgl_error_set(SGL_ESTATE, "sgl_pregel_values: no run on "
                                          "graph %u",
@@ -593,7 +593,7 @@ int sgl_pregel_values(sgl_ctx_t *root, const sgl_graph_t *g, void *dst,
                                         "values, the graph has %llu",
                              capacity, (unsigned long long)g->n);
     if (sgl_ctx_is_worker(root)) {
-        struct wgraph *w = pregel_wgraph(root, g->id);
+        struct wgraph *w = sgl__pregel_wgraph(root, g->id);
         memcpy(dst, w->value, g->n * p->value_size);
         return SGL_OK;
     }
@@ -602,7 +602,7 @@ int sgl_pregel_values(sgl_ctx_t *root, const sgl_graph_t *g, void *dst,
     return sgl_gather(root, dst, p->value_size, capacity, NULL);
 }
 
-const struct algo_task algo_pregel_tasks[] = {
+const struct algo_task sgl__algo_pregel_tasks[] = {
     {step_task, "sgl_pregel.step"},
     {values_task, "sgl_pregel.values"},
     {NULL, NULL},

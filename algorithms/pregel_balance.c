@@ -10,7 +10,7 @@
  *            owners and forgets its part and any run's state;
  *   exchange
  *   build    every worker builds its CSR from what it received
- *            (pregel_collect_csr()). */
+ *            (sgl__pregel_collect_csr()). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,9 +35,9 @@ static int weigh_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     const struct weigh_arg *a = arg;
     if (sgl_ctx_is_master(ctx)) {
         TRY(sgl_pardo(ctx, weigh_task, arg, size));
-        return algo_pass_up(ctx, sizeof(double));
+        return sgl__algo_pass_up(ctx, sizeof(double));
     }
-    const struct wgraph *g = pregel_wgraph(ctx, a->id);
+    const struct wgraph *g = sgl__pregel_wgraph(ctx, a->id);
     if (!g)
         return sgl_error_set(SGL_ESTATE, "worker %zu has no graph %u",
                              sgl_ctx_first_worker(ctx), a->id);
@@ -96,15 +96,15 @@ static void forget_run(struct wgraph *g)
 {
     free(g->value), free(g->halted), free(g->inbox), free(g->has_msg);
     g->value = g->halted = g->inbox = g->has_msg = NULL;
-    outbox_free(&g->out);
-    fan_free(g);
-    wire_forget(g);
+    sgl__outbox_free(&g->out);
+    sgl__fan_free(g);
+    sgl__wire_forget(g);
 }
 
 static int move_worker(sgl_ctx_t *ctx, const struct move_arg *a,
                        const uint64_t *cuts)
 {
-    struct wgraph *g = pregel_wgraph(ctx, a->id);
+    struct wgraph *g = sgl__pregel_wgraph(ctx, a->id);
     size_t w = sgl_ctx_first_worker(ctx), nw = (size_t)a->nw;
     if (!g)
         return sgl_error_set(SGL_ESTATE, "worker %zu has no graph %u", w,
@@ -123,7 +123,7 @@ static int move_worker(sgl_ctx_t *ctx, const struct move_arg *a,
     free(g->staged);
     g->staged = NULL;
     g->staged_cap = 0;
-    int rc = pregel_send_edges(ctx, g, e, m, nw, cuts);
+    int rc = sgl__pregel_send_edges(ctx, g, e, m, nw, cuts);
     free(e);
     free(g->off), free(g->adj), free(g->cuts);
     g->off = NULL;
@@ -177,7 +177,7 @@ int sgl_graph_balance(sgl_ctx_t *root, sgl_graph_t *g, double vertex_weight)
     if (!rc)
         rc = sgl_exchange(root);
     if (!rc)
-        rc = pregel_collect_csr(root, g);
+        rc = sgl__pregel_collect_csr(root, g);
     if (!rc) {
         free(g->cuts);
         g->cuts = cuts;
@@ -187,7 +187,7 @@ int sgl_graph_balance(sgl_ctx_t *root, sgl_graph_t *g, double vertex_weight)
     return rc;
 }
 
-const struct algo_task algo_balance_tasks[] = {
+const struct algo_task sgl__algo_balance_tasks[] = {
     {weigh_task, "sgl_graph.weigh"},
     {move_task, "sgl_graph.move"},
     {NULL, NULL},

@@ -4,10 +4,10 @@
  * array in vertex order. The root then writes the manifest, a text file
  * that names the superstep, the tree's worker count and, for a graph cut
  * by sgl_graph_balance(), the cut (which fix every file's vertex range),
- * and the aggregators and statistics, exact (hexadecimal floats). Every file is written under a temporary
- * name and renamed, so a reader sees whole files or none; the manifest is
- * renamed last, so it always names a checkpoint whose files are all
- * there. */
+ * and the aggregators and statistics, exact (hexadecimal floats). Every
+ * file is written under a temporary name and renamed, so a reader sees
+ * whole files or none; the manifest is renamed last, so it always names a
+ * checkpoint whose files are all there. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,8 +75,9 @@ static int fill_worker(FILE *f, const void *arg)
            fwrite(g->inbox, x->p->msg_size, nv, f) != nv;
 }
 
-int ckpt_write(sgl_ctx_t *worker, const struct wgraph *g,
-               const sgl_pregel_program_t *p, const char *dir, unsigned step)
+int sgl__ckpt_write(sgl_ctx_t *worker, const struct wgraph *g,
+                    const sgl_pregel_program_t *p, const char *dir,
+                    unsigned step)
 {
     char path[PREGEL_DIR_MAX + 64];
     file_name(path, sizeof path, dir, sgl_ctx_first_worker(worker), step);
@@ -84,7 +85,7 @@ int ckpt_write(sgl_ctx_t *worker, const struct wgraph *g,
     return write_atomic(path, fill_worker, &x);
 }
 
-void ckpt_remove(sgl_ctx_t *worker, const char *dir, unsigned step)
+void sgl__ckpt_remove(sgl_ctx_t *worker, const char *dir, unsigned step)
 {
     char path[PREGEL_DIR_MAX + 64];
     file_name(path, sizeof path, dir, sgl_ctx_first_worker(worker), step);
@@ -139,14 +140,15 @@ static int read_part(struct wgraph *g, const sgl_pregel_program_t *p,
 
 /* Each worker reads the manifest for the checkpoint's cut: the root
  * read it before the same step. */
-int ckpt_read(sgl_ctx_t *worker, struct wgraph *g,
-              const sgl_pregel_program_t *p, const char *dir, unsigned step)
+int sgl__ckpt_read(sgl_ctx_t *worker, struct wgraph *g,
+                   const sgl_pregel_program_t *p, const char *dir,
+                   unsigned step)
 {
     (void)worker;
     if (g->v1 == g->v0)
         return SGL_OK;
     struct ckpt_manifest m;
-    TRY(ckpt_manifest_read(dir, &m));
+    TRY(sgl__ckpt_manifest_read(dir, &m));
     int rc = m.step == step && m.n == g->n
                  ? SGL_OK
                  : sgl_error_set(SGL_EPARSE, "checkpoint %s: the manifest "
@@ -162,7 +164,7 @@ int ckpt_read(sgl_ctx_t *worker, struct wgraph *g,
 
 /* ---- the manifest ---- */
 
-void ckpt_program_name(const char *name, char *buf)
+void sgl__ckpt_program_name(const char *name, char *buf)
 {
     snprintf(buf, 64, "%s", name && *name ? name : "-");
     for (char *c = buf; *c; c++)
@@ -196,14 +198,14 @@ static int fill_manifest(FILE *f, const void *arg)
     return bad;
 }
 
-int ckpt_manifest_write(const char *dir, const struct ckpt_manifest *m)
+int sgl__ckpt_manifest_write(const char *dir, const struct ckpt_manifest *m)
 {
     char path[PREGEL_DIR_MAX + 64];
     snprintf(path, sizeof path, "%s/manifest", dir);
     return write_atomic(path, fill_manifest, m);
 }
 
-int ckpt_manifest_read(const char *dir, struct ckpt_manifest *m)
+int sgl__ckpt_manifest_read(const char *dir, struct ckpt_manifest *m)
 {
     char path[PREGEL_DIR_MAX + 64];
     snprintf(path, sizeof path, "%s/manifest", dir);

@@ -20,7 +20,7 @@ void sgl_combine_min_u64(void *acc, const void *msg)
         *(uint64_t *)acc = *(const uint64_t *)msg;
 }
 
-void fan_forget_values(struct wgraph *g)
+void sgl__fan_forget_values(struct wgraph *g)
 {
     free(g->bval);
     free(g->bset);
@@ -28,14 +28,14 @@ void fan_forget_values(struct wgraph *g)
     g->nbcast = 0;
 }
 
-void fan_free(struct wgraph *g)
+void sgl__fan_free(struct wgraph *g)
 {
     free(g->fan.target);
     free(g->fan.off);
     free(g->fan.src);
     free(g->fan.dest_off);
     memset(&g->fan, 0, sizeof g->fan);
-    fan_forget_values(g);
+    sgl__fan_forget_values(g);
 }
 
 /* The out-edges grouped by target: counted, placed, then each group's
@@ -114,8 +114,8 @@ static int fan_build(struct wgraph *g)
     return rc;
 }
 
-uint32_t fan_fold(const struct wgraph *g, const sgl_pregel_program_t *p,
-                  size_t k, unsigned char *acc)
+uint32_t sgl__fan_fold(const struct wgraph *g, const sgl_pregel_program_t *p,
+                       size_t k, unsigned char *acc)
 {
     const struct fan *f = &g->fan;
     size_t ms = p->msg_size;
@@ -143,21 +143,22 @@ uint32_t fan_fold(const struct wgraph *g, const sgl_pregel_program_t *p,
     return n;
 }
 
-int fan_flush(struct wgraph *g, const sgl_pregel_program_t *p)
+int sgl__fan_flush(struct wgraph *g, const sgl_pregel_program_t *p)
 {
     if (!g->nbcast)
         return SGL_OK;
     unsigned char acc[SGL_PREGEL_MAX_BYTES];
     for (size_t k = 0; k < g->fan.nslots; k++) {
-        uint32_t n = fan_fold(g, p, k, acc);
+        uint32_t n = sgl__fan_fold(g, p, k, acc);
         if (n)
-            TRY(outbox_add_n(&g->out, g->fan.target[k], acc, n, p->combine));
+            TRY(sgl__outbox_add_n(&g->out, g->fan.target[k], acc, n,
+                                  p->combine));
     }
-    fan_forget_sent(g);
+    sgl__fan_forget_sent(g);
     return SGL_OK;
 }
 
-void fan_forget_sent(struct wgraph *g)
+void sgl__fan_forget_sent(struct wgraph *g)
 {
     memset(g->bset, 0, (size_t)(g->v1 - g->v0));
     g->nbcast = 0;

@@ -29,28 +29,28 @@ static void wgraph_free(void *x)
     free(g->inbox);
     free(g->has_msg);
     free(g->cuts);
-    outbox_free(&g->out);
-    fan_free(g);
-    wire_forget(g);
+    sgl__outbox_free(&g->out);
+    sgl__fan_free(g);
+    sgl__wire_forget(g);
     free(g);
 }
 
-struct wgraph *pregel_wgraph(sgl_ctx_t *worker, uint32_t id)
+struct wgraph *sgl__pregel_wgraph(sgl_ctx_t *worker, uint32_t id)
 {
-    return darray_item_find(worker, &graph_key, id);
+    return sgl__darray_item_find(worker, &graph_key, id);
 }
 
-int pregel_wgraph_add(sgl_ctx_t *worker, struct wgraph *g)
+int sgl__pregel_wgraph_add(sgl_ctx_t *worker, struct wgraph *g)
 {
-    int rc = darray_item_add(worker, &graph_key, g, wgraph_free);
+    int rc = sgl__darray_item_add(worker, &graph_key, g, wgraph_free);
     if (rc)
         wgraph_free(g);
     return rc;
 }
 
-void pregel_wgraph_drop(sgl_ctx_t *worker, uint32_t id)
+void sgl__pregel_wgraph_drop(sgl_ctx_t *worker, uint32_t id)
 {
-    darray_item_drop(worker, &graph_key, id);
+    sgl__darray_item_drop(worker, &graph_key, id);
 }
 
 /* ---- edges ---- */
@@ -116,8 +116,9 @@ static int generate(sgl_ctx_t *ctx, const struct build_arg *a,
     return SGL_OK;
 }
 
-int pregel_send_edges(sgl_ctx_t *ctx, struct wgraph *g, const struct edge *x,
-                      size_t n, size_t p, const uint64_t *cuts)
+int sgl__pregel_send_edges(sgl_ctx_t *ctx, struct wgraph *g,
+                           const struct edge *x, size_t n, size_t p,
+                           const uint64_t *cuts)
 {
     size_t *counts = calloc(p, sizeof *counts), *at = calloc(p, sizeof *at);
     struct edge *out = malloc((n ? n : 1) * sizeof *out);
@@ -159,9 +160,10 @@ static int send_worker(sgl_ctx_t *ctx, const struct build_arg *a,
     int rc = a->source == FROM_ROOT ? SGL_OK
                                     : generate(ctx, a, &made, &ngiven);
     if (!rc)
-        rc = pregel_send_edges(ctx, g, made ? made : given, ngiven, p, NULL);
+        rc = sgl__pregel_send_edges(ctx, g, made ? made : given, ngiven, p,
+                                    NULL);
     free(made);
-    return rc ? (wgraph_free(g), rc) : pregel_wgraph_add(ctx, g);
+    return rc ? (wgraph_free(g), rc) : sgl__pregel_wgraph_add(ctx, g);
 }
 
 static int send_task(sgl_ctx_t *ctx, const void *arg, size_t size)
@@ -219,7 +221,7 @@ static int build_csr(struct wgraph *g, const struct edge *e, size_t n,
 /* A worker's step 2: its out-edges in CSR form, and their number. */
 static int csr_worker(sgl_ctx_t *ctx, uint32_t id, uint64_t *ret_m)
 {
-    struct wgraph *g = pregel_wgraph(ctx, id);
+    struct wgraph *g = sgl__pregel_wgraph(ctx, id);
     if (!g)
         return sgl_error_set(SGL_ESTATE, "worker %zu has no graph %u",
                              sgl_ctx_first_worker(ctx), id);
@@ -239,14 +241,14 @@ static int csr_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     const struct pregel_id_arg *a = arg;
     if (sgl_ctx_is_master(ctx)) {
         TRY(sgl_pardo(ctx, csr_task, arg, size));
-        return algo_pass_up(ctx, sizeof(uint64_t));
+        return sgl__algo_pass_up(ctx, sizeof(uint64_t));
     }
     uint64_t m = 0;
     TRY(csr_worker(ctx, a->id, &m));
     return sgl_put(ctx, &m, sizeof m, 1);
 }
 
-int pregel_collect_csr(sgl_ctx_t *root, sgl_graph_t *g)
+int sgl__pregel_collect_csr(sgl_ctx_t *root, sgl_graph_t *g)
 {
     struct pregel_id_arg ia = {g->id, 0};
     uint64_t *m = NULL;
@@ -282,7 +284,7 @@ static int build(sgl_ctx_t *root, struct build_arg *a, const struct edge *edges,
     sgl_graph_t *g = calloc(1, sizeof *g);
     if (!g)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
-    g->id = a->id = darray_new_id(root);
+    g->id = a->id = sgl__darray_new_id(root);
     g->n = a->n;
     if (sgl_ctx_is_worker(root)) {
         g->nw = 1;
@@ -305,7 +307,7 @@ static int build(sgl_ctx_t *root, struct build_arg *a, const struct edge *edges,
     if (!rc)
         rc = sgl_exchange(root);
     if (!rc)
-        rc = pregel_collect_csr(root, g);
+        rc = sgl__pregel_collect_csr(root, g);
     if (rc) {
         sgl_graph_free(root, g);
         return rc;
@@ -386,7 +388,7 @@ static int free_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     if (sgl_ctx_is_master(ctx))
         return sgl_pardo(ctx, free_task, arg, size);
-    pregel_wgraph_drop(ctx, ((const struct pregel_id_arg *)arg)->id);
+    sgl__pregel_wgraph_drop(ctx, ((const struct pregel_id_arg *)arg)->id);
     return SGL_OK;
 }
 
@@ -509,7 +511,7 @@ int sgl_graph_read_edges(const char *path, uint64_t *ret_n,
     return SGL_OK;
 }
 
-const struct algo_task algo_graph_tasks[] = {
+const struct algo_task sgl__algo_graph_tasks[] = {
     {send_task, "sgl_graph.send"},
     {csr_task, "sgl_graph.csr"},
     {free_task, "sgl_graph.free"},

@@ -41,20 +41,20 @@ struct outbox {
 };
 
 /* Set @o up for a graph of @n vertices and messages of @ms bytes. */
-int outbox_init(struct outbox *o, uint64_t n, size_t ms);
-void outbox_free(struct outbox *o);
+int sgl__outbox_init(struct outbox *o, uint64_t n, size_t ms);
+void sgl__outbox_free(struct outbox *o);
 /* Combine @msg into @target's slot (or take the slot). */
-int outbox_add(struct outbox *o, uint64_t target, const void *msg,
-               void (*combine)(void *, const void *));
+int sgl__outbox_add(struct outbox *o, uint64_t target, const void *msg,
+                    void (*combine)(void *, const void *));
 /* The target of the @k-th slot in use; its message is at
  * o->msg + o->slot[k] * o->ms, its count at o->hits[o->slot[k]]. */
-uint64_t outbox_target(const struct outbox *o, size_t k);
+uint64_t sgl__outbox_target(const struct outbox *o, size_t k);
 /* Empty it, keeping its memory. */
-void outbox_clear(struct outbox *o);
+void sgl__outbox_clear(struct outbox *o);
 
-/* Int outbox_add() with the number of messages @msg stands for. */
-int outbox_add_n(struct outbox *o, uint64_t target, const void *msg,
-                 uint32_t n, void (*combine)(void *, const void *));
+/* Int sgl__outbox_add() with the number of messages @msg stands for. */
+int sgl__outbox_add_n(struct outbox *o, uint64_t target, const void *msg,
+                      uint32_t n, void (*combine)(void *, const void *));
 
 /* A worker's out-edges grouped by target (pregel_fan.c): slot k is target
  * target[k], reached from the local sources src[off[k]..off[k + 1]). */
@@ -70,7 +70,7 @@ struct fan {
 
 /* A worker's part of one graph. */
 struct wgraph {
-    uint32_t id;           /* first: darray_item_find() reads it */
+    uint32_t id;           /* first: sgl__darray_item_find() reads it */
     uint64_t n;            /* vertices of the graph */
     uint64_t v0, v1;       /* the vertices it owns */
     uint64_t *cuts;        /* as sgl_graph's (a copy), NULL: even */
@@ -110,16 +110,16 @@ struct sgl_vertex {
 
 /* Fold this superstep's sgl_vertex_send_all() values per target into the
  * outbox, and forget them. */
-int fan_flush(struct wgraph *g, const sgl_pregel_program_t *p);
+int sgl__fan_flush(struct wgraph *g, const sgl_pregel_program_t *p);
 /* Fold fan slot @k's values into @acc: the first contributor's, then the
  * others combined in source order. @return how many contributed. */
-uint32_t fan_fold(const struct wgraph *g, const sgl_pregel_program_t *p,
-                  size_t k, unsigned char *acc);
+uint32_t sgl__fan_fold(const struct wgraph *g, const sgl_pregel_program_t *p,
+                       size_t k, unsigned char *acc);
 /* Forget this superstep's values once folded. */
-void fan_forget_sent(struct wgraph *g);
+void sgl__fan_forget_sent(struct wgraph *g);
 /* Free the layout and the values (the values alone at a new run). */
-void fan_free(struct wgraph *g);
-void fan_forget_values(struct wgraph *g);
+void sgl__fan_free(struct wgraph *g);
+void sgl__fan_forget_values(struct wgraph *g);
 
 /* What a worker staged or delivered in a superstep. */
 struct wire_stats {
@@ -130,26 +130,26 @@ struct wire_stats {
 
 /* Stage this superstep's messages (the outbox's and the fan's) for the
  * exchange over @nw workers (pregel_wire.c). */
-int wire_stage(sgl_ctx_t *worker, struct wgraph *g,
-               const sgl_pregel_program_t *p, size_t nw,
-               struct wire_stats *ws);
+int sgl__wire_stage(sgl_ctx_t *worker, struct wgraph *g,
+                    const sgl_pregel_program_t *p, size_t nw,
+                    struct wire_stats *ws);
 /* Combine the last exchange's messages into the inbox. */
-int wire_deliver(sgl_ctx_t *worker, struct wgraph *g,
-                 const sgl_pregel_program_t *p, struct wire_stats *ws);
+int sgl__wire_deliver(sgl_ctx_t *worker, struct wgraph *g,
+                      const sgl_pregel_program_t *p, struct wire_stats *ws);
 /* Forget the patterns and rounds, at the start of a run. */
-void wire_forget(struct wgraph *g);
+void sgl__wire_forget(struct wgraph *g);
 
 /* Rounds under a budget: at most 2^WIRE_ROUNDS_LOG per superstep. */
 #define WIRE_ROUNDS_LOG 12
 /* Put this superstep's messages in the outbox and order them for rounds;
  * @maxpair[k] the most bytes this worker would send one worker in one of
  * 2^k rounds, k = 0..WIRE_ROUNDS_LOG. */
-int wire_plan(struct wgraph *g, const sgl_pregel_program_t *p, size_t nw,
-              struct wire_stats *ws, double *maxpair);
-/* Stage round @r of @R of what wire_plan() ordered. */
-int wire_stage_round(sgl_ctx_t *worker, struct wgraph *g,
-                     const sgl_pregel_program_t *p, size_t nw, size_t r,
-                     size_t R);
+int sgl__wire_plan(struct wgraph *g, const sgl_pregel_program_t *p, size_t nw,
+                   struct wire_stats *ws, double *maxpair);
+/* Stage round @r of @R of what sgl__wire_plan() ordered. */
+int sgl__wire_stage_round(sgl_ctx_t *worker, struct wgraph *g,
+                          const sgl_pregel_program_t *p, size_t nw, size_t r,
+                          size_t R);
 
 /* An edge, as graphs are built from (pregel_graph.c). */
 struct edge {
@@ -163,18 +163,18 @@ struct pregel_id_arg {
 
 /* In a worker's task: send each of @x's @n edges to its source's owner
  * under @cuts (NULL: even) for the next exchange; @g keeps the buffer. */
-int pregel_send_edges(sgl_ctx_t *worker, struct wgraph *g,
-                      const struct edge *x, size_t n, size_t nw,
-                      const uint64_t *cuts);
+int sgl__pregel_send_edges(sgl_ctx_t *worker, struct wgraph *g,
+                           const struct edge *x, size_t n, size_t nw,
+                           const uint64_t *cuts);
 /* At the root, after that exchange: every worker builds its CSR from the
  * edges it received; @g learns each worker's edges and the total. */
-int pregel_collect_csr(sgl_ctx_t *root, sgl_graph_t *g);
+int sgl__pregel_collect_csr(sgl_ctx_t *root, sgl_graph_t *g);
 
 /* The worker's part of graph @id, or NULL. */
-struct wgraph *pregel_wgraph(sgl_ctx_t *worker, uint32_t id);
+struct wgraph *sgl__pregel_wgraph(sgl_ctx_t *worker, uint32_t id);
 /* Keep @g in the worker's state (taking it), or free it on failure. */
-int pregel_wgraph_add(sgl_ctx_t *worker, struct wgraph *g);
-void pregel_wgraph_drop(sgl_ctx_t *worker, uint32_t id);
+int sgl__pregel_wgraph_add(sgl_ctx_t *worker, struct wgraph *g);
+void sgl__pregel_wgraph_drop(sgl_ctx_t *worker, uint32_t id);
 
 /* The worker of @p that owns vertex @v of @n: vertices are cut in
  * contiguous ranges [n w / p, n (w + 1) / p). */
@@ -212,12 +212,13 @@ static inline size_t pregel_owner_in(const uint64_t *cuts, uint64_t n,
 /* Checkpoints (pregel_checkpoint.c). A worker's file of step @step, and
  * its part read back from the files of a checkpoint taken on @old_workers
  * workers; the files of step @step removed. */
-int ckpt_write(sgl_ctx_t *worker, const struct wgraph *g,
-               const sgl_pregel_program_t *p, const char *dir,
-               unsigned step);
-int ckpt_read(sgl_ctx_t *worker, struct wgraph *g,
-              const sgl_pregel_program_t *p, const char *dir, unsigned step);
-void ckpt_remove(sgl_ctx_t *worker, const char *dir, unsigned step);
+int sgl__ckpt_write(sgl_ctx_t *worker, const struct wgraph *g,
+                    const sgl_pregel_program_t *p, const char *dir,
+                    unsigned step);
+int sgl__ckpt_read(sgl_ctx_t *worker, struct wgraph *g,
+                   const sgl_pregel_program_t *p, const char *dir,
+                   unsigned step);
+void sgl__ckpt_remove(sgl_ctx_t *worker, const char *dir, unsigned step);
 
 /* The manifest that makes a checkpoint whole, written by the root. */
 struct ckpt_manifest {
@@ -231,12 +232,12 @@ struct ckpt_manifest {
     char program[64];      /* the program's name, blanks made '_' */
 };
 /* @name as the manifest writes it, into @buf of 64 bytes. */
-void ckpt_program_name(const char *name, char *buf);
-int ckpt_manifest_write(const char *dir, const struct ckpt_manifest *m);
+void sgl__ckpt_program_name(const char *name, char *buf);
+int sgl__ckpt_manifest_write(const char *dir, const struct ckpt_manifest *m);
 /* Read it; m->cuts malloc()ed (free it) or NULL. */
-int ckpt_manifest_read(const char *dir, struct ckpt_manifest *m);
+int sgl__ckpt_manifest_read(const char *dir, struct ckpt_manifest *m);
 
 /* The registered program @id, or NULL. */
-const sgl_pregel_program_t *pregel_program(uint32_t id);
+const sgl_pregel_program_t *sgl__pregel_program(uint32_t id);
 
 #endif

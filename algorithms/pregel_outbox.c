@@ -11,9 +11,9 @@
 
 #define OUTBOX_DENSE_BYTES ((size_t)64 << 20)
 
-int outbox_init(struct outbox *o, uint64_t n, size_t ms)
+int sgl__outbox_init(struct outbox *o, uint64_t n, size_t ms)
 {
-    outbox_free(o);
+    sgl__outbox_free(o);
     o->ms = ms;
     if (n * (ms + sizeof *o->hits) <= OUTBOX_DENSE_BYTES) {
         o->dense = 1;
@@ -26,7 +26,7 @@ int outbox_init(struct outbox *o, uint64_t n, size_t ms)
     return SGL_OK;
 }
 
-void outbox_free(struct outbox *o)
+void sgl__outbox_free(struct outbox *o)
 {
     free(o->key);
     free(o->hits);
@@ -81,14 +81,14 @@ static size_t find(const struct outbox *o, uint64_t target)
     return s;
 }
 
-int outbox_add(struct outbox *o, uint64_t target, const void *msg,
-               void (*combine)(void *, const void *))
+int sgl__outbox_add(struct outbox *o, uint64_t target, const void *msg,
+                    void (*combine)(void *, const void *))
 {
-    return outbox_add_n(o, target, msg, 1, combine);
+    return sgl__outbox_add_n(o, target, msg, 1, combine);
 }
 
-int outbox_add_n(struct outbox *o, uint64_t target, const void *msg,
-                 uint32_t n, void (*combine)(void *, const void *))
+int sgl__outbox_add_n(struct outbox *o, uint64_t target, const void *msg,
+                      uint32_t n, void (*combine)(void *, const void *))
 {
     if (!o->dense && 2 * (o->used + 1) > o->cap)
         TRY(grow(o));
@@ -115,12 +115,12 @@ int outbox_add_n(struct outbox *o, uint64_t target, const void *msg,
     return SGL_OK;
 }
 
-uint64_t outbox_target(const struct outbox *o, size_t k)
+uint64_t sgl__outbox_target(const struct outbox *o, size_t k)
 {
     return o->dense ? o->slot[k] : o->key[o->slot[k]] - 1;
 }
 
-void outbox_clear(struct outbox *o)
+void sgl__outbox_clear(struct outbox *o)
 {
     for (size_t k = 0; k < o->used; k++) {
         o->hits[o->slot[k]] = 0;

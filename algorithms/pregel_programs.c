@@ -115,7 +115,7 @@ static const sgl_pregel_program_t hops_program = {
 
 static uint32_t pagerank_id, hops_id;
 
-int algo_pregel_register(void)
+int sgl__algo_pregel_register(void)
 {
     TRY(sgl_pregel_register(&pagerank_program, &pagerank_id));
     return sgl_pregel_register(&hops_program, &hops_id);

@@ -30,7 +30,7 @@
  * slices of its vertex range, so every message for one vertex travels in
  * the same round and the inbox is bitwise the one of a single exchange.
  * R is the smallest power of two for which no worker sends any worker
- * more than budget / workers bytes in one round (wire_plan()), so no
+ * more than budget / workers bytes in one round (sgl__wire_plan()), so no
  * worker stages or receives more than the budget. */
 #include <stdlib.h>
 #include <string.h>
@@ -120,14 +120,14 @@ static int stage_fan(sgl_ctx_t *ctx, struct wgraph *g,
                 memcpy(at, &f->target[k], sizeof f->target[k]);
                 at += sizeof f->target[k];
             }
-            fan_fold(g, p, k, at);
+            sgl__fan_fold(g, p, k, at);
             at += ms;
         }
     }
     if (!rc)
         rc = sgl_exchange_put(ctx, g->staged, 1, 0, nw, counts);
     free(counts);
-    fan_forget_sent(g);
+    sgl__fan_forget_sent(g);
     if (!rc) {
         g->pattern_sent = 1;
         ws->raw = f->off[f->nslots];
@@ -151,7 +151,7 @@ static int stage_outbox(sgl_ctx_t *ctx, struct wgraph *g,
                  : sgl_error_set(SGL_ENOMEM, "out of memory");
     for (size_t k = 0; k < o->used && !rc; k++) {
         dest[k] = (uint32_t)pregel_owner_in(g->cuts, g->n, nw,
-                                            outbox_target(o, k));
+                                            sgl__outbox_target(o, k));
         counts[dest[k]]++;
         raw[dest[k]] += o->hits[o->slot[k]];
     }
@@ -172,7 +172,7 @@ static int stage_outbox(sgl_ctx_t *ctx, struct wgraph *g,
                                           es) -
                              buf);
     for (size_t k = 0; k < o->used && !rc; k++) {
-        uint64_t t = outbox_target(o, k);
+        uint64_t t = sgl__outbox_target(o, k);
         unsigned char *e = buf + at[dest[k]];
         at[dest[k]] += es;
         memcpy(e, &t, sizeof t);
@@ -182,7 +182,7 @@ static int stage_outbox(sgl_ctx_t *ctx, struct wgraph *g,
         ws->raw = o->raw;
         ws->combined = o->used;
     }
-    outbox_clear(o);
+    sgl__outbox_clear(o);
     /* Also when empty: it replaces what an earlier run left staged. */
     if (!rc)
         rc = sgl_exchange_put(ctx, buf, 1, 0, bytes ? nw : 0, counts);
@@ -193,13 +193,14 @@ static int stage_outbox(sgl_ctx_t *ctx, struct wgraph *g,
     return rc;
 }
 
-int wire_stage(sgl_ctx_t *ctx, struct wgraph *g, const sgl_pregel_program_t *p,
-               size_t nw, struct wire_stats *ws)
+int sgl__wire_stage(sgl_ctx_t *ctx, struct wgraph *g,
+                    const sgl_pregel_program_t *p, size_t nw,
+                    struct wire_stats *ws)
 {
     memset(ws, 0, sizeof *ws);
     if (g->out.used == 0 && g->nbcast > 0 && g->nbcast == g->fan.nsenders)
         return stage_fan(ctx, g, p, nw, ws);
-    TRY(fan_flush(g, p));
+    TRY(sgl__fan_flush(g, p));
     return stage_outbox(ctx, g, p, nw, ws);
 }
 
@@ -229,7 +230,7 @@ static int sort_slots(const struct outbox *o, size_t *order, size_t n)
     if (!pair)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
     for (size_t k = 0; k < n; k++) {
-        pair[k][0] = outbox_target(o, k);
+        pair[k][0] = sgl__outbox_target(o, k);
         pair[k][1] = k;
     }
     if (n)
@@ -240,11 +241,11 @@ static int sort_slots(const struct outbox *o, size_t *order, size_t n)
     return SGL_OK;
 }
 
-int wire_plan(struct wgraph *g, const sgl_pregel_program_t *p, size_t nw,
-              struct wire_stats *ws, double *maxpair)
+int sgl__wire_plan(struct wgraph *g, const sgl_pregel_program_t *p, size_t nw,
+                   struct wire_stats *ws, double *maxpair)
 {
     memset(ws, 0, sizeof *ws);
-    TRY(fan_flush(g, p));
+    TRY(sgl__fan_flush(g, p));
     struct outbox *o = &g->out;
     free(g->order);
     g->order = malloc((o->used ? o->used : 1) * sizeof *g->order);
@@ -256,7 +257,7 @@ int wire_plan(struct wgraph *g, const sgl_pregel_program_t *p, size_t nw,
         size_t R = (size_t)1 << k, cur_d = SIZE_MAX, cur_r = 0;
         double bytes = 0, most = 0;
         for (size_t i = 0; i < o->used; i++) {
-            uint64_t t = outbox_target(o, g->order[i]);
+            uint64_t t = sgl__outbox_target(o, g->order[i]);
             size_t d, r = round_of(g, t, nw, R, &d);
             if (d != cur_d || r != cur_r) {
                 cur_d = d, cur_r = r;
@@ -291,7 +292,7 @@ static int order_by_round(struct wgraph *g, size_t nw, size_t R)
     if (!t)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
     for (size_t i = 0; i < n; i++) {
-        uint64_t x = outbox_target(o, g->order[i]);
+        uint64_t x = sgl__outbox_target(o, g->order[i]);
         size_t d;
         t[i][0] = round_of(g, x, nw, R, &d);
         t[i][1] = x;
@@ -305,9 +306,9 @@ static int order_by_round(struct wgraph *g, size_t nw, size_t R)
     return SGL_OK;
 }
 
-int wire_stage_round(sgl_ctx_t *ctx, struct wgraph *g,
-                     const sgl_pregel_program_t *p, size_t nw, size_t r,
-                     size_t R)
+int sgl__wire_stage_round(sgl_ctx_t *ctx, struct wgraph *g,
+                          const sgl_pregel_program_t *p, size_t nw, size_t r,
+                          size_t R)
 {
     struct outbox *o = &g->out;
     size_t es = sizeof(uint64_t) + p->msg_size, ms = p->msg_size;
@@ -321,7 +322,7 @@ int wire_stage_round(sgl_ctx_t *ctx, struct wgraph *g,
         return sgl_error_set(SGL_ENOMEM, "out of memory");
     while (end < o->used) {
         size_t d;
-        if (round_of(g, outbox_target(o, g->order[end]), nw, R, &d) != r)
+        if (round_of(g, sgl__outbox_target(o, g->order[end]), nw, R, &d) != r)
             break;
         counts[d]++;
         end++;
@@ -336,14 +337,14 @@ int wire_stage_round(sgl_ctx_t *ctx, struct wgraph *g,
     for (size_t i = g->next; i < end && !rc;) {
         /* one block: the run of messages to one destination */
         size_t d = pregel_owner_in(g->cuts, g->n, nw,
-                                   outbox_target(o, g->order[i]));
+                                   sgl__outbox_target(o, g->order[i]));
         size_t n = (counts[d] - sizeof(struct wire_head)) / es;
         uint64_t raw = 0;
         unsigned char *head = at;
         at += sizeof(struct wire_head);
         for (size_t k = 0; k < n; k++, i++) {
             size_t slot = o->slot[g->order[i]];
-            uint64_t t = outbox_target(o, g->order[i]);
+            uint64_t t = sgl__outbox_target(o, g->order[i]);
             memcpy(at, &t, sizeof t);
             memcpy(at + sizeof t, o->msg + slot * ms, ms);
             at += es;
@@ -353,7 +354,7 @@ int wire_stage_round(sgl_ctx_t *ctx, struct wgraph *g,
     }
     g->next = end;
     if (!rc && r + 1 == R)
-        outbox_clear(o);
+        sgl__outbox_clear(o);
     if (!rc)
         rc = sgl_exchange_put(ctx, g->staged, 1, 0, bytes ? nw : 0, counts);
     free(counts);
@@ -461,8 +462,8 @@ static int deliver_block(sgl_ctx_t *ctx, struct wgraph *g,
     return SGL_OK;
 }
 
-int wire_deliver(sgl_ctx_t *ctx, struct wgraph *g,
-                 const sgl_pregel_program_t *p, struct wire_stats *ws)
+int sgl__wire_deliver(sgl_ctx_t *ctx, struct wgraph *g,
+                      const sgl_pregel_program_t *p, struct wire_stats *ws)
 {
     memset(ws, 0, sizeof *ws);
     unsigned char *in;
@@ -483,7 +484,7 @@ int wire_deliver(sgl_ctx_t *ctx, struct wgraph *g,
     return sgl_exchange_release(ctx);
 }
 
-void wire_forget(struct wgraph *g)
+void sgl__wire_forget(struct wgraph *g)
 {
     for (size_t s = 0; s < g->npat; s++)
         free(g->pat[s]);

@@ -116,9 +116,9 @@ static int local_sort(const struct rec_layout *L, void *a, size_t n)
      * take the plain LSD record sort. Both are stable. */
     if (!is_plain(L))
         return L->es % 4 == 0 && L->es <= ALGO_SORT_MAX_ES
-                   ? algo_sort_records(a, n, L->es, L->ko, L->wide ? 8 : 4)
-                   : rec_sort(L, a, n);
-    return L->wide ? algo_sort_u64(a, n) : algo_sort_u32(a, n);
+                   ? sgl__algo_sort_records(a, n, L->es, L->ko, L->wide ? 8 : 4)
+                   : sgl__rec_sort(L, a, n);
+    return L->wide ? sgl__algo_sort_u64(a, n) : sgl__algo_sort_u32(a, n);
 }
 
 /* Elements of the sorted block (at global offset @off) below the composite
@@ -128,14 +128,14 @@ static size_t split_at(const struct rec_layout *L, const void *a, size_t n,
 {
     size_t lo, hi;
     if (!is_plain(L)) {
-        lo = rec_bound(L, a, n, k, 0);
-        hi = rec_bound(L, a, n, k, 1);
+        lo = sgl__rec_bound(L, a, n, k, 0);
+        hi = sgl__rec_bound(L, a, n, k, 1);
     } else if (L->wide) {
-        lo = algo_bound_u64(a, n, k, 0);
-        hi = algo_bound_u64(a, n, k, 1);
+        lo = sgl__algo_bound_u64(a, n, k, 0);
+        hi = sgl__algo_bound_u64(a, n, k, 1);
     } else {
-        lo = algo_bound_u32(a, n, (uint32_t)k, 0);
-        hi = algo_bound_u32(a, n, (uint32_t)k, 1);
+        lo = sgl__algo_bound_u32(a, n, (uint32_t)k, 0);
+        hi = sgl__algo_bound_u32(a, n, (uint32_t)k, 1);
     }
     if (g <= off + lo)
         return lo;
@@ -204,15 +204,15 @@ struct sort_arg {
 static struct rec_layout layout_of(const struct sort_arg *a,
                                    const struct algo_block *b)
 {
-    return (struct rec_layout){
-        b->elem_size, a->ko, algo_key_size((sgl_dtype_t)a->dtype) == 8};
+    return (struct rec_layout){b->elem_size, a->ko,
+                               sgl__algo_key_size((sgl_dtype_t)a->dtype) == 8};
 }
 
 static int sort_task(sgl_ctx_t *ctx, const void *arg, size_t size);
 
 static struct algo_block *my_block(sgl_ctx_t *ctx, uint32_t id)
 {
-    struct algo_block *b = algo_block_find(ctx, id);
+    struct algo_block *b = sgl__algo_block_find(ctx, id);
     if (!b)
         sgl_error_set(SGL_ESTATE, "worker %zu has no block of vector %u",
                       sgl_ctx_first_worker(ctx), id);
@@ -236,7 +236,8 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     msg->pad = 0;
     for (size_t j = 0; j < p; j++) {
         size_t pos = m ? (size_t)(((algo_u128)j * m) / p) : 0;
-        msg->s[j] = (struct sample){m ? rec_key(&L, b->data, pos) : 0, pos};
+        msg->s[j] =
+            (struct sample){m ? sgl__rec_key(&L, b->data, pos) : 0, pos};
     }
     return SGL_OK;
 }
@@ -296,13 +297,13 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     const uint64_t *lens = (const uint64_t *)len;
     struct rec_layout L = layout_of(a, b);
     if (!is_plain(&L))
-        rec_merge(&L, runs, lens, nrun, out, scratch);
+        sgl__rec_merge(&L, runs, lens, nrun, out, scratch);
     else if (es == 8)
-        algo_merge_u64(runs, lens, nrun, out, scratch, scratch + nrun,
-                       scratch + 2 * nrun);
+        sgl__algo_merge_u64(runs, lens, nrun, out, scratch, scratch + nrun,
+                            scratch + 2 * nrun);
     else
-        algo_merge_u32(runs, lens, nrun, out, scratch, scratch + nrun,
-                       scratch + 2 * nrun);
+        sgl__algo_merge_u32(runs, lens, nrun, out, scratch, scratch + nrun,
+                            scratch + 2 * nrun);
     free(scratch);
     /* The runs are merged: free them before the block is handed on. */
     int rc = sgl_exchange_release(ctx);
@@ -459,7 +460,7 @@ static int dvec_sort(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
         struct algo_block *b = my_block(root, v->id);
         if (!b)
             return SGL_ESTATE;
-        struct rec_layout L = {v->elem_size, ko, algo_key_size(kt) == 8};
+        struct rec_layout L = {v->elem_size, ko, sgl__algo_key_size(kt) == 8};
         map_keys(kt, &L, b->data, b->count, 1);
         TRY(local_sort(&L, b->data, b->count));
         map_keys(kt, &L, b->data, b->count, 0);
@@ -491,7 +492,7 @@ static int check_sort_type(sgl_dtype_t t, const char *fn, const char *what)
                              "supported by PSRS; %s SGL_F64, SGL_F32, "
                              "SGL_I64 or SGL_U64",
                              fn, what);
-    if (algo_key_size(t) == 0)
+    if (sgl__algo_key_size(t) == 0)
         return sgl_error_set(SGL_EINVAL,
                              "%s: %s SGL_F64, SGL_F32, SGL_I64 or SGL_U64, "
                              "not type %d",
@@ -504,7 +505,7 @@ static int check_key(size_t rec_size, sgl_dtype_t kt, size_t ko,
                      const char *fn)
 {
     TRY(check_sort_type(kt, fn, "the key must be"));
-    size_t kw = algo_key_size(kt);
+    size_t kw = sgl__algo_key_size(kt);
     if (rec_size < kw || ko > rec_size - kw)
         return sgl_error_set(SGL_EINVAL,
                              "%s: a %zu-byte key at offset %zu does not fit "
@@ -518,8 +519,8 @@ static int check_key(size_t rec_size, sgl_dtype_t kt, size_t ko,
 
 int sgl_dvec_sort(sgl_ctx_t *root, sgl_dvec_t *v, sgl_sort_stats_t *st)
 {
-    TRY(algo_check_root(root, "sgl_dvec_sort"));
-    TRY(algo_check_vec(v, "sgl_dvec_sort"));
+    TRY(sgl__algo_check_root(root, "sgl_dvec_sort"));
+    TRY(sgl__algo_check_vec(v, "sgl_dvec_sort"));
     TRY(check_sort_type(v->dtype, "sgl_dvec_sort", "sorts"));
     return dvec_sort(root, v, v->dtype, 0, st);
 }
@@ -527,8 +528,8 @@ int sgl_dvec_sort(sgl_ctx_t *root, sgl_dvec_t *v, sgl_sort_stats_t *st)
 int sgl_dvec_sort_by_key(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t key_type,
                          size_t key_offset, sgl_sort_stats_t *st)
 {
-    TRY(algo_check_root(root, "sgl_dvec_sort_by_key"));
-    TRY(algo_check_vec(v, "sgl_dvec_sort_by_key"));
+    TRY(sgl__algo_check_root(root, "sgl_dvec_sort_by_key"));
+    TRY(sgl__algo_check_vec(v, "sgl_dvec_sort_by_key"));
     if (v->dtype != SGL_USER)
         return sgl_error_set(SGL_EINVAL,
                              "sgl_dvec_sort_by_key: sorts SGL_USER records; "
@@ -542,7 +543,7 @@ int sgl_dvec_sort_by_key(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t key_type,
 int sgl_sort(sgl_ctx_t *root, sgl_dtype_t dtype, void *data, size_t n,
              sgl_sort_stats_t *st)
 {
-    TRY(algo_check_root(root, "sgl_sort"));
+    TRY(sgl__algo_check_root(root, "sgl_sort"));
     if (n && !data)
         return sgl_error_set(SGL_EINVAL, "sgl_sort: data is NULL");
     TRY(check_sort_type(dtype, "sgl_sort", "sorts"));
@@ -559,7 +560,7 @@ int sgl_sort_records(sgl_ctx_t *root, void *data, size_t n, size_t rec_size,
                      sgl_dtype_t key_type, size_t key_offset,
                      sgl_sort_stats_t *st)
 {
-    TRY(algo_check_root(root, "sgl_sort_records"));
+    TRY(sgl__algo_check_root(root, "sgl_sort_records"));
     if (n && !data)
         return sgl_error_set(SGL_EINVAL, "sgl_sort_records: data is NULL");
     TRY(check_key(rec_size, key_type, key_offset, "sgl_sort_records"));
@@ -572,7 +573,7 @@ int sgl_sort_records(sgl_ctx_t *root, void *data, size_t n, size_t rec_size,
     return rc ? rc : rc2;
 }
 
-const struct algo_task algo_psrs_tasks[] = {
+const struct algo_task sgl__algo_psrs_tasks[] = {
     {sort_task, "sgl_algo.sort"},
     {NULL, NULL},
 };

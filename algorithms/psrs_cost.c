@@ -54,7 +54,7 @@ static int step(void *user, const sgl_node_t *master, const void *t,
     double wx = (double)sgl_node_workers(master), m = task->n / wx;
     int root = task->phase == COST_ROOT;
     enum cost_phase ph = root ? root_steps[s] : task->phase;
-    cost_children(master, task, st, ph);
+    sgl__cost_children(master, task, st, ph);
     st->exchange = ph == COST_X;
     for (unsigned i = 0; i < st->arity; i++) {
         double wi = (double)sgl_node_workers(sgl_node_child(master, i));
@@ -75,9 +75,9 @@ static int step(void *user, const sgl_node_t *master, const void *t,
         }
     }
     if (ph == COST_S1 && a->copy)
-        cost_add(&st->master, "copy", (2 * P + 1) * wx, (2 * P + 1) * wx);
+        sgl__cost_add(&st->master, "copy", (2 * P + 1) * wx, (2 * P + 1) * wx);
     if (ph == COST_S1 && root)
-        cost_add(&st->master, "merge", P * P * cost_lg(P), P * P);
+        sgl__cost_add(&st->master, "merge", P * P * sgl__cost_lg(P), P * P);
     return SGL_OK;
 }
 
@@ -90,21 +90,21 @@ static int work(void *user, const sgl_node_t *worker, const void *t,
     (void)worker;
     switch (task->phase) {
     case COST_S2:
-        cost_add(w, "merge", P * cost_lg(m), m);
+        sgl__cost_add(w, "merge", P * sgl__cost_lg(m), m);
         break;
     case COST_X: /* the payload is charged as the masters' h */
         break;
     case COST_S3:
-        cost_add(w, "merge", m * cost_lg(P), m);
+        sgl__cost_add(w, "merge", m * sgl__cost_lg(P), m);
         break;
     default: /* S1, or one worker alone */
-        cost_add(w, "sort", m, m);
+        sgl__cost_add(w, "sort", m, m);
         break;
     }
     return SGL_OK;
 }
 
-void cost_psrs_program(sgl_program_t *prog)
+void sgl__cost_psrs_program(sgl_program_t *prog)
 {
     prog->nsteps = nsteps;
     prog->step = step;

@@ -12,7 +12,7 @@
 #define DIGIT_BITS 11
 #define DIGITS (1u << DIGIT_BITS)
 
-uint64_t rec_key(const struct rec_layout *L, const void *a, size_t i)
+uint64_t sgl__rec_key(const struct rec_layout *L, const void *a, size_t i)
 {
     return rec_key_at((const char *)a + i * L->es, L->ko, L->wide);
 }
@@ -23,9 +23,9 @@ static void insertion(const struct rec_layout *L, char *a, size_t n,
 {
     size_t es = L->es;
     for (size_t i = 1; i < n; i++) {
-        uint64_t k = rec_key(L, a, i);
+        uint64_t k = sgl__rec_key(L, a, i);
         size_t j = i;
-        while (j > 0 && rec_key(L, a, j - 1) > k)
+        while (j > 0 && sgl__rec_key(L, a, j - 1) > k)
             j--;
         if (j == i)
             continue;
@@ -35,7 +35,7 @@ static void insertion(const struct rec_layout *L, char *a, size_t n,
     }
 }
 
-int rec_sort(const struct rec_layout *L, void *data, size_t n)
+int sgl__rec_sort(const struct rec_layout *L, void *data, size_t n)
 {
     size_t es = L->es;
     char *a = data;
@@ -59,7 +59,7 @@ int rec_sort(const struct rec_layout *L, void *data, size_t n)
                              n, es);
     }
     for (size_t i = 0; i < n; i++) {
-        uint64_t k = rec_key(L, a, i);
+        uint64_t k = sgl__rec_key(L, a, i);
         for (unsigned p = 0; p < passes; p++)
             h[p][(k >> (p * DIGIT_BITS)) & (DIGITS - 1)]++;
     }
@@ -68,7 +68,7 @@ int rec_sort(const struct rec_layout *L, void *data, size_t n)
         unsigned sh = p * DIGIT_BITS;
         size_t *hp = h[p];
         /* A digit every record shares moves nothing. */
-        if (hp[(rec_key(L, src, 0) >> sh) & (DIGITS - 1)] == n)
+        if (hp[(sgl__rec_key(L, src, 0) >> sh) & (DIGITS - 1)] == n)
             continue;
         size_t sum = 0;
         for (unsigned d = 0; d < DIGITS; d++) {
@@ -77,7 +77,7 @@ int rec_sort(const struct rec_layout *L, void *data, size_t n)
             sum += c;
         }
         for (size_t i = 0; i < n; i++) {
-            size_t d = (rec_key(L, src, i) >> sh) & (DIGITS - 1);
+            size_t d = (sgl__rec_key(L, src, i) >> sh) & (DIGITS - 1);
             memcpy(dst + hp[d]++ * es, src + i * es, es);
         }
         char *t = src;
@@ -91,13 +91,13 @@ int rec_sort(const struct rec_layout *L, void *data, size_t n)
     return SGL_OK;
 }
 
-size_t rec_bound(const struct rec_layout *L, const void *a, size_t n,
-                 uint64_t k, int upper)
+size_t sgl__rec_bound(const struct rec_layout *L, const void *a, size_t n,
+                      uint64_t k, int upper)
 {
     size_t lo = 0, hi = n;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        uint64_t m = rec_key(L, a, mid);
+        uint64_t m = sgl__rec_key(L, a, mid);
         if (m < k || (upper && m == k))
             lo = mid + 1;
         else
@@ -110,12 +110,13 @@ size_t rec_bound(const struct rec_layout *L, const void *a, size_t n,
 static int before(const struct rec_layout *L, const char *in,
                   const size_t *pos, size_t s, size_t t)
 {
-    uint64_t a = rec_key(L, in, pos[s]), b = rec_key(L, in, pos[t]);
+    uint64_t a = sgl__rec_key(L, in, pos[s]), b = sgl__rec_key(L, in, pos[t]);
     return a < b || (a == b && s < t);
 }
 
-void rec_merge(const struct rec_layout *L, const void *data,
-               const uint64_t *len, size_t p, void *out_data, size_t *scratch)
+void sgl__rec_merge(const struct rec_layout *L, const void *data,
+                    const uint64_t *len, size_t p, void *out_data,
+                    size_t *scratch)
 {
     const char *in = data;
     char *out = out_data;

@@ -32,20 +32,20 @@ static inline uint64_t rec_key_at(const void *e, size_t ko, int wide)
 }
 
 /* Key of record @i of @a. */
-uint64_t rec_key(const struct rec_layout *L, const void *a, size_t i);
+uint64_t sgl__rec_key(const struct rec_layout *L, const void *a, size_t i);
 
 /* Stable sort of @n records by key in place, with one scratch buffer of
  * n * es bytes. SGL_OK or SGL_ENOMEM. */
-int rec_sort(const struct rec_layout *L, void *a, size_t n);
+int sgl__rec_sort(const struct rec_layout *L, void *a, size_t n);
 
 /* First record with key >= @k (@upper: > @k) in sorted @a. */
-size_t rec_bound(const struct rec_layout *L, const void *a, size_t n,
-                 uint64_t k, int upper);
+size_t sgl__rec_bound(const struct rec_layout *L, const void *a, size_t n,
+                      uint64_t k, int upper);
 
 /* Merge @p sorted runs (lengths @len) lying back to back in @in into @out.
  * Stable: among equal keys, earlier runs come first and each run keeps its
  * order. @scratch holds 3 p entries. */
-void rec_merge(const struct rec_layout *L, const void *in, const uint64_t *len,
-               size_t p, void *out, size_t *scratch);
+void sgl__rec_merge(const struct rec_layout *L, const void *in,
+                    const uint64_t *len, size_t p, void *out, size_t *scratch);
 
 #endif

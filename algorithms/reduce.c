@@ -35,14 +35,14 @@ static int fold_children(sgl_ctx_t *ctx, const struct algo_op *op, void *res)
     int rc = sgl_gather(ctx, parts, op->acc_size, p, NULL);
     memcpy(res, op->identity, op->acc_size);
     for (unsigned i = 0; !rc && i < p; i++)
-        algo_combine(op, res, parts + (size_t)i * op->acc_size);
+        sgl__algo_combine(op, res, parts + (size_t)i * op->acc_size);
     free(parts);
     return rc;
 }
 
 static int resolve_arg(const struct algo_op_arg *a, struct algo_op *op)
 {
-    TRY(algo_op_resolve((sgl_dtype_t)a->dtype, a->op, ALGO_ACC_WIDE, op));
+    TRY(sgl__algo_op_resolve((sgl_dtype_t)a->dtype, a->op, ALGO_ACC_WIDE, op));
     if (op->elem_size != a->elem_size)
         return sgl_error_set(SGL_EINVAL,
                              "operator %u: element size %zu here, %zu at "
@@ -60,13 +60,13 @@ static int creduce(sgl_ctx_t *ctx, const struct reduce_arg *a,
 {
     if (sgl_ctx_is_worker(ctx)) {
         memcpy(res, op->identity, op->acc_size);
-        algo_local_reduce(op, src, n, res);
+        sgl__algo_local_reduce(op, src, n, res);
         return SGL_OK;
     }
     size_t *counts = malloc(sgl_ctx_children(ctx) * sizeof *counts);
     if (!counts)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
-    algo_layout_counts(ctx, a->n, counts);
+    sgl__algo_layout_counts(ctx, a->n, counts);
     int rc = sgl_scatter(ctx, src, op->elem_size, counts);
     free(counts);
     TRY(rc);
@@ -95,13 +95,13 @@ static int dreduce(sgl_ctx_t *ctx, const struct reduce_arg *a,
                    const struct algo_op *op, void *res)
 {
     if (sgl_ctx_is_worker(ctx)) {
-        struct algo_block *b = algo_block_find(ctx, a->op.id);
+        struct algo_block *b = sgl__algo_block_find(ctx, a->op.id);
         if (!b)
             return sgl_error_set(SGL_ESTATE,
                                  "worker %zu has no block of vector %u",
                                  sgl_ctx_first_worker(ctx), a->op.id);
         memcpy(res, op->identity, op->acc_size);
-        algo_local_reduce(op, b->data, b->count, res);
+        sgl__algo_local_reduce(op, b->data, b->count, res);
         return SGL_OK;
     }
     TRY(sgl_pardo(ctx, dreduce_task, a, sizeof *a));
@@ -131,7 +131,7 @@ struct id_arg_v {
 static int bvalue(sgl_ctx_t *ctx, const struct id_arg_v *a, const void *v)
 {
     if (sgl_ctx_is_worker(ctx)) {
-        struct algo_block *b = algo_block_find(ctx, a->id);
+        struct algo_block *b = sgl__algo_block_find(ctx, a->id);
         if (!b)
             return sgl_error_set(SGL_ESTATE,
                                  "worker %zu has no block of vector %u",
@@ -162,11 +162,11 @@ static int bvalue_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 int sgl_reduce(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
                const void *src, size_t n, void *ret_result)
 {
-    TRY(algo_check_root(root, "sgl_reduce"));
+    TRY(sgl__algo_check_root(root, "sgl_reduce"));
     if ((n && !src) || !ret_result)
         return sgl_error_set(SGL_EINVAL, "sgl_reduce: NULL buffer");
     struct algo_op o;
-    TRY(algo_op_resolve(dtype, op, ALGO_ACC_WIDE, &o));
+    TRY(sgl__algo_op_resolve(dtype, op, ALGO_ACC_WIDE, &o));
     struct reduce_arg a = {{(uint32_t)dtype, op, 0, 0, o.elem_size}, n};
     return creduce(root, &a, &o, src, n, ret_result);
 }
@@ -174,12 +174,12 @@ int sgl_reduce(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
 int sgl_dvec_reduce(sgl_ctx_t *root, const sgl_dvec_t *v, sgl_op_t op,
                     int bcast, void *ret_result)
 {
-    TRY(algo_check_root(root, "sgl_dvec_reduce"));
-    TRY(algo_check_vec(v, "sgl_dvec_reduce"));
+    TRY(sgl__algo_check_root(root, "sgl_dvec_reduce"));
+    TRY(sgl__algo_check_vec(v, "sgl_dvec_reduce"));
     if (!ret_result)
         return sgl_error_set(SGL_EINVAL, "sgl_dvec_reduce: result is NULL");
     struct algo_op o;
-    TRY(algo_op_resolve(v->dtype, op, ALGO_ACC_WIDE, &o));
+    TRY(sgl__algo_op_resolve(v->dtype, op, ALGO_ACC_WIDE, &o));
     if (o.elem_size != v->elem_size)
         return sgl_error_set(SGL_EINVAL,
                              "sgl_dvec_reduce: operator on %zu-byte "
@@ -194,7 +194,7 @@ int sgl_dvec_reduce(sgl_ctx_t *root, const sgl_dvec_t *v, sgl_op_t op,
     return bvalue(root, &b, ret_result);
 }
 
-const struct algo_task algo_reduce_tasks[] = {
+const struct algo_task sgl__algo_reduce_tasks[] = {
     {creduce_task, "sgl_algo.reduce"},
     {dreduce_task, "sgl_algo.dreduce"},
     {bvalue_task, "sgl_algo.bvalue"},

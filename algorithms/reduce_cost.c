@@ -18,12 +18,12 @@ static int step(void *user, const sgl_node_t *master, const void *t,
     const struct cost_task *child = st->child_task;
     double eb = a->o.elem_bytes, p = st->arity;
     (void)s;
-    cost_children(master, t, st, COST_REDUCE);
+    sgl__cost_children(master, t, st, COST_REDUCE);
     for (unsigned i = 0; i < st->arity; i++) {
         st->down[i] = a->o.centralised ? child[i].n * eb : 0;
         st->up[i] = eb;
     }
-    cost_add(&st->master, a->o.op_kernel, p, p);
+    sgl__cost_add(&st->master, a->o.op_kernel, p, p);
     return SGL_OK;
 }
 
@@ -33,11 +33,11 @@ static int work(void *user, const sgl_node_t *worker, const void *t,
     const struct cost_algo *a = user;
     const struct cost_task *task = t;
     (void)worker;
-    cost_add(w, a->o.op_kernel, task->n, task->n);
+    sgl__cost_add(w, a->o.op_kernel, task->n, task->n);
     return SGL_OK;
 }
 
-void cost_reduce_program(sgl_program_t *prog)
+void sgl__cost_reduce_program(sgl_program_t *prog)
 {
     prog->nsteps = nsteps;
     prog->step = step;

@@ -3,15 +3,9 @@
 #include "algo_internal.h"
 
 static const struct algo_task *const tables[] = {
-    algo_dvec_tasks,
-    algo_reduce_tasks,
-    algo_scan_tasks,
-    algo_psrs_tasks,
-    algo_darray_tasks,
-    algo_dplan_tasks,
-    algo_graph_tasks,
-    algo_pregel_tasks,
-    algo_balance_tasks,
+    sgl__algo_dvec_tasks,  sgl__algo_reduce_tasks, sgl__algo_scan_tasks,
+    sgl__algo_psrs_tasks,  sgl__algo_darray_tasks, sgl__algo_dplan_tasks,
+    sgl__algo_graph_tasks, sgl__algo_pregel_tasks, sgl__algo_balance_tasks,
 };
 
 int sgl_algorithms_register(sgl_runtime_t *rt)
@@ -19,5 +13,5 @@ int sgl_algorithms_register(sgl_runtime_t *rt)
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
         for (const struct algo_task *k = tables[t]; k->fn; k++)
             TRY(sgl_task_register(rt, k->fn, k->name));
-    return algo_pregel_register();
+    return sgl__algo_pregel_register();
 }

@@ -33,8 +33,8 @@ struct scan_arg {
 static int blocks(sgl_ctx_t *ctx, const struct scan_arg *a,
                   struct algo_block **in, struct algo_block **out)
 {
-    *in = algo_block_find(ctx, a->op.id);
-    *out = algo_block_find(ctx, a->out);
+    *in = sgl__algo_block_find(ctx, a->op.id);
+    *out = sgl__algo_block_find(ctx, a->out);
     if (!*in || !*out)
         return sgl_error_set(SGL_ESTATE,
                              "worker %zu has no block of vector %u",
@@ -51,8 +51,8 @@ static int blocks(sgl_ctx_t *ctx, const struct scan_arg *a,
 
 static int resolve(const struct scan_arg *a, struct algo_op *op)
 {
-    TRY(algo_op_resolve((sgl_dtype_t)a->op.dtype, a->op.op, ALGO_ACC_ELEM,
-                        op));
+    TRY(sgl__algo_op_resolve((sgl_dtype_t)a->op.dtype, a->op.op, ALGO_ACC_ELEM,
+                             op));
     if (op->elem_size != a->op.elem_size)
         return sgl_error_set(SGL_EINVAL, "operator %u registered with "
                                          "another size here",
@@ -69,23 +69,23 @@ static int pass1(sgl_ctx_t *ctx, const struct scan_arg *a,
         struct algo_block *in, *out;
         TRY(blocks(ctx, a, &in, &out));
         if (a->op.flags & SGL_SCAN_LOCAL_FIRST) {
-            algo_local_scan(op, in->data, out->data, in->count, NULL,
-                            a->op.flags & SGL_SCAN_EXCLUSIVE, total);
+            sgl__algo_local_scan(op, in->data, out->data, in->count, NULL,
+                                 a->op.flags & SGL_SCAN_EXCLUSIVE, total);
         } else {
             memcpy(total, op->identity, op->elem_size);
-            algo_local_reduce(op, in->data, in->count, total);
+            sgl__algo_local_reduce(op, in->data, in->count, total);
         }
         return SGL_OK;
     }
     unsigned p = sgl_ctx_children(ctx);
     TRY(sgl_pardo(ctx, pass1_task, a, sizeof *a));
-    unsigned char *t = algo_scratch(ctx, (size_t)p * op->elem_size);
+    unsigned char *t = sgl__algo_scratch(ctx, (size_t)p * op->elem_size);
     if (!t)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
     TRY(sgl_gather(ctx, t, op->elem_size, p, NULL));
     memcpy(total, op->identity, op->elem_size);
     for (unsigned i = 0; i < p; i++)
-        algo_combine(op, total, t + (size_t)i * op->elem_size);
+        sgl__algo_combine(op, total, t + (size_t)i * op->elem_size);
     return SGL_OK;
 }
 
@@ -111,18 +111,18 @@ static int pass2(sgl_ctx_t *ctx, const struct scan_arg *a,
         TRY(blocks(ctx, a, &in, &out));
         if (a->op.flags & SGL_SCAN_LOCAL_FIRST) {
             if (!first)
-                algo_local_add(op, out->data, out->count, off);
+                sgl__algo_local_add(op, out->data, out->count, off);
         } else {
             unsigned char total[ALGO_MAX_ELEM];
-            algo_local_scan(op, in->data, out->data, in->count,
-                            first ? NULL : off,
-                            a->op.flags & SGL_SCAN_EXCLUSIVE, total);
+            sgl__algo_local_scan(op, in->data, out->data, in->count,
+                                 first ? NULL : off,
+                                 a->op.flags & SGL_SCAN_EXCLUSIVE, total);
         }
         return SGL_OK;
     }
     unsigned p = sgl_ctx_children(ctx);
     size_t es = op->elem_size;
-    const unsigned char *t = algo_scratch(ctx, (size_t)p * es);
+    const unsigned char *t = sgl__algo_scratch(ctx, (size_t)p * es);
     unsigned char *offs = malloc((size_t)p * es);
     size_t *counts = malloc(p * sizeof *counts);
     int rc = SGL_OK;
@@ -134,7 +134,7 @@ static int pass2(sgl_ctx_t *ctx, const struct scan_arg *a,
             memcpy(offs, off, es);
         else {
             memcpy(offs + i * es, offs + (i - 1) * es, es);
-            algo_combine(op, offs + i * es, t + (i - 1) * es);
+            sgl__algo_combine(op, offs + i * es, t + (i - 1) * es);
         }
     }
     if (!rc)
@@ -163,9 +163,9 @@ static int pass2_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in, sgl_dvec_t *out,
                   sgl_op_t op, unsigned flags)
 {
-    TRY(algo_check_root(root, "sgl_dvec_scan"));
-    TRY(algo_check_vec(in, "sgl_dvec_scan"));
-    TRY(algo_check_vec(out, "sgl_dvec_scan"));
+    TRY(sgl__algo_check_root(root, "sgl_dvec_scan"));
+    TRY(sgl__algo_check_vec(in, "sgl_dvec_scan"));
+    TRY(sgl__algo_check_vec(out, "sgl_dvec_scan"));
     if (in->n != out->n || in->elem_size != out->elem_size ||
         in->dtype != out->dtype)
         return sgl_error_set(SGL_ESIZE,
@@ -180,7 +180,7 @@ int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in, sgl_dvec_t *out,
         return sgl_error_set(SGL_EINVAL, "sgl_dvec_scan: unknown flags %#x",
                              flags);
     struct algo_op o;
-    TRY(algo_op_resolve(in->dtype, op, ALGO_ACC_ELEM, &o));
+    TRY(sgl__algo_op_resolve(in->dtype, op, ALGO_ACC_ELEM, &o));
     if (o.elem_size != in->elem_size)
         return sgl_error_set(SGL_EINVAL,
                              "sgl_dvec_scan: operator on %zu-byte elements, "
@@ -192,8 +192,8 @@ int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in, sgl_dvec_t *out,
     if (sgl_ctx_is_worker(root)) {
         struct algo_block *bi, *bo;
         TRY(blocks(root, &a, &bi, &bo));
-        algo_local_scan(&o, bi->data, bo->data, bi->count, NULL,
-                        flags & SGL_SCAN_EXCLUSIVE, total);
+        sgl__algo_local_scan(&o, bi->data, bo->data, bi->count, NULL,
+                             flags & SGL_SCAN_EXCLUSIVE, total);
         return SGL_OK;
     }
     TRY(pass1(root, &a, &o, total));
@@ -203,11 +203,11 @@ int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in, sgl_dvec_t *out,
 int sgl_scan(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
              const void *src, void *dst, size_t n, unsigned flags)
 {
-    TRY(algo_check_root(root, "sgl_scan"));
+    TRY(sgl__algo_check_root(root, "sgl_scan"));
     if (n && (!src || !dst))
         return sgl_error_set(SGL_EINVAL, "sgl_scan: NULL buffer");
     struct algo_op o;
-    TRY(algo_op_resolve(dtype, op, ALGO_ACC_ELEM, &o));
+    TRY(sgl__algo_op_resolve(dtype, op, ALGO_ACC_ELEM, &o));
     sgl_dvec_t *v;
     TRY(sgl_dvec_scatter(root, dtype, o.elem_size, src, n, &v));
     int rc = sgl_dvec_scan(root, v, v, op, flags);
@@ -217,7 +217,7 @@ int sgl_scan(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
     return rc ? rc : rc2;
 }
 
-const struct algo_task algo_scan_tasks[] = {
+const struct algo_task sgl__algo_scan_tasks[] = {
     {pass1_task, "sgl_algo.scan1"},
     {pass2_task, "sgl_algo.scan2"},
     {NULL, NULL},

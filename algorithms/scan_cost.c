@@ -28,18 +28,18 @@ static int step(void *user, const sgl_node_t *master, const void *t,
     int root = task->phase == COST_ROOT;
     enum cost_phase ph = root ? (s == 0 ? COST_UP : COST_DOWN) : task->phase;
     int rts = a->algo == SGL_PREDICT_SCAN_RTS;
-    cost_children(master, task, st, ph);
+    sgl__cost_children(master, task, st, ph);
     for (unsigned i = 0; i < st->arity; i++) {
         double block = a->o.centralised ? child[i].n * eb : 0;
         st->down[i] = ph == COST_UP ? block : eb;
         st->up[i] = ph == COST_UP ? eb : block;
     }
     if (ph == COST_UP)
-        cost_add(&st->master, rts ? "sum" : "scan", p, p);
+        sgl__cost_add(&st->master, rts ? "sum" : "scan", p, p);
     else if (rts || !root)
         /* scan-then-offset: a lower master adds its offset to the
          * prefixes it kept; reduce-then-scan: offsets from the totals. */
-        cost_add(&st->master, "scan", p, p);
+        sgl__cost_add(&st->master, "scan", p, p);
     return SGL_OK;
 }
 
@@ -51,13 +51,14 @@ static int work(void *user, const sgl_node_t *worker, const void *t,
     double m = task->n;
     (void)worker;
     if (task->phase == COST_UP)
-        cost_add(w, a->algo == SGL_PREDICT_SCAN_RTS ? "sum" : "scan", m, m);
+        sgl__cost_add(w, a->algo == SGL_PREDICT_SCAN_RTS ? "sum" : "scan", m,
+                      m);
     else
-        cost_add(w, "scan", m, m);
+        sgl__cost_add(w, "scan", m, m);
     return SGL_OK;
 }
 
-void cost_scan_program(sgl_program_t *prog)
+void sgl__cost_scan_program(sgl_program_t *prog)
 {
     prog->nsteps = nsteps;
     prog->step = step;

@@ -169,7 +169,7 @@ static int run_keys(int c, int w, void *a, size_t n)
     if (c == C_OLD)
         return w == 8 ? old_radix_64(a, n) : old_radix_32(a, n);
     if (c == C_NEW)
-        return w == 8 ? algo_sort_u64(a, n) : algo_sort_u32(a, n);
+        return w == 8 ? sgl__algo_sort_u64(a, n) : sgl__algo_sort_u32(a, n);
     if (w == 8)
         bench_std_sort_u64(a, n);
     else
@@ -190,7 +190,7 @@ static int pairs_sort(unsigned char *r, size_t n, size_t es)
             memcpy(&p[2 * i], r + i * es, 8);
             p[2 * i + 1] = i;
         }
-        rc = algo_sort_records(p, n, 16, 0, 8);
+        rc = sgl__algo_sort_records(p, n, 16, 0, 8);
         for (size_t i = 0; !rc && i < n; i++)
             memcpy(g + i * es, r + p[2 * i + 1] * es, es);
         if (!rc)
@@ -206,7 +206,7 @@ enum { R_DIRECT, R_PAIRS, R_STD, NR };
 static int run_records(int c, unsigned char *r, size_t n, size_t es)
 {
     if (c == R_DIRECT)
-        return algo_sort_records(r, n, es, 0, 8);
+        return sgl__algo_sort_records(r, n, es, 0, 8);
     if (c == R_PAIRS)
         return pairs_sort(r, n, es);
     if (es == 16)

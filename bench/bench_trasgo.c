@@ -191,7 +191,7 @@ static int model_work(void *u, const sgl_node_t *w, const void *t,
     (void)t;
     const struct heat_model *h = u;
     size_t lo[DP_DIMS], hi[DP_DIMS];
-    dpart_box(h->part, sgl_node_first_worker(w), lo, hi);
+    sgl__dpart_box(h->part, sgl_node_first_worker(w), lo, hi);
     ret->nterms = 1;
     ret->term[0].kernel = "heat2d";
     ret->term[0].amount = (double)((hi[0] - lo[0]) * (hi[1] - lo[1]));
@@ -216,14 +216,14 @@ static double heat_predict(const struct opts *o, sgl_runtime_t *rt,
     double pred = -1;
     sgl_prediction_t p;
     int threads = omp_get_max_threads();
-    if (sgl_machine_workers(m) != w || dpart_from_layout(&l, w, &part)) {
+    if (sgl_machine_workers(m) != w || sgl__dpart_from_layout(&l, w, &part)) {
         printf("  (no prediction: %s has %zu workers, the run %zu)\n",
                o->machine, sgl_machine_workers(m), w);
         sgl_machine_free(m);
         return -1;
     }
     size_t lo[DP_DIMS], hi[DP_DIMS];
-    dpart_box(&part, 0, lo, hi);
+    sgl__dpart_box(&part, 0, lo, hi);
     size_t rows = hi[0] - lo[0], cols = hi[1] - lo[1];
     double points = (double)(rows * cols);
     sgl_machine_set_kernel_point(m, "heat2d", points, 1,
@@ -239,7 +239,7 @@ static double heat_predict(const struct opts *o, sgl_runtime_t *rt,
         pred = p.total;
     else
         printf("  (no prediction: %s)\n", sgl_last_error());
-    dpart_free(&part);
+    sgl__dpart_free(&part);
     sgl_machine_free(m);
     return pred;
 }
@@ -429,11 +429,11 @@ static double part_time(const struct dpart *p, size_t na,
         double t0 = bench_now();
         int reps = 0;
         do {
-            if (dplan_need(p, w, na, a, &nd))
+            if (sgl__dplan_need(p, w, na, a, &nd))
                 return -1;
             reps++;
             if (bench_now() - t0 < 1e-3)
-                dneed_free(&nd);
+                sgl__dneed_free(&nd);
             else
                 break;
         } while (1);
@@ -443,7 +443,7 @@ static double part_time(const struct dpart *p, size_t na,
             peers += nd.piece[i].src != w &&
                      (i == 0 || nd.piece[i - 1].src != nd.piece[i].src);
         *ret_peers = peers > *ret_peers ? peers : *ret_peers;
-        dneed_free(&nd);
+        sgl__dneed_free(&nd);
     }
     return bench_median(t, n);
 }
@@ -469,10 +469,10 @@ static void plan_scaling(const struct opts *o)
         long r = (long)(n1 / 3);
         sgl_daccess_shift(&rot, 1, &r, SGL_PERIODIC_ALL);
         struct dpart p2, p1;
-        if (dpart_from_layout(&l2, counts[c], &p2))
+        if (sgl__dpart_from_layout(&l2, counts[c], &p2))
             continue;
-        if (dpart_from_layout(&l1, counts[c], &p1)) {
-            dpart_free(&p2);
+        if (sgl__dpart_from_layout(&l1, counts[c], &p1)) {
+            sgl__dpart_free(&p2);
             continue;
         }
         size_t peers2, peers1;
@@ -482,8 +482,8 @@ static void plan_scaling(const struct opts *o)
                "", 1e6 * t2, peers2, "", 1e6 * t1, peers1);
         csv_row("plan-part-heat2d", "sgl", (int)counts[c], t2, peers2);
         csv_row("plan-part-rotate", "sgl", (int)counts[c], t1, peers1);
-        dpart_free(&p2);
-        dpart_free(&p1);
+        sgl__dpart_free(&p2);
+        sgl__dpart_free(&p1);
     }
     if (heat_iteration > 0)
         printf("  (one Heat 2D iteration above: %.3f ms)\n",

@@ -46,7 +46,7 @@ static void check_worker(const struct dpart *p, size_t w, size_t na,
                          const sgl_daccess_t *a)
 {
     struct dneed nd;
-    cr_assert_eq(dplan_need(p, w, na, a, &nd), SGL_OK, "%s",
+    cr_assert_eq(sgl__dplan_need(p, w, na, a, &nd), SGL_OK, "%s",
                  sgl_last_error());
     size_t vol = 1;
     for (unsigned d = 0; d < DP_DIMS; d++)
@@ -55,11 +55,11 @@ static void check_worker(const struct dpart *p, size_t w, size_t na,
     size_t *from = calloc(vol, sizeof *from);
     cr_assert(cover && from);
     size_t olo[DP_DIMS], ohi[DP_DIMS];
-    dpart_box(p, w, olo, ohi);
+    sgl__dpart_box(p, w, olo, ohi);
     for (size_t i = 0; i < nd.npieces; i++) {
         const struct dpiece *q = &nd.piece[i];
         size_t slo[DP_DIMS], shi[DP_DIMS];
-        dpart_box(p, q->src, slo, shi);
+        sgl__dpart_box(p, q->src, slo, shi);
         cr_assert(i == 0 || nd.piece[i - 1].src <= q->src, "not by owner");
         long g[DP_DIMS], glo[DP_DIMS], ghi[DP_DIMS];
         for (unsigned d = 0; d < DP_DIMS; d++) {
@@ -126,7 +126,7 @@ static void check_worker(const struct dpart *p, size_t w, size_t na,
     }
     free(cover);
     free(from);
-    dneed_free(&nd);
+    sgl__dneed_free(&nd);
 }
 
 /* A random partition: dims, extents, a grid of the given workers,
@@ -162,7 +162,7 @@ static void random_part(uint64_t *rng, struct dpart *p)
         l.cuts[d] = cuts[d];
         l.halo[d] = test_mix(rng) % 3 % (size[d] + 1);
     }
-    cr_assert_eq(dpart_from_layout(&l, workers, p), SGL_OK, "%s",
+    cr_assert_eq(sgl__dpart_from_layout(&l, workers, p), SGL_OK, "%s",
                  sgl_last_error());
     for (unsigned d = 0; d < DP_DIMS; d++)
         free(cuts[d]);
@@ -207,11 +207,11 @@ Test(dplan_math, random_partitions_and_accesses)
         size_t na = 1 + test_mix(&rng) % 4;
         for (size_t k = 0; k < na; k++)
             random_access(&rng, &p, &a[k]);
-        cr_assert_eq(dplan_check(&p, na, a, "test"), SGL_OK, "%s",
+        cr_assert_eq(sgl__dplan_check(&p, na, a, "test"), SGL_OK, "%s",
                      sgl_last_error());
         for (size_t w = 0; w < p.workers; w++)
             check_worker(&p, w, na, a);
-        dpart_free(&p);
+        sgl__dpart_free(&p);
     }
 }
 
@@ -225,14 +225,14 @@ Test(dplan_math, rotation_of_the_paper)
     sgl_darray_layout_init(&l, 1, &n, 8);
     l.cuts[0] = cuts;
     struct dpart p;
-    cr_assert_eq(dpart_from_layout(&l, 5, &p), SGL_OK);
+    cr_assert_eq(sgl__dpart_from_layout(&l, 5, &p), SGL_OK);
     sgl_daccess_t a;
     long rot = 3;
     sgl_daccess_shift(&a, 1, &rot, SGL_PERIODIC_ALL);
     struct dneed nd;
     /* Worker 4 owns [21, 25) and reads [24, 28): 24 from itself, then 0..2
      * across the boundary, from worker 0. */
-    cr_assert_eq(dplan_need(&p, 4, 1, &a, &nd), SGL_OK);
+    cr_assert_eq(sgl__dplan_need(&p, 4, 1, &a, &nd), SGL_OK);
     cr_assert_eq(nd.in_place, 0);
     cr_assert_eq(nd.npieces, 2);
     cr_assert_eq(nd.piece[0].src, 0);
@@ -240,12 +240,12 @@ Test(dplan_math, rotation_of_the_paper)
     cr_assert_eq(nd.piece[0].ghi[0], 3);
     cr_assert_eq(nd.piece[0].vlo[0], 25);
     cr_assert_eq(nd.piece[1].src, 4);
-    dneed_free(&nd);
+    sgl__dneed_free(&nd);
     rot = 11; /* beyond the largest block (8) */
     sgl_daccess_shift(&a, 1, &rot, SGL_PERIODIC_ALL);
     for (size_t w = 0; w < 5; w++)
         check_worker(&p, w, 1, &a);
-    dpart_free(&p);
+    sgl__dpart_free(&p);
 }
 
 Test(dplan_math, stencil_fills_only_the_halo)
@@ -255,7 +255,7 @@ Test(dplan_math, stencil_fills_only_the_halo)
     sgl_darray_layout_init(&l, 2, size, 8);
     l.halo[0] = l.halo[1] = 1;
     struct dpart p;
-    cr_assert_eq(dpart_from_layout(&l, 4, &p), SGL_OK);
+    cr_assert_eq(sgl__dpart_from_layout(&l, 4, &p), SGL_OK);
     cr_assert_eq(p.grid[0] * p.grid[1], 4);
     static const long off[5][2] = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}};
     sgl_daccess_t a[5];
@@ -263,19 +263,19 @@ Test(dplan_math, stencil_fills_only_the_halo)
         sgl_daccess_shift(&a[k], 2, off[k], SGL_PERIODIC_ALL);
     for (size_t w = 0; w < 4; w++) {
         struct dneed nd;
-        cr_assert_eq(dplan_need(&p, w, 5, a, &nd), SGL_OK);
+        cr_assert_eq(sgl__dplan_need(&p, w, 5, a, &nd), SGL_OK);
         cr_assert(nd.in_place);
         size_t halo = 0;
         for (size_t i = 0; i < nd.npieces; i++)
-            halo += dpiece_count(&nd.piece[i], 3);
+            halo += sgl__dpiece_count(&nd.piece[i], 3);
         size_t lo[3], hi[3];
-        dpart_box(&p, w, lo, hi);
+        sgl__dpart_box(&p, w, lo, hi);
         /* Four edges, no corners: the 5-point stencil does not read them. */
         cr_assert_eq(halo, 2 * (hi[0] - lo[0]) + 2 * (hi[1] - lo[1]));
-        dneed_free(&nd);
+        sgl__dneed_free(&nd);
         check_worker(&p, w, 5, a);
     }
-    dpart_free(&p);
+    sgl__dpart_free(&p);
 }
 
 Test(dplan_math, bad_accesses_are_named)
@@ -284,24 +284,24 @@ Test(dplan_math, bad_accesses_are_named)
     sgl_darray_layout_t l;
     sgl_darray_layout_init(&l, 1, &n, 8);
     struct dpart p;
-    cr_assert_eq(dpart_from_layout(&l, 2, &p), SGL_OK);
+    cr_assert_eq(sgl__dpart_from_layout(&l, 2, &p), SGL_OK);
     sgl_daccess_t a;
     long off = 1;
     sgl_daccess_shift(&a, 1, &off, 0);
-    cr_assert_eq(dplan_check(&p, 1, &a, "f"), SGL_EINVAL);
+    cr_assert_eq(sgl__dplan_check(&p, 1, &a, "f"), SGL_EINVAL);
     cr_assert(strstr(sgl_last_error(), "not periodic"), "%s",
               sgl_last_error());
     a.coef[1][0] = 1; /* a second dimension of a 1D array */
     a.periodic = SGL_PERIODIC_ALL;
-    cr_assert_eq(dplan_check(&p, 1, &a, "f"), SGL_EINVAL);
+    cr_assert_eq(sgl__dplan_check(&p, 1, &a, "f"), SGL_EINVAL);
     cr_assert(strstr(sgl_last_error(), "1-dimensional"), "%s",
               sgl_last_error());
     memset(&a, 0, sizeof a);
     a.coef[0][0] = LONG_MAX / 2;
     a.periodic = 1;
-    cr_assert_eq(dplan_check(&p, 1, &a, "f"), SGL_EINVAL);
+    cr_assert_eq(sgl__dplan_check(&p, 1, &a, "f"), SGL_EINVAL);
     cr_assert(strstr(sgl_last_error(), "overflow"), "%s", sgl_last_error());
-    dpart_free(&p);
+    sgl__dpart_free(&p);
 }
 
 Test(dplan_math, bad_layouts_are_named)
@@ -312,13 +312,13 @@ Test(dplan_math, bad_layouts_are_named)
     sgl_darray_layout_init(&l, 2, size, 8);
     l.grid[0] = 3;
     l.grid[1] = 1;
-    cr_assert_eq(dpart_from_layout(&l, 4, &p), SGL_EINVAL);
+    cr_assert_eq(sgl__dpart_from_layout(&l, 4, &p), SGL_EINVAL);
     cr_assert(strstr(sgl_last_error(), "grid of 3 workers"), "%s",
               sgl_last_error());
     l.grid[0] = 4;
     static const size_t cuts[] = {0, 1, 1, 3, 4};
     l.cuts[0] = cuts;
-    cr_assert_eq(dpart_from_layout(&l, 4, &p), SGL_EINVAL);
+    cr_assert_eq(sgl__dpart_from_layout(&l, 4, &p), SGL_EINVAL);
     cr_assert(strstr(sgl_last_error(), "block 1 of dimension 0"), "%s",
               sgl_last_error());
     l.cuts[0] = NULL;
@@ -326,20 +326,20 @@ Test(dplan_math, bad_layouts_are_named)
     l.grid[1] = 0;
     size[0] = 1; /* 4 workers, 2 x 2: one row cannot be cut in two */
     sgl_darray_layout_init(&l, 2, size, 8);
-    cr_assert_eq(dpart_from_layout(&l, 4, &p), SGL_EINVAL);
+    cr_assert_eq(sgl__dpart_from_layout(&l, 4, &p), SGL_EINVAL);
     cr_assert(strstr(sgl_last_error(), "no element"), "%s",
               sgl_last_error());
     size[0] = 4;
     sgl_darray_layout_init(&l, 2, size, 8);
     double wts[4] = {1, -1, 1, 1};
     l.weights = wts;
-    cr_assert_eq(dpart_from_layout(&l, 4, &p), SGL_EINVAL);
+    cr_assert_eq(sgl__dpart_from_layout(&l, 4, &p), SGL_EINVAL);
     cr_assert(strstr(sgl_last_error(), "weight of worker 1"), "%s",
               sgl_last_error());
     sgl_darray_layout_init(&l, 4, size, 8);
-    cr_assert_eq(dpart_from_layout(&l, 4, &p), SGL_EINVAL);
+    cr_assert_eq(sgl__dpart_from_layout(&l, 4, &p), SGL_EINVAL);
     sgl_darray_layout_init(&l, 2, size, 0);
-    cr_assert_eq(dpart_from_layout(&l, 4, &p), SGL_EINVAL);
+    cr_assert_eq(sgl__dpart_from_layout(&l, 4, &p), SGL_EINVAL);
 }
 
 Test(dplan_math, weights_cut_in_proportion)
@@ -350,11 +350,11 @@ Test(dplan_math, weights_cut_in_proportion)
     double wts[3] = {1, 2, 3};
     l.weights = wts;
     struct dpart p;
-    cr_assert_eq(dpart_from_layout(&l, 3, &p), SGL_OK);
+    cr_assert_eq(sgl__dpart_from_layout(&l, 3, &p), SGL_OK);
     cr_assert_eq(p.cut[0][1], 50);
     cr_assert_eq(p.cut[0][2], 150);
     cr_assert_eq(p.cut[0][3], 300);
-    dpart_free(&p);
+    sgl__dpart_free(&p);
 }
 
 Test(dplan_math, packed_partition_round_trips)
@@ -363,14 +363,14 @@ Test(dplan_math, packed_partition_round_trips)
     for (int i = 0; i < 20; i++) {
         struct dpart p, q;
         random_part(&rng, &p);
-        size_t n = dpart_words(&p);
+        size_t n = sgl__dpart_words(&p);
         uint64_t *w = malloc(n * sizeof *w);
-        dpart_pack(&p, w);
-        cr_assert_eq(dpart_unpack(w, n, &q), SGL_OK);
-        cr_assert(dpart_same(&p, &q));
-        dpart_free(&q);
-        cr_assert_eq(dpart_unpack(w, n - 1, &q), SGL_EINVAL);
+        sgl__dpart_pack(&p, w);
+        cr_assert_eq(sgl__dpart_unpack(w, n, &q), SGL_OK);
+        cr_assert(sgl__dpart_same(&p, &q));
+        sgl__dpart_free(&q);
+        cr_assert_eq(sgl__dpart_unpack(w, n - 1, &q), SGL_EINVAL);
         free(w);
-        dpart_free(&p);
+        sgl__dpart_free(&p);
     }
 }

@@ -154,7 +154,7 @@ static void check_keys(enum pattern p, size_t n, unsigned kw, uint64_t seed)
     cr_assert_not_null(a);
     fill_keys(p, a, n, kw, seed);
     struct print before = fingerprint(a, n, kw);
-    int rc = kw == 8 ? algo_sort_u64(a, n) : algo_sort_u32(a, n);
+    int rc = kw == 8 ? sgl__algo_sort_u64(a, n) : sgl__algo_sort_u32(a, n);
     cr_assert_eq(rc, SGL_OK, "%u-byte keys, %s, n=%zu: %s", kw,
                  pattern_names[p], n, sgl_last_error());
     for (size_t i = 1; i < n; i++) {
@@ -252,8 +252,8 @@ Test(local_sort, extreme_keys)
         a[i] = r % 3 == 0 ? 0 : r % 3 == 1 ? ~(uint64_t)0 : r;
         b[i] = (uint32_t)(r % 3 == 0 ? 0 : r % 3 == 1 ? UINT32_MAX : r);
     }
-    cr_assert_eq(algo_sort_u64(a, 200), SGL_OK);
-    cr_assert_eq(algo_sort_u32(b, 200), SGL_OK);
+    cr_assert_eq(sgl__algo_sort_u64(a, 200), SGL_OK);
+    cr_assert_eq(sgl__algo_sort_u32(b, 200), SGL_OK);
     for (size_t i = 1; i < 200; i++) {
         cr_assert_leq(a[i - 1], a[i]);
         cr_assert_leq(b[i - 1], b[i]);
@@ -296,7 +296,7 @@ static void fill_records(unsigned char *r, size_t n, size_t es, size_t ko,
     free(k);
 }
 
-static uint64_t rec_key(const unsigned char *e, size_t ko, unsigned kw)
+static uint64_t sgl__rec_key(const unsigned char *e, size_t ko, unsigned kw)
 {
     if (kw == 8) {
         uint64_t x;
@@ -342,11 +342,11 @@ static void check_records(size_t n, size_t es, size_t ko, unsigned kw,
     memcpy(orig, r, n * es);
     uint64_t ksum = 0, kmix = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t k = rec_key(r + i * es, ko, kw);
+        uint64_t k = sgl__rec_key(r + i * es, ko, kw);
         ksum += k;
         kmix += mix64(k);
     }
-    int rc = algo_sort_records(r, n, es, ko, kw);
+    int rc = sgl__algo_sort_records(r, n, es, ko, kw);
     cr_assert_eq(rc, SGL_OK, "records es=%zu ko=%zu kw=%u %s n=%zu: %s", es, ko,
                  kw, pattern_names[p], n, sgl_last_error());
     long long prev = -1;
@@ -367,7 +367,8 @@ static void check_records(size_t n, size_t es, size_t ko, unsigned kw,
                          es, ko, kw, pattern_names[p], n, i, idx);
         }
         if (i > 0) {
-            uint64_t x = rec_key(e - es, ko, kw), y = rec_key(e, ko, kw);
+            uint64_t x = sgl__rec_key(e - es, ko, kw),
+                     y = sgl__rec_key(e, ko, kw);
             cr_assert_leq(x, y,
                           "es=%zu ko=%zu kw=%u %s n=%zu: keys out of "
                           "order at %zu",
@@ -379,7 +380,7 @@ static void check_records(size_t n, size_t es, size_t ko, unsigned kw,
                              es, ko, kw, pattern_names[p], n, i);
         }
         prev = idx;
-        uint64_t k = rec_key(e, ko, kw);
+        uint64_t k = sgl__rec_key(e, ko, kw);
         ksum -= k;
         kmix -= mix64(k);
     }
@@ -444,18 +445,18 @@ Test(local_sort, bounds_against_linear_scan)
     g_state = 5;
     for (size_t i = 0; i < 300; i++)
         a[i] = b[i] = (uint32_t)(rnd() % 50);
-    cr_assert_eq(algo_sort_u64(a, 300), SGL_OK);
-    cr_assert_eq(algo_sort_u32(b, 300), SGL_OK);
+    cr_assert_eq(sgl__algo_sort_u64(a, 300), SGL_OK);
+    cr_assert_eq(sgl__algo_sort_u32(b, 300), SGL_OK);
     for (size_t n = 0; n <= 300; n += 37)
         for (uint64_t k = 0; k <= 51; k++)
             for (int up = 0; up < 2; up++) {
                 size_t want = 0;
                 while (want < n && (a[want] < k || (up && a[want] == k)))
                     want++;
-                cr_assert_eq(algo_bound_u64(a, n, k, up), want,
+                cr_assert_eq(sgl__algo_bound_u64(a, n, k, up), want,
                              "u64 n=%zu k=%llu upper=%d", n,
                              (unsigned long long)k, up);
-                cr_assert_eq(algo_bound_u32(b, n, (uint32_t)k, up), want,
+                cr_assert_eq(sgl__algo_bound_u32(b, n, (uint32_t)k, up), want,
                              "u32 n=%zu k=%llu upper=%d", n,
                              (unsigned long long)k, up);
             }
@@ -475,14 +476,14 @@ static void check_merge(size_t p, const uint64_t *len, uint64_t seed)
     for (size_t s = 0; s < p; s++) {
         for (size_t i = 0; i < len[s]; i++)
             in[off + i] = rnd() % 1000;
-        cr_assert_eq(algo_sort_u64(in + off, (size_t)len[s]), SGL_OK);
+        cr_assert_eq(sgl__algo_sort_u64(in + off, (size_t)len[s]), SGL_OK);
         off += (size_t)len[s];
     }
     for (size_t i = 0; i < n; i++)
         in32[i] = (uint32_t)in[i];
     struct print before = fingerprint(in, n, 8);
-    algo_merge_u64(in, len, p, out, scr, scr + p, scr + 2 * p);
-    algo_merge_u32(in32, len, p, out32, scr, scr + p, scr + 2 * p);
+    sgl__algo_merge_u64(in, len, p, out, scr, scr + p, scr + 2 * p);
+    sgl__algo_merge_u32(in32, len, p, out32, scr, scr + p, scr + 2 * p);
     for (size_t i = 1; i < n; i++) {
         cr_assert_leq(out[i - 1], out[i], "p=%zu: out of order at %zu", p, i);
         cr_assert_eq(out32[i], (uint32_t)out[i], "p=%zu: u32 differs", p);
@@ -526,14 +527,14 @@ Test(local_sort, records_bad_layout_einval)
         {16, 0, 2},  /* 2-byte key */
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-        int rc = algo_sort_records(r, 2, bad[i].es, bad[i].ko, bad[i].kw);
+        int rc = sgl__algo_sort_records(r, 2, bad[i].es, bad[i].ko, bad[i].kw);
         cr_assert_eq(rc, SGL_EINVAL, "es=%zu ko=%zu kw=%u: %d", bad[i].es,
                      bad[i].ko, bad[i].kw, rc);
         cr_assert(strstr(sgl_last_error(), "records of") != NULL, "%s",
                   sgl_last_error());
     }
-    cr_assert_eq(algo_sort_records(NULL, 1, 16, 0, 8), SGL_EINVAL);
-    cr_assert_eq(algo_sort_records(NULL, 0, 16, 0, 8), SGL_OK);
+    cr_assert_eq(sgl__algo_sort_records(NULL, 1, 16, 0, 8), SGL_EINVAL);
+    cr_assert_eq(sgl__algo_sort_records(NULL, 0, 16, 0, 8), SGL_OK);
 }
 
 /* A size whose buffer would not fit the address space: SGL_ENOMEM before
@@ -541,13 +542,13 @@ Test(local_sort, records_bad_layout_einval)
 Test(local_sort, size_overflow_enomem)
 {
     uint64_t a[4] = {3, 1, 2, 0};
-    int rc = algo_sort_u64(a, SIZE_MAX / 4);
+    int rc = sgl__algo_sort_u64(a, SIZE_MAX / 4);
     cr_assert_eq(rc, SGL_ENOMEM, "%d", rc);
     cr_assert(strstr(sgl_last_error(), "sort:") != NULL, "%s",
               sgl_last_error());
     cr_assert(a[0] == 3 && a[1] == 1 && a[2] == 2 && a[3] == 0);
     unsigned char r[64];
-    rc = algo_sort_records(r, SIZE_MAX / 16, 32, 0, 8);
+    rc = sgl__algo_sort_records(r, SIZE_MAX / 16, 32, 0, 8);
     cr_assert_eq(rc, SGL_ENOMEM, "%d", rc);
 }
 
@@ -579,7 +580,7 @@ Test(local_sort, allocation_failure_enomem)
     cr_assert_gt(vm, 0);
     struct rlimit lim = {vm + ((size_t)8 << 20), vm + ((size_t)8 << 20)};
     cr_assert_eq(setrlimit(RLIMIT_AS, &lim), 0);
-    int rc = algo_sort_u64(a, n);
+    int rc = sgl__algo_sort_u64(a, n);
     cr_assert_eq(rc, SGL_ENOMEM, "%d", rc);
     cr_assert(strstr(sgl_last_error(), "out of memory") != NULL, "%s",
               sgl_last_error());

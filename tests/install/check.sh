@@ -45,6 +45,16 @@ syms=$(nm -D --defined-only "$so" | awk '{print $3}')
 bad=$(for s in $syms; do grep -qw "$s" "$incdir"/*.h || echo "$s"; done)
 [ -z "$bad" ] || { echo "not ok - libsgl exports symbols no public header declares:" $bad; exit 1; }
 echo "ok - libsgl exports $(echo "$syms" | wc -l) symbols, all declared in include/sgl/"
+# The static library cannot hide its internals, so they carry the sgl__
+# prefix: a program's own algo_fill or wire_plan must link beside it.
+a=$libdir/libsgl.a
+[ -f "$a" ] || { echo "not ok - no libsgl.a installed in $libdir"; exit 1; }
+sbad=$(nm --defined-only "$a" | awk 'NF == 3 && $2 ~ /^[TDBRCGS]$/ && $3 !~ /^sgl_/ {print $3}' | sort -u)
+[ -z "$sbad" ] || { echo "not ok - libsgl.a defines global symbols without the sgl_ prefix:" $sbad; exit 1; }
+sint=$(nm --defined-only "$a" | awk 'NF == 3 && $2 ~ /^[TDBRCGS]$/ && $3 ~ /^sgl_/ {print $3}' | sort -u)
+sbad=$(for s in $sint; do case $s in sgl__*) ;; *) grep -qw "$s" "$incdir"/*.h || echo "$s" ;; esac; done)
+[ -z "$sbad" ] || { echo "not ok - libsgl.a has sgl_ symbols no public header declares (internals are sgl__):" $sbad; exit 1; }
+echo "ok - libsgl.a: $(echo "$sint" | grep -c '^sgl__') internal symbols, all sgl__; the rest declared in include/sgl/"
 # The documentation the tools point to: the machine file format and a
 # man page per tool.
 datadir=$(pkg-config --variable=prefix sgl)/share
