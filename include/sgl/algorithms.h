@@ -26,7 +26,8 @@
  * same operator), whose low 8 bits are the inclusive scan's last element.
  * PSRS does not sort 8-bit elements or keys (SGL_EINVAL).
  *
- * A user operator is registered with sgl_op_register() and used with element type SGL_USER.
+ * A user operator is registered with sgl_op_register() and used with
+ * element type SGL_USER.
  * Operators are named by a process-independent number (an enum value for
  * built-ins, the registration index for user operators), since they travel
  * to other processes at MPI levels.
@@ -99,13 +100,14 @@ typedef void (*sgl_op_fn)(void *acc, const void *x);
  *  @param identity   elem_size bytes: e (+) x = x (+) e = x; copied.
  *  @param name       copied; used in error messages.
  *  @return SGL_OK, SGL_EINVAL (NULL argument, bad size), SGL_ENOMEM. */
-int sgl_op_register(sgl_op_fn fn, size_t elem_size, const void *identity,
-                    const char *name, sgl_op_t *ret_op);
+SGL_API int sgl_op_register(sgl_op_fn fn, size_t elem_size,
+                            const void *identity, const char *name,
+                            sgl_op_t *ret_op);
 
 /** Register the algorithms' tasks with @p rt (every process, same order
  *  relative to the program's own registrations, before sgl_run()).
  *  @return as sgl_task_register(). */
-int sgl_algorithms_register(sgl_runtime_t *rt);
+SGL_API int sgl_algorithms_register(sgl_runtime_t *rt);
 
 /* ---- distributed vectors ---- */
 
@@ -134,7 +136,8 @@ enum {
 
 /** Register a user fill (same rules as sgl_op_register()).
  *  @return SGL_OK, SGL_EINVAL, SGL_ENOMEM. */
-int sgl_fill_register(sgl_fill_fn fn, const char *name, uint32_t *ret_fill);
+SGL_API int sgl_fill_register(sgl_fill_fn fn, const char *name,
+                              uint32_t *ret_fill);
 
 /** Create a distributed vector whose workers allocate and fill their own
  *  blocks (one superstep).
@@ -145,48 +148,50 @@ int sgl_fill_register(sgl_fill_fn fn, const char *name, uint32_t *ret_fill);
  *  @param arg        the fill's argument bytes (at most 256), copied.
  *  @return SGL_OK, SGL_EINVAL, SGL_ESTATE (not the root), SGL_ENOMEM, or a
  *          failing fill's code. */
-int sgl_dvec_create(sgl_ctx_t *root, sgl_dtype_t dtype, size_t elem_size,
-                    size_t n, uint32_t fill, const void *arg, size_t arg_size,
-                    sgl_dvec_t **ret_vec);
+SGL_API int sgl_dvec_create(sgl_ctx_t *root, sgl_dtype_t dtype,
+                            size_t elem_size, size_t n, uint32_t fill,
+                            const void *arg, size_t arg_size,
+                            sgl_dvec_t **ret_vec);
 
 /** Create a distributed vector from @p n elements at the root, scattered
  *  down the tree (one superstep). @p src may be freed after return. */
-int sgl_dvec_scatter(sgl_ctx_t *root, sgl_dtype_t dtype, size_t elem_size,
-                     const void *src, size_t n, sgl_dvec_t **ret_vec);
+SGL_API int sgl_dvec_scatter(sgl_ctx_t *root, sgl_dtype_t dtype,
+                             size_t elem_size, const void *src, size_t n,
+                             sgl_dvec_t **ret_vec);
 
 /** Gather the vector to the root, in order, into @p dst (capacity
  *  elements; at least sgl_dvec_size()). One superstep.
  *  @return SGL_OK, SGL_EINVAL, SGL_ESIZE (dst too small). */
-int sgl_dvec_gather(sgl_ctx_t *root, const sgl_dvec_t *vec, void *dst,
-                    size_t capacity);
+SGL_API int sgl_dvec_gather(sgl_ctx_t *root, const sgl_dvec_t *vec, void *dst,
+                            size_t capacity);
 
 /** Free the blocks on the workers (one superstep) and the handle.
  *  NULL is a no-op. @return SGL_OK or the superstep's error (the handle is
  *  freed in every case). */
-int sgl_dvec_free(sgl_ctx_t *root, sgl_dvec_t *vec);
+SGL_API int sgl_dvec_free(sgl_ctx_t *root, sgl_dvec_t *vec);
 
 /** Number of elements. */
-size_t sgl_dvec_size(const sgl_dvec_t *vec);
+SGL_API size_t sgl_dvec_size(const sgl_dvec_t *vec);
 /** Element type and size. */
-sgl_dtype_t sgl_dvec_dtype(const sgl_dvec_t *vec);
-size_t sgl_dvec_elem_size(const sgl_dvec_t *vec);
+SGL_API sgl_dtype_t sgl_dvec_dtype(const sgl_dvec_t *vec);
+SGL_API size_t sgl_dvec_elem_size(const sgl_dvec_t *vec);
 /** The process-independent number that names the vector on the workers. */
-uint32_t sgl_dvec_id(const sgl_dvec_t *vec);
+SGL_API uint32_t sgl_dvec_id(const sgl_dvec_t *vec);
 /** Element counts per worker (sgl_ctx_workers(root) entries), as the root
  *  last saw them (after create, scatter and sort). */
-const size_t *sgl_dvec_counts(const sgl_dvec_t *vec);
+SGL_API const size_t *sgl_dvec_counts(const sgl_dvec_t *vec);
 
 /** On a worker, inside a user task: the worker's block of vector @p id.
  *  @return SGL_OK, SGL_EINVAL (NULL), SGL_ESTATE (not a worker, or the
  *          worker has no block of that vector). */
-int sgl_dvec_local(sgl_ctx_t *worker, uint32_t id, void **ret_data,
-                   size_t *ret_count, size_t *ret_first);
+SGL_API int sgl_dvec_local(sgl_ctx_t *worker, uint32_t id, void **ret_data,
+                           size_t *ret_count, size_t *ret_first);
 
 /** On a worker: the last result broadcast back by sgl_dvec_reduce() with
  *  @p bcast set (for SGL_I8/SGL_U8 vectors the 8-byte widened result).
  *  @return SGL_OK, SGL_EINVAL, SGL_ESTATE (none). */
-int sgl_dvec_local_value(sgl_ctx_t *worker, uint32_t id,
-                         const void **ret_value);
+SGL_API int sgl_dvec_local_value(sgl_ctx_t *worker, uint32_t id,
+                                 const void **ret_value);
 
 /* ---- reduction ---- */
 
@@ -199,8 +204,8 @@ int sgl_dvec_local_value(sgl_ctx_t *worker, uint32_t id,
  *          does not fit the operator), SGL_ESTATE, SGL_ENOMEM.
  *  @par Cost: n*elem words down and P words up per level,
  *       max_i (n_i c) + p c0 + 2 l per level. */
-int sgl_reduce(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
-               const void *src, size_t n, void *ret_result);
+SGL_API int sgl_reduce(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
+                       const void *src, size_t n, void *ret_result);
 
 /** Reduce a distributed vector (one superstep; a second one if @p bcast,
  *  which leaves the result on every worker for sgl_dvec_local_value()).
@@ -208,8 +213,8 @@ int sgl_reduce(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
  *  @param ret_result  as for sgl_reduce(): 8 bytes (int64_t/uint64_t) for
  *                     an SGL_I8/SGL_U8 vector, else one element.
  *  @par Cost: max_i (n_i c) + p words up and 2 l per level. */
-int sgl_dvec_reduce(sgl_ctx_t *root, const sgl_dvec_t *vec, sgl_op_t op,
-                    int bcast, void *ret_result);
+SGL_API int sgl_dvec_reduce(sgl_ctx_t *root, const sgl_dvec_t *vec, sgl_op_t op,
+                            int bcast, void *ret_result);
 
 /* ---- scan ---- */
 
@@ -234,13 +239,13 @@ enum {
  *  SGL_I8/SGL_U8 prefixes wrap modulo 2^8; their exact total is
  *  sgl_dvec_reduce() of the input.
  *  @return SGL_OK, SGL_EINVAL, SGL_ESIZE (blocks differ), SGL_ESTATE. */
-int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in, sgl_dvec_t *out,
-                  sgl_op_t op, unsigned flags);
+SGL_API int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in,
+                          sgl_dvec_t *out, sgl_op_t op, unsigned flags);
 
 /** Scan @p n elements at the root into @p dst (may equal @p src): a
  *  distributed vector is scattered, scanned and gathered back. */
-int sgl_scan(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
-             const void *src, void *dst, size_t n, unsigned flags);
+SGL_API int sgl_scan(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
+                     const void *src, void *dst, size_t n, unsigned flags);
 
 /* ---- PSRS sort ---- */
 
@@ -261,12 +266,12 @@ typedef struct sgl_sort_stats {
  *  worker w holds the w-th part of the sorted vector; block sizes change.
  *  @param ret_stats  may be NULL.
  *  @return SGL_OK, SGL_EINVAL (unsupported type), SGL_ENOMEM, SGL_ESTATE. */
-int sgl_dvec_sort(sgl_ctx_t *root, sgl_dvec_t *vec,
-                  sgl_sort_stats_t *ret_stats);
+SGL_API int sgl_dvec_sort(sgl_ctx_t *root, sgl_dvec_t *vec,
+                          sgl_sort_stats_t *ret_stats);
 
 /** Sort @p n elements at the root in place (scatter, PSRS, gather). */
-int sgl_sort(sgl_ctx_t *root, sgl_dtype_t dtype, void *data, size_t n,
-             sgl_sort_stats_t *ret_stats);
+SGL_API int sgl_sort(sgl_ctx_t *root, sgl_dtype_t dtype, void *data, size_t n,
+                     sgl_sort_stats_t *ret_stats);
 
 /** Sort a distributed vector of SGL_USER records by a key inside each
  *  record, by PSRS as sgl_dvec_sort(). Stable: records with equal keys keep
@@ -278,15 +283,15 @@ int sgl_sort(sgl_ctx_t *root, sgl_dtype_t dtype, void *data, size_t n,
  *  @return SGL_OK, SGL_EINVAL (not SGL_USER, key type, key outside the
  *          record), SGL_ENOMEM, SGL_ESTATE.
  *  @par Memory: as sgl_dvec_sort(); the local sort moves whole records. */
-int sgl_dvec_sort_by_key(sgl_ctx_t *root, sgl_dvec_t *vec,
-                         sgl_dtype_t key_type, size_t key_offset,
-                         sgl_sort_stats_t *ret_stats);
+SGL_API int sgl_dvec_sort_by_key(sgl_ctx_t *root, sgl_dvec_t *vec,
+                                 sgl_dtype_t key_type, size_t key_offset,
+                                 sgl_sort_stats_t *ret_stats);
 
 /** Sort @p n records of @p rec_size bytes at the root in place by their
  *  key (scatter, sgl_dvec_sort_by_key(), gather). */
-int sgl_sort_records(sgl_ctx_t *root, void *data, size_t n, size_t rec_size,
-                     sgl_dtype_t key_type, size_t key_offset,
-                     sgl_sort_stats_t *ret_stats);
+SGL_API int sgl_sort_records(sgl_ctx_t *root, void *data, size_t n,
+                             size_t rec_size, sgl_dtype_t key_type,
+                             size_t key_offset, sgl_sort_stats_t *ret_stats);
 
 #ifdef __cplusplus
 }

@@ -91,8 +91,8 @@ typedef struct sgl_darray_layout {
 
 /** Fill @p layout for a @p dims-dimensional array of extents @p size and
  *  @p elem_size bytes per element: grid chosen, even cuts, no halo. */
-void sgl_darray_layout_init(sgl_darray_layout_t *layout, unsigned dims,
-                            const size_t *size, size_t elem_size);
+SGL_API void sgl_darray_layout_init(sgl_darray_layout_t *layout, unsigned dims,
+                                    const size_t *size, size_t elem_size);
 
 /** A worker's block of an array, or its view of a plan. The element at
  *  index x (x a vector of dims indices; unwrapped for a view: outside
@@ -133,31 +133,32 @@ static inline void *sgl_dblock_at(const sgl_dblock_t *b, long i, long j,
  *          elements: the message names the dimension and the worker);
  *          SGL_ESTATE (not a master's own context, or a worker);
  *          SGL_ERANGE (sizes overflow); SGL_ENOMEM. */
-int sgl_darray_create(sgl_ctx_t *master, const sgl_darray_layout_t *layout,
-                      sgl_darray_t **ret_array);
+SGL_API int sgl_darray_create(sgl_ctx_t *master,
+                              const sgl_darray_layout_t *layout,
+                              sgl_darray_t **ret_array);
 
 /** Copy the whole array to @p dst at the master, in row-major order
  *  (one superstep; every block passes through the masters above it).
  *  @param capacity  elements @p dst holds.
  *  @return SGL_OK, SGL_EINVAL (NULL), SGL_ESIZE (capacity too small),
  *          SGL_ESTATE, SGL_ENOMEM. */
-int sgl_darray_gather(sgl_ctx_t *master, const sgl_darray_t *array,
-                      void *dst, size_t capacity);
+SGL_API int sgl_darray_gather(sgl_ctx_t *master, const sgl_darray_t *array,
+                              void *dst, size_t capacity);
 
 /** Free the blocks (one superstep) and the handle. NULL is a no-op.
  *  @return SGL_OK or the superstep's error (the handle is freed in every
  *          case). */
-int sgl_darray_free(sgl_ctx_t *master, sgl_darray_t *array);
+SGL_API int sgl_darray_free(sgl_ctx_t *master, sgl_darray_t *array);
 
 /** The number that names the array in a worker's task. */
-uint32_t sgl_darray_id(const sgl_darray_t *array);
+SGL_API uint32_t sgl_darray_id(const sgl_darray_t *array);
 /** The array's layout with its cuts as computed (owned by the array). */
-const sgl_darray_layout_t *sgl_darray_layout(const sgl_darray_t *array);
+SGL_API const sgl_darray_layout_t *sgl_darray_layout(const sgl_darray_t *array);
 
 /** In a worker's task: the worker's block of array @p id.
  *  @return SGL_OK, SGL_EINVAL (NULL), SGL_ESTATE (not a worker, or no
  *          block of that array here). */
-int sgl_darray_local(sgl_ctx_t *worker, uint32_t id, sgl_dblock_t *ret);
+SGL_API int sgl_darray_local(sgl_ctx_t *worker, uint32_t id, sgl_dblock_t *ret);
 
 /** One read access of a loop over the array's own index space: index
  *  x_d = sum_j coef[d][j] * i_j + offset[d] in dimension d, wrapped
@@ -174,8 +175,8 @@ typedef struct sgl_daccess {
 /** Fill @p access with x = i + offset (a stencil's neighbour, a
  *  rotation): identity coefficients in @p dims dimensions.
  *  @param offset  @p dims entries. */
-void sgl_daccess_shift(sgl_daccess_t *access, unsigned dims,
-                       const long *offset, unsigned periodic);
+SGL_API void sgl_daccess_shift(sgl_daccess_t *access, unsigned dims,
+                               const long *offset, unsigned periodic);
 
 /** Compute a plan for the loop whose read accesses are @p access
  *  (three supersteps and one exchange at @p master): every worker finds
@@ -188,9 +189,9 @@ void sgl_daccess_shift(sgl_daccess_t *access, unsigned dims,
  *          gives the access, the dimension and the range; coefficient
  *          products that overflow); SGL_ESTATE; SGL_ENOMEM. Nothing is
  *          allocated on an error found at the master. */
-int sgl_dplan_create(sgl_ctx_t *master, const sgl_darray_t *array,
-                     size_t naccess, const sgl_daccess_t *access,
-                     sgl_dplan_t **ret_plan);
+SGL_API int sgl_dplan_create(sgl_ctx_t *master, const sgl_darray_t *array,
+                             size_t naccess, const sgl_daccess_t *access,
+                             sgl_dplan_t **ret_plan);
 
 /** Execute @p plan on @p array at the master: a pardo that stages every
  *  worker's messages, the exchange, a pardo that copies them into the
@@ -199,15 +200,16 @@ int sgl_dplan_create(sgl_ctx_t *master, const sgl_darray_t *array,
  *  sgl_dplan_stage(), and the master calls sgl_exchange() between tasks.
  *  @return SGL_OK, SGL_EINVAL (NULL, or @p array has another layout than
  *          the plan's), SGL_ESTATE, the exchange's errors. */
-int sgl_dplan_run(sgl_ctx_t *master, const sgl_dplan_t *plan,
-                  const sgl_darray_t *array);
+SGL_API int sgl_dplan_run(sgl_ctx_t *master, const sgl_dplan_t *plan,
+                          const sgl_darray_t *array);
 
 /** In a worker's task: copy what the other workers need of this worker's
  *  block of array @p array_id into the plan's send buffer and stage it
  *  for the next exchange at the plan's master (sgl_exchange_put()).
  *  @return SGL_OK, SGL_EINVAL (the array's layout is not the plan's),
  *          SGL_ESTATE (no such plan or array here). */
-int sgl_dplan_stage(sgl_ctx_t *worker, uint32_t plan_id, uint32_t array_id);
+SGL_API int sgl_dplan_stage(sgl_ctx_t *worker, uint32_t plan_id,
+                            uint32_t array_id);
 
 /** In a worker's task after the exchange: copy the received ranges (and
  *  the worker's own, where the loop reads across a periodic boundary
@@ -217,8 +219,8 @@ int sgl_dplan_stage(sgl_ctx_t *worker, uint32_t plan_id, uint32_t array_id);
  *  @return SGL_OK, SGL_EINVAL, SGL_ESTATE, SGL_ESIZE (the exchange did
  *          not bring what the plan expects: it ran on another array or
  *          no exchange ran). */
-int sgl_dplan_finish(sgl_ctx_t *worker, uint32_t plan_id, uint32_t array_id,
-                     sgl_dblock_t *ret_view);
+SGL_API int sgl_dplan_finish(sgl_ctx_t *worker, uint32_t plan_id,
+                             uint32_t array_id, sgl_dblock_t *ret_view);
 
 /** What a plan moves. Bytes between different workers only; a worker's
  *  copies into its own view are @c local_bytes. */
@@ -235,21 +237,21 @@ typedef struct sgl_dplan_stats {
 } sgl_dplan_stats_t;
 
 /** The plan's statistics. @return SGL_OK or SGL_EINVAL. */
-int sgl_dplan_stats(const sgl_dplan_t *plan, sgl_dplan_stats_t *ret);
+SGL_API int sgl_dplan_stats(const sgl_dplan_t *plan, sgl_dplan_stats_t *ret);
 
 /** The plan's h at @p level of the machine tree: over the masters of that
  *  level below the plan's master, and their children, the largest of the
  *  bytes a child's workers send to or receive from the master's other
  *  children's workers (what the cost model charges at g_h); 0 at levels
  *  the plan does not cross. */
-size_t sgl_dplan_level_h(const sgl_dplan_t *plan, unsigned level);
+SGL_API size_t sgl_dplan_level_h(const sgl_dplan_t *plan, unsigned level);
 
 /** The number that names the plan in a worker's task. */
-uint32_t sgl_dplan_id(const sgl_dplan_t *plan);
+SGL_API uint32_t sgl_dplan_id(const sgl_dplan_t *plan);
 
 /** Free the plan's worker state (one superstep) and the handle. NULL is
  *  a no-op. @return SGL_OK or the superstep's error. */
-int sgl_dplan_free(sgl_ctx_t *master, sgl_dplan_t *plan);
+SGL_API int sgl_dplan_free(sgl_ctx_t *master, sgl_dplan_t *plan);
 
 #ifdef __cplusplus
 }

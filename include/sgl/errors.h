@@ -13,6 +13,8 @@
 #ifndef SGL_ERRORS_H
 #define SGL_ERRORS_H
 
+#include <sgl/api.h>
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -42,20 +44,20 @@ enum sgl_err {
 
 /** Short fixed description of a status code ("invalid argument").
  *  Unknown codes give "unknown error". Never NULL. */
-const char *sgl_strerror(int code);
+SGL_API const char *sgl_strerror(int code);
 
 /** Symbolic name of a status code ("SGL_EINVAL"); "SGL_E?" if unknown. */
-const char *sgl_err_name(int code);
+SGL_API const char *sgl_err_name(int code);
 
 /** The calling thread's message for its last failed SGL call: a full
  *  sentence naming what went wrong and where. Valid until the thread's next
  *  failing SGL call. Empty string if nothing failed yet. */
-const char *sgl_last_error(void);
+SGL_API const char *sgl_last_error(void);
 
 /** Record a failure for the calling thread and return @p code, so that a
  *  user task can write `return sgl_error_set(SGL_ETASK, "bad block %zu", i);`.
  *  The message is printf-formatted and truncated to 1023 bytes. */
-int sgl_error_set(int code, const char *fmt, ...)
+SGL_API int sgl_error_set(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
 #ifdef __cplusplus

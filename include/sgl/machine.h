@@ -63,7 +63,7 @@ typedef struct sgl_machine_opts {
 } sgl_machine_opts_t;
 
 /** Fill @p opts with the defaults. */
-void sgl_machine_opts_default(sgl_machine_opts_t *opts);
+SGL_API void sgl_machine_opts_default(sgl_machine_opts_t *opts);
 
 /** Build the tree of the running process from hwloc, restricted to the
  *  cpuset the process is bound to (mpirun binding, taskset) and to
@@ -75,15 +75,16 @@ void sgl_machine_opts_default(sgl_machine_opts_t *opts);
  *  @param opts        may be NULL for defaults; not stored.
  *  @param ret_machine set on success only.
  *  @return SGL_OK, SGL_EHWLOC, SGL_EMPI or SGL_ENOMEM. */
-int sgl_machine_discover(const sgl_machine_opts_t *opts,
-                         sgl_machine_t **ret_machine);
+SGL_API int sgl_machine_discover(const sgl_machine_opts_t *opts,
+                                 sgl_machine_t **ret_machine);
 
 /** Build a tree from a shape string (see the file comment).
  *  @param shape  copied; the caller keeps ownership.
  *  @return SGL_OK, SGL_EPARSE (with the offending token and its position in
  *          sgl_last_error()), SGL_EINVAL (NULL) or SGL_ENOMEM. */
-int sgl_machine_from_shape(const char *shape, const sgl_machine_opts_t *opts,
-                           sgl_machine_t **ret_machine);
+SGL_API int sgl_machine_from_shape(const char *shape,
+                                   const sgl_machine_opts_t *opts,
+                                   sgl_machine_t **ret_machine);
 
 /** The MPI processes and the workers a shape needs, from the string alone:
  *  no tree is built, so a shape too large for this process is refused in
@@ -92,8 +93,8 @@ int sgl_machine_from_shape(const char *shape, const sgl_machine_opts_t *opts,
  *  @param ret_processes, ret_workers  set on success; either may be NULL.
  *  @return SGL_OK, SGL_EPARSE (as sgl_machine_from_shape()), SGL_EINVAL
  *          (NULL @p shape) or SGL_ENOMEM. */
-int sgl_shape_counts(const char *shape, size_t *ret_processes,
-                     size_t *ret_workers);
+SGL_API int sgl_shape_counts(const char *shape, size_t *ret_processes,
+                             size_t *ret_workers);
 
 /** Build a tree from an hwloc XML export (as `lstopo file.xml` writes); all
  *  levels are thread levels of one process. The export describes another
@@ -101,79 +102,82 @@ int sgl_shape_counts(const char *shape, size_t *ret_processes,
  *  opts->max_threads, if nonzero, still caps the workers.
  *  @return SGL_OK, SGL_EIO (file missing or unreadable), SGL_EHWLOC
  *          (not valid hwloc XML) or SGL_ENOMEM. */
-int sgl_machine_from_xml(const char *path, const sgl_machine_opts_t *opts,
-                         sgl_machine_t **ret_machine);
+SGL_API int sgl_machine_from_xml(const char *path,
+                                 const sgl_machine_opts_t *opts,
+                                 sgl_machine_t **ret_machine);
 
 /** Build a homogeneous tree from fan-outs per level, top down.
  *  @param fanouts  nlevels counts, each >= 1.
  *  @param links    nlevels link kinds (MPI or THREADS; MPI never below
  *                  THREADS); NULL = all thread links.
  *  @return SGL_OK, SGL_EINVAL or SGL_ENOMEM. */
-int sgl_machine_from_fanouts(const unsigned *fanouts, const sgl_link_t *links,
-                             unsigned nlevels, const sgl_machine_opts_t *opts,
-                             sgl_machine_t **ret_machine);
+SGL_API int sgl_machine_from_fanouts(const unsigned *fanouts,
+                                     const sgl_link_t *links, unsigned nlevels,
+                                     const sgl_machine_opts_t *opts,
+                                     sgl_machine_t **ret_machine);
 
 /** Free a tree and all its nodes. NULL is a no-op. */
-void sgl_machine_free(sgl_machine_t *machine);
+SGL_API void sgl_machine_free(sgl_machine_t *machine);
 
 /** The root master (a worker if the machine has a single worker). */
-const sgl_node_t *sgl_machine_root(const sgl_machine_t *m);
+SGL_API const sgl_node_t *sgl_machine_root(const sgl_machine_t *m);
 /** Number of levels below the root: 0 for a single worker. */
-unsigned sgl_machine_depth(const sgl_machine_t *m);
+SGL_API unsigned sgl_machine_depth(const sgl_machine_t *m);
 /** Number of leaf workers. */
-size_t sgl_machine_workers(const sgl_machine_t *m);
+SGL_API size_t sgl_machine_workers(const sgl_machine_t *m);
 /** Number of MPI processes the tree needs (1 if it has no MPI link). */
-size_t sgl_machine_processes(const sgl_machine_t *m);
+SGL_API size_t sgl_machine_processes(const sgl_machine_t *m);
 /** Number of nodes at @p level (0 if level > depth). */
-size_t sgl_machine_level_size(const sgl_machine_t *m, unsigned level);
+SGL_API size_t sgl_machine_level_size(const sgl_machine_t *m, unsigned level);
 /** Number of masters (nodes with children) at @p level. */
-size_t sgl_machine_level_masters(const sgl_machine_t *m, unsigned level);
+SGL_API size_t sgl_machine_level_masters(const sgl_machine_t *m,
+                                         unsigned level);
 /** The i-th worker in depth-first order, or NULL if out of range. */
-const sgl_node_t *sgl_machine_worker(const sgl_machine_t *m, size_t i);
+SGL_API const sgl_node_t *sgl_machine_worker(const sgl_machine_t *m, size_t i);
 /** The human-readable source: "discovered", "shape: rank:16 core:8", ... */
-const char *sgl_machine_source(const sgl_machine_t *m);
+SGL_API const char *sgl_machine_source(const sgl_machine_t *m);
 
 /** Level of the node (root = 0). */
-unsigned sgl_node_level(const sgl_node_t *n);
+SGL_API unsigned sgl_node_level(const sgl_node_t *n);
 /** Number of children (0 for a worker). */
-unsigned sgl_node_arity(const sgl_node_t *n);
+SGL_API unsigned sgl_node_arity(const sgl_node_t *n);
 /** Child @p i, or NULL if out of range. */
-const sgl_node_t *sgl_node_child(const sgl_node_t *n, unsigned i);
+SGL_API const sgl_node_t *sgl_node_child(const sgl_node_t *n, unsigned i);
 /** Parent, or NULL for the root. */
-const sgl_node_t *sgl_node_parent(const sgl_node_t *n);
+SGL_API const sgl_node_t *sgl_node_parent(const sgl_node_t *n);
 /** Position among its siblings (0 for the root). */
-unsigned sgl_node_index(const sgl_node_t *n);
+SGL_API unsigned sgl_node_index(const sgl_node_t *n);
 /** Link to the children (SGL_LINK_NONE for a worker). */
-sgl_link_t sgl_node_link(const sgl_node_t *n);
+SGL_API sgl_link_t sgl_node_link(const sgl_node_t *n);
 /** Type name: "machine", "host", "rank", "package", "l3", "core", ... */
-const char *sgl_node_type(const sgl_node_t *n);
+SGL_API const char *sgl_node_type(const sgl_node_t *n);
 /** OS index of the hardware object (hwloc os_index), -1 if none/unknown. */
-int sgl_node_os_index(const sgl_node_t *n);
+SGL_API int sgl_node_os_index(const sgl_node_t *n);
 /** MPI rank (in the tree's process numbering) that plays this rank: for a
  *  master, the rank of its first descendant worker. */
-int sgl_node_rank(const sgl_node_t *n);
+SGL_API int sgl_node_rank(const sgl_node_t *n);
 /** Number of workers in the subtree (1 for a worker). */
-size_t sgl_node_workers(const sgl_node_t *n);
+SGL_API size_t sgl_node_workers(const sgl_node_t *n);
 /** Index of the first worker of the subtree in depth-first order (the
  *  worker's own index for a worker). */
-size_t sgl_node_first_worker(const sgl_node_t *n);
+SGL_API size_t sgl_node_first_worker(const sgl_node_t *n);
 /** Host name for discovered MPI nodes, NULL otherwise. */
-const char *sgl_node_host(const sgl_node_t *n);
+SGL_API const char *sgl_node_host(const sgl_node_t *n);
 
 /** Print the tree the way lstopo prints hardware: one line per node,
  *  indented by level, with type, index, fan-out, link kind and, for workers,
  *  rank and core. Single lines per level are used when a level is
  *  homogeneous and large (more than @p max_lines nodes shown in full,
  *  0 = no limit). @return SGL_OK or SGL_EIO. */
-int sgl_machine_print(const sgl_machine_t *m, FILE *out, unsigned max_lines);
+SGL_API int sgl_machine_print(const sgl_machine_t *m, FILE *out,
+                              unsigned max_lines);
 
 /** Write the tree as JSON (nested objects, one per node).
  *  @return SGL_OK or SGL_EIO. */
-int sgl_machine_write_json(const sgl_machine_t *m, FILE *out);
+SGL_API int sgl_machine_write_json(const sgl_machine_t *m, FILE *out);
 
 /** Short name of a link kind: "none", "threads", "mpi". */
-const char *sgl_link_name(sgl_link_t link);
-
+SGL_API const char *sgl_link_name(sgl_link_t link);
 
 /* ---- Cost parameters (DESIGN.md section 4) ----
  *
@@ -198,27 +202,28 @@ typedef struct sgl_link_params {
 /** Set the parameters of every master at @p level (overriding nothing set
  *  per node). @return SGL_OK, or SGL_EINVAL if the level has no masters or
  *  a value is negative or not finite (nothing changes then). */
-int sgl_machine_set_level_params(sgl_machine_t *m, unsigned level,
-                                 const sgl_link_params_t *p);
+SGL_API int sgl_machine_set_level_params(sgl_machine_t *m, unsigned level,
+                                         const sgl_link_params_t *p);
 /** The parameters set for @p level. @return SGL_OK, SGL_ERANGE if none were
  *  set (or the level has no masters). */
-int sgl_machine_level_params(const sgl_machine_t *m, unsigned level,
-                             sgl_link_params_t *ret);
+SGL_API int sgl_machine_level_params(const sgl_machine_t *m, unsigned level,
+                                     sgl_link_params_t *ret);
 /** Small-message regime of a level: @p p applies to messages of at most
  *  @p max_bytes bytes per child, the level's parameters above that.
  *  @return SGL_OK or SGL_EINVAL (as sgl_machine_set_level_params(), or
  *  max_bytes 0 / not finite). */
-int sgl_machine_set_level_small_params(sgl_machine_t *m, unsigned level,
-                                       const sgl_link_params_t *p,
-                                       double max_bytes);
+SGL_API int sgl_machine_set_level_small_params(sgl_machine_t *m, unsigned level,
+                                               const sgl_link_params_t *p,
+                                               double max_bytes);
 /** The small-message regime of @p level. @return SGL_OK or SGL_ERANGE. */
-int sgl_machine_level_small_params(const sgl_machine_t *m, unsigned level,
-                                   sgl_link_params_t *ret,
-                                   double *ret_max_bytes);
+SGL_API int sgl_machine_level_small_params(const sgl_machine_t *m,
+                                           unsigned level,
+                                           sgl_link_params_t *ret,
+                                           double *ret_max_bytes);
 /** Effective parameters of @p master's link (its override, else its
  *  level's). @return SGL_OK, SGL_EINVAL for a worker, SGL_ERANGE if none
  *  are set. */
-int sgl_node_params(const sgl_node_t *master, sgl_link_params_t *ret);
+SGL_API int sgl_node_params(const sgl_node_t *master, sgl_link_params_t *ret);
 /** Horizontal (exchange) parameters of a level (DESIGN.md section 8): the
  *  cost of an exchange superstep among a master's children is
  *  l + g * h, where h is the most bytes any child's workers send to, or
@@ -232,13 +237,13 @@ typedef struct sgl_exchange_params {
 /** Set the exchange parameters of every master at @p level.
  *  @return SGL_OK, or SGL_EINVAL if the level has no masters or a value is
  *  negative or not finite (nothing changes then). */
-int sgl_machine_set_level_exchange(sgl_machine_t *m, unsigned level,
-                                   const sgl_exchange_params_t *p);
+SGL_API int sgl_machine_set_level_exchange(sgl_machine_t *m, unsigned level,
+                                           const sgl_exchange_params_t *p);
 /** The exchange parameters set for @p level.
  *  @return SGL_OK, SGL_ERANGE if none were set (or the level has no
  *  masters). */
-int sgl_machine_level_exchange(const sgl_machine_t *m, unsigned level,
-                               sgl_exchange_params_t *ret);
+SGL_API int sgl_machine_level_exchange(const sgl_machine_t *m, unsigned level,
+                                       sgl_exchange_params_t *ret);
 /** Exchange parameters of @p master: its level's if they were set
  *  (*ret_measured = 1), else a guess from its vertical parameters
  *  (sgl_node_params()) with l_h = l and g_h = max(g_down, g_up)
@@ -251,18 +256,20 @@ int sgl_machine_level_exchange(const sgl_machine_t *m, unsigned level,
  *  @param ret_measured  may be NULL.
  *  @return SGL_OK, SGL_EINVAL (NULL, or a worker), SGL_ERANGE if the level
  *  has neither exchange nor vertical parameters. */
-int sgl_node_exchange_params(const sgl_node_t *master,
-                             sgl_exchange_params_t *ret, int *ret_measured);
+SGL_API int sgl_node_exchange_params(const sgl_node_t *master,
+                                     sgl_exchange_params_t *ret,
+                                     int *ret_measured);
 /** Override the parameters of one master (heterogeneous links).
  *  @return SGL_OK or SGL_EINVAL (not a master of @p m, bad values). */
-int sgl_machine_set_node_params(sgl_machine_t *m, const sgl_node_t *master,
-                                const sgl_link_params_t *p);
+SGL_API int sgl_machine_set_node_params(sgl_machine_t *m,
+                                        const sgl_node_t *master,
+                                        const sgl_link_params_t *p);
 /** The i-th master (left to right) at @p level, or NULL. */
-const sgl_node_t *sgl_machine_master(const sgl_machine_t *m, unsigned level,
-                                     size_t i);
+SGL_API const sgl_node_t *sgl_machine_master(const sgl_machine_t *m,
+                                             unsigned level, size_t i);
 /** Position of @p master among the masters of its level (as
  *  sgl_machine_master() counts them). */
-size_t sgl_node_master_index(const sgl_node_t *master);
+SGL_API size_t sgl_node_master_index(const sgl_node_t *master);
 
 /** Maximum length of a kernel name, without the terminating NUL. */
 #define SGL_KERNEL_NAME_MAX 31
@@ -274,17 +281,18 @@ size_t sgl_node_master_index(const sgl_node_t *master);
  *  reference algorithms use "sum", "product", "scan", "sort", "merge".
  *  @return SGL_OK, SGL_EINVAL (bad name, negative or non-finite value) or
  *  SGL_ENOMEM. */
-int sgl_machine_set_kernel(sgl_machine_t *m, const char *kernel,
-                           double seconds_per_elem);
+SGL_API int sgl_machine_set_kernel(sgl_machine_t *m, const char *kernel,
+                                   double seconds_per_elem);
 /** Set c of @p kernel for one worker (heterogeneous workers).
  *  @return as sgl_machine_set_kernel(), SGL_EINVAL if worker is out of
  *  range. */
-int sgl_machine_set_worker_kernel(sgl_machine_t *m, size_t worker,
-                                  const char *kernel, double seconds_per_elem);
+SGL_API int sgl_machine_set_worker_kernel(sgl_machine_t *m, size_t worker,
+                                          const char *kernel,
+                                          double seconds_per_elem);
 /** c of @p kernel on @p node in seconds per element, NAN if unknown. For a
  *  master, the c of its first worker (the thread or process that plays it
  *  does the master's local work). */
-double sgl_node_kernel(const sgl_node_t *node, const char *kernel);
+SGL_API double sgl_node_kernel(const sgl_node_t *node, const char *kernel);
 /** Add a point to the size table of @p kernel: c (seconds per element)
  *  when each of @p busy workers that share memory runs the kernel at once,
  *  each on @p n elements of its own. Caches and memory bandwidth make c
@@ -294,21 +302,22 @@ double sgl_node_kernel(const sgl_node_t *node, const char *kernel);
  *  overrides the table for its worker.
  *  @return SGL_OK, SGL_EINVAL (bad name, n < 1, busy 0, c negative or not
  *  finite) or SGL_ENOMEM. */
-int sgl_machine_set_kernel_point(sgl_machine_t *m, const char *kernel,
-                                 double n, unsigned busy, double c);
+SGL_API int sgl_machine_set_kernel_point(sgl_machine_t *m, const char *kernel,
+                                         double n, unsigned busy, double c);
 /** c of @p kernel on @p node for a block of @p n elements while @p busy
  *  workers sharing memory run it at once: the worker's own c if one was
  *  set, else the size table interpolated linearly in log n between its
  *  points (the end points' c beyond them) and linearly in busy between
  *  the nearest measured busy counts (the nearest one beyond them), else
  *  the kernel's plain c. NAN if the kernel is unknown. */
-double sgl_node_kernel_at(const sgl_node_t *node, const char *kernel,
-                          double n, unsigned busy);
+SGL_API double sgl_node_kernel_at(const sgl_node_t *node, const char *kernel,
+                                  double n, unsigned busy);
 /** Copy every kernel of @p src (plain c, size table and, if the trees have
  *  the same number of workers, per-worker values) into @p dst, replacing
  *  kernels of the same name. @return SGL_OK, SGL_EINVAL or SGL_ENOMEM (out
  *  of memory part-way: @p dst may then hold part of the copy). */
-int sgl_machine_copy_kernels(sgl_machine_t *dst, const sgl_machine_t *src);
+SGL_API int sgl_machine_copy_kernels(sgl_machine_t *dst,
+                                     const sgl_machine_t *src);
 
 /** Whether the children of a level's masters share their memory system
  *  (one host's memory bandwidth and last-level cache). The predictor
@@ -322,33 +331,36 @@ typedef enum sgl_memory {
 
 /** Set how the children of @p level's masters share memory.
  *  @return SGL_OK or SGL_EINVAL (no masters at that level, bad value). */
-int sgl_machine_set_level_memory(sgl_machine_t *m, unsigned level,
-                                 sgl_memory_t memory);
+SGL_API int sgl_machine_set_level_memory(sgl_machine_t *m, unsigned level,
+                                         sgl_memory_t memory);
 /** The memory sharing of @p level as set, SGL_MEMORY_DEFAULT if never set
  *  (or the level has no masters). */
-sgl_memory_t sgl_machine_level_memory(const sgl_machine_t *m, unsigned level);
+SGL_API sgl_memory_t sgl_machine_level_memory(const sgl_machine_t *m,
+                                              unsigned level);
 /** Workers that run at once sharing @p worker's memory: those below its
  *  highest ancestor reached through shared-memory levels only (1 if its
  *  parent's level is private). 0 for NULL or a master. */
-size_t sgl_node_memory_peers(const sgl_node_t *worker);
+SGL_API size_t sgl_node_memory_peers(const sgl_node_t *worker);
 
 /** Number of kernels known to the machine. */
-size_t sgl_machine_kernels(const sgl_machine_t *m);
+SGL_API size_t sgl_machine_kernels(const sgl_machine_t *m);
 /** Name of the i-th kernel (in the order they were first set), or NULL. */
-const char *sgl_machine_kernel_name(const sgl_machine_t *m, size_t i);
+SGL_API const char *sgl_machine_kernel_name(const sgl_machine_t *m, size_t i);
 
 /** Set a provenance record (host, date, sgl_version, method, ...). Keys are
  *  [A-Za-z0-9_.-]+; values any text without control characters (newlines).
  *  Setting an existing key replaces its value; a NULL value removes it.
  *  @return SGL_OK, SGL_EINVAL or SGL_ENOMEM. */
-int sgl_machine_set_provenance(sgl_machine_t *m, const char *key,
-                               const char *value);
+SGL_API int sgl_machine_set_provenance(sgl_machine_t *m, const char *key,
+                                       const char *value);
 /** The value of a provenance record, or NULL. */
-const char *sgl_machine_provenance(const sgl_machine_t *m, const char *key);
+SGL_API const char *sgl_machine_provenance(const sgl_machine_t *m,
+                                           const char *key);
 /** Number of provenance records. */
-size_t sgl_machine_provenance_count(const sgl_machine_t *m);
+SGL_API size_t sgl_machine_provenance_count(const sgl_machine_t *m);
 /** Key of the i-th provenance record (insertion order), or NULL. */
-const char *sgl_machine_provenance_key(const sgl_machine_t *m, size_t i);
+SGL_API const char *sgl_machine_provenance_key(const sgl_machine_t *m,
+                                               size_t i);
 
 /* ---- Machine files (format: machine/MACHINE_FILE.md) ---- */
 
@@ -357,20 +369,21 @@ const char *sgl_machine_provenance_key(const sgl_machine_t *m, size_t i);
  *  other records set parameters, kernels and provenance.
  *  @return SGL_OK, SGL_EIO (cannot open or read), SGL_EPARSE (with
  *  "path:line: what" in sgl_last_error()) or SGL_ENOMEM. */
-int sgl_machine_load(const char *path, sgl_machine_t **ret_machine);
+SGL_API int sgl_machine_load(const char *path, sgl_machine_t **ret_machine);
 /** Read a machine file from an open stream; @p name is used in messages. */
-int sgl_machine_read(FILE *in, const char *name, sgl_machine_t **ret_machine);
+SGL_API int sgl_machine_read(FILE *in, const char *name,
+                             sgl_machine_t **ret_machine);
 /** Write @p m as a machine file; values print with 17 significant digits,
  *  so that sgl_machine_load() gives back every value exactly.
  *  @return SGL_OK, SGL_EIO or SGL_EINVAL (the tree has no shape string). */
-int sgl_machine_save(const sgl_machine_t *m, const char *path);
+SGL_API int sgl_machine_save(const sgl_machine_t *m, const char *path);
 /** As sgl_machine_save(), to an open stream. */
-int sgl_machine_write(const sgl_machine_t *m, FILE *out);
+SGL_API int sgl_machine_write(const sgl_machine_t *m, FILE *out);
 /** A shape string that rebuilds the tree with sgl_machine_from_shape()
  *  (and keep_single), e.g. "rank:16 core:8" or "rank:2 core:[3,5]"; NULL
  *  for a tree no shape string can describe (leaves at different depths).
  *  Owned by the tree. */
-const char *sgl_machine_shape(const sgl_machine_t *m);
+SGL_API const char *sgl_machine_shape(const sgl_machine_t *m);
 
 #ifdef __cplusplus
 }

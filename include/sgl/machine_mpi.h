@@ -25,8 +25,9 @@ extern "C" {
  *  @return SGL_OK, SGL_EINVAL (NULL @p ret_machine), SGL_ESTATE (MPI not
  *          initialised), SGL_EHWLOC, SGL_EMPI or SGL_ENOMEM; every process
  *          of @p comm returns the same status. */
-int sgl_machine_discover_comm(MPI_Comm comm, const sgl_machine_opts_t *opts,
-                              sgl_machine_t **ret_machine);
+SGL_API int sgl_machine_discover_comm(MPI_Comm comm,
+                                      const sgl_machine_opts_t *opts,
+                                      sgl_machine_t **ret_machine);
 
 #ifdef __cplusplus
 }

@@ -138,14 +138,15 @@ typedef struct sgl_prediction {
 } sgl_prediction_t;
 
 /** Sum of the costs of one level (what it adds to the total itself). */
-double sgl_level_cost_own(const sgl_level_cost_t *c);
+SGL_API double sgl_level_cost_own(const sgl_level_cost_t *c);
 
 /** Evaluate @p prog on @p m from @p root_task at the root.
  *  @return SGL_OK, SGL_EINVAL (NULL argument, bad program), SGL_ERANGE (a
  *  level's parameters or a kernel's c missing: the message names them),
  *  SGL_ENOMEM, or an error a callback returned. */
-int sgl_predict_program(const sgl_machine_t *m, const sgl_program_t *prog,
-                        const void *root_task, sgl_prediction_t *ret);
+SGL_API int sgl_predict_program(const sgl_machine_t *m,
+                                const sgl_program_t *prog,
+                                const void *root_task, sgl_prediction_t *ret);
 
 /** The reference algorithms. */
 typedef enum sgl_predict_algo {
@@ -167,7 +168,7 @@ typedef struct sgl_predict_opts {
 } sgl_predict_opts_t;
 
 /** Fill @p opts with the defaults. */
-void sgl_predict_opts_default(sgl_predict_opts_t *opts);
+SGL_API void sgl_predict_opts_default(sgl_predict_opts_t *opts);
 
 /** Predict @p algo on @p n elements (split over the workers in proportion
  *  to their number in each subtree). Kernels used: reduce: op_kernel;
@@ -180,15 +181,17 @@ void sgl_predict_opts_default(sgl_predict_opts_t *opts);
  *  @param opts  NULL for defaults.
  *  @return as sgl_predict_program(); SGL_EINVAL for n < 1 or a bad
  *  algorithm. */
-int sgl_predict_algorithm(const sgl_machine_t *m, sgl_predict_algo_t algo,
-                          double n, const sgl_predict_opts_t *opts,
-                          sgl_prediction_t *ret);
+SGL_API int sgl_predict_algorithm(const sgl_machine_t *m,
+                                  sgl_predict_algo_t algo, double n,
+                                  const sgl_predict_opts_t *opts,
+                                  sgl_prediction_t *ret);
 
 /** Name of an algorithm: "reduce", "scan", "scan-rts", "psrs"; NULL if
  *  unknown. */
-const char *sgl_predict_algo_name(sgl_predict_algo_t algo);
+SGL_API const char *sgl_predict_algo_name(sgl_predict_algo_t algo);
 /** The algorithm called @p name. @return SGL_OK or SGL_EINVAL. */
-int sgl_predict_algo_from_name(const char *name, sgl_predict_algo_t *ret);
+SGL_API int sgl_predict_algo_from_name(const char *name,
+                                       sgl_predict_algo_t *ret);
 
 #ifdef __cplusplus
 }

@@ -91,7 +91,8 @@ typedef struct sgl_pregel_program {
  *  @return SGL_OK, SGL_EINVAL (NULL function, sizes, aggregators or
  *          scratch out of range, a built-in combiner on messages under 8
  *          bytes), SGL_ENOMEM. */
-int sgl_pregel_register(const sgl_pregel_program_t *prog, uint32_t *ret_id);
+SGL_API int sgl_pregel_register(const sgl_pregel_program_t *prog,
+                                uint32_t *ret_id);
 
 /* ---- graphs ---- */
 
@@ -100,9 +101,9 @@ int sgl_pregel_register(const sgl_pregel_program_t *prog, uint32_t *ret_id);
  *  superstep and one exchange).
  *  @return SGL_OK, SGL_EINVAL (NULL, a vertex >= nvertices: the message
  *          names the edge), SGL_ESTATE (not the root), SGL_ENOMEM. */
-int sgl_graph_from_edges(sgl_ctx_t *root, uint64_t nvertices,
-                         const uint64_t (*edges)[2], size_t nedges,
-                         sgl_graph_t **ret_graph);
+SGL_API int sgl_graph_from_edges(sgl_ctx_t *root, uint64_t nvertices,
+                                 const uint64_t (*edges)[2], size_t nedges,
+                                 sgl_graph_t **ret_graph);
 
 /** Generate Graph500's Kronecker graph on the workers: 2^scale vertices,
  *  edge_factor * 2^scale edges drawn with the R-MAT probabilities A, B, C
@@ -112,8 +113,9 @@ int sgl_graph_from_edges(sgl_ctx_t *root, uint64_t nvertices,
  *  @return SGL_OK, SGL_EINVAL (scale 1..40, edge_factor 1..2^20, fewer
  *          than 2^48 edges),
  *          SGL_ESTATE, SGL_ENOMEM. */
-int sgl_graph_kronecker(sgl_ctx_t *root, unsigned scale, unsigned edge_factor,
-                        uint64_t seed, sgl_graph_t **ret_graph);
+SGL_API int sgl_graph_kronecker(sgl_ctx_t *root, unsigned scale,
+                                unsigned edge_factor, uint64_t seed,
+                                sgl_graph_t **ret_graph);
 
 /** Edges @p first .. @p first + @p count - 1 of the graph that
  *  sgl_graph_kronecker() generates with the same parameters, into
@@ -121,9 +123,9 @@ int sgl_graph_kronecker(sgl_ctx_t *root, unsigned scale, unsigned edge_factor,
  *  the graph to a file or checking a program against another tool.
  *  @return SGL_OK, SGL_EINVAL (as sgl_graph_kronecker(), NULL @p ret, or
  *          edges beyond the graph's). */
-int sgl_graph_kronecker_edges(unsigned scale, unsigned edge_factor,
-                              uint64_t seed, uint64_t first, size_t count,
-                              uint64_t (*ret)[2]);
+SGL_API int sgl_graph_kronecker_edges(unsigned scale, unsigned edge_factor,
+                                      uint64_t seed, uint64_t first,
+                                      size_t count, uint64_t (*ret)[2]);
 
 /** Read a text edge list: one "source target" pair of non-negative
  *  integers per line; blank lines and lines starting with # or % are
@@ -131,24 +133,24 @@ int sgl_graph_kronecker_edges(unsigned scale, unsigned edge_factor,
  *  @param ret_edges  malloc()ed pairs the caller frees.
  *  @return SGL_OK, SGL_EIO (cannot read), SGL_EPARSE (the message gives
  *          the line number and what is wrong), SGL_ENOMEM. */
-int sgl_graph_read_edges(const char *path, uint64_t *ret_nvertices,
-                         uint64_t (**ret_edges)[2], size_t *ret_nedges);
+SGL_API int sgl_graph_read_edges(const char *path, uint64_t *ret_nvertices,
+                                 uint64_t (**ret_edges)[2], size_t *ret_nedges);
 
 /** Free the graph on the workers (one superstep) and the handle. */
-int sgl_graph_free(sgl_ctx_t *root, sgl_graph_t *graph);
+SGL_API int sgl_graph_free(sgl_ctx_t *root, sgl_graph_t *graph);
 
 /** Vertices and (distinct) edges. */
-uint64_t sgl_graph_vertices(const sgl_graph_t *graph);
-uint64_t sgl_graph_edges(const sgl_graph_t *graph);
+SGL_API uint64_t sgl_graph_vertices(const sgl_graph_t *graph);
+SGL_API uint64_t sgl_graph_edges(const sgl_graph_t *graph);
 
 /** Worker @p worker's part of the graph (workers in depth-first order):
  *  its vertices [*ret_first, *ret_end) and their out-edges (*ret_edges).
  *  Graphs start cut into even vertex ranges; sgl_graph_balance() re-cuts
  *  them. Any pointer may be NULL.
  *  @return SGL_OK, SGL_EINVAL (NULL graph, worker out of range). */
-int sgl_graph_part(const sgl_graph_t *graph, size_t worker,
-                   uint64_t *ret_first, uint64_t *ret_end,
-                   uint64_t *ret_edges);
+SGL_API int sgl_graph_part(const sgl_graph_t *graph, size_t worker,
+                           uint64_t *ret_first, uint64_t *ret_end,
+                           uint64_t *ret_edges);
 
 /** Re-cut @p graph's vertices into contiguous ranges of about equal
  *  weight, a vertex weighing its out-degree + @p vertex_weight (a
@@ -165,8 +167,8 @@ int sgl_graph_part(const sgl_graph_t *graph, size_t worker,
  *  @return SGL_OK, SGL_EINVAL (NULL, a weight out of 0..1e9),
  *          SGL_ESTATE (not the root), SGL_ENOMEM; after a failure free
  *          the graph. */
-int sgl_graph_balance(sgl_ctx_t *root, sgl_graph_t *graph,
-                      double vertex_weight);
+SGL_API int sgl_graph_balance(sgl_ctx_t *root, sgl_graph_t *graph,
+                              double vertex_weight);
 
 /* ---- running ---- */
 
@@ -199,9 +201,9 @@ typedef struct sgl_pregel_stats {
  *                 with sgl_vertex_param() (a damping factor, a source).
  *  @return SGL_OK, SGL_EINVAL (unknown program), SGL_ESTATE, SGL_ENOMEM,
  *          a superstep's error (a compute function's failed send). */
-int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *graph, uint32_t prog,
-                   const double *params, unsigned max_supersteps,
-                   sgl_pregel_stats_t *ret_stats);
+SGL_API int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *graph, uint32_t prog,
+                           const double *params, unsigned max_supersteps,
+                           sgl_pregel_stats_t *ret_stats);
 
 /** Checkpoints: from now on, runs on @p graph save their state at the
  *  start of supersteps @p every, 2 @p every, ... into the folder @p dir,
@@ -213,8 +215,8 @@ int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *graph, uint32_t prog,
  *  are removed. @p every 0 turns checkpoints off.
  *  @param dir  copied; at most 200 bytes.
  *  @return SGL_OK, SGL_EINVAL (NULL graph, a long or NULL dir). */
-int sgl_pregel_checkpoint(sgl_graph_t *graph, const char *dir,
-                          unsigned every);
+SGL_API int sgl_pregel_checkpoint(sgl_graph_t *graph, const char *dir,
+                                  unsigned every);
 
 /** Bound the message buffers of runs on @p graph: no worker stages or
  *  receives more than @p bytes_per_worker bytes in one exchange. A
@@ -227,7 +229,7 @@ int sgl_pregel_checkpoint(sgl_graph_t *graph, const char *dir,
  *  default; one exchange per superstep).
  *  @return SGL_OK, SGL_EINVAL (NULL graph). A run fails with SGL_ENOMEM,
  *          before sending, if even 4096 rounds exceed the bound. */
-int sgl_pregel_set_budget(sgl_graph_t *graph, size_t bytes_per_worker);
+SGL_API int sgl_pregel_set_budget(sgl_graph_t *graph, size_t bytes_per_worker);
 
 /** Continue the run whose last complete checkpoint is in the folder set
  *  with sgl_pregel_checkpoint(), on this tree (the same or another number
@@ -240,15 +242,16 @@ int sgl_pregel_set_budget(sgl_graph_t *graph, size_t bytes_per_worker);
  *  @return as sgl_pregel_run(); SGL_EIO (no manifest, unreadable or
  *          truncated files: the message names the file), SGL_EPARSE (a
  *          manifest or file of another graph or program). */
-int sgl_pregel_resume(sgl_ctx_t *root, sgl_graph_t *graph, uint32_t prog,
-                      const double *params, unsigned max_supersteps,
-                      sgl_pregel_stats_t *ret_stats);
+SGL_API int sgl_pregel_resume(sgl_ctx_t *root, sgl_graph_t *graph,
+                              uint32_t prog, const double *params,
+                              unsigned max_supersteps,
+                              sgl_pregel_stats_t *ret_stats);
 
 /** Copy every vertex's value, in vertex order, to @p dst at the root
  *  (capacity values of the last run's program's value size).
  *  @return SGL_OK, SGL_EINVAL, SGL_ESTATE (no run), SGL_ESIZE. */
-int sgl_pregel_values(sgl_ctx_t *root, const sgl_graph_t *graph, void *dst,
-                      size_t capacity);
+SGL_API int sgl_pregel_values(sgl_ctx_t *root, const sgl_graph_t *graph,
+                              void *dst, size_t capacity);
 
 /* ---- inside a compute function ---- */
 
@@ -265,51 +268,51 @@ typedef struct sgl_vertex_state {
 
 /** Fill @p ret with the vertex's id, superstep, value, message, out-degree
  *  and the worker's scratch. */
-void sgl_vertex_state(sgl_vertex_t *v, sgl_vertex_state_t *ret);
+SGL_API void sgl_vertex_state(sgl_vertex_t *v, sgl_vertex_state_t *ret);
 
-uint64_t sgl_vertex_id(const sgl_vertex_t *v);
+SGL_API uint64_t sgl_vertex_id(const sgl_vertex_t *v);
 /** The vertex's value (the program's value_size bytes), writable. */
-void *sgl_vertex_value(sgl_vertex_t *v);
-size_t sgl_vertex_out_degree(const sgl_vertex_t *v);
+SGL_API void *sgl_vertex_value(sgl_vertex_t *v);
+SGL_API size_t sgl_vertex_out_degree(const sgl_vertex_t *v);
 /** Targets of the out-edges, sorted. */
-const uint64_t *sgl_vertex_out_edges(const sgl_vertex_t *v);
+SGL_API const uint64_t *sgl_vertex_out_edges(const sgl_vertex_t *v);
 /** The combined message that reached the vertex in this superstep, or
  *  NULL. */
-const void *sgl_vertex_message(const sgl_vertex_t *v);
+SGL_API const void *sgl_vertex_message(const sgl_vertex_t *v);
 /** This superstep's number (0 first). */
-unsigned sgl_vertex_superstep(const sgl_vertex_t *v);
+SGL_API unsigned sgl_vertex_superstep(const sgl_vertex_t *v);
 /** Vertices of the graph. */
-uint64_t sgl_vertex_count(const sgl_vertex_t *v);
+SGL_API uint64_t sgl_vertex_count(const sgl_vertex_t *v);
 /** Parameter @p i of the run (0 if none was given). */
-double sgl_vertex_param(const sgl_vertex_t *v, unsigned i);
+SGL_API double sgl_vertex_param(const sgl_vertex_t *v, unsigned i);
 /** Aggregator @p i as combined over the previous superstep (its identity
  *  in superstep 0). */
-double sgl_vertex_aggregated(const sgl_vertex_t *v, unsigned i);
+SGL_API double sgl_vertex_aggregated(const sgl_vertex_t *v, unsigned i);
 /** The worker's scratch for this program (scratch_size bytes, zero at
  *  the start of a run, suitably aligned for any type): what begin()
  *  wrote in this superstep. */
-void *sgl_vertex_scratch(sgl_vertex_t *v);
+SGL_API void *sgl_vertex_scratch(sgl_vertex_t *v);
 /** Contribute @p x to aggregator @p i of this superstep. */
-void sgl_vertex_aggregate(sgl_vertex_t *v, unsigned i, double x);
+SGL_API void sgl_vertex_aggregate(sgl_vertex_t *v, unsigned i, double x);
 /** Send @p msg (msg_size bytes, copied) to vertex @p target, combined
  *  with the other messages this worker sends it in this superstep.
  *  @return SGL_OK, SGL_EINVAL (target out of range), SGL_ENOMEM. */
-int sgl_vertex_send(sgl_vertex_t *v, uint64_t target, const void *msg);
+SGL_API int sgl_vertex_send(sgl_vertex_t *v, uint64_t target, const void *msg);
 /** Send @p msg to every out-edge's target: as many sgl_vertex_send()
  *  calls, but recorded once per vertex; the worker combines them per
  *  target over a layout of its out-edges by target computed once per
  *  graph, so that a vertex program that sends along its edges (PageRank)
  *  costs a read per edge rather than a send.
  *  @return SGL_OK or SGL_ENOMEM (the first time, for that layout). */
-int sgl_vertex_send_all(sgl_vertex_t *v, const void *msg);
+SGL_API int sgl_vertex_send_all(sgl_vertex_t *v, const void *msg);
 /** Halt until a message arrives. */
-void sgl_vertex_vote_halt(sgl_vertex_t *v);
+SGL_API void sgl_vertex_vote_halt(sgl_vertex_t *v);
 
 /** Built-in combiners: sums of doubles, minimum of uint64_t values. A
  *  program that names one is combined in a loop the compiler sees whole,
  *  not through a call per message. */
-void sgl_combine_sum_f64(void *acc, const void *msg);
-void sgl_combine_min_u64(void *acc, const void *msg);
+SGL_API void sgl_combine_sum_f64(void *acc, const void *msg);
+SGL_API void sgl_combine_min_u64(void *acc, const void *msg);
 
 /* ---- reference programs ---- */
 
@@ -319,22 +322,22 @@ void sgl_combine_min_u64(void *acc, const void *msg);
  *  @p max_iter iterations (one superstep each, plus one).
  *  @param ranks  NULL, or n doubles at the root.
  *  @return as sgl_pregel_run(). */
-int sgl_pagerank(sgl_ctx_t *root, sgl_graph_t *graph, double alpha,
-                 double tol, unsigned max_iter, double *ranks,
-                 sgl_pregel_stats_t *ret_stats);
+SGL_API int sgl_pagerank(sgl_ctx_t *root, sgl_graph_t *graph, double alpha,
+                         double tol, unsigned max_iter, double *ranks,
+                         sgl_pregel_stats_t *ret_stats);
 
 /** The registered numbers of sgl_pagerank()'s and sgl_bfs_hops()'s
  *  programs (0 before sgl_algorithms_register()), to resume their runs
  *  with sgl_pregel_resume(): PageRank's parameters are {alpha, tol} and
  *  its supersteps max_iter + 2; BFS's are {source}. */
-uint32_t sgl_pagerank_program_id(void);
-uint32_t sgl_bfs_hops_program_id(void);
+SGL_API uint32_t sgl_pagerank_program_id(void);
+SGL_API uint32_t sgl_bfs_hops_program_id(void);
 
 /** Hops from @p source along out-edges (breadth-first, one superstep per
  *  level); UINT64_MAX for unreachable vertices.
  *  @param hops  NULL, or n values at the root. */
-int sgl_bfs_hops(sgl_ctx_t *root, sgl_graph_t *graph, uint64_t source,
-                 uint64_t *hops, sgl_pregel_stats_t *ret_stats);
+SGL_API int sgl_bfs_hops(sgl_ctx_t *root, sgl_graph_t *graph, uint64_t source,
+                         uint64_t *hops, sgl_pregel_stats_t *ret_stats);
 
 #ifdef __cplusplus
 }

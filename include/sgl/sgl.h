@@ -100,7 +100,7 @@ typedef struct sgl_opts {
 } sgl_opts_t;
 
 /** Fill @p opts with the defaults. */
-void sgl_opts_default(sgl_opts_t *opts);
+SGL_API void sgl_opts_default(sgl_opts_t *opts);
 
 /** Start the runtime in every process of MPI_COMM_WORLD (collective).
  *  Initialises MPI with MPI_THREAD_FUNNELED if the caller has not; then
@@ -112,20 +112,21 @@ void sgl_opts_default(sgl_opts_t *opts);
  *  @return SGL_OK, SGL_EMPI (MPI gives less than FUNNELED), SGL_ESHAPE (the
  *          tree needs a different number of processes), SGL_EPARSE, SGL_EIO,
  *          SGL_EHWLOC or SGL_ENOMEM. The result is the same on every rank. */
-int sgl_init(int *argc, char ***argv, const sgl_opts_t *opts,
-             sgl_runtime_t **ret_rt);
+SGL_API int sgl_init(int *argc, char ***argv, const sgl_opts_t *opts,
+                     sgl_runtime_t **ret_rt);
 
 /** Stop the runtime (collective); frees every context and child state
  *  (calling the state destructors) and the machine tree. NULL is a no-op.
  *  @return SGL_OK or SGL_EMPI. */
-int sgl_finalize(sgl_runtime_t *rt);
+SGL_API int sgl_finalize(sgl_runtime_t *rt);
 
 /** Register a task so that it can run at MPI levels. Every process must
  *  register the same tasks in the same order, before sgl_run().
  *  @param name  copied; used in error messages and to check that every
  *               process agrees.
  *  @return SGL_OK, SGL_EINVAL (NULL, or already registered), SGL_ENOMEM. */
-int sgl_task_register(sgl_runtime_t *rt, sgl_task_fn fn, const char *name);
+SGL_API int sgl_task_register(sgl_runtime_t *rt, sgl_task_fn fn,
+                              const char *name);
 
 /** Run a program (collective): the root master runs @p task on the root
  *  context while every other process serves its master. The root is a
@@ -138,8 +139,8 @@ int sgl_task_register(sgl_runtime_t *rt, sgl_task_fn fn, const char *name);
  *              every process that needs it; may be NULL.
  *  @return on every process, the task's status (with the same message on
  *          every process). */
-int sgl_run(sgl_runtime_t *rt, sgl_task_fn task, const void *arg,
-            size_t arg_size);
+SGL_API int sgl_run(sgl_runtime_t *rt, sgl_task_fn task, const void *arg,
+                    size_t arg_size);
 
 /** The block the root put in the last sgl_run(), as @p elem_size-byte
  *  elements. On the root's process always; on the others only with
@@ -150,64 +151,65 @@ int sgl_run(sgl_runtime_t *rt, sgl_task_fn task, const void *arg,
  *          (NULL argument, elem_size 0), SGL_ESTATE (no successful run,
  *          or another process without share_result), SGL_ESIZE (not a
  *          whole number of elements). */
-int sgl_run_result(const sgl_runtime_t *rt, size_t elem_size,
-                   const void **ret_data, size_t *ret_count);
+SGL_API int sgl_run_result(const sgl_runtime_t *rt, size_t elem_size,
+                           const void **ret_data, size_t *ret_count);
 
 /** The machine tree the runtime runs on. Owned by the runtime. */
-const sgl_machine_t *sgl_runtime_machine(const sgl_runtime_t *rt);
+SGL_API const sgl_machine_t *sgl_runtime_machine(const sgl_runtime_t *rt);
 /** This process's rank in the runtime's communicator. */
-int sgl_runtime_rank(const sgl_runtime_t *rt);
+SGL_API int sgl_runtime_rank(const sgl_runtime_t *rt);
 /** A warning about this process's set-up, or NULL: today, more worker
  *  threads than the processing units the process may run on, or than the
  *  host has for all its ranks together (allowed and correct, but not
  *  meaningful for speed). The library never prints; tools show it. */
-const char *sgl_runtime_warning(const sgl_runtime_t *rt);
+SGL_API const char *sgl_runtime_warning(const sgl_runtime_t *rt);
 
 /** Level of the context's node (root = 0). */
-unsigned sgl_ctx_level(const sgl_ctx_t *ctx);
+SGL_API unsigned sgl_ctx_level(const sgl_ctx_t *ctx);
 /** Number of children (0 on a worker). */
-unsigned sgl_ctx_children(const sgl_ctx_t *ctx);
+SGL_API unsigned sgl_ctx_children(const sgl_ctx_t *ctx);
 /** Position among the siblings (0 at the root). */
-unsigned sgl_ctx_index(const sgl_ctx_t *ctx);
+SGL_API unsigned sgl_ctx_index(const sgl_ctx_t *ctx);
 /** Nonzero on the root master (which has no master to put to). */
-int sgl_ctx_is_root(const sgl_ctx_t *ctx);
+SGL_API int sgl_ctx_is_root(const sgl_ctx_t *ctx);
 /** Nonzero on a master (a node with children): the paper's "if master". */
-int sgl_ctx_is_master(const sgl_ctx_t *ctx);
+SGL_API int sgl_ctx_is_master(const sgl_ctx_t *ctx);
 /** Nonzero on a leaf worker. */
-int sgl_ctx_is_worker(const sgl_ctx_t *ctx);
+SGL_API int sgl_ctx_is_worker(const sgl_ctx_t *ctx);
 /** Number of workers below (1 on a worker). */
-size_t sgl_ctx_workers(const sgl_ctx_t *ctx);
+SGL_API size_t sgl_ctx_workers(const sgl_ctx_t *ctx);
 /** Number of workers below child @p i (0 if out of range): the natural
  *  weight for splitting data over heterogeneous children. */
-size_t sgl_ctx_child_workers(const sgl_ctx_t *ctx, unsigned i);
+SGL_API size_t sgl_ctx_child_workers(const sgl_ctx_t *ctx, unsigned i);
 /** Depth-first index of the first worker below (the worker's own index). */
-size_t sgl_ctx_first_worker(const sgl_ctx_t *ctx);
+SGL_API size_t sgl_ctx_first_worker(const sgl_ctx_t *ctx);
 /** The machine-tree node this context plays. */
-const sgl_node_t *sgl_ctx_node(const sgl_ctx_t *ctx);
+SGL_API const sgl_node_t *sgl_ctx_node(const sgl_ctx_t *ctx);
 /** The machine tree. */
-const sgl_machine_t *sgl_ctx_machine(const sgl_ctx_t *ctx);
+SGL_API const sgl_machine_t *sgl_ctx_machine(const sgl_ctx_t *ctx);
 
 /** The state this node keeps across supersteps (NULL until set). */
-void *sgl_ctx_state(const sgl_ctx_t *ctx);
+SGL_API void *sgl_ctx_state(const sgl_ctx_t *ctx);
 /** Set the node's persistent state. The runtime does not copy it; if
  *  @p destroy is not NULL it is called on the previous state when replaced
  *  and on the last one by sgl_finalize(). */
-void sgl_ctx_set_state(sgl_ctx_t *ctx, void *state, void (*destroy)(void *));
+SGL_API void sgl_ctx_set_state(sgl_ctx_t *ctx, void *state,
+                               void (*destroy)(void *));
 
 /** The state kept under @p key (NULL until set), for libraries built on
  *  SGL, so that their state and the program's never collide: a library
  *  uses the address of one of its own objects as the key (the SGL
  *  algorithms of algorithms.h do). The NULL key is the program's slot,
  *  sgl_ctx_state(). */
-void *sgl_ctx_keyed_state(const sgl_ctx_t *ctx, const void *key);
+SGL_API void *sgl_ctx_keyed_state(const sgl_ctx_t *ctx, const void *key);
 
 /** Set the state under @p key, as sgl_ctx_set_state() does for the
  *  program's slot (destroy called on replacement and by sgl_finalize()).
  *  Setting NULL removes the key.
  *  @return SGL_OK, SGL_EINVAL (NULL context), SGL_ENOMEM (the previous
  *          state is then kept). */
-int sgl_ctx_set_keyed_state(sgl_ctx_t *ctx, const void *key, void *state,
-                            void (*destroy)(void *));
+SGL_API int sgl_ctx_set_keyed_state(sgl_ctx_t *ctx, const void *key,
+                                    void *state, void (*destroy)(void *));
 
 /* Blocks. Every superstep call sizes a block as a count of elements of
  * elem_size bytes (> 0): scatter, bcast, scatter_buffer, gather,
@@ -223,8 +225,8 @@ int sgl_ctx_set_keyed_state(sgl_ctx_t *ctx, const void *key, void *state,
  *  @param ret_counts  sgl_ctx_children() entries, written on success.
  *  @return SGL_OK, SGL_ESTATE (a worker), SGL_EINVAL (NULL, or weights
  *          negative, not finite or summing to 0). */
-int sgl_ctx_split(const sgl_ctx_t *ctx, size_t n, const double *weights,
-                  size_t *ret_counts);
+SGL_API int sgl_ctx_split(const sgl_ctx_t *ctx, size_t n, const double *weights,
+                          size_t *ret_counts);
 
 /** Stage a different block for each child for the next sgl_pardo().
  *  @param src        children's blocks back to back, in child order; must
@@ -235,22 +237,22 @@ int sgl_ctx_split(const sgl_ctx_t *ctx, size_t n, const double *weights,
  *          SGL_EINVAL (NULL with a non-zero count, elem_size 0), SGL_ERANGE
  *          (total size overflows size_t).
  *  @par Cost: k_down = sum of counts * elem_size bytes at this level. */
-int sgl_scatter(sgl_ctx_t *ctx, const void *src, size_t elem_size,
-                const size_t *counts);
+SGL_API int sgl_scatter(sgl_ctx_t *ctx, const void *src, size_t elem_size,
+                        const size_t *counts);
 
 /** Stage @p n elements of @p src split over the children by
  *  sgl_ctx_split() (with @p weights, NULL for the workers below each
  *  child): sgl_scatter() without a counts array.
  *  @return as sgl_ctx_split() and sgl_scatter(), SGL_ENOMEM. */
-int sgl_scatter_split(sgl_ctx_t *ctx, const void *src, size_t elem_size,
-                      size_t n, const double *weights);
+SGL_API int sgl_scatter_split(sgl_ctx_t *ctx, const void *src, size_t elem_size,
+                              size_t n, const double *weights);
 
 /** Stage the same block of @p count elements for every child for the next
  *  sgl_pardo().
  *  @param src  must stay valid until sgl_pardo() returns.
  *  @return as sgl_scatter(). */
-int sgl_bcast(sgl_ctx_t *ctx, const void *src, size_t elem_size,
-              size_t count);
+SGL_API int sgl_bcast(sgl_ctx_t *ctx, const void *src, size_t elem_size,
+                      size_t count);
 
 /** Stage child @p i's block of @p count elements for the next sgl_pardo()
  *  in a runtime-owned buffer that the caller fills in place: one copy less
@@ -266,8 +268,8 @@ int sgl_bcast(sgl_ctx_t *ctx, const void *src, size_t elem_size,
  *          already staged), SGL_EINVAL (@p i out of range, @p ret_data
  *          NULL, elem_size 0), SGL_ERANGE (size overflows), SGL_ENOMEM.
  *  @par Cost: as sgl_scatter() with these block sizes. */
-int sgl_scatter_buffer(sgl_ctx_t *ctx, unsigned i, size_t elem_size,
-                       size_t count, void **ret_data);
+SGL_API int sgl_scatter_buffer(sgl_ctx_t *ctx, unsigned i, size_t elem_size,
+                               size_t count, void **ret_data);
 
 /** Run @p task on every child with a copy of the argument bytes, then wait
  *  for all of them. Blocks staged by sgl_scatter()/sgl_bcast() are delivered
@@ -277,8 +279,8 @@ int sgl_scatter_buffer(sgl_ctx_t *ctx, unsigned i, size_t elem_size,
  *          with "child i of <node> (rank r): <its message>" as message.
  *          All children run to completion even if one fails.
  *  @par Cost: max over children + 2 l at this level. */
-int sgl_pardo(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
-              size_t arg_size);
+SGL_API int sgl_pardo(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
+                      size_t arg_size);
 
 /** Copy the blocks the children put in the last pardo, back to back in
  *  child order, into @p dst. Call it once per pardo: at an MPI level large
@@ -290,8 +292,8 @@ int sgl_pardo(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
  *          whole number of elements, or the total exceeds @p capacity; in
  *          both cases nothing is copied).
  *  @par Cost: k_up = total bytes at this level. */
-int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size, size_t capacity,
-               size_t *ret_counts);
+SGL_API int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size,
+                       size_t capacity, size_t *ret_counts);
 
 /** sgl_gather() into a new array of exactly the children's total, for
  *  blocks whose sizes the master does not know: one call instead of
@@ -301,8 +303,8 @@ int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size, size_t capacity,
  *  @param ret_total   the number of elements gathered.
  *  @param ret_counts  NULL, or sgl_ctx_children() per-child counts.
  *  @return as sgl_gather(), SGL_ENOMEM. */
-int sgl_gather_alloc(sgl_ctx_t *ctx, size_t elem_size, void **ret_data,
-                     size_t *ret_total, size_t *ret_counts);
+SGL_API int sgl_gather_alloc(sgl_ctx_t *ctx, size_t elem_size, void **ret_data,
+                             size_t *ret_total, size_t *ret_counts);
 
 /** Look at child @p i's block of the last pardo without copying. Valid
  *  until the next sgl_pardo() on this context. Call it before
@@ -312,8 +314,8 @@ int sgl_gather_alloc(sgl_ctx_t *ctx, size_t elem_size, void **ret_data,
  *  @return SGL_OK, SGL_ESTATE (no pardo ran, or the block is gone into an
  *          earlier gather's destination), SGL_EINVAL (i out of range,
  *          elem_size 0), SGL_ESIZE (not a whole number of elements). */
-int sgl_gather_block(sgl_ctx_t *ctx, unsigned i, size_t elem_size,
-                     const void **ret_data, size_t *ret_count);
+SGL_API int sgl_gather_block(sgl_ctx_t *ctx, unsigned i, size_t elem_size,
+                             const void **ret_data, size_t *ret_count);
 
 /** Free the buffers that hold the children's blocks of the last pardo,
  *  once the master no longer needs them, instead of keeping them for reuse
@@ -323,7 +325,7 @@ int sgl_gather_block(sgl_ctx_t *ctx, unsigned i, size_t elem_size,
  *  sgl_gather_block() calls for this pardo fail with SGL_ESTATE. Blocks
  *  still in flight at an MPI level are received first, then freed.
  *  @return SGL_OK, SGL_ESTATE (not a master, or no pardo ran), SGL_EMPI. */
-int sgl_gather_release(sgl_ctx_t *ctx);
+SGL_API int sgl_gather_release(sgl_ctx_t *ctx);
 
 /** The block this node received: in a child, the block its master staged
  *  for it in the current pardo; at the root, a copy of sgl_run()'s
@@ -335,8 +337,8 @@ int sgl_gather_release(sgl_ctx_t *ctx);
  *  @return SGL_OK, SGL_ESTATE outside a task or after sgl_recv_release(),
  *          SGL_EINVAL (NULL out-parameter, elem_size 0), SGL_ESIZE (not a
  *          whole number of elements), SGL_ENOMEM (at the root). */
-int sgl_recv(sgl_ctx_t *ctx, size_t elem_size, void **ret_data,
-             size_t *ret_count);
+SGL_API int sgl_recv(sgl_ctx_t *ctx, size_t elem_size, void **ret_data,
+                     size_t *ret_count);
 
 /** Free the buffer holding this node's received block before the task
  *  ends, when the task no longer needs it (e.g. after merging it into its
@@ -344,7 +346,7 @@ int sgl_recv(sgl_ctx_t *ctx, size_t elem_size, void **ret_data,
  *  sgl_recv() in this task fails with SGL_ESTATE. The task's argument
  *  stays valid.
  *  @return SGL_OK, or SGL_ESTATE outside a task. */
-int sgl_recv_release(sgl_ctx_t *ctx);
+SGL_API int sgl_recv_release(sgl_ctx_t *ctx);
 
 /** Hand a block of @p count elements up: copies them from @p src now. In a
  *  child it goes to the master; at the root it is the run's result
@@ -352,20 +354,21 @@ int sgl_recv_release(sgl_ctx_t *ctx);
  *  one.
  *  @return SGL_OK, SGL_ESTATE (outside a task), SGL_EINVAL, SGL_ERANGE,
  *          SGL_ENOMEM. */
-int sgl_put(sgl_ctx_t *ctx, const void *src, size_t elem_size, size_t count);
+SGL_API int sgl_put(sgl_ctx_t *ctx, const void *src, size_t elem_size,
+                    size_t count);
 
 /** Like sgl_put(), but returns a node-owned buffer of @p count elements
  *  for the caller to fill in place (no copy). Valid until the task
  *  returns.
  *  @return SGL_OK, SGL_ESTATE, SGL_EINVAL, SGL_ERANGE, SGL_ENOMEM. */
-int sgl_put_buffer(sgl_ctx_t *ctx, size_t elem_size, size_t count,
-                   void **ret_data);
+SGL_API int sgl_put_buffer(sgl_ctx_t *ctx, size_t elem_size, size_t count,
+                           void **ret_data);
 
 /** Declare @p units of work done by this node in the current task (the
  *  w of the cost model, in elements of the kernel that bounds it). Adds up
  *  over the task; the trace reports it next to the measured time.
  *  @return SGL_OK, or SGL_ESTATE outside a task. */
-int sgl_ctx_add_work(sgl_ctx_t *ctx, double units);
+SGL_API int sgl_ctx_add_work(sgl_ctx_t *ctx, double units);
 
 /* Exchange supersteps (DESIGN.md section 8): horizontal data movement.
  * In a task, a worker stages blocks addressed to other workers with
@@ -402,8 +405,9 @@ typedef enum sgl_exchange_method {
  *          SGL_EINVAL (NULL counts with ndest > 0, NULL src with a
  *          non-zero count, elem_size 0), SGL_ERANGE (sizes overflow),
  *          SGL_ENOMEM. */
-int sgl_exchange_put(sgl_ctx_t *ctx, const void *src, size_t elem_size,
-                     size_t first_dest, size_t ndest, const size_t *counts);
+SGL_API int sgl_exchange_put(sgl_ctx_t *ctx, const void *src, size_t elem_size,
+                             size_t first_dest, size_t ndest,
+                             const size_t *counts);
 
 /** At a master (or a worker, which exchanges with itself), between
  *  pardos: move the blocks staged by every worker below it to their
@@ -417,7 +421,7 @@ int sgl_exchange_put(sgl_ctx_t *ctx, const void *src, size_t elem_size,
  *          SGL_EINVAL (a worker addressed a worker outside this master;
  *          the message names both), SGL_ENOMEM, SGL_EMPI, or a failure in
  *          a child, worded as sgl_pardo() words it. */
-int sgl_exchange(sgl_ctx_t *ctx);
+SGL_API int sgl_exchange(sgl_ctx_t *ctx);
 
 /** In a worker's task: the blocks received in the last exchange that
  *  reached it, back to back by source worker. Owned by the runtime, valid
@@ -432,22 +436,22 @@ int sgl_exchange(sgl_ctx_t *ctx);
  *          SGL_ESTATE (not a worker, outside a task, or released),
  *          SGL_EINVAL (NULL ret_data or ret_count, elem_size 0),
  *          SGL_ESIZE (a block is not a whole number of elements). */
-int sgl_exchange_recv(sgl_ctx_t *ctx, size_t elem_size, void **ret_data,
-                      size_t *ret_count, const size_t **ret_counts,
-                      size_t *ret_sources, size_t *ret_first);
+SGL_API int sgl_exchange_recv(sgl_ctx_t *ctx, size_t elem_size, void **ret_data,
+                              size_t *ret_count, const size_t **ret_counts,
+                              size_t *ret_sources, size_t *ret_first);
 
 /** In a worker's task: free the received blocks once they are no longer
  *  needed (a merge has read them), instead of keeping them until the next
  *  exchange. @return SGL_OK, SGL_ESTATE (not a worker, outside a task). */
-int sgl_exchange_release(sgl_ctx_t *ctx);
+SGL_API int sgl_exchange_release(sgl_ctx_t *ctx);
 
 /** Choose how sgl_exchange() runs at masters of @p level (every level
  *  with UINT_MAX). Collective in effect: call it with the same values in
  *  every process (the SGL_EXCHANGE environment variable of rank 0, auto,
  *  direct or routed, sets every level at sgl_init()).
  *  @return SGL_OK, SGL_EINVAL (NULL, unknown method, no such level). */
-int sgl_runtime_set_exchange(sgl_runtime_t *rt, unsigned level,
-                             sgl_exchange_method_t method);
+SGL_API int sgl_runtime_set_exchange(sgl_runtime_t *rt, unsigned level,
+                                     sgl_exchange_method_t method);
 
 /** Give the runtime a machine file's parameters (a tree of the runtime's
  *  shape, e.g. from sgl_machine_load()) for SGL_EXCHANGE_AUTO: at each
@@ -457,12 +461,13 @@ int sgl_runtime_set_exchange(sgl_runtime_t *rt, unsigned level,
  *  4 l + W^2 b (g_up + g_down). The choice is copied; @p params may be
  *  freed after the call. Collective in effect: call it in every process.
  *  @return SGL_OK, SGL_EINVAL (NULL, or another shape). */
-int sgl_runtime_set_params(sgl_runtime_t *rt, const sgl_machine_t *params);
+SGL_API int sgl_runtime_set_params(sgl_runtime_t *rt,
+                                   const sgl_machine_t *params);
 
 /** The method the runtime will use for an exchange at a master of
  *  @p level: never AUTO. */
-sgl_exchange_method_t sgl_runtime_exchange_method(const sgl_runtime_t *rt,
-                                                  unsigned level);
+SGL_API sgl_exchange_method_t
+sgl_runtime_exchange_method(const sgl_runtime_t *rt, unsigned level);
 
 /** One recorded superstep at a master, as the trace holds it. Times are in
  *  seconds since the runtime started on that process (the processes'
@@ -503,27 +508,27 @@ typedef enum sgl_trace_format {
 
 /** Number of supersteps recorded in this process since the start or the
  *  last sgl_trace_clear(). */
-size_t sgl_trace_steps(const sgl_runtime_t *rt);
+SGL_API size_t sgl_trace_steps(const sgl_runtime_t *rt);
 
 /** Read recorded superstep @p i of this process, in order of start time.
  *  The arrays stay valid until the next superstep of this process or
  *  sgl_trace_clear(); read the trace between programs.
  *  @return SGL_OK or SGL_EINVAL (out of range). */
-int sgl_trace_step(const sgl_runtime_t *rt, size_t i,
-                   sgl_trace_step_t *ret_step);
+SGL_API int sgl_trace_step(const sgl_runtime_t *rt, size_t i,
+                           sgl_trace_step_t *ret_step);
 
 /** Write the supersteps of every process to @p path on rank 0
  *  (collective; call it between programs, on every process).
  *  @return SGL_OK, SGL_EIO (cannot write), SGL_EMPI, SGL_ENOMEM. */
-int sgl_trace_write(sgl_runtime_t *rt, const char *path,
-                    sgl_trace_format_t format);
+SGL_API int sgl_trace_write(sgl_runtime_t *rt, const char *path,
+                            sgl_trace_format_t format);
 
 /** Supersteps this process did not record because a master's trace was
  *  full (sgl_opts_t.trace_max) or memory ran out, since the last clear. */
-size_t sgl_trace_dropped(const sgl_runtime_t *rt);
+SGL_API size_t sgl_trace_dropped(const sgl_runtime_t *rt);
 
 /** Forget every recorded superstep of this process. */
-void sgl_trace_clear(sgl_runtime_t *rt);
+SGL_API void sgl_trace_clear(sgl_runtime_t *rt);
 
 /** Replay the supersteps recorded since the last sgl_trace_clear() on the
  *  link parameters of @p params (a machine file's tree of the same shape as
@@ -541,8 +546,8 @@ void sgl_trace_clear(sgl_runtime_t *rt);
  *  @return SGL_OK, SGL_EINVAL (NULL, or @p params has another shape),
  *          SGL_ERANGE (a level of @p params has no parameters), SGL_EMPI,
  *          SGL_ENOMEM. */
-int sgl_trace_replay(sgl_runtime_t *rt, const sgl_machine_t *params,
-                     double *ret_seconds);
+SGL_API int sgl_trace_replay(sgl_runtime_t *rt, const sgl_machine_t *params,
+                             double *ret_seconds);
 
 #ifdef __cplusplus
 }

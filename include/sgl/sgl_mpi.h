@@ -19,8 +19,8 @@ extern "C" {
  *  runtime duplicates @p comm and never finalises MPI.
  *  @return as sgl_init(); SGL_ESTATE if MPI is not initialised, SGL_EMPI if
  *          its thread level is below FUNNELED. */
-int sgl_init_comm(MPI_Comm comm, const sgl_opts_t *opts,
-                  sgl_runtime_t **ret_rt);
+SGL_API int sgl_init_comm(MPI_Comm comm, const sgl_opts_t *opts,
+                          sgl_runtime_t **ret_rt);
 
 #ifdef __cplusplus
 }

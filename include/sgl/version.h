@@ -7,6 +7,8 @@
 #ifndef SGL_VERSION_H
 #define SGL_VERSION_H
 
+#include <sgl/api.h>
+
 #define SGL_VERSION_MAJOR 0
 #define SGL_VERSION_MINOR 2
 #define SGL_VERSION_PATCH 0
@@ -23,7 +25,7 @@ extern "C" {
 /** The version of the library the program runs with ("0.2.0"), to
  *  compare with the SGL_VERSION_STRING it was compiled against. Static
  *  storage. */
-const char *sgl_version(void);
+SGL_API const char *sgl_version(void);
 
 #ifdef __cplusplus
 }

@@ -45,6 +45,17 @@ syms=$(nm -D --defined-only "$so" | awk '{print $3}')
 bad=$(for s in $syms; do grep -qw "$s" "$incdir"/*.h || echo "$s"; done)
 [ -z "$bad" ] || { echo "not ok - libsgl exports symbols no public header declares:" $bad; exit 1; }
 echo "ok - libsgl exports $(echo "$syms" | wc -l) symbols, all declared in include/sgl/"
+# And the reverse: every function a header marks SGL_API is exported (the
+# library is compiled with hidden visibility, so an unmarked declaration
+# would be missing at link time).
+decl=$(awk '/^SGL_API / { d = $0; while (d !~ /\(/ && (getline l) > 0) d = d " " l
+                           sub(/\(.*/, "", d); n = split(d, w, /[ *]+/); print w[n] }' \
+       "$incdir"/*.h | sort -u)
+missing=$(comm -23 <(echo "$decl") <(echo "$syms" | sort -u))
+[ -z "$missing" ] || { echo "not ok - declared SGL_API but not exported:" "$missing"; exit 1; }
+unmarked=$(grep -hE '^[a-z][a-z_0-9 *]*\bsgl_[a-z0-9_]+\(' "$incdir"/*.h | grep -v '^static' || true)
+[ -z "$unmarked" ] || { echo "not ok - public declarations without SGL_API:"; echo "$unmarked"; exit 1; }
+echo "ok - the $(echo "$decl" | wc -l) functions the headers mark SGL_API are all exported"
 # The static library cannot hide its internals, so they carry the sgl__
 # prefix: a program's own algo_fill or wire_plan must link beside it.
 a=$libdir/libsgl.a
