@@ -106,6 +106,8 @@ rhi = rhi > 1.15 ? rhi : 1.15
 if (rlo < 0.5 || rhi > 2) {
     set logscale y
     set yrange [rlo / 1.15 : rhi * 1.15]
+    set ytics add (0.02, 0.05, 0.2, 0.5, 2, 5, 20, 50)
+    set mytics 10
 } else {
     set yrange [rlo - 0.05 * (rhi - rlo) : rhi + 0.05 * (rhi - rlo)]
 }
