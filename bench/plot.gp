@@ -40,12 +40,22 @@ ratio(name) = (strcol("config") eq cfg && strcol("algo") eq algo && column("medi
 # Ranges from the data: a fifth of a decade of room on each side of the
 # sizes (no point on the border, no empty decade), and the times from the
 # smallest minimum or prediction to the largest maximum or prediction.
+# A stats call that finds no valid point warns and leaves STATS_records
+# undefined: ask have(0), not STATS_records.
+have(dummy) = exists("STATS_records") && STATS_records > 0
 stats csv using (inrow(column("n_elements"))) nooutput
+if (!have(0)) {
+    print sprintf("plot.gp: %s has no %s points of %s", csv, algo, configs)
+    set label 1 sprintf("no %s points", algo) at graph 0.5, graph 0.5 center
+    set xrange [1 : 10]; set yrange [1 : 10]
+    plot NaN notitle
+    exit
+}
 xlo = STATS_min; xhi = STATS_max
 ylo = 1e300; yhi = 0
 do for [c in "min_s max_s closed_form_s replay_s"] {
     stats csv using (inrow(column(c)) > 0 ? inrow(column(c)) : NaN) nooutput
-    if (STATS_records > 0) {
+    if (have(0)) {
         ylo = STATS_min < ylo ? STATS_min : ylo
         yhi = STATS_max > yhi ? STATS_max : yhi
     }
@@ -53,7 +63,7 @@ do for [c in "min_s max_s closed_form_s replay_s"] {
 rlo = 1; rhi = 1
 do for [c in "closed_form_s replay_s"] {
     stats csv using (inrow(column("median_s")) > 0 && column(c) > 0 ? column(c) / column("median_s") : NaN) nooutput
-    if (STATS_records > 0) {
+    if (have(0)) {
         rlo = STATS_min < rlo ? STATS_min : rlo
         rhi = STATS_max > rhi ? STATS_max : rhi
     }
@@ -61,6 +71,9 @@ do for [c in "closed_form_s replay_s"] {
 pad(lo, hi, f) = (hi / lo) ** f > 1.25 ? (hi / lo) ** f : 1.25
 xpad = pad(xlo, xhi, 0.05)
 ypad = pad(ylo, yhi, 0.06)
+# At least a factor of 5 from bottom to top, so that two labelled ticks
+# (1, 2, 5 of a decade, below) fall inside.
+ypad = ypad ** 2 * yhi / ylo < 5 ? sqrt(5 * ylo / yhi) : ypad
 set xrange [xlo / xpad : xhi * xpad]
 
 set lmargin at screen 0.10
@@ -76,6 +89,11 @@ set format y "%g"
 set mytics 10
 set ylabel "time [ms]"
 set yrange [1e3 * ylo / ypad : 1e3 * yhi * ypad]
+# Under two decades the powers of ten alone leave the axis nearly bare:
+# label 2 and 5 of every decade too.
+if (yhi / ylo < 100) {
+    do for [e = -9:6] { set ytics add (2 * 10.0 ** e, 5 * 10.0 ** e) }
+}
 set grid xtics ytics mytics lw 0.5, lw 0.2
 # The legends start right of the data, at fixed places: "outside" alone
 # lets a wide legend reach back over the plot when the margins are fixed.

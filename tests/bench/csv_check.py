@@ -175,6 +175,15 @@ if run(["gnuplot", "--version"], {}).returncode == 0:
         if term == "svg" and (b"predicted / measured" not in data or
                               b"within 10%" not in data):
             fail("plot.gp: no predicted/measured panel in reduce.svg")
+    # No point of the algorithm (or no prediction): a frame that says so,
+    # not a gnuplot error and an empty file.
+    out = os.path.join(tmp, "none.png")
+    r = run(["gnuplot", "-e",
+             f"csv='{points}'; algo='nosuch'; configs='1x2'; "
+             f"term='png'; outfile='{out}'", os.path.join(src, "bench/plot.gp")],
+            {})
+    if r.returncode or not os.path.isfile(out) or os.path.getsize(out) < 2000:
+        fail(f"plot.gp without points: exit {r.returncode}, {r.stderr}")
 else:
     print("gnuplot not installed: plot not checked", file=sys.stderr)
 
