@@ -438,13 +438,13 @@ static void print_point(const char *config, const struct point *pt)
 
 /* points.csv: one row per (configuration, algorithm, size), SGL's
  * statistics over the repetitions, the predictions and every peer's
- * median (a column per peer, empty in the rows of other algorithms). */
+ * median: <peer>_median_s for each of peer_names in order
+ * (omp_reduction_median_s ... gnu_parallel_sort_median_s), empty in the
+ * rows of other algorithms. */
 static const char *points_header =
     "config,shape,workers,ranks,threads_per_rank,oversubscribed,algo,"
     "n_elements,reps,median_s,min_s,max_s,q1_s,q3_s,closed_form_s,"
-    "closed_form_rel_err,replay_s,replay_rel_err,closed_form_one_worker_s,"
-    "omp_reduction_median_s,read_bound_median_s,two_pass_scan_median_s,"
-    "omp_scan_median_s,std_sort_median_s,gnu_parallel_sort_median_s";
+    "closed_form_rel_err,replay_s,replay_rel_err,closed_form_one_worker_s";
 
 /* measurements.csv: one row per timed repetition and implementation (sgl,
  * a peer, the replay of that repetition's trace), plus the closed form
@@ -461,9 +461,14 @@ struct run_info {
 static int write_points(const char *path, const struct run_info *ri,
                         const struct point *pts, int npts)
 {
+    char header[1024], err[512];
+    size_t off = (size_t)snprintf(header, sizeof header, "%s", points_header);
+    for (int a = 0; a < NALGO; a++)
+        for (int k = 0; k < 2 && off < sizeof header; k++)
+            off += (size_t)snprintf(header + off, sizeof header - off,
+                                    ",%s_median_s", peer_names[a][k]);
     bench_csv_t c;
-    char err[512];
-    if (bench_csv_open(&c, path, points_header, 1, err, sizeof err)) {
+    if (bench_csv_open(&c, path, header, 1, err, sizeof err)) {
         fprintf(stderr, "bench_main: %s\n", err);
         return -1;
     }
