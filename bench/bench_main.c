@@ -31,8 +31,12 @@
  * machine file alone and its scale-out tables (speed-up and efficiency over
  * the fan-outs of its top and bottom levels).
  *
- * Table on stdout (rank 0), progress on stderr; --csv appends rows (with a
- * header if the file is new), --json writes this configuration's points. */
+ * Table on stdout (rank 0), progress on stderr; --json writes this
+ * configuration's points. --csv appends one row per point and
+ * --measurements one row per timed repetition and implementation, both
+ * RFC 4180 (bench_csv.h) with a header if the file is new; a file with
+ * other columns is refused. The CSV headers are points_header and
+ * measurements_header below. */
 #include <math.h>
 #include <mpi.h>
 #include <omp.h>
@@ -42,6 +46,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_csv.h"
 #include "bench_env.h"
 #include "cache_flush.h"
 #include "peer_scan.h"
@@ -387,8 +392,16 @@ struct point {
     double closed, replay, seq_pred;
     double peer[4]; /* reduce: omp, read bound; scan: two-pass, omp scan;
                        psrs: std::sort, gnu parallel */
+    /* The timed repetitions themselves (reps each, warm-up left out), for
+     * measurements.csv: SGL's, the two peers' and the replay of each
+     * run's trace (NAN where the replay failed). */
+    double *rep_s, *peer_rep_s[2], *replay_rep_s;
 };
 
+/* One name per peer, the same in the table, the CSV files and the plots.
+ * With several ranks the reduction and scan peers combine the ranks'
+ * parts with MPI_Reduce / MPI_Exscan: the same code, so the same name
+ * (the configuration's ranks say which ran). */
 static const char *peer_names[NALGO][2] = {
     {"omp_reduction", "read_bound"},
     {"two_pass_scan", "omp_scan"},
@@ -409,8 +422,7 @@ static void print_header(void)
            "[elems]", "[ms]", "[ms]", "[ms]", "[ms]", "[%]", "[ms]", "[%]");
 }
 
-static void print_point(const char *config, const struct point *pt,
-                        int ranks)
+static void print_point(const char *config, const struct point *pt)
 {
     printf("%-10s %-7s %10zu %10.4f %10.4f %10.4f %10.4f %+8.1f %10.4f "
            "%+8.1f ",
@@ -419,50 +431,120 @@ static void print_point(const char *config, const struct point *pt,
            100 * rel(pt->closed, pt->meas.med), pt->replay * 1e3,
            100 * rel(pt->replay, pt->meas.med));
     for (int k = 0; k < 2; k++)
-        printf(" %s%s %.3f", peer_names[pt->algo][k],
-               ranks > 1 && pt->algo != A_PSRS && k == 0 ? "+mpi" : "",
+        printf(" %s %.3f", peer_names[pt->algo][k],
                pt->peer[k] / pt->meas.med);
     printf("\n");
 }
 
-static const char *csv_header =
-    "config,shape,workers,ranks,threads_per_rank,oversubscribed,algo,n,reps,"
-    "median_s,min_s,max_s,q1_s,q3_s,closed_s,closed_err,replay_s,replay_err,"
-    "pred_seq_s,peer1,peer1_s,peer2,peer2_s\n";
+/* points.csv: one row per (configuration, algorithm, size), SGL's
+ * statistics over the repetitions, the predictions and every peer's
+ * median: <peer>_median_s for each of peer_names in order
+ * (omp_reduction_median_s ... gnu_parallel_sort_median_s), empty in the
+ * rows of other algorithms. */
+static const char *points_header =
+    "config,shape,workers,ranks,threads_per_rank,oversubscribed,algo,"
+    "n_elements,reps,median_s,min_s,max_s,q1_s,q3_s,closed_form_s,"
+    "closed_form_rel_err,replay_s,replay_rel_err,closed_form_one_worker_s";
 
-static int write_csv(const char *path, const char *config, const char *shape,
-                     size_t workers, int ranks, int over, int reps,
-                     const struct point *pts, int npts)
+/* measurements.csv: one row per timed repetition and implementation (sgl,
+ * a peer, the replay of that repetition's trace), plus the closed form
+ * once per point (rep empty: one prediction, not a measurement). */
+static const char *measurements_header =
+    "config,shape,workers,ranks,algo,n_elements,implementation,rep,time_s";
+
+struct run_info {
+    const char *config, *shape;
+    size_t workers;
+    int ranks, over, reps;
+};
+
+static int write_points(const char *path, const struct run_info *ri,
+                        const struct point *pts, int npts)
 {
-    FILE *f = fopen(path, "r");
-    int fresh = !f;
-    if (f)
-        fclose(f);
-    f = fopen(path, "a");
-    if (!f)
+    char header[1024], err[512];
+    size_t off = (size_t)snprintf(header, sizeof header, "%s", points_header);
+    for (int a = 0; a < NALGO; a++)
+        for (int k = 0; k < 2 && off < sizeof header; k++)
+            off += (size_t)snprintf(header + off, sizeof header - off,
+                                    ",%s_median_s", peer_names[a][k]);
+    bench_csv_t c;
+    if (bench_csv_open(&c, path, header, 1, err, sizeof err)) {
+        fprintf(stderr, "bench_main: %s\n", err);
         return -1;
-    if (fresh)
-        fputs(csv_header, f);
-    char safe[256];
-    snprintf(safe, sizeof safe, "%s", shape);
-    for (char *c = safe; *c; c++)
-        if (*c == ',')
-            *c = ';';
-    shape = safe;
+    }
     for (int i = 0; i < npts; i++) {
         const struct point *p = &pts[i];
-        fprintf(f,
-                "%s,%s,%zu,%d,%zu,%d,%s,%zu,%d,%.6e,%.6e,%.6e,%.6e,%.6e,%.6e,"
-                "%.5f,%.6e,%.5f,%.6e,%s,%.6e,%s,%.6e\n",
-                config, shape, workers, ranks, workers / (size_t)ranks, over,
-                algo_names[p->algo], p->n, reps, p->meas.med, p->meas.min,
-                p->meas.max, p->meas.q1, p->meas.q3, p->closed,
-                rel(p->closed, p->meas.med), p->replay,
-                rel(p->replay, p->meas.med), p->seq_pred,
-                peer_names[p->algo][0], p->peer[0], peer_names[p->algo][1],
-                p->peer[1]);
+        bench_csv_str(&c, ri->config);
+        bench_csv_str(&c, ri->shape);
+        bench_csv_int(&c, (long long)ri->workers);
+        bench_csv_int(&c, ri->ranks);
+        bench_csv_int(&c, (long long)(ri->workers / (size_t)ri->ranks));
+        bench_csv_int(&c, ri->over);
+        bench_csv_str(&c, algo_names[p->algo]);
+        bench_csv_int(&c, (long long)p->n);
+        bench_csv_int(&c, ri->reps);
+        bench_csv_num(&c, p->meas.med);
+        bench_csv_num(&c, p->meas.min);
+        bench_csv_num(&c, p->meas.max);
+        bench_csv_num(&c, p->meas.q1);
+        bench_csv_num(&c, p->meas.q3);
+        bench_csv_num(&c, p->closed);
+        bench_csv_num(&c, rel(p->closed, p->meas.med));
+        bench_csv_num(&c, p->replay);
+        bench_csv_num(&c, rel(p->replay, p->meas.med));
+        bench_csv_num(&c, p->seq_pred);
+        for (int a = 0; a < NALGO; a++)
+            for (int k = 0; k < 2; k++)
+                bench_csv_num(&c, a == p->algo ? p->peer[k] : NAN);
+        bench_csv_end(&c);
     }
-    return fclose(f);
+    return bench_csv_close(&c);
+}
+
+static void measurement_row(bench_csv_t *c, const struct run_info *ri,
+                            const struct point *p, const char *impl, int rep,
+                            double t)
+{
+    bench_csv_str(c, ri->config);
+    bench_csv_str(c, ri->shape);
+    bench_csv_int(c, (long long)ri->workers);
+    bench_csv_int(c, ri->ranks);
+    bench_csv_str(c, algo_names[p->algo]);
+    bench_csv_int(c, (long long)p->n);
+    bench_csv_str(c, impl);
+    if (rep > 0)
+        bench_csv_int(c, rep);
+    else
+        bench_csv_empty(c);
+    bench_csv_num(c, t);
+    bench_csv_end(c);
+}
+
+static int write_measurements(const char *path, const struct run_info *ri,
+                              const struct point *pts, int npts)
+{
+    bench_csv_t c;
+    char err[512];
+    if (bench_csv_open(&c, path, measurements_header, 1, err, sizeof err)) {
+        fprintf(stderr, "bench_main: %s\n", err);
+        return -1;
+    }
+    for (int i = 0; i < npts; i++) {
+        const struct point *p = &pts[i];
+        for (int r = 0; r < ri->reps; r++) {
+            measurement_row(&c, ri, p, "sgl", r + 1, p->rep_s[r]);
+            for (int k = 0; k < 2; k++)
+                measurement_row(&c, ri, p, peer_names[p->algo][k], r + 1,
+                                p->peer_rep_s[k][r]);
+        }
+        for (int r = 0; r < ri->reps; r++)
+            if (isfinite(p->replay_rep_s[r]))
+                measurement_row(&c, ri, p, "replay", r + 1,
+                                p->replay_rep_s[r]);
+        if (isfinite(p->closed))
+            measurement_row(&c, ri, p, "closed_form", 0, p->closed);
+    }
+    return bench_csv_close(&c);
 }
 
 static void json_num(FILE *f, double v)
@@ -708,13 +790,18 @@ static void usage(FILE *f)
             "first wins)\n"
             "  --oversubscribed   flag the configuration as not meaningful "
             "for speed\n"
-            "  --csv FILE         append rows; --json FILE  write points\n"
+            "  --csv FILE         append one row per point (RFC 4180, header "
+            "if new)\n"
+            "  --measurements FILE  append one row per timed repetition and "
+            "implementation\n"
+            "  --json FILE        write this configuration's points\n"
             "  --no-header        do not print the table header\n");
 }
 
 int main(int argc, char **argv)
 {
     const char *config = NULL, *csv = NULL, *json = NULL, *predict = NULL;
+    const char *meas_csv = NULL;
     const char *param_paths[MAX_PARAMS];
     int nparams = 0, reps = 5, over = 0, header = 1;
     int want[NALGO] = {1, 1, 1};
@@ -734,6 +821,8 @@ int main(int argc, char **argv)
             config = argv[++i];
         } else if (more && !strcmp(a, "--csv")) {
             csv = argv[++i];
+        } else if (more && !strcmp(a, "--measurements")) {
+            meas_csv = argv[++i];
         } else if (more && !strcmp(a, "--json")) {
             json = argv[++i];
         } else if (more && !strcmp(a, "--predict")) {
@@ -788,9 +877,17 @@ int main(int argc, char **argv)
     if (p.threads < 1)
         p.threads = 1;
     omp_set_num_threads(p.threads);
+    /* A tree no shape string rebuilds ("package:2 core:[1,2]": the first
+     * package's single core collapses, the leaves end at two depths) has
+     * no sgl_machine_shape(); its source names what built it, "shape:
+     * package:2 core:[1,2]" or "discovered": the shape column keeps the
+     * shape itself. */
     const char *shape = sgl_machine_shape(rm);
-    if (!shape)
+    if (!shape) {
         shape = sgl_machine_source(rm);
+        if (!strncmp(shape, "shape: ", 7))
+            shape += 7;
+    }
     if (!config)
         config = shape;
 
@@ -838,7 +935,17 @@ int main(int argc, char **argv)
             struct point *pt = &pts[npts];
             pt->algo = a;
             pt->n = n;
-            double meas[MAX_REPS], repl[MAX_REPS], pe[2][MAX_REPS];
+            double *reps_all = malloc(4 * (size_t)reps * sizeof *reps_all);
+            if (!reps_all) {
+                fprintf(stderr, "bench_main: out of memory\n");
+                status = 1;
+                break;
+            }
+            pt->rep_s = reps_all;
+            pt->peer_rep_s[0] = reps_all + reps;
+            pt->peer_rep_s[1] = reps_all + 2 * reps;
+            pt->replay_rep_s = reps_all + 3 * reps;
+            double repl[MAX_REPS];
             int nrepl = 0;
             p.n = n;
             p.lo = n * (size_t)p.rank / (size_t)p.ranks;
@@ -917,9 +1024,10 @@ int main(int argc, char **argv)
                 }
                 if (k == 0)
                     continue;
-                meas[k - 1] = g_time;
-                pe[0][k - 1] = t1;
-                pe[1][k - 1] = t2;
+                pt->rep_s[k - 1] = g_time;
+                pt->peer_rep_s[0][k - 1] = t1;
+                pt->peer_rep_s[1][k - 1] = t2;
+                pt->replay_rep_s[k - 1] = rs;
                 if (isfinite(rs))
                     repl[nrepl++] = rs;
             }
@@ -939,17 +1047,17 @@ int main(int argc, char **argv)
                 break;
             }
             if (p.rank == 0) {
-                pt->meas = stats_of(meas, reps);
+                pt->meas = stats_of(pt->rep_s, reps);
                 pt->replay = median_of(repl, nrepl);
-                pt->peer[0] = median_of(pe[0], reps);
-                pt->peer[1] = median_of(pe[1], reps);
+                pt->peer[0] = median_of(pt->peer_rep_s[0], reps);
+                pt->peer[1] = median_of(pt->peer_rep_s[1], reps);
                 sgl_prediction_t r;
                 pt->closed = pt->seq_pred = NAN;
                 if (pred && predict_one(pred, a, (double)n, &r) == SGL_OK) {
                     pt->closed = r.total;
                     pt->seq_pred = r.sequential;
                 }
-                print_point(config, pt, p.ranks);
+                print_point(config, pt);
                 fflush(stdout);
                 fprintf(stderr, "  %s n=%zu: %.3f ms median, %.1f s\n",
                         algo_names[a], n, pt->meas.med * 1e3, bench_now() - t0pt);
@@ -959,17 +1067,18 @@ int main(int argc, char **argv)
         }
     }
     if (p.rank == 0 && !status) {
-        if (csv && write_csv(csv, config, shape, workers, p.ranks, over, reps,
-                             pts, npts)) {
-            fprintf(stderr, "bench_main: cannot write %s\n", csv);
+        struct run_info ri = {config, shape, workers, p.ranks, over, reps};
+        if ((csv && write_points(csv, &ri, pts, npts)) ||
+            (meas_csv && write_measurements(meas_csv, &ri, pts, npts)))
             status = 1;
-        }
         if (json && write_json(json, config, shape, workers, p.ranks, over,
                                reps, how, pts, npts)) {
             fprintf(stderr, "bench_main: cannot write %s\n", json);
             status = 1;
         }
     }
+    for (int i = 0; pts && i < NALGO * nsizes; i++)
+        free(pts[i].rep_s); /* also a point left half-done by an error */
     free(pts);
     bench_flush_free();
     for (int f = 0; f < nparams; f++)

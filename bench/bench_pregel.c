@@ -17,7 +17,15 @@
  * of the run predicted. Both
  * runs also show the skew: the busiest worker's h against the mean.
  * The tree is SGL_SHAPE or the discovered machine; the peer runs on the
- * same ranks with OMP_NUM_THREADS threads each. */
+ * same ranks with OMP_NUM_THREADS threads each.
+ *
+ * --csv (RFC 4180, bench_csv.h), one row per measurement: ranks, workers,
+ * scale, implementation (sgl; peer_pagerank, the hand-written peer; model,
+ * the prediction), rep (1..R), superstep (the superstep's index in its
+ * run, for time_per superstep), time_s and time_per: superstep_mean (a
+ * run's time over its supersteps), iteration_mean (the peer's time over
+ * its iterations) or superstep (one superstep of an SGL run from its
+ * trace, and its prediction, with --machine). */
 #include <getopt.h>
 #include <math.h>
 #include <mpi.h>
@@ -25,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_csv.h"
 #include "bench_env.h"
 #include "peers_mpi.h"
 #include "pregel_steps.h"
@@ -302,7 +311,28 @@ static int calibrate_without(const struct traced *t, int skip, double *c)
 
 /* Measured against predicted per superstep, each timed run predicted with
  * the c of the others, and the skew of h. */
-static void print_model(const struct opts *o, FILE *csv,
+static int csv_ranks;      /* the run's MPI ranks and the tree's */
+static size_t csv_workers; /* workers, for the CSV rows */
+
+static void csv_row(bench_csv_t *c, int ranks, size_t workers,
+                    unsigned scale, const char *impl, int rep,
+                    long superstep, double t, const char *per)
+{
+    bench_csv_int(c, ranks);
+    bench_csv_int(c, (long long)workers);
+    bench_csv_int(c, scale);
+    bench_csv_str(c, impl);
+    bench_csv_int(c, rep);
+    if (superstep >= 0)
+        bench_csv_int(c, superstep);
+    else
+        bench_csv_empty(c);
+    bench_csv_num(c, t);
+    bench_csv_str(c, per);
+    bench_csv_end(c);
+}
+
+static void print_model(const struct opts *o, bench_csv_t *csv,
                         const struct traced *t)
 {
     sgl_machine_t *m = NULL;
@@ -339,9 +369,12 @@ static void print_model(const struct opts *o, FILE *csv,
                 cm[k] = fmax(cm[k], p->time[w]);
             xm[k] = p->exchange;
             skew[k] = p->h_mean > 0 ? p->h / p->h_mean : 1;
-            if (csv && ok)
-                fprintf(csv, "measured,%d.%zu,%.9g\npredicted,%d.%zu,%.9g\n",
-                        r, i, meas[k], r, i, pr[k]);
+            if (ok) {
+                csv_row(csv, csv_ranks, csv_workers, o->scale, "sgl", r + 1, (long)i,
+                        meas[k], "superstep");
+                csv_row(csv, csv_ranks, csv_workers, o->scale, "model", r + 1,
+                        (long)i, pr[k], "superstep");
+            }
         }
     }
     if (ok && k > 0) {
@@ -400,9 +433,16 @@ int main(int argc, char **argv)
     double *ts = calloc((size_t)o.reps, sizeof *ts);
     double *tp = calloc((size_t)o.reps, sizeof *tp);
     double *ratio = calloc((size_t)o.reps, sizeof *ratio);
-    FILE *csv = rank == 0 && o.csv ? fopen(o.csv, "w") : NULL;
-    if (csv)
-        fprintf(csv, "what,rep,seconds_per_iteration\n");
+    MPI_Comm_size(MPI_COMM_WORLD, &csv_ranks);
+    csv_workers = nw;
+    bench_csv_t csv = {NULL, 0};
+    char err[512];
+    if (rank == 0 && o.csv &&
+        bench_csv_open(&csv, o.csv,
+                       "ranks,workers,scale,implementation,rep,superstep,"
+                       "time_s,time_per",
+                       0, err, sizeof err))
+        fprintf(stderr, "bench_pregel: %s\n", err);
     struct job j = {BUILD, o.scale, o.iters, 0, 1, ""};
     struct result r, built, first;
     int rc = run(rt, &j, &built);
@@ -439,8 +479,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "pagerank: run %d of %d: SGL %.3f ms per superstep, "
                         "peer %.3f ms per iteration\n",
                 k + 1, o.reps, 1e3 * ts[k], 1e3 * tp[k]);
-        if (csv)
-            fprintf(csv, "sgl,%d,%.9g\npeer,%d,%.9g\n", k, ts[k], k, tp[k]);
+        csv_row(&csv, csv_ranks, nw, o.scale, "sgl", k + 1, -1, ts[k],
+                "superstep_mean");
+        csv_row(&csv, csv_ranks, nw, o.scale, "peer_pagerank", k + 1, -1,
+                tp[k], "iteration_mean");
     }
     /* Checkpoints every 5 supersteps: the same runs again, writing. */
     double *tc = calloc((size_t)o.reps, sizeof *tc), nckpt = 0;
@@ -490,7 +532,7 @@ int main(int argc, char **argv)
         printf("  %-30s %10.3f s (the fan layout built in it)\n",
                "first run on the graph", first.seconds);
         print_row("SGL, per superstep", ts, o.reps, 1e-3, "ms");
-        print_row("hand MPI + OpenMP, per iter.", tp, o.reps, 1e-3, "ms");
+        print_row("peer_pagerank, per iteration", tp, o.reps, 1e-3, "ms");
         print_row("SGL speed / peer speed", ratio, o.reps, 1, "x ");
         printf("  %-30s %10.3g\n", "largest rank difference", diff);
         printf("  %-30s %10llu -> %llu per run (%.2fx fewer)\n",
@@ -515,7 +557,7 @@ int main(int argc, char **argv)
         }
     }
     if (!rc && rank == 0 && o.machine)
-        print_model(&o, csv, &tr);
+        print_model(&o, &csv, &tr);
     if (!rc && rank == 0) {
         printf("  hub graph: the same at scale %u, vertices numbered by "
                "falling out-degree\n%34s %12s %12s\n",
@@ -544,8 +586,10 @@ int main(int argc, char **argv)
                 diff);
         rc = 1;
     }
-    if (csv)
-        fclose(csv);
+    if (bench_csv_close(&csv)) {
+        fprintf(stderr, "bench_pregel: cannot write %s\n", o.csv);
+        rc = 1;
+    }
     free(ts), free(tp), free(ratio), free(peer_ranks), free(sgl_ranks);
     sgl_finalize(rt);
     return rc ? 1 : 0;

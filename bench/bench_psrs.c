@@ -11,7 +11,12 @@
  *
  * The tree is --shape, else SGL_SHAPE, else the discovered machine.
  * Prints one line per repetition and medians with their spread; the CSV
- * has one row per measurement. */
+ * (RFC 4180, bench_csv.h) has one row per measurement: shape, ranks,
+ * n_elements, implementation (psrs_direct, psrs_routed, psrs_one_worker,
+ * ips4o_parallel; the last two alone in one process), workers, rep (1..R),
+ * time_s, root_bytes (bytes the root scattered and gathered) and
+ * peak_over_share (the busiest rank's peak memory over its share of the
+ * input; psrs_direct only). */
 #include <getopt.h>
 #include <malloc.h>
 #include <math.h>
@@ -21,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench_csv.h"
 #include "bench_env.h"
 #include "timing.h"
 #include <sgl/algorithms.h>
@@ -131,6 +137,22 @@ static void summary(const char *what, double *v, int n, const char *unit)
            bench_median(v, n), unit, n, lo, hi);
 }
 
+static void csv_row(bench_csv_t *c, const char *shape, int ranks, size_t n,
+                    const char *impl, size_t workers, int rep, double t,
+                    double root_bytes, double peak_over_share)
+{
+    bench_csv_str(c, shape);
+    bench_csv_int(c, ranks);
+    bench_csv_int(c, (long long)n);
+    bench_csv_str(c, impl);
+    bench_csv_int(c, (long long)workers);
+    bench_csv_int(c, rep);
+    bench_csv_num(c, t);
+    bench_csv_num(c, root_bytes);
+    bench_csv_num(c, peak_over_share);
+    bench_csv_end(c);
+}
+
 static sgl_runtime_t *start(const char *shape)
 {
     sgl_opts_t o;
@@ -207,10 +229,17 @@ int main(int argc, char **argv)
     }
     size_t P = sgl_machine_workers(sgl_runtime_machine(rt));
     double share = (double)n / (double)P * sizeof(double);
-    FILE *csv = rank == 0 && csv_path ? fopen(csv_path, "w") : NULL;
-    if (csv)
-        fprintf(csv, "rep,config,n,workers,seconds,root_bytes,peak_over_share"
-                     "\n");
+    const sgl_machine_t *tree = sgl_runtime_machine(rt);
+    const char *tree_shape = sgl_machine_shape(tree) ? sgl_machine_shape(tree)
+                                                     : sgl_machine_source(tree);
+    bench_csv_t csv = {NULL, 0};
+    char err[512];
+    if (rank == 0 && csv_path &&
+        bench_csv_open(&csv, csv_path,
+                       "shape,ranks,n_elements,implementation,workers,rep,"
+                       "time_s,root_bytes,peak_over_share",
+                       0, err, sizeof err))
+        fprintf(stderr, "bench_psrs: %s\n", err);
     double *t_direct = calloc((size_t)reps, sizeof(double));
     double *t_routed = calloc((size_t)reps, sizeof(double));
     double *t_one = calloc((size_t)reps, sizeof(double));
@@ -282,26 +311,24 @@ int main(int argc, char **argv)
                         "%.1f ms; ETA %.0f s\n",
                 k + 1, reps, 1e3 * d.seconds, 1e3 * r.seconds,
                 bench_eta(spent, k + 1, reps));
-        if (csv) {
-            fprintf(csv, "%d,direct,%zu,%zu,%.9f,%.0f,%.4f\n", k, n, P,
-                    d.seconds, d.root_bytes, worst);
-            fprintf(csv, "%d,routed,%zu,%zu,%.9f,%.0f,\n", k, n, P, r.seconds,
-                    r.root_bytes);
-            if (one) {
-                fprintf(csv, "%d,one_worker,%zu,1,%.9f,%.0f,\n", k, n,
-                        o.seconds, o.root_bytes);
-                fprintf(csv, "%d,ips4o_parallel,%zu,%zu,%.9f,,\n", k, n, P,
-                        ips);
-            }
+        csv_row(&csv, tree_shape, size, n, "psrs_direct", P, k + 1,
+                d.seconds, d.root_bytes, worst);
+        csv_row(&csv, tree_shape, size, n, "psrs_routed", P, k + 1,
+                r.seconds, r.root_bytes, NAN);
+        if (one) {
+            csv_row(&csv, tree_shape, size, n, "psrs_one_worker", 1, k + 1,
+                    o.seconds, o.root_bytes, NAN);
+            csv_row(&csv, tree_shape, size, n, "ips4o_parallel", P, k + 1,
+                    ips, NAN, NAN);
         }
     }
     if (rank == 0 && !rc) {
-        summary("PSRS, direct exchange", t_direct, reps, "s");
-        summary("PSRS, routed exchange", t_routed, reps, "s");
+        summary("PSRS, direct exchange (psrs_direct)", t_direct, reps, "s");
+        summary("PSRS, routed exchange (psrs_routed)", t_routed, reps, "s");
         summary("routed / direct (x faster direct)", r_route, reps, "x");
         if (one) {
-            summary("PSRS on one worker", t_one, reps, "s");
-            summary("IPS4o parallel sort", t_ips, reps, "s");
+            summary("PSRS on one worker (psrs_one_worker)", t_one, reps, "s");
+            summary("IPS4o parallel sort (ips4o_parallel)", t_ips, reps, "s");
             summary("one worker / direct (speed-up)", r_speed, reps, "x");
             summary("IPS4o / direct (x faster PSRS)", r_ips, reps, "x");
         }
@@ -314,8 +341,10 @@ int main(int argc, char **argv)
     }
     if (rc && rank == 0)
         fprintf(stderr, "bench_psrs: %s\n", sgl_last_error());
-    if (csv)
-        fclose(csv);
+    if (bench_csv_close(&csv)) {
+        fprintf(stderr, "bench_psrs: cannot write %s\n", csv_path);
+        rc = rc ? rc : SGL_EIO;
+    }
     free(buf);
     sgl_finalize(one);
     sgl_finalize(rt);

@@ -11,7 +11,14 @@
  * The level is the root's link: run it alone for the thread level, under
  * `mpirun -n 2` with SGL_SHAPE=rank:2 for the MPI level. Ratios are
  * peer time / SGL time, so >= 1 means SGL is as fast as the peer.
- * Usage: bench_superstep [--quick] [--doubles N] [--csv FILE] */
+ * Usage: bench_superstep [--quick] [--doubles N] [--csv FILE]
+ *
+ * --csv (RFC 4180, bench_csv.h), one row per trial and implementation:
+ * level (threads or mpi), children, doubles, case (empty_superstep,
+ * scatter_large_block, gather_large_block), implementation (sgl, or the
+ * peer: omp_parallel_barrier, mpi_scatterv_gatherv, memcpy, mpi_scatterv,
+ * mpi_gatherv), trial (1..7), time_s (one superstep, or one scatter or
+ * gather of the large block, averaged over the trial's repetitions). */
 #include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
@@ -19,6 +26,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_csv.h"
 #include "timing.h"
 
 #include <sgl/sgl.h>
@@ -262,18 +270,52 @@ int main(int argc, char **argv)
     }
     if (rank == 0) {
         const char *level = mpi ? "mpi" : "threads";
-        const char *pe_name = mpi ? "Scatterv+Gatherv 1 word" : "omp parallel+barrier";
-        const char *ps_name = mpi ? "MPI_Scatterv" : "memcpy";
-        const char *pg_name = mpi ? "MPI_Gatherv" : "memcpy";
+        const char *pe_name = mpi ? "mpi_scatterv_gatherv" : "omp_parallel_barrier";
+        const char *ps_name = mpi ? "mpi_scatterv" : "memcpy";
+        const char *pg_name = mpi ? "mpi_gatherv" : "memcpy";
+        /* Every trial, before the medians sort the arrays. */
+        if (c.csv) {
+            const struct {
+                const char *what, *peer;
+                const double *sgl, *peer_t;
+            } cases[] = {{"empty_superstep", pe_name, se, pe},
+                         {"scatter_large_block", ps_name, ss, ps},
+                         {"gather_large_block", pg_name, sg, pg}};
+            bench_csv_t f;
+            char err[512];
+            if (bench_csv_open(&f, c.csv,
+                               "level,children,doubles,case,implementation,"
+                               "trial,time_s",
+                               0, err, sizeof err)) {
+                fprintf(stderr, "bench_superstep: %s\n", err);
+            } else {
+                for (int k = 0; k < 3; k++)
+                    for (int i = 0; i < 2 * TRIALS; i++) {
+                        bench_csv_str(&f, level);
+                        bench_csv_int(&f, sgl_node_arity(root));
+                        bench_csv_int(&f, (long long)c.doubles);
+                        bench_csv_str(&f, cases[k].what);
+                        bench_csv_str(&f, i < TRIALS ? "sgl" : cases[k].peer);
+                        bench_csv_int(&f, i % TRIALS + 1);
+                        bench_csv_num(&f, i < TRIALS
+                                              ? cases[k].sgl[i]
+                                              : cases[k].peer_t[i - TRIALS]);
+                        bench_csv_end(&f);
+                    }
+                if (bench_csv_close(&f))
+                    fprintf(stderr, "bench_superstep: cannot write %s\n",
+                            c.csv);
+            }
+        }
         struct {
             const char *what, *peer;
             double sgl, peer_t, goal;
         } row[] = {
-            {"empty superstep", pe_name, bench_median(se, TRIALS), bench_median(pe, TRIALS),
+            {"empty_superstep", pe_name, bench_median(se, TRIALS), bench_median(pe, TRIALS),
              1 / 1.5},
-            {"scatter large block", ps_name, bench_median(ss, TRIALS),
+            {"scatter_large_block", ps_name, bench_median(ss, TRIALS),
              bench_median(ps, TRIALS), 0.8},
-            {"gather large block", pg_name, bench_median(sg, TRIALS),
+            {"gather_large_block", pg_name, bench_median(sg, TRIALS),
              bench_median(pg, TRIALS), 0.8},
         };
         printf("superstep cost, %s level, %u children, %zu doubles, median "
@@ -287,18 +329,6 @@ int main(int argc, char **argv)
             printf("%-20s %-26s %12.2f %12.2f %8.3f %6.2f %s\n", row[i].what,
                    row[i].peer, 1e6 * row[i].sgl, 1e6 * row[i].peer_t, ratio,
                    row[i].goal, ratio >= row[i].goal ? "met" : "MISSED");
-        }
-        if (c.csv) {
-            FILE *f = fopen(c.csv, "w");
-            if (f) {
-                fprintf(f, "level,case,peer,sgl_s,peer_s,ratio,goal\n");
-                for (size_t i = 0; i < sizeof row / sizeof *row; i++)
-                    fprintf(f, "%s,%s,%s,%.9g,%.9g,%.4f,%.3f\n", level,
-                            row[i].what, row[i].peer, row[i].sgl,
-                            row[i].peer_t, row[i].peer_t / row[i].sgl,
-                            row[i].goal);
-                fclose(f);
-            }
         }
     }
     sgl_finalize(rt);

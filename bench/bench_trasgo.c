@@ -20,7 +20,17 @@
  * The tree is SGL_SHAPE or the discovered machine; the peers run on the
  * same ranks with OMP_NUM_THREADS threads each. --machine gives the
  * parameters (sgl-probe's file of this machine) for the prediction; the
- * heat kernel's c is measured here, in this run. */
+ * heat kernel's c is measured here, in this run.
+ *
+ * --csv (RFC 4180, bench_csv.h), one row per measurement: ranks, workers
+ * (the tree's), benchmark (heat2d, cannon, plan_part_heat2d,
+ * plan_part_rotate), implementation (sgl; the peers peer_heat2d and
+ * peer_cannon; model, the prediction), n_side (the grid's side; rotate:
+ * the 1D array's length), rep (1..R; empty for the prediction and the plan
+ * rows, which are medians over workers), time_s per time_per (iteration,
+ * run or worker_part), checksum (hex, XOR over the result: equal
+ * checksums, equal results), plan_workers and source_workers (plan rows:
+ * the partition's workers, the most workers one worker reads from). */
 #include <getopt.h>
 #include <mpi.h>
 #include <omp.h>
@@ -30,6 +40,7 @@
 #include <string.h>
 
 #include "../algorithms/dplan_math.h"
+#include "bench_csv.h"
 #include "bench_env.h"
 #include "peers_mpi.h"
 #include "stencil_kernels.h"
@@ -82,14 +93,42 @@ static int run_sgl(sgl_runtime_t *rt, const struct job *j,
 
 /* ---- the CSV ---- */
 
-static FILE *csv;
+static bench_csv_t csv;
+static int csv_ranks;
+static size_t csv_workers;
 
-static void csv_row(const char *what, const char *impl, int rep,
-                    double seconds_per_unit, uint64_t check)
+static const char *csv_header =
+    "ranks,workers,benchmark,implementation,n_side,rep,time_s,time_per,"
+    "checksum,plan_workers,source_workers";
+
+/* One row; @p rep 0, @p check 0 and @p plan_workers 0 leave their fields
+ * empty. */
+static void csv_row(const char *bench, const char *impl, size_t n_side,
+                    int rep, double t, const char *per, uint64_t check,
+                    size_t plan_workers, size_t source_workers)
 {
-    if (csv)
-        fprintf(csv, "%s,%s,%d,%.9g,%016llx\n", what, impl, rep,
-                seconds_per_unit, (unsigned long long)check);
+    char hex[24];
+    snprintf(hex, sizeof hex, "%016llx", (unsigned long long)check);
+    bench_csv_int(&csv, csv_ranks);
+    bench_csv_int(&csv, (long long)csv_workers);
+    bench_csv_str(&csv, bench);
+    bench_csv_str(&csv, impl);
+    bench_csv_int(&csv, (long long)n_side);
+    if (rep)
+        bench_csv_int(&csv, rep);
+    else
+        bench_csv_empty(&csv);
+    bench_csv_num(&csv, t);
+    bench_csv_str(&csv, per);
+    bench_csv_str(&csv, check ? hex : NULL);
+    if (plan_workers) {
+        bench_csv_int(&csv, (long long)plan_workers);
+        bench_csv_int(&csv, (long long)source_workers);
+    } else {
+        bench_csv_empty(&csv);
+        bench_csv_empty(&csv);
+    }
+    bench_csv_end(&csv);
 }
 
 /* ---- medians of paired runs ---- */
@@ -102,7 +141,8 @@ struct series {
 };
 
 static void print_series(const char *unit_name, double unit,
-                         const struct series *s, int have_peer)
+                         const struct series *s, const char *peer_name,
+                         int have_peer)
 {
     double ms = bench_median(s->sgl, s->n) / unit;
     double lo = s->sgl[0] / unit, hi = s->sgl[s->n - 1] / unit;
@@ -110,7 +150,9 @@ static void print_series(const char *unit_name, double unit,
            unit_name, lo, hi);
     if (!have_peer)
         return;
-    printf("  %-28s %10.3f %s   (%.3f - %.3f)\n", "hand-written MPI peer",
+    char label[64];
+    snprintf(label, sizeof label, "MPI peer (%s)", peer_name);
+    printf("  %-28s %10.3f %s   (%.3f - %.3f)\n", label,
            bench_median(s->peer, s->n) / unit, unit_name, s->peer[0] / unit,
            s->peer[s->n - 1] / unit);
     printf("  %-28s %10.3f x    (%.3f - %.3f)%s\n", "SGL time / peer time",
@@ -301,8 +343,10 @@ static int heat_bench(const struct opts *o, sgl_runtime_t *rt, int rank)
             fprintf(stderr, "heat: run %d of %d: SGL %.3f ms, peer %.3f ms "
                             "per iteration\n",
                     r + 1, o->reps, 1e3 * s.sgl[r], 1e3 * s.peer[r]);
-            csv_row("heat2d", "sgl", r, s.sgl[r], jr.check);
-            csv_row("heat2d", "peer", r, s.peer[r], pr.check);
+            csv_row("heat2d", "sgl", o->heat_n, r + 1, s.sgl[r], "iteration",
+                    jr.check, 0, 0);
+            csv_row("heat2d", "peer_heat2d", o->heat_n, r + 1, s.peer[r],
+                    "iteration", pr.check, 0, 0);
         }
     }
     if (rank != 0) {
@@ -314,7 +358,7 @@ static int heat_bench(const struct opts *o, sgl_runtime_t *rt, int rank)
            "runs, %zu workers\n",
            o->heat_n, o->iters, o->reps,
            sgl_machine_workers(sgl_runtime_machine(rt)));
-    print_series("ms/iter", 1e-3, &s, 1);
+    print_series("ms/iter", 1e-3, &s, "peer_heat2d", 1);
     printf("  %-28s %10.3f ms      (%zu messages, busiest worker receives "
            "%zu B)\n",
            "plan computed once", 1e3 * plan_s, jr.stats.messages,
@@ -327,7 +371,7 @@ static int heat_bench(const struct opts *o, sgl_runtime_t *rt, int rank)
                    "median\n",
                    "predicted (model, c here)", 1e3 * pred,
                    100 * (pred - meas) / meas);
-            csv_row("heat2d", "predicted", 0, pred, 0);
+            csv_row("heat2d", "model", o->heat_n, 0, pred, "iteration", 0, 0, 0);
         }
     }
     heat_iteration = bench_median(s.sgl, s.n);
@@ -390,9 +434,11 @@ static int cannon_bench(const struct opts *o, sgl_runtime_t *rt, int rank,
             fprintf(stderr, "cannon: run %d of %d: SGL %.3f s", r + 1, o->reps,
                     s.sgl[r]);
             fprintf(stderr, have_peer ? ", peer %.3f s\n" : "\n", s.peer[r]);
-            csv_row("cannon", "sgl", r, s.sgl[r], jr.check);
+            csv_row("cannon", "sgl", o->cannon_n, r + 1, s.sgl[r], "run",
+                    jr.check, 0, 0);
             if (have_peer)
-                csv_row("cannon", "peer", r, s.peer[r], pr.check);
+                csv_row("cannon", "peer_cannon", o->cannon_n, r + 1,
+                        s.peer[r], "run", pr.check, 0, 0);
         }
     }
     if (rank != 0) {
@@ -407,7 +453,7 @@ static int cannon_bench(const struct opts *o, sgl_runtime_t *rt, int rank,
            : !square ? " (not a square: the peer cannot run)"
                      : " (the peer would run one tile per process, on "
                        "other cores than SGL's workers: not compared)");
-    print_series("s", 1, &s, have_peer);
+    print_series("s", 1, &s, "peer_cannon", have_peer);
     series_free(&s);
     return 0;
 }
@@ -480,8 +526,10 @@ static void plan_scaling(const struct opts *o)
         double t1 = part_time(&p1, 1, &rot, &peers1);
         printf("  %8zu   %-22s %12.2f %6zu   %-22s %12.2f %6zu\n", counts[c],
                "", 1e6 * t2, peers2, "", 1e6 * t1, peers1);
-        csv_row("plan-part-heat2d", "sgl", (int)counts[c], t2, peers2);
-        csv_row("plan-part-rotate", "sgl", (int)counts[c], t1, peers1);
+        csv_row("plan_part_heat2d", "sgl", o->heat_n, 0, t2, "worker_part", 0,
+                counts[c], peers2);
+        csv_row("plan_part_rotate", "sgl", n1, 0, t1, "worker_part", 0,
+                counts[c], peers1);
         sgl__dpart_free(&p2);
         sgl__dpart_free(&p1);
     }
@@ -552,13 +600,12 @@ int main(int argc, char **argv)
     int rank, ranks;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-    if (rank == 0 && o.csv) {
-        csv = fopen(o.csv, "w");
-        if (!csv)
-            fprintf(stderr, "bench_trasgo: cannot write %s\n", o.csv);
-        else
-            fprintf(csv, "what,impl,rep,seconds,check\n");
-    }
+    csv_ranks = ranks;
+    csv_workers = sgl_machine_workers(sgl_runtime_machine(rt));
+    char err[512];
+    if (rank == 0 && o.csv &&
+        bench_csv_open(&csv, o.csv, csv_header, 0, err, sizeof err))
+        fprintf(stderr, "bench_trasgo: %s\n", err);
     if (rank == 0)
         printf("bench_trasgo: %d ranks, %d OpenMP threads each for the "
                "peers, tree: %zu workers\n",
@@ -569,8 +616,10 @@ int main(int argc, char **argv)
         rc = cannon_bench(&o, rt, rank, ranks);
     if (!rc && rank == 0)
         plan_scaling(&o);
-    if (csv)
-        fclose(csv);
+    if (bench_csv_close(&csv)) {
+        fprintf(stderr, "bench_trasgo: cannot write %s\n", o.csv);
+        rc = rc ? rc : 1;
+    }
     sgl_finalize(rt);
     return rc;
 }

@@ -1,4 +1,5 @@
-# Summary of bench_main's points.csv (POSIX awk; bench/run runs it):
+# Summary of bench_main's points.csv (POSIX awk: mawk, gawk, busybox;
+# bench/run runs it):
 #  1. prediction error per configuration and algorithm: median
 #     |predicted - measured| / measured over the points whose measured
 #     median is >= 1 ms (goal <= 10%), for the closed form and the replay;
@@ -7,24 +8,83 @@
 #     measured speed-up = T(1x1) / T, predicted = closed form on one worker
 #     / closed form (the predictor's own sequential time);
 #  3. ratios to the peers (peer time / SGL time) at that size.
-# Columns: see csv_header in bench/bench_main.c.
-BEGIN { FS = "," }
-NR == 1 { next }
+# With -v list=configs it prints only the configurations' names, in their
+# order, separated by spaces (bench/run hands them to plot.gp).
+# The file is RFC 4180 CSV (bench/bench_csv.h): quoted fields may hold
+# commas, doubled quotes and line breaks, so records are split by
+# csv_split() below, not by FS. Columns are found by their names in the
+# header (points_header in bench/bench_main.c), not by position; a peer is
+# every column named <peer>_median_s, and a row's peers are those with a
+# value.
+function csv_split(rec, f,    n, i, c, q, fld, len) {
+    n = 0; fld = ""; q = 0; len = length(rec)
+    for (i = 1; i <= len; i++) {
+        c = substr(rec, i, 1)
+        if (q) {
+            if (c == "\"") {
+                if (substr(rec, i + 1, 1) == "\"") { fld = fld c; i++ }
+                else q = 0
+            } else fld = fld c
+        } else if (c == "\"") q = 1
+        else if (c == ",") { f[++n] = fld; fld = "" }
+        else fld = fld c
+    }
+    f[++n] = fld
+    return n
+}
+# A record with an odd number of quotes so far goes on on the next line.
+function quotes(s,    t) { t = s; return gsub(/"/, "", t) }
 {
-    cfg = $1; algo = $7; n = $8 + 0
+    sub(/\r$/, "")
+    rec = pending == "" ? $0 : pending "\n" $0
+    if (quotes(rec) % 2) { pending = rec; next }
+    pending = ""
+    nf = csv_split(rec, f)
+    if (!ncol) {
+        ncol = nf
+        for (i = 1; i <= nf; i++) col[f[i]] = i
+        need = "config algo n_elements workers oversubscribed median_s min_s max_s closed_form_s closed_form_rel_err replay_s replay_rel_err closed_form_one_worker_s"
+        nneed = split(need, nm, " ")
+        for (i = 1; i <= nneed; i++)
+            if (!(nm[i] in col)) {
+                printf "report.awk: %s has no column %s\n", FILENAME, nm[i] > "/dev/stderr"
+                bad = 1; exit 2
+            }
+        for (i = 1; i <= nf; i++)
+            if (f[i] ~ /_median_s$/ && f[i] != "median_s")
+                peer_col[++npeer] = i
+        next
+    }
+    cfg = f[col["config"]]; algo = f[col["algo"]]; n = f[col["n_elements"]] + 0
     if (!(cfg in seen_cfg)) { seen_cfg[cfg] = 1; cfgs[++ncfg] = cfg }
     if (!(algo in seen_algo)) { seen_algo[algo] = 1; algos[++nalgo] = algo }
     k = cfg SUBSEP algo SUBSEP n
-    med[k] = $10; lo[k] = $11; hi[k] = $12; closed[k] = $15; replay[k] = $17
-    seq[k] = $19; p1n[algo] = $20; p1[k] = $21; p2n[algo] = $22; p2[k] = $23
-    workers[cfg] = $3; ranks[cfg] = $4; over[cfg] = $6
+    # Numbers as numbers (+ 0): csv_split's fields are strings, and awk
+    # compares a string with a number as strings. An empty field (no
+    # prediction) becomes 0, which the tables below read as "none".
+    med[k] = f[col["median_s"]] + 0; closed[k] = f[col["closed_form_s"]] + 0
+    replay[k] = f[col["replay_s"]] + 0; seq[k] = f[col["closed_form_one_worker_s"]] + 0
+    np = 0
+    for (i = 1; i <= npeer; i++)
+        if (f[peer_col[i]] != "") {
+            np++
+            pname[algo, np] = peer_name(peer_col[i])
+            pval[k, np] = f[peer_col[i]] + 0
+        }
+    if (np > npeers[algo]) npeers[algo] = np
+    workers[cfg] = f[col["workers"]] + 0; over[cfg] = f[col["oversubscribed"]] + 0
     have[k] = 1
-    if ($10 + 0 >= 1e-3) {
+    if (med[k] >= 1e-3) {
         ka = cfg SUBSEP algo
-        if ($16 != "nan" && $16 != "-nan") ce[ka, ++nce[ka]] = abs($16)
-        if ($18 != "nan" && $18 != "-nan") re[ka, ++nre[ka]] = abs($18)
+        e = f[col["closed_form_rel_err"]]; if (e != "") ce[ka, ++nce[ka]] = abs(e + 0)
+        e = f[col["replay_rel_err"]]; if (e != "") re[ka, ++nre[ka]] = abs(e + 0)
     }
     if (n > maxn[cfg, algo]) maxn[cfg, algo] = n
+}
+function peer_name(i,    s) {
+    for (s in col) if (col[s] == i) break
+    sub(/_median_s$/, "", s)
+    return s
 }
 function abs(x) { return x < 0 ? -x : x }
 function median(arr, key, cnt,    i, j, t, v) {
@@ -40,6 +100,11 @@ function median(arr, key, cnt,    i, j, t, v) {
 function pct(x) { return x < 0 ? "      -" : sprintf("%6.1f%%", 100 * x) }
 function verdict(x) { return x < 0 ? "no point >= 1 ms" : (x <= 0.10 ? "ok" : "MISSED") }
 END {
+    if (bad) exit 2
+    if (list == "configs") {
+        for (c = 1; c <= ncfg; c++) printf "%s%s", cfgs[c], c < ncfg ? " " : "\n"
+        exit 0
+    }
     print "== prediction error: median |predicted - measured| / measured over points >= 1 ms (goal <= 10%)"
     printf "%-22s %-7s %7s %12s %-8s %12s %-8s %s\n", "config", "algo", "points", "closed form", "", "replay", "", "note"
     for (c = 1; c <= ncfg; c++)
@@ -74,7 +139,10 @@ END {
         for (c = 1; c <= ncfg; c++) {
             k = cfgs[c] SUBSEP al SUBSEP nn
             if (!(k in have) || med[k] <= 0) continue
-            printf "  %-22s %s%s %.3f   %s %.3f\n", cfgs[c], p1n[al], ((ranks[cfgs[c]] > 1 && al != "psrs") ? "+MPI" : ""), p1[k] / med[k], p2n[al], p2[k] / med[k]
+            printf "  %-22s", cfgs[c]
+            for (i = 1; i <= npeers[al]; i++)
+                if ((k, i) in pval) printf "%s%s %.3f", (i > 1 ? "   " : " "), pname[al, i], pval[k, i] / med[k]
+            printf "\n"
         }
     }
 }

@@ -14,14 +14,23 @@ fail() { echo "not ok: $*" >&2; exit 1; }
 
 SGL_SHAPE=core:2 OMP_NUM_THREADS=2 timeout -k 5 60 "$bin" --config 1x2 \
     --sizes 1e3,1e4 --reps 5 "${params[@]}" --csv "$tmp/points.csv" \
-    --json "$tmp/1x2.json" > "$tmp/table.txt" || fail "bench_main 1x2"
+    --measurements "$tmp/measurements.csv" --json "$tmp/1x2.json" \
+    > "$tmp/table.txt" || fail "bench_main 1x2"
 SGL_SHAPE=rank:2 OMP_NUM_THREADS=1 timeout -k 5 60 "$mpiexec" -n 2 \
     --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 "$bin" \
     --config 2x1 --sizes 1e3,1e4 --reps 5 "${params[@]}" --no-header \
-    --csv "$tmp/points.csv" --json "$tmp/2x1.json" >> "$tmp/table.txt" ||
-    fail "bench_main 2x1"
+    --csv "$tmp/points.csv" --measurements "$tmp/measurements.csv" \
+    --json "$tmp/2x1.json" >> "$tmp/table.txt" || fail "bench_main 2x1"
+# Lines are records here: no field of these runs holds a line break
+# (tests/bench/csv_check.py reads the files as CSV).
 rows=$(($(wc -l < "$tmp/points.csv") - 1))
 [ "$rows" = 12 ] || fail "points.csv has $rows rows, expected 12"
+# Rank 0 alone writes, once per run: one header, and at least SGL's and
+# the two peers' 5 repetitions per point.
+headers=$(grep -c '^config,' "$tmp/measurements.csv")
+[ "$headers" = 1 ] || fail "measurements.csv has $headers header lines"
+rows=$(($(wc -l < "$tmp/measurements.csv") - 1))
+[ "$rows" -ge $((12 * 3 * 5)) ] || fail "measurements.csv has $rows rows, expected >= 180"
 for f in 1x2.json 2x1.json; do
     grep -q '"points"' "$tmp/$f" || fail "$f has no points"
 done

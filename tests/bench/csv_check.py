@@ -1,0 +1,207 @@
+#!/usr/bin/env python3
+"""The benchmarks' CSV files as a user reads them, with python's csv module.
+
+  csv_check.py BENCH_MAIN BENCH_PSRS SRCDIR
+
+bench_main on a shape with commas ("package:2 core:[1,2]") and a label with
+a comma and quotes: both come back intact from points.csv and
+measurements.csv; every file is RFC 4180 with LF line ends and as many
+fields per row as its header; measurements.csv holds every repetition of
+every implementation (reps x (SGL + 2 peers) per point, the replay per
+repetition, the closed form once) and its statistics are points.csv's;
+a file with other columns is refused; report.awk reads the quoted fields;
+plot.gp draws both panels from the CSV; bench_psrs writes one row per
+repetition and implementation."""
+import csv
+import io
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+bench_main, bench_psrs, src = sys.argv[1:4]
+tmp = tempfile.mkdtemp()
+failures = []
+
+
+def fail(msg):
+    failures.append(msg)
+    print("not ok:", msg, file=sys.stderr)
+
+
+def run(cmd, env_extra, **kw):
+    env = dict(os.environ, **env_extra)
+    return subprocess.run(cmd, env=env, capture_output=True, text=True,
+                          timeout=120, **kw)
+
+
+def read(path):
+    """Rows of an RFC 4180 file with LF line ends; checks the shape."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    if b"\r" in raw:
+        fail(f"{path}: CR in the file (records end in LF)")
+    rows = list(csv.reader(io.StringIO(raw.decode(), newline="")))
+    header = rows[0]
+    for i, r in enumerate(rows[1:], 2):
+        if len(r) != len(header):
+            fail(f"{path}: record {i} has {len(r)} fields, header {len(header)}")
+    return [dict(zip(header, r)) for r in rows[1:]], header
+
+
+def close(a, b):
+    return abs(a - b) <= 1e-6 * max(abs(a), abs(b), 1e-300)
+
+
+REPS = 3
+SHAPE = "package:2 core:[1,2]"
+LABEL = 'odd, "label"'
+points = os.path.join(tmp, "points.csv")
+meas = os.path.join(tmp, "measurements.csv")
+params = ["--params", os.path.join(src, "machine/machines/paper-16x8.sgl")]
+common = ["--sizes", "1e3,2e3", "--reps", str(REPS), "--csv", points,
+          "--measurements", meas] + params
+# 1. the shape with commas, a label with a comma and quotes (no
+#    prediction: that tree has no shape string, so no replay either);
+# 2. core:2 with a prediction tree: closed form and replay rows.
+for shape, label, threads in ((SHAPE, LABEL, "3"), ("core:2", "1x2", "2")):
+    r = run([bench_main, "--config", label] + common,
+            {"SGL_SHAPE": shape, "OMP_NUM_THREADS": threads})
+    if r.returncode:
+        fail(f"bench_main on {shape}: exit {r.returncode}\n{r.stderr}")
+        sys.exit(1)
+
+pts, pheader = read(points)
+ms, mheader = read(meas)
+with open(points) as f:
+    text = f.read()
+if '"package:2 core:[1,2]"' not in text:
+    fail("points.csv: the shape is not quoted as it is")
+if '"odd, ""label"""' not in text:
+    fail("points.csv: the label's quotes are not doubled")
+for col in ("n_elements", "median_s", "closed_form_s", "replay_s",
+            "omp_reduction_median_s", "std_sort_median_s"):
+    if col not in pheader:
+        fail(f"points.csv: no column {col}")
+odd = [p for p in pts if p["config"] == LABEL]
+if len(odd) != 6 or any(p["shape"] != SHAPE for p in odd):
+    fail(f"points.csv: {len(odd)} rows of {LABEL!r} with the shape "
+         f"{set(p['shape'] for p in odd)}, expected 6 with {SHAPE!r}")
+if len(pts) != 12:
+    fail(f"points.csv: {len(pts)} rows, expected 12")
+if any(m["shape"] != SHAPE for m in ms if m["config"] == LABEL):
+    fail("measurements.csv: the shape does not round-trip")
+
+peers = {"reduce": ("omp_reduction", "read_bound"),
+         "scan": ("two_pass_scan", "omp_scan"),
+         "psrs": ("std_sort", "gnu_parallel_sort")}
+for p in pts:
+    key = (p["config"], p["algo"], p["n_elements"])
+    mine = [m for m in ms if (m["config"], m["algo"], m["n_elements"]) == key]
+    by = {}
+    for m in mine:
+        by.setdefault(m["implementation"], []).append(m)
+    for impl in ("sgl",) + peers[p["algo"]]:
+        reps = sorted(int(m["rep"]) for m in by.get(impl, []))
+        if reps != list(range(1, REPS + 1)):
+            fail(f"{key} {impl}: repetitions {reps}, expected 1..{REPS}")
+    sgl = [float(m["time_s"]) for m in by.get("sgl", [])]
+    if sgl and not (close(statistics.median(sgl), float(p["median_s"])) and
+                    close(min(sgl), float(p["min_s"])) and
+                    close(max(sgl), float(p["max_s"]))):
+        fail(f"{key}: median/min/max of the sgl rows are not points.csv's")
+    for k, impl in enumerate(peers[p["algo"]]):
+        t = [float(m["time_s"]) for m in by.get(impl, [])]
+        col = impl + "_median_s"
+        if t and not close(statistics.median(t), float(p[col])):
+            fail(f"{key}: median of {impl} is not points.csv's {col}")
+    for a, (q, r) in peers.items():
+        for impl in (q, r):
+            if (a == p["algo"]) != (p[impl + "_median_s"] != ""):
+                fail(f"{key}: {impl}_median_s filled in the wrong rows")
+    replay = [float(m["time_s"]) for m in by.get("replay", [])]
+    closed = by.get("closed_form", [])
+    if p["config"] == "1x2":
+        if len(replay) != REPS or len(closed) != 1 or closed[0]["rep"] != "":
+            fail(f"{key}: {len(replay)} replay rows, {len(closed)} closed "
+                 f"form rows, expected {REPS} and 1 (rep empty)")
+        elif not (close(statistics.median(replay), float(p["replay_s"])) and
+                  close(float(closed[0]["time_s"]),
+                        float(p["closed_form_s"]))):
+            fail(f"{key}: replay or closed form rows are not points.csv's")
+    expect = REPS * 3 + len(replay) + len(closed)
+    if len(mine) != expect:
+        fail(f"{key}: {len(mine)} measurement rows, expected {expect}")
+
+# Appending under another header is refused, not mixed in.
+bad = os.path.join(tmp, "old.csv")
+with open(bad, "w") as f:
+    f.write("config,shape,n\n1x1,core:1,1000\n")
+r = run([bench_main, "--config", "x", "--sizes", "1e3", "--reps", "1",
+         "--algos", "reduce", "--csv", bad],
+        {"SGL_SHAPE": "core:1", "OMP_NUM_THREADS": "1"})
+if r.returncode == 0 or "other columns" not in r.stderr:
+    fail(f"a points file with other columns was not refused: exit "
+         f"{r.returncode}, {r.stderr!r}")
+
+# report.awk takes the quoted fields (Debian's awk is mawk).
+r = run(["awk", "-f", os.path.join(src, "bench/report.awk"), points], {})
+if r.returncode or LABEL not in r.stdout or "omp_reduction" not in r.stdout:
+    fail(f"report.awk: exit {r.returncode}, label or peer missing\n"
+         f"{r.stdout}{r.stderr}")
+r = run(["awk", "-v", "list=configs", "-f",
+         os.path.join(src, "bench/report.awk"), points], {})
+if r.stdout.strip() != f"{LABEL} 1x2":
+    fail(f"report.awk -v list=configs: {r.stdout!r}")
+
+# plot.gp: both panels, from the CSV.
+if run(["gnuplot", "--version"], {}).returncode == 0:
+    for term in ("png", "svg"):
+        out = os.path.join(tmp, "reduce." + term)
+        r = run(["gnuplot", "-e",
+                 f"csv='{points}'; algo='reduce'; configs='1x2'; "
+                 f"term='{term}'; outfile='{out}'; host='test'",
+                 os.path.join(src, "bench/plot.gp")], {})
+        if r.returncode or not os.path.isfile(out) or \
+                os.path.getsize(out) < 2000:
+            fail(f"plot.gp {term}: exit {r.returncode}, {r.stderr}")
+            continue
+        with open(out, "rb") as f:
+            data = f.read()
+        if term == "png" and not data.startswith(b"\x89PNG"):
+            fail("plot.gp: reduce.png is not a PNG")
+        if term == "svg" and (b"predicted / measured" not in data or
+                              b"within 10%" not in data):
+            fail("plot.gp: no predicted/measured panel in reduce.svg")
+    # No point of the algorithm (or no prediction): a frame that says so,
+    # not a gnuplot error and an empty file.
+    out = os.path.join(tmp, "none.png")
+    r = run(["gnuplot", "-e",
+             f"csv='{points}'; algo='nosuch'; configs='1x2'; "
+             f"term='png'; outfile='{out}'", os.path.join(src, "bench/plot.gp")],
+            {})
+    if r.returncode or not os.path.isfile(out) or os.path.getsize(out) < 2000:
+        fail(f"plot.gp without points: exit {r.returncode}, {r.stderr}")
+else:
+    print("gnuplot not installed: plot not checked", file=sys.stderr)
+
+# bench_psrs: one row per repetition and implementation.
+psrs = os.path.join(tmp, "psrs.csv")
+r = run([bench_psrs, "--n", "2e4", "--reps", "5", "--shape", "core:2",
+         "--csv", psrs], {"OMP_NUM_THREADS": "2"})
+if r.returncode:
+    fail(f"bench_psrs: exit {r.returncode}\n{r.stderr}")
+else:
+    rows, _ = read(psrs)
+    impls = sorted({x["implementation"] for x in rows})
+    if impls != ["ips4o_parallel", "psrs_direct", "psrs_one_worker",
+                 "psrs_routed"] or len(rows) != 20:
+        fail(f"psrs.csv: {len(rows)} rows of {impls}, expected 20 of 4")
+
+if failures:
+    print(f"{len(failures)} failure(s); files in {tmp}", file=sys.stderr)
+    sys.exit(1)
+shutil.rmtree(tmp)
+print("ok: CSV files round-trip, every measurement is there, plots drawn")
