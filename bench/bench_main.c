@@ -924,6 +924,17 @@ int main(int argc, char **argv)
     struct point *pts = calloc((size_t)(NALGO * nsizes), sizeof *pts);
     int npts = 0;
     double host_t = 0;
+    /* Progress: a point's time grows about as its n above 1e5 and is
+     * mostly fixed costs below, so the ETA weighs the points left by
+     * max(n, 1e5), not by their number. */
+    int nsteps = 0, step = 0;
+    double work_all = 0, work_done = 0, t_first = bench_now();
+    for (int a = 0; a < NALGO; a++)
+        for (int si = 0; want[a] && si < nsizes; si++)
+            if ((size_t)sizes[si] >= workers) {
+                nsteps++;
+                work_all += fmax(sizes[si], 1e5);
+            }
     for (int a = 0; a < NALGO && !status; a++) {
         if (!want[a])
             continue;
@@ -1059,8 +1070,15 @@ int main(int argc, char **argv)
                 }
                 print_point(config, pt);
                 fflush(stdout);
-                fprintf(stderr, "  %s n=%zu: %.3f ms median, %.1f s\n",
-                        algo_names[a], n, pt->meas.med * 1e3, bench_now() - t0pt);
+                step++;
+                work_done += fmax((double)n, 1e5);
+                fprintf(stderr,
+                        "  %s: step %d of %d: %s n=%zu: %.3f ms median, "
+                        "%.1f s; ETA %.0f s\n",
+                        config, step, nsteps, algo_names[a], n,
+                        pt->meas.med * 1e3, bench_now() - t0pt,
+                        (bench_now() - t_first) * (work_all - work_done) /
+                            work_done);
             }
             host_t += bench_now() - t0pt;
             npts++;

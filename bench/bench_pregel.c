@@ -454,6 +454,7 @@ int main(int argc, char **argv)
         rc = run(rt, &j, &first);
     double diff = 0;
     struct traced tr = {{NULL}, {0}, 0};
+    double t_begin = bench_now();
     for (int k = 0; !rc && k < o.reps; k++) {
         peer_result_t pr;
         for (int order = 0; order < 2 && !rc; order++) {
@@ -477,8 +478,9 @@ int main(int argc, char **argv)
         for (uint64_t v = 0; v < n; v++)
             diff = fmax(diff, fabs(sgl_ranks[v] - peer_ranks[v]));
         fprintf(stderr, "pagerank: run %d of %d: SGL %.3f ms per superstep, "
-                        "peer %.3f ms per iteration\n",
-                k + 1, o.reps, 1e3 * ts[k], 1e3 * tp[k]);
+                        "peer %.3f ms per iteration; ETA %.0f s\n",
+                k + 1, o.reps, 1e3 * ts[k], 1e3 * tp[k],
+                bench_eta(bench_now() - t_begin, k + 1, o.reps));
         csv_row(&csv, csv_ranks, nw, o.scale, "sgl", k + 1, -1, ts[k],
                 "superstep_mean");
         csv_row(&csv, csv_ranks, nw, o.scale, "peer_pagerank", k + 1, -1,

@@ -316,6 +316,7 @@ static int heat_bench(const struct opts *o, sgl_runtime_t *rt, int rank)
     trasgo_result_t jr;
     memset(&jr, 0, sizeof jr);
     double plan_s = 0;
+    double t_begin = bench_now();
     for (int r = 0; r < o->reps; r++) {
         peer_result_t pr;
         double sgl_t = 0;
@@ -341,8 +342,9 @@ static int heat_bench(const struct opts *o, sgl_runtime_t *rt, int rank)
         s.equal &= jr.check == pr.check;
         if (rank == 0) {
             fprintf(stderr, "heat: run %d of %d: SGL %.3f ms, peer %.3f ms "
-                            "per iteration\n",
-                    r + 1, o->reps, 1e3 * s.sgl[r], 1e3 * s.peer[r]);
+                            "per iteration; ETA %.0f s\n",
+                    r + 1, o->reps, 1e3 * s.sgl[r], 1e3 * s.peer[r],
+                    bench_eta(bench_now() - t_begin, r + 1, o->reps));
             csv_row("heat2d", "sgl", o->heat_n, r + 1, s.sgl[r], "iteration",
                     jr.check, 0, 0);
             csv_row("heat2d", "peer_heat2d", o->heat_n, r + 1, s.peer[r],
@@ -410,6 +412,7 @@ static int cannon_bench(const struct opts *o, sgl_runtime_t *rt, int rank,
     struct job j = {CANNON, o->cannon_n, q, 0};
     trasgo_result_t jr;
     memset(&jr, 0, sizeof jr);
+    double t_begin = bench_now();
     for (int r = 0; r < o->reps; r++) {
         peer_result_t pr = {0, 0};
         for (int k = 0; k < 2; k++) {
@@ -433,7 +436,10 @@ static int cannon_bench(const struct opts *o, sgl_runtime_t *rt, int rank,
         if (rank == 0) {
             fprintf(stderr, "cannon: run %d of %d: SGL %.3f s", r + 1, o->reps,
                     s.sgl[r]);
-            fprintf(stderr, have_peer ? ", peer %.3f s\n" : "\n", s.peer[r]);
+            if (have_peer)
+                fprintf(stderr, ", peer %.3f s", s.peer[r]);
+            fprintf(stderr, "; ETA %.0f s\n",
+                    bench_eta(bench_now() - t_begin, r + 1, o->reps));
             csv_row("cannon", "sgl", o->cannon_n, r + 1, s.sgl[r], "run",
                     jr.check, 0, 0);
             if (have_peer)
