@@ -32,7 +32,8 @@
  * the fan-outs of its top and bottom levels).
  *
  * Table on stdout (rank 0), progress on stderr; --csv appends rows (with a
- * header if the file is new), --json writes this configuration's points. */
+ * header if the file is new), --json writes this configuration's points
+ * with every repetition's time (schema "sgl-bench-points", README). */
 #include <math.h>
 #include <mpi.h>
 #include <omp.h>
@@ -49,6 +50,9 @@
 
 #include <sgl/algorithms.h>
 #include <sgl/predict.h>
+#include <sgl/version.h>
+
+#include "json.h"
 
 void bench_peer_gnu_parallel_sort(double *x, size_t n, int threads);
 void bench_peer_std_sort(double *x, size_t n);
@@ -88,6 +92,15 @@ static struct stats stats_of(const double *v, int n)
 static double median_of(const double *v, int n)
 {
     return n ? stats_of(v, n).med : NAN;
+}
+
+/* A heap copy of @v[0..n), or NULL when memory is out. */
+static double *copy_reps(const double *v, int n)
+{
+    double *c = malloc((size_t)n * sizeof *c);
+    if (c)
+        memcpy(c, v, (size_t)n * sizeof *c);
+    return c;
 }
 
 static uint64_t mix(uint64_t x)
@@ -387,6 +400,8 @@ struct point {
     double closed, replay, seq_pred;
     double peer[4]; /* reduce: omp, read bound; scan: two-pass, omp scan;
                        psrs: std::sort, gnu parallel */
+    double *rep_s;         /* each timed repetition, reps entries (rank 0) */
+    double *peer_rep_s[2]; /* and the peers' in the same repetitions */
 };
 
 static const char *peer_names[NALGO][2] = {
@@ -465,53 +480,93 @@ static int write_csv(const char *path, const char *config, const char *shape,
     return fclose(f);
 }
 
-static void json_num(FILE *f, double v)
+/* What the JSON says about the run besides its points. */
+struct run_info {
+    const char *config, *shape, *how;
+    size_t workers;
+    int ranks, threads, over, reps;
+    int argc;
+    char **argv;   /* as given, before MPI saw it */
+    time_t started;
+};
+
+static void json_reps(struct sgl__json *j, const char *key, const double *v,
+                      int n)
 {
-    if (isfinite(v))
-        fprintf(f, "%.6e", v);
-    else
-        fprintf(f, "null");
+    sgl__json_begin_array(j, key);
+    for (int i = 0; i < n; i++)
+        sgl__json_number(j, NULL, v[i]);
+    sgl__json_end_array(j);
 }
 
-static int write_json(const char *path, const char *config, const char *shape,
-                      size_t workers, int ranks, int over, int reps,
-                      const char *how, const struct point *pts, int npts)
+/* The configuration's points, schema "sgl-bench-points" version 1; the
+ * README's "JSON documents" lists the fields. */
+static int write_json(const char *path, const struct run_info *ri,
+                      const struct point *pts, int npts)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    fprintf(f,
-            "{\"config\": \"%s\", \"shape\": \"%s\", \"workers\": %zu, "
-            "\"ranks\": %d, \"oversubscribed\": %s, \"reps\": %d,\n"
-            " \"prediction_tree\": \"%s\",\n \"points\": [",
-            config, shape, workers, ranks, over ? "true" : "false", reps, how);
+    char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
+    int hlen = 0;
+    if (MPI_Get_processor_name(host, &hlen) != MPI_SUCCESS)
+        host[0] = 0;
+    char date[32];
+    struct tm tm;
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ",
+             gmtime_r(&ri->started, &tm));
+    struct sgl__json j;
+    sgl__json_init(&j, f, 1);
+    sgl__json_begin_object(&j, NULL);
+    sgl__json_begin_object(&j, "schema");
+    sgl__json_string(&j, "name", "sgl-bench-points");
+    sgl__json_uint(&j, "version", 1);
+    sgl__json_end_object(&j);
+    sgl__json_string(&j, "sgl_version", sgl_version());
+    sgl__json_string(&j, "host", host[0] ? host : NULL);
+    sgl__json_string(&j, "date", date);
+    sgl__json_begin_array(&j, "argv");
+    for (int i = 0; i < ri->argc; i++)
+        sgl__json_string(&j, NULL, ri->argv[i]);
+    sgl__json_end_array(&j);
+    sgl__json_string(&j, "config", ri->config);
+    sgl__json_string(&j, "shape", ri->shape);
+    sgl__json_uint(&j, "workers", ri->workers);
+    sgl__json_int(&j, "ranks", ri->ranks);
+    sgl__json_int(&j, "threads_per_rank", ri->threads);
+    sgl__json_bool(&j, "oversubscribed", ri->over);
+    sgl__json_int(&j, "reps", ri->reps);
+    sgl__json_string(&j, "prediction_tree", ri->how);
+    sgl__json_begin_array(&j, "points");
     for (int i = 0; i < npts; i++) {
         const struct point *p = &pts[i];
-        fprintf(f, "%s\n  {\"algo\": \"%s\", \"n\": %zu, \"median_s\": ",
-                i ? "," : "", algo_names[p->algo], p->n);
-        json_num(f, p->meas.med);
-        fprintf(f, ", \"min_s\": ");
-        json_num(f, p->meas.min);
-        fprintf(f, ", \"max_s\": ");
-        json_num(f, p->meas.max);
-        fprintf(f, ", \"q1_s\": ");
-        json_num(f, p->meas.q1);
-        fprintf(f, ", \"q3_s\": ");
-        json_num(f, p->meas.q3);
-        fprintf(f, ", \"closed_s\": ");
-        json_num(f, p->closed);
-        fprintf(f, ", \"replay_s\": ");
-        json_num(f, p->replay);
-        fprintf(f, ", \"pred_seq_s\": ");
-        json_num(f, p->seq_pred);
+        char key[64];
+        sgl__json_begin_object(&j, NULL);
+        sgl__json_string(&j, "algo", algo_names[p->algo]);
+        sgl__json_uint(&j, "n", p->n);
+        sgl__json_number(&j, "median_s", p->meas.med);
+        sgl__json_number(&j, "min_s", p->meas.min);
+        sgl__json_number(&j, "max_s", p->meas.max);
+        sgl__json_number(&j, "q1_s", p->meas.q1);
+        sgl__json_number(&j, "q3_s", p->meas.q3);
+        sgl__json_number(&j, "closed_s", p->closed);
+        sgl__json_number(&j, "replay_s", p->replay);
+        sgl__json_number(&j, "pred_seq_s", p->seq_pred);
         for (int k = 0; k < 2; k++) {
-            fprintf(f, ", \"%s_s\": ", peer_names[p->algo][k]);
-            json_num(f, p->peer[k]);
+            snprintf(key, sizeof key, "%s_s", peer_names[p->algo][k]);
+            sgl__json_number(&j, key, p->peer[k]);
         }
-        fprintf(f, "}");
+        json_reps(&j, "rep_s", p->rep_s, ri->reps);
+        for (int k = 0; k < 2; k++) {
+            snprintf(key, sizeof key, "%s_rep_s", peer_names[p->algo][k]);
+            json_reps(&j, key, p->peer_rep_s[k], ri->reps);
+        }
+        sgl__json_end_object(&j);
     }
-    fprintf(f, "\n]}\n");
-    return fclose(f);
+    sgl__json_end_array(&j);
+    sgl__json_end_object(&j);
+    int rc = sgl__json_finish(&j);
+    return fclose(f) || rc ? -1 : 0;
 }
 
 /* ---- --predict: a machine file alone ---- */
@@ -709,6 +764,7 @@ static void usage(FILE *f)
             "  --oversubscribed   flag the configuration as not meaningful "
             "for speed\n"
             "  --csv FILE         append rows; --json FILE  write points\n"
+
             "  --no-header        do not print the table header\n");
 }
 
@@ -767,6 +823,17 @@ int main(int argc, char **argv)
     }
     if (predict)
         return predict_file(predict, sizes, nsizes);
+
+    /* The command as given, for the JSON: an MPI may take its own
+     * arguments out of argv in sgl_init. */
+    char **argv0 = malloc((size_t)argc * sizeof *argv0);
+    if (!argv0) {
+        fprintf(stderr, "bench_main: out of memory\n");
+        return 1;
+    }
+    memcpy(argv0, argv, (size_t)argc * sizeof *argv0);
+    struct run_info ri = {.argc = argc, .argv = argv0, .reps = reps,
+                          .over = over, .started = time(NULL)};
 
     bench_default_env();
     sgl_runtime_t *rt;
@@ -943,6 +1010,13 @@ int main(int argc, char **argv)
                 pt->replay = median_of(repl, nrepl);
                 pt->peer[0] = median_of(pe[0], reps);
                 pt->peer[1] = median_of(pe[1], reps);
+                pt->rep_s = copy_reps(meas, reps);
+                pt->peer_rep_s[0] = copy_reps(pe[0], reps);
+                pt->peer_rep_s[1] = copy_reps(pe[1], reps);
+                if (!pt->rep_s || !pt->peer_rep_s[0] || !pt->peer_rep_s[1]) {
+                    fprintf(stderr, "bench_main: out of memory\n");
+                    status = 1;
+                }
                 sgl_prediction_t r;
                 pt->closed = pt->seq_pred = NAN;
                 if (pred && predict_one(pred, a, (double)n, &r) == SGL_OK) {
@@ -964,13 +1038,24 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_main: cannot write %s\n", csv);
             status = 1;
         }
-        if (json && write_json(json, config, shape, workers, p.ranks, over,
-                               reps, how, pts, npts)) {
+        ri.config = config;
+        ri.shape = shape;
+        ri.how = how;
+        ri.workers = workers;
+        ri.ranks = p.ranks;
+        ri.threads = p.threads;
+        if (json && write_json(json, &ri, pts, npts)) {
             fprintf(stderr, "bench_main: cannot write %s\n", json);
             status = 1;
         }
     }
+    for (int i = 0; i < npts; i++) {
+        free(pts[i].rep_s);
+        free(pts[i].peer_rep_s[0]);
+        free(pts[i].peer_rep_s[1]);
+    }
     free(pts);
+    free(argv0);
     bench_flush_free();
     for (int f = 0; f < nparams; f++)
         sgl_machine_free(files[f]);

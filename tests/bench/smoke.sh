@@ -2,8 +2,9 @@
 # Smoke test of the main job's pieces, in the spirit of
 # `bench/run --quick` but tiny: bench_main on 1 x 2 threads and on 2 ranks
 # with parameters from a machine file, the summary (report.awk), the plots
-# (gnuplot, if installed) and --predict. Asserts only that every piece
-# completes and writes its files.
+# (gnuplot, if installed) and --predict. Asserts that every piece
+# completes and writes its files, and (with python3) that each
+# configuration's JSON follows its schema.
 #   smoke.sh BENCH_MAIN MPIEXEC SRCDIR
 set -euo pipefail
 bin=$1 mpiexec=$2 src=$3
@@ -22,8 +23,12 @@ SGL_SHAPE=node:2 OMP_NUM_THREADS=1 timeout -k 5 60 "$mpiexec" -n 2 \
     fail "bench_main 2x1"
 rows=$(($(wc -l < "$tmp/points.csv") - 1))
 [ "$rows" = 12 ] || fail "points.csv has $rows rows, expected 12"
-for f in 1x2.json 2x1.json; do
-    grep -q '"points"' "$tmp/$f" || fail "$f has no points"
+for c in 1x2 2x1; do
+    grep -q '"points"' "$tmp/$c.json" || fail "$c.json has no points"
+    if command -v python3 > /dev/null; then
+        python3 "$src/tests/bench/check_points.py" "$tmp/$c.json" 2 6 ||
+            fail "$c.json"
+    fi
 done
 grep -q 'psrs' "$tmp/table.txt" || fail "no psrs row in the table"
 awk -f "$src/bench/report.awk" "$tmp/points.csv" > "$tmp/summary.txt" ||
@@ -39,4 +44,4 @@ fi
 "$bin" --predict "$src/machine/machines/cluster-1024x16.sgl" --sizes 1e6,1e9 \
     > "$tmp/predict.txt" || fail "--predict"
 grep -q 'predicted speed-up' "$tmp/predict.txt" || fail "--predict: no scale-out table"
-echo "ok: bench_main, report, plots and --predict wrote their files"
+echo "ok: bench_main (JSON), report, plots and --predict wrote their files"
