@@ -33,7 +33,8 @@
  *
  * Table on stdout (rank 0), progress on stderr; --csv appends rows (with a
  * header if the file is new), --json writes this configuration's points
- * with every repetition's time (schema "sgl-bench-points", README). */
+ * with every repetition's time (schema "sgl-bench-points", README), and
+ * --timeline a Perfetto timeline of one traced run of each algorithm. */
 #include <math.h>
 #include <mpi.h>
 #include <omp.h>
@@ -569,6 +570,39 @@ static int write_json(const char *path, const struct run_info *ri,
     return fclose(f) || rc ? -1 : 0;
 }
 
+/* ---- --timeline: one traced run of each algorithm ---- */
+
+/* Big enough that every worker has a share worth drawing, small enough
+ * to take milliseconds. */
+#define TIMELINE_N 100000
+
+/* Run each wanted algorithm once at TIMELINE_N (the fill, the algorithm
+ * and the free are all in the trace) and write the Perfetto timeline to
+ * @path. Every rank calls it. */
+static int write_timeline(sgl_runtime_t *rt, const char *path,
+                          const int *want, size_t workers)
+{
+    size_t n = workers > TIMELINE_N ? workers : TIMELINE_N;
+    int rc = SGL_OK;
+    sgl_trace_clear(rt);
+    for (int a = 0; a < NALGO && !rc; a++) {
+        if (!want[a])
+            continue;
+        struct job j = {0, a, n, 7};
+        rc = sgl_run(rt, job_main, &j, sizeof j);
+        j.what = 1;
+        if (!rc)
+            rc = sgl_run(rt, job_main, &j, sizeof j);
+        j.what = 2;
+        int frc = sgl_run(rt, job_main, &j, sizeof j);
+        rc = rc ? rc : frc;
+    }
+    if (!rc)
+        rc = sgl_trace_write(rt, path, SGL_TRACE_PERFETTO);
+    sgl_trace_clear(rt);
+    return rc;
+}
+
 /* ---- --predict: a machine file alone ---- */
 
 static int predict_one(const sgl_machine_t *m, int algo, double n,
@@ -764,13 +798,16 @@ static void usage(FILE *f)
             "  --oversubscribed   flag the configuration as not meaningful "
             "for speed\n"
             "  --csv FILE         append rows; --json FILE  write points\n"
-
+            "  --timeline FILE    write a Perfetto timeline of one run of "
+            "each algorithm\n"
+            "                     at n = 1e5\n"
             "  --no-header        do not print the table header\n");
 }
 
 int main(int argc, char **argv)
 {
     const char *config = NULL, *csv = NULL, *json = NULL, *predict = NULL;
+    const char *timeline = NULL;
     const char *param_paths[MAX_PARAMS];
     int nparams = 0, reps = 5, over = 0, header = 1;
     int want[NALGO] = {1, 1, 1};
@@ -792,6 +829,8 @@ int main(int argc, char **argv)
             csv = argv[++i];
         } else if (more && !strcmp(a, "--json")) {
             json = argv[++i];
+        } else if (more && !strcmp(a, "--timeline")) {
+            timeline = argv[++i];
         } else if (more && !strcmp(a, "--predict")) {
             predict = argv[++i];
         } else if (more && !strcmp(a, "--params")) {
@@ -1048,6 +1087,16 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_main: cannot write %s\n", json);
             status = 1;
         }
+    }
+    /* Every rank learns whether the sweep went through: the timeline's
+     * runs are collective. */
+    MPI_Bcast(&status, 1, MPI_INT, 0, p.comm);
+    if (timeline && !status &&
+        (rc = write_timeline(rt, timeline, want, workers)) != SGL_OK) {
+        if (p.rank == 0)
+            fprintf(stderr, "bench_main: timeline %s: %s\n", timeline,
+                    sgl_last_error());
+        status = 1;
     }
     for (int i = 0; i < npts; i++) {
         free(pts[i].rep_s);

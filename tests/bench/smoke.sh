@@ -4,7 +4,7 @@
 # with parameters from a machine file, the summary (report.awk), the plots
 # (gnuplot, if installed) and --predict. Asserts that every piece
 # completes and writes its files, and (with python3) that each
-# configuration's JSON follows its schema.
+# configuration's JSON follows its schema and its timeline loads.
 #   smoke.sh BENCH_MAIN MPIEXEC SRCDIR
 set -euo pipefail
 bin=$1 mpiexec=$2 src=$3
@@ -15,19 +15,24 @@ fail() { echo "not ok: $*" >&2; exit 1; }
 
 SGL_SHAPE=core:2 OMP_NUM_THREADS=2 timeout -k 5 60 "$bin" --config 1x2 \
     --sizes 1e3,1e4 --reps 5 "${params[@]}" --csv "$tmp/points.csv" \
-    --json "$tmp/1x2.json" > "$tmp/table.txt" || fail "bench_main 1x2"
+    --json "$tmp/1x2.json" --timeline "$tmp/timeline-1x2.json" \
+    > "$tmp/table.txt" || fail "bench_main 1x2"
 SGL_SHAPE=node:2 OMP_NUM_THREADS=1 timeout -k 5 60 "$mpiexec" -n 2 \
     --oversubscribe --bind-to none --mca mpi_yield_when_idle 1 "$bin" \
     --config 2x1 --sizes 1e3,1e4 --reps 5 "${params[@]}" --no-header \
-    --csv "$tmp/points.csv" --json "$tmp/2x1.json" >> "$tmp/table.txt" ||
+    --csv "$tmp/points.csv" --json "$tmp/2x1.json" \
+    --timeline "$tmp/timeline-2x1.json" >> "$tmp/table.txt" ||
     fail "bench_main 2x1"
 rows=$(($(wc -l < "$tmp/points.csv") - 1))
 [ "$rows" = 12 ] || fail "points.csv has $rows rows, expected 12"
 for c in 1x2 2x1; do
     grep -q '"points"' "$tmp/$c.json" || fail "$c.json has no points"
+    [ -s "$tmp/timeline-$c.json" ] || fail "no timeline-$c.json"
     if command -v python3 > /dev/null; then
         python3 "$src/tests/bench/check_points.py" "$tmp/$c.json" 2 6 ||
             fail "$c.json"
+        python3 "$src/tests/runtime/check_timeline.py" --workers 2 \
+            "$tmp/timeline-$c.json" || fail "timeline-$c.json"
     fi
 done
 grep -q 'psrs' "$tmp/table.txt" || fail "no psrs row in the table"
@@ -44,4 +49,4 @@ fi
 "$bin" --predict "$src/machine/machines/cluster-1024x16.sgl" --sizes 1e6,1e9 \
     > "$tmp/predict.txt" || fail "--predict"
 grep -q 'predicted speed-up' "$tmp/predict.txt" || fail "--predict: no scale-out table"
-echo "ok: bench_main (JSON), report, plots and --predict wrote their files"
+echo "ok: bench_main (JSON, timelines), report, plots and --predict wrote their files"
