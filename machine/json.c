@@ -26,7 +26,7 @@ static void put(struct sgl__json *j, const char *s, size_t n)
         j->status = SGL_EIO;
 }
 
-static void puts_(struct sgl__json *j, const char *s)
+static void put_str(struct sgl__json *j, const char *s)
 {
     put(j, s, strlen(s));
 }
@@ -88,7 +88,7 @@ static void quoted(struct sgl__json *j, const char *str)
             put(j, (const char *)s, run);
             s += run;
         } else {
-            puts_(j, "\\ufffd");
+            put_str(j, "\\ufffd");
             s++;
         }
     }
@@ -184,7 +184,7 @@ static void scalar(struct sgl__json *j, const char *key, const char *text)
 {
     if (!member(j, key, 0))
         return;
-    puts_(j, text);
+    put_str(j, text);
     value_done(j);
 }
 

@@ -10,11 +10,12 @@
  * failed write is remembered, later calls write nothing, and
  * sgl__json_finish() reports it.
  *
- * Layout: a container's members go on their own lines, indented two
- * spaces per broken container above them, when the container lies less
- * than `lines` deep (0: the top value), and so does every object or array
- * inside an array. Everything else follows on the same line, so a tree of
- * nodes reads one node per line and a list of events one event per line.
+ * Layout: the members of the outermost `lines` levels of containers (1:
+ * the top container's) go on their own lines, and so does every object or
+ * array inside an array, indented two spaces per container that broke
+ * lines around them. Everything else follows on the same line, so a tree
+ * of nodes reads one node per line and a list of events one event per
+ * line.
  *
  * Thread safety: one writer per thread. */
 #ifndef SGL_MACHINE_JSON_H
@@ -35,7 +36,7 @@ struct sgl__json_open {
 
 struct sgl__json {
     FILE *out;
-    unsigned lines;     /* containers less deep than this break lines */
+    unsigned lines;     /* outermost levels whose members break lines */
     unsigned depth;     /* open containers */
     unsigned broken;    /* of them, those that broke a line */
     int done;           /* the top value is complete */
