@@ -589,10 +589,11 @@ static int write_timeline(sgl_runtime_t *rt, const char *path,
         if (!want[a])
             continue;
         struct job j = {0, a, n, 7};
-        rc = sgl_run(rt, job_main, &j, sizeof j);
+        if ((rc = sgl_run(rt, job_main, &j, sizeof j)) != SGL_OK)
+            break;
         j.what = 1;
-        if (!rc)
-            rc = sgl_run(rt, job_main, &j, sizeof j);
+        rc = sgl_run(rt, job_main, &j, sizeof j);
+        /* The vectors go whether or not the algorithm failed. */
         j.what = 2;
         int frc = sgl_run(rt, job_main, &j, sizeof j);
         rc = rc ? rc : frc;

@@ -35,6 +35,14 @@ for c in 1x2 2x1; do
             "$tmp/timeline-$c.json" || fail "timeline-$c.json"
     fi
 done
+# A timeline that cannot be written fails the run, naming the file.
+if SGL_SHAPE=core:2 OMP_NUM_THREADS=2 timeout -k 5 60 "$bin" --sizes 1e3 \
+    --algos reduce --timeline /nonexistent/timeline.json > /dev/null \
+    2> "$tmp/err.txt"; then
+    fail "an unwritable timeline did not fail"
+fi
+grep -q 'timeline /nonexistent/timeline.json' "$tmp/err.txt" ||
+    fail "no message for an unwritable timeline: $(cat "$tmp/err.txt")"
 grep -q 'psrs' "$tmp/table.txt" || fail "no psrs row in the table"
 awk -f "$src/bench/report.awk" "$tmp/points.csv" > "$tmp/summary.txt" ||
     fail "report.awk"
