@@ -487,7 +487,7 @@ struct run_info {
     size_t workers;
     int ranks, threads, over, reps;
     int argc;
-    char **argv;   /* as given, before MPI saw it */
+    char **argv; /* as given, before MPI saw it */
     time_t started;
 };
 
@@ -579,8 +579,8 @@ static int write_json(const char *path, const struct run_info *ri,
 /* Run each wanted algorithm once at TIMELINE_N (the fill, the algorithm
  * and the free are all in the trace) and write the Perfetto timeline to
  * @path. Every rank calls it. */
-static int write_timeline(sgl_runtime_t *rt, const char *path,
-                          const int *want, size_t workers)
+static int write_timeline(sgl_runtime_t *rt, const char *path, const int *want,
+                          size_t workers)
 {
     size_t n = workers > TIMELINE_N ? workers : TIMELINE_N;
     int rc = SGL_OK;
@@ -872,8 +872,11 @@ int main(int argc, char **argv)
         return 1;
     }
     memcpy(argv0, argv, (size_t)argc * sizeof *argv0);
-    struct run_info ri = {.argc = argc, .argv = argv0, .reps = reps,
-                          .over = over, .started = time(NULL)};
+    struct run_info ri = {.argc = argc,
+                          .argv = argv0,
+                          .reps = reps,
+                          .over = over,
+                          .started = time(NULL)};
 
     bench_default_env();
     sgl_runtime_t *rt;

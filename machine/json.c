@@ -171,14 +171,20 @@ void sgl__json_begin_object(struct sgl__json *j, const char *key)
     begin(j, key, '{', '}');
 }
 
-void sgl__json_end_object(struct sgl__json *j) { end(j, '}'); }
+void sgl__json_end_object(struct sgl__json *j)
+{
+    end(j, '}');
+}
 
 void sgl__json_begin_array(struct sgl__json *j, const char *key)
 {
     begin(j, key, '[', ']');
 }
 
-void sgl__json_end_array(struct sgl__json *j) { end(j, ']'); }
+void sgl__json_end_array(struct sgl__json *j)
+{
+    end(j, ']');
+}
 
 static void scalar(struct sgl__json *j, const char *key, const char *text)
 {
@@ -249,8 +255,7 @@ int sgl__json_finish(struct sgl__json *j)
     if (j->status == SGL_OK && (j->depth || !j->done))
         j->status = SGL_EINVAL;
     put(j, "\n", 1);
-    if (j->out && (fflush(j->out) || ferror(j->out)) &&
-        j->status != SGL_EINVAL)
+    if (j->out && (fflush(j->out) || ferror(j->out)) && j->status != SGL_EINVAL)
         j->status = SGL_EIO;
     return j->status;
 }

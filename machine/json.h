@@ -29,18 +29,18 @@
 #define SGL__JSON_MAX_NEST 160
 
 struct sgl__json_open {
-    char close;        /* '}' or ']' */
+    char close;           /* '}' or ']' */
     unsigned char broken; /* some member started a line */
     size_t members;
 };
 
 struct sgl__json {
     FILE *out;
-    unsigned lines;     /* outermost levels whose members break lines */
-    unsigned depth;     /* open containers */
-    unsigned broken;    /* of them, those that broke a line */
-    int done;           /* the top value is complete */
-    int status;         /* SGL_OK, or the first misuse or write error */
+    unsigned lines;  /* outermost levels whose members break lines */
+    unsigned depth;  /* open containers */
+    unsigned broken; /* of them, those that broke a line */
+    int done;        /* the top value is complete */
+    int status;      /* SGL_OK, or the first misuse or write error */
     struct sgl__json_open open[SGL__JSON_MAX_NEST];
 };
 

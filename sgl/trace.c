@@ -276,8 +276,9 @@ static void csv_step(FILE *f, const double *s)
     const double *c = s + FIXED;
     const char *x = exchange_name(s[10]);
     for (unsigned i = 0; i < p; i++, c += CHILD)
-        fprintf(f, "%u,%u,%d,%.0f,%.0f,%.9f,%.9f,%.9f,%u,%.0f,%.0f,%.9f,"
-                   "%.17g,%s,%.0f,%.0f\n",
+        fprintf(f,
+                "%u,%u,%d,%.0f,%.0f,%.9f,%.9f,%.9f,%u,%.0f,%.0f,%.9f,"
+                "%.17g,%s,%.0f,%.0f\n",
                 (unsigned)s[0], (unsigned)s[1], (int)s[2], s[3], s[4], s[6],
                 s[7], s[8], i, c[0], c[1], c[2], c[3], x, c[4], c[5]);
 }
