@@ -32,11 +32,13 @@
  * the fan-outs of its top and bottom levels).
  *
  * Table on stdout (rank 0), progress on stderr; --json writes this
- * configuration's points. --csv appends one row per point and
+ * configuration's points with every repetition's time (schema
+ * "sgl-bench-points", README). --csv appends one row per point and
  * --measurements one row per timed repetition and implementation, both
  * RFC 4180 (bench_csv.h) with a header if the file is new; a file with
  * other columns is refused. The CSV headers are points_header and
- * measurements_header below. */
+ * measurements_header below. --timeline writes a Perfetto timeline of one
+ * traced run of each algorithm. */
 #include <math.h>
 #include <mpi.h>
 #include <omp.h>
@@ -54,6 +56,9 @@
 
 #include <sgl/algorithms.h>
 #include <sgl/predict.h>
+#include <sgl/version.h>
+
+#include "json.h"
 
 void bench_peer_gnu_parallel_sort(double *x, size_t n, int threads);
 void bench_peer_std_sort(double *x, size_t n);
@@ -452,10 +457,14 @@ static const char *points_header =
 static const char *measurements_header =
     "config,shape,workers,ranks,algo,n_elements,implementation,rep,time_s";
 
+/* What the output files say of the run, besides its points. */
 struct run_info {
-    const char *config, *shape;
+    const char *config, *shape, *how;
     size_t workers;
-    int ranks, over, reps;
+    int ranks, threads, over, reps;
+    int argc;
+    char **argv; /* as given, before MPI saw it */
+    time_t started;
 };
 
 static int write_points(const char *path, const struct run_info *ri,
@@ -547,53 +556,118 @@ static int write_measurements(const char *path, const struct run_info *ri,
     return bench_csv_close(&c);
 }
 
-static void json_num(FILE *f, double v)
+/* What the JSON says about the run besides its points. */
+static void json_reps(struct sgl__json *j, const char *key, const double *v,
+                      int n)
 {
-    if (isfinite(v))
-        fprintf(f, "%.6e", v);
-    else
-        fprintf(f, "null");
+    sgl__json_begin_array(j, key);
+    for (int i = 0; i < n; i++)
+        sgl__json_number(j, NULL, v[i]);
+    sgl__json_end_array(j);
 }
 
-static int write_json(const char *path, const char *config, const char *shape,
-                      size_t workers, int ranks, int over, int reps,
-                      const char *how, const struct point *pts, int npts)
+/* The configuration's points, schema "sgl-bench-points" version 1; the
+ * README's "JSON documents" lists the fields. */
+static int write_json(const char *path, const struct run_info *ri,
+                      const struct point *pts, int npts)
 {
     FILE *f = fopen(path, "w");
     if (!f)
         return -1;
-    fprintf(f,
-            "{\"config\": \"%s\", \"shape\": \"%s\", \"workers\": %zu, "
-            "\"ranks\": %d, \"oversubscribed\": %s, \"reps\": %d,\n"
-            " \"prediction_tree\": \"%s\",\n \"points\": [",
-            config, shape, workers, ranks, over ? "true" : "false", reps, how);
+    char host[MPI_MAX_PROCESSOR_NAME + 1] = "";
+    int hlen = 0;
+    if (MPI_Get_processor_name(host, &hlen) != MPI_SUCCESS)
+        host[0] = 0;
+    char date[32];
+    struct tm tm;
+    strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ",
+             gmtime_r(&ri->started, &tm));
+    struct sgl__json j;
+    sgl__json_init(&j, f, 1);
+    sgl__json_begin_object(&j, NULL);
+    sgl__json_begin_object(&j, "schema");
+    sgl__json_string(&j, "name", "sgl-bench-points");
+    sgl__json_uint(&j, "version", 1);
+    sgl__json_end_object(&j);
+    sgl__json_string(&j, "sgl_version", sgl_version());
+    sgl__json_string(&j, "host", host[0] ? host : NULL);
+    sgl__json_string(&j, "date", date);
+    sgl__json_begin_array(&j, "argv");
+    for (int i = 0; i < ri->argc; i++)
+        sgl__json_string(&j, NULL, ri->argv[i]);
+    sgl__json_end_array(&j);
+    sgl__json_string(&j, "config", ri->config);
+    sgl__json_string(&j, "shape", ri->shape);
+    sgl__json_uint(&j, "workers", ri->workers);
+    sgl__json_int(&j, "ranks", ri->ranks);
+    sgl__json_int(&j, "threads_per_rank", ri->threads);
+    sgl__json_bool(&j, "oversubscribed", ri->over);
+    sgl__json_int(&j, "reps", ri->reps);
+    sgl__json_string(&j, "prediction_tree", ri->how);
+    sgl__json_begin_array(&j, "points");
     for (int i = 0; i < npts; i++) {
         const struct point *p = &pts[i];
-        fprintf(f, "%s\n  {\"algo\": \"%s\", \"n\": %zu, \"median_s\": ",
-                i ? "," : "", algo_names[p->algo], p->n);
-        json_num(f, p->meas.med);
-        fprintf(f, ", \"min_s\": ");
-        json_num(f, p->meas.min);
-        fprintf(f, ", \"max_s\": ");
-        json_num(f, p->meas.max);
-        fprintf(f, ", \"q1_s\": ");
-        json_num(f, p->meas.q1);
-        fprintf(f, ", \"q3_s\": ");
-        json_num(f, p->meas.q3);
-        fprintf(f, ", \"closed_s\": ");
-        json_num(f, p->closed);
-        fprintf(f, ", \"replay_s\": ");
-        json_num(f, p->replay);
-        fprintf(f, ", \"pred_seq_s\": ");
-        json_num(f, p->seq_pred);
+        char key[64];
+        sgl__json_begin_object(&j, NULL);
+        sgl__json_string(&j, "algo", algo_names[p->algo]);
+        sgl__json_uint(&j, "n", p->n);
+        sgl__json_number(&j, "median_s", p->meas.med);
+        sgl__json_number(&j, "min_s", p->meas.min);
+        sgl__json_number(&j, "max_s", p->meas.max);
+        sgl__json_number(&j, "q1_s", p->meas.q1);
+        sgl__json_number(&j, "q3_s", p->meas.q3);
+        sgl__json_number(&j, "closed_s", p->closed);
+        sgl__json_number(&j, "replay_s", p->replay);
+        sgl__json_number(&j, "pred_seq_s", p->seq_pred);
         for (int k = 0; k < 2; k++) {
-            fprintf(f, ", \"%s_s\": ", peer_names[p->algo][k]);
-            json_num(f, p->peer[k]);
+            snprintf(key, sizeof key, "%s_s", peer_names[p->algo][k]);
+            sgl__json_number(&j, key, p->peer[k]);
         }
-        fprintf(f, "}");
+        json_reps(&j, "rep_s", p->rep_s, ri->reps);
+        for (int k = 0; k < 2; k++) {
+            snprintf(key, sizeof key, "%s_rep_s", peer_names[p->algo][k]);
+            json_reps(&j, key, p->peer_rep_s[k], ri->reps);
+        }
+        sgl__json_end_object(&j);
     }
-    fprintf(f, "\n]}\n");
-    return fclose(f);
+    sgl__json_end_array(&j);
+    sgl__json_end_object(&j);
+    int rc = sgl__json_finish(&j);
+    return fclose(f) || rc ? -1 : 0;
+}
+
+/* ---- --timeline: one traced run of each algorithm ---- */
+
+/* Big enough that every worker has a share worth drawing, small enough
+ * to take milliseconds. */
+#define TIMELINE_N 100000
+
+/* Run each wanted algorithm once at TIMELINE_N (the fill, the algorithm
+ * and the free are all in the trace) and write the Perfetto timeline to
+ * @path. Every rank calls it. */
+static int write_timeline(sgl_runtime_t *rt, const char *path, const int *want,
+                          size_t workers)
+{
+    size_t n = workers > TIMELINE_N ? workers : TIMELINE_N;
+    int rc = SGL_OK;
+    sgl_trace_clear(rt);
+    for (int a = 0; a < NALGO && !rc; a++) {
+        if (!want[a])
+            continue;
+        struct job j = {0, a, n, 7};
+        if ((rc = sgl_run(rt, job_main, &j, sizeof j)) != SGL_OK)
+            break;
+        j.what = 1;
+        rc = sgl_run(rt, job_main, &j, sizeof j);
+        /* The vectors go whether or not the algorithm failed. */
+        j.what = 2;
+        int frc = sgl_run(rt, job_main, &j, sizeof j);
+        rc = rc ? rc : frc;
+    }
+    if (!rc)
+        rc = sgl_trace_write(rt, path, SGL_TRACE_PERFETTO);
+    sgl_trace_clear(rt);
+    return rc;
 }
 
 /* ---- --predict: a machine file alone ---- */
@@ -795,6 +869,9 @@ static void usage(FILE *f)
             "  --measurements FILE  append one row per timed repetition and "
             "implementation\n"
             "  --json FILE        write this configuration's points\n"
+            "  --timeline FILE    write a Perfetto timeline of one run of "
+            "each algorithm\n"
+            "                     at n = 1e5\n"
             "  --no-header        do not print the table header\n");
 }
 
@@ -802,6 +879,7 @@ int main(int argc, char **argv)
 {
     const char *config = NULL, *csv = NULL, *json = NULL, *predict = NULL;
     const char *meas_csv = NULL;
+    const char *timeline = NULL;
     const char *param_paths[MAX_PARAMS];
     int nparams = 0, reps = 5, over = 0, header = 1;
     int want[NALGO] = {1, 1, 1};
@@ -825,6 +903,8 @@ int main(int argc, char **argv)
             meas_csv = argv[++i];
         } else if (more && !strcmp(a, "--json")) {
             json = argv[++i];
+        } else if (more && !strcmp(a, "--timeline")) {
+            timeline = argv[++i];
         } else if (more && !strcmp(a, "--predict")) {
             predict = argv[++i];
         } else if (more && !strcmp(a, "--params")) {
@@ -856,6 +936,20 @@ int main(int argc, char **argv)
     }
     if (predict)
         return predict_file(predict, sizes, nsizes);
+
+    /* The command as given, for the JSON: an MPI may take its own
+     * arguments out of argv in sgl_init. */
+    char **argv0 = malloc((size_t)argc * sizeof *argv0);
+    if (!argv0) {
+        fprintf(stderr, "bench_main: out of memory\n");
+        return 1;
+    }
+    memcpy(argv0, argv, (size_t)argc * sizeof *argv0);
+    struct run_info ri = {.argc = argc,
+                          .argv = argv0,
+                          .reps = reps,
+                          .over = over,
+                          .started = time(NULL)};
 
     bench_default_env();
     sgl_runtime_t *rt;
@@ -1085,19 +1179,34 @@ int main(int argc, char **argv)
         }
     }
     if (p.rank == 0 && !status) {
-        struct run_info ri = {config, shape, workers, p.ranks, over, reps};
+        ri.config = config;
+        ri.shape = shape;
+        ri.how = how;
+        ri.workers = workers;
+        ri.ranks = p.ranks;
+        ri.threads = p.threads;
         if ((csv && write_points(csv, &ri, pts, npts)) ||
             (meas_csv && write_measurements(meas_csv, &ri, pts, npts)))
             status = 1;
-        if (json && write_json(json, config, shape, workers, p.ranks, over,
-                               reps, how, pts, npts)) {
+        if (json && write_json(json, &ri, pts, npts)) {
             fprintf(stderr, "bench_main: cannot write %s\n", json);
             status = 1;
         }
     }
+    /* Every rank learns whether the sweep went through: the timeline's
+     * runs are collective. */
+    MPI_Bcast(&status, 1, MPI_INT, 0, p.comm);
+    if (timeline && !status &&
+        (rc = write_timeline(rt, timeline, want, workers)) != SGL_OK) {
+        if (p.rank == 0)
+            fprintf(stderr, "bench_main: timeline %s: %s\n", timeline,
+                    sgl_last_error());
+        status = 1;
+    }
     for (int i = 0; pts && i < NALGO * nsizes; i++)
         free(pts[i].rep_s); /* also a point left half-done by an error */
     free(pts);
+    free(argv0);
     bench_flush_free();
     for (int f = 0; f < nparams; f++)
         sgl_machine_free(files[f]);

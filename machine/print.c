@@ -3,6 +3,9 @@
 #include <ctype.h>
 #include <string.h>
 
+#include <sgl/version.h>
+
+#include "json.h"
 #include "machine_impl.h"
 
 struct printer {
@@ -185,43 +188,24 @@ int sgl_machine_print(const sgl_machine_t *m, FILE *out, unsigned max_lines)
     return finish_output(out);
 }
 
-static void json_string(FILE *out, const char *s)
+static void json_node(struct sgl__json *j, const struct sgl_node *n)
 {
-    fputc('"', out);
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            fprintf(out, "\\%c", c);
-        else if (c < 0x20)
-            fprintf(out, "\\u%04x", c);
-        else
-            fputc(c, out);
-    }
-    fputc('"', out);
-}
-
-static void json_node(FILE *out, const struct sgl_node *n)
-{
-    int ind = 2 * (int)n->level + 2;
-    fprintf(out, "%*s{\"type\": ", ind, "");
-    json_string(out, n->type);
-    fprintf(out,
-            ", \"level\": %u, \"index\": %u, \"arity\": %u, \"link\": \"%s\", "
-            "\"rank\": %d, \"os_index\": %d, \"workers\": %zu, \"host\": ",
-            n->level, n->index, n->arity, sgl_link_name(n->link), n->rank,
-            n->os_index, n->workers);
-    if (n->host)
-        json_string(out, n->host);
-    else
-        fputs("null", out);
-    fputs(", \"children\": [", out);
+    sgl__json_string(j, "type", n->type);
+    sgl__json_uint(j, "level", n->level);
+    sgl__json_uint(j, "index", n->index);
+    sgl__json_uint(j, "arity", n->arity);
+    sgl__json_string(j, "link", sgl_link_name(n->link));
+    sgl__json_int(j, "rank", n->rank);
+    sgl__json_int(j, "os_index", n->os_index);
+    sgl__json_uint(j, "workers", n->workers);
+    sgl__json_string(j, "host", n->host);
+    sgl__json_begin_array(j, "children");
     for (unsigned i = 0; i < n->arity; i++) {
-        fputs(i ? ",\n" : "\n", out);
-        json_node(out, n->child[i]);
+        sgl__json_begin_object(j, NULL);
+        json_node(j, n->child[i]);
+        sgl__json_end_object(j);
     }
-    if (n->arity)
-        fprintf(out, "\n%*s", ind, "");
-    fputs("]}", out);
+    sgl__json_end_array(j);
 }
 
 int sgl_machine_write_json(const sgl_machine_t *m, FILE *out)
@@ -229,13 +213,25 @@ int sgl_machine_write_json(const sgl_machine_t *m, FILE *out)
     if (!m || !out)
         return sgl_error_set(SGL_EINVAL,
                              "sgl_machine_write_json: NULL argument");
-    fputs("{\"source\": ", out);
-    json_string(out, m->source);
-    fprintf(out,
-            ", \"workers\": %zu, \"processes\": %zu, \"depth\": %u,\n"
-            "\"root\":\n",
-            m->workers, m->processes, m->depth);
-    json_node(out, m->root);
-    fputs("}\n", out);
-    return finish_output(out);
+    struct sgl__json j;
+    sgl__json_init(&j, out, 1);
+    sgl__json_begin_object(&j, NULL);
+    /* A consumer checks the schema before it reads on, and the version
+     * says which library wrote the tree. */
+    sgl__json_begin_object(&j, "schema");
+    sgl__json_string(&j, "name", "sgl-machine-tree");
+    sgl__json_uint(&j, "version", 1);
+    sgl__json_end_object(&j);
+    sgl__json_string(&j, "sgl_version", sgl_version());
+    sgl__json_string(&j, "source", m->source);
+    sgl__json_uint(&j, "workers", m->workers);
+    sgl__json_uint(&j, "processes", m->processes);
+    sgl__json_uint(&j, "depth", m->depth);
+    sgl__json_begin_object(&j, "root");
+    json_node(&j, m->root);
+    sgl__json_end_object(&j);
+    sgl__json_end_object(&j);
+    if (sgl__json_finish(&j))
+        return sgl_error_set(SGL_EIO, "writing the machine tree failed");
+    return SGL_OK;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <sgl/machine.h>
+#include "json.h"
 #include "machine_impl.h"
 #include <sgl/predict.h>
 #include <sgl/version.h>
@@ -106,48 +107,34 @@ static const char *algo_title(sgl_predict_algo_t a)
     return "?";
 }
 
-static void json_string(const char *s)
+/* The prediction as JSON on stdout. Returns 0, or -1 when writing
+ * failed. */
+static int print_json(const sgl_machine_t *m, const char *path,
+                      sgl_predict_algo_t algo, double n,
+                      const sgl_predict_opts_t *o, const sgl_prediction_t *r)
 {
-    putchar('"');
-    for (; s && *s; s++) {
-        if (*s == '"' || *s == '\\')
-            printf("\\%c", *s);
-        else if ((unsigned char)*s < 0x20)
-            printf("\\u%04x", *s);
-        else
-            putchar(*s);
-    }
-    putchar('"');
-}
-
-static void json_number(double x)
-{
-    if (isfinite(x))
-        printf("%.17g", x);
-    else
-        printf("null");
-}
-
-static void print_json(const sgl_machine_t *m, const char *path,
-                       sgl_predict_algo_t algo, double n,
-                       const sgl_predict_opts_t *o, const sgl_prediction_t *r)
-{
-    printf("{\"algo\": \"%s\", \"n\": %.17g, \"elem_bytes\": %.17g, "
-           "\"centralised\": %s, \"machine\": ",
-           sgl_predict_algo_name(algo), n, o->elem_bytes,
-           o->centralised ? "true" : "false");
-    json_string(path);
-    printf(", \"shape\": ");
-    json_string(sgl_machine_shape(m));
+    struct sgl__json j;
+    sgl__json_init(&j, stdout, 1);
+    sgl__json_begin_object(&j, NULL);
+    sgl__json_begin_object(&j, "schema");
+    sgl__json_string(&j, "name", "sgl-predict");
+    sgl__json_uint(&j, "version", 1);
+    sgl__json_end_object(&j);
+    sgl__json_string(&j, "sgl_version", sgl_version());
+    sgl__json_string(&j, "algo", sgl_predict_algo_name(algo));
+    sgl__json_number(&j, "n", n);
+    sgl__json_number(&j, "elem_bytes", o->elem_bytes);
+    sgl__json_bool(&j, "centralised", o->centralised);
+    sgl__json_string(&j, "machine", path);
+    sgl__json_string(&j, "shape", sgl_machine_shape(m));
+    sgl__json_uint(&j, "workers", r->workers);
+    sgl__json_number(&j, "total_s", r->total);
+    sgl__json_number(&j, "sequential_s", r->sequential);
     /* The predictor refuses non-finite times; a speed-up over a zero time
-     * (a machine of zero costs) has no value: null keeps the JSON valid. */
-    printf(", \"workers\": %zu, \"total_s\": %.17g, \"sequential_s\": %.17g, "
-           "\"speedup\": ",
-           r->workers, r->total, r->sequential);
-    json_number(r->speedup);
-    printf(", \"efficiency\": ");
-    json_number(r->efficiency);
-    printf(", \"levels\": [");
+     * (a machine of zero costs) has no value: the writer makes it null. */
+    sgl__json_number(&j, "speedup", r->speedup);
+    sgl__json_number(&j, "efficiency", r->efficiency);
+    sgl__json_begin_array(&j, "levels");
     double above = 0;
     for (unsigned l = 0; l < r->levels; l++) {
         const sgl_level_cost_t *c = &r->level[l];
@@ -155,18 +142,27 @@ static void print_json(const sgl_machine_t *m, const char *path,
         above += own;
         char p[32];
         fanout(m, l, p, sizeof p);
-        printf("%s\n  {\"level\": %u, \"nodes\": %zu, \"link\": \"%s\", "
-               "\"p\": \"%s\", \"supersteps\": %.17g, \"work_s\": %.17g, "
-               "\"scatter_s\": %.17g, \"gather_s\": %.17g, \"syncs_s\": "
-               "%.17g, \"exchange_s\": %.17g, \"own_s\": %.17g, "
-               "\"below_s\": %.17g, \"bytes_down\": %.17g, \"bytes_up\": "
-               "%.17g, \"bytes_h\": %.17g}",
-               l ? "," : "", l, sgl_machine_level_size(m, l),
-               level_link(m, l), p, c->supersteps, c->work, c->scatter,
-               c->gather, c->syncs, c->exchange, own, r->total - above,
-               c->bytes_down, c->bytes_up, c->bytes_h);
+        sgl__json_begin_object(&j, NULL);
+        sgl__json_uint(&j, "level", l);
+        sgl__json_uint(&j, "nodes", sgl_machine_level_size(m, l));
+        sgl__json_string(&j, "link", level_link(m, l));
+        sgl__json_string(&j, "p", p);
+        sgl__json_number(&j, "supersteps", c->supersteps);
+        sgl__json_number(&j, "work_s", c->work);
+        sgl__json_number(&j, "scatter_s", c->scatter);
+        sgl__json_number(&j, "gather_s", c->gather);
+        sgl__json_number(&j, "syncs_s", c->syncs);
+        sgl__json_number(&j, "exchange_s", c->exchange);
+        sgl__json_number(&j, "own_s", own);
+        sgl__json_number(&j, "below_s", r->total - above);
+        sgl__json_number(&j, "bytes_down", c->bytes_down);
+        sgl__json_number(&j, "bytes_up", c->bytes_up);
+        sgl__json_number(&j, "bytes_h", c->bytes_h);
+        sgl__json_end_object(&j);
     }
-    printf("\n]}\n");
+    sgl__json_end_array(&j);
+    sgl__json_end_object(&j);
+    return sgl__json_finish(&j) ? -1 : 0;
 }
 
 static void print_table(const sgl_machine_t *m, const char *path,
@@ -354,12 +350,13 @@ int main(int argc, char **argv)
         sgl_machine_free(m);
         return 1;
     }
+    int failed = 0;
     if (a.json)
-        print_json(m, a.path, a.algo, a.n, &a.o, &r);
+        failed = print_json(m, a.path, a.algo, a.n, &a.o, &r);
     else
         print_table(m, a.path, a.algo, a.n, &a.o, &r);
     sgl_machine_free(m);
-    if (fflush(stdout) || ferror(stdout)) {
+    if (failed || fflush(stdout) || ferror(stdout)) {
         fprintf(stderr, "sgl-predict: writing the output failed\n");
         return 1;
     }

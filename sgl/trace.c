@@ -2,11 +2,15 @@
  * thread that plays the master (so recording takes no lock), read back in
  * start order, and written by rank 0 for every process as CSV, JSON or a
  * Chrome/Perfetto trace-event timeline. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include <sgl/version.h>
+
+#include "json.h"
 #include "runtime_impl.h"
 
 struct sgl_trace_ref {
@@ -266,57 +270,252 @@ static const char *exchange_name(double kind)
                                          : "";
 }
 
-static void write_step(FILE *f, sgl_trace_format_t fmt, const double *s,
-                       int first)
+static void csv_step(FILE *f, const double *s)
 {
     unsigned p = (unsigned)s[5];
     const double *c = s + FIXED;
     const char *x = exchange_name(s[10]);
-    switch (fmt) {
-    case SGL_TRACE_CSV:
-        for (unsigned i = 0; i < p; i++, c += CHILD)
-            fprintf(f, "%u,%u,%d,%.0f,%.0f,%.9f,%.9f,%.9f,%u,%.0f,%.0f,%.9f,"
-                       "%.17g,%s,%.0f,%.0f\n",
-                    (unsigned)s[0], (unsigned)s[1], (int)s[2], s[3], s[4],
-                    s[6], s[7], s[8], i, c[0], c[1], c[2], c[3], x, c[4],
-                    c[5]);
-        break;
-    case SGL_TRACE_JSON:
+    for (unsigned i = 0; i < p; i++, c += CHILD)
         fprintf(f,
-                "%s\n  {\"level\": %u, \"index\": %u, \"rank\": %d, \"seq\": "
-                "%.0f, \"parent_seq\": %.0f, \"start_s\": %.9f, \"end_s\": "
-                "%.9f, \"master_s\": %.9f, \"syncs\": 2, \"exchange\": "
-                "\"%s\", \"children\": [",
-                first ? "" : ",", (unsigned)s[0], (unsigned)s[1], (int)s[2],
-                s[3], s[4], s[6], s[7], s[8], x);
-        for (unsigned i = 0; i < p; i++, c += CHILD)
-            fprintf(f,
-                    "%s{\"down_bytes\": %.0f, \"up_bytes\": %.0f, "
-                    "\"time_s\": %.9f, \"work\": %.17g, "
-                    "\"h_sent_bytes\": %.0f, \"h_recv_bytes\": %.0f}",
-                    i ? ", " : "", c[0], c[1], c[2], c[3], c[4], c[5]);
-        fprintf(f, "]}");
-        break;
-    case SGL_TRACE_PERFETTO: {
-        /* One process per rank, one thread lane per tree level. */
-        double down = 0, up = 0, h = 0;
-        for (unsigned i = 0; i < p; i++, c += CHILD) {
-            down += c[0];
-            up += c[1];
-            h += c[4];
-        }
-        fprintf(f,
-                "%s\n  {\"name\": \"superstep %.0f L%u#%u\", \"ph\": \"X\", "
-                "\"pid\": %d, \"tid\": %u, \"ts\": %.3f, \"dur\": %.3f, "
-                "\"args\": {\"children\": %u, \"down_bytes\": %.0f, "
-                "\"up_bytes\": %.0f, \"master_s\": %.9f, \"exchange\": "
-                "\"%s\", \"h_sent_bytes\": %.0f}}",
-                first ? "" : ",", s[3], (unsigned)s[0], (unsigned)s[1],
-                (int)s[2], 1000 * (unsigned)s[0] + (unsigned)s[1], 1e6 * s[6],
-                1e6 * (s[7] - s[6]), p, down, up, s[8], x, h);
-        break;
+                "%u,%u,%d,%.0f,%.0f,%.9f,%.9f,%.9f,%u,%.0f,%.0f,%.9f,"
+                "%.17g,%s,%.0f,%.0f\n",
+                (unsigned)s[0], (unsigned)s[1], (int)s[2], s[3], s[4], s[6],
+                s[7], s[8], i, c[0], c[1], c[2], c[3], x, c[4], c[5]);
+}
+
+static void json_step(struct sgl__json *j, const double *s)
+{
+    unsigned p = (unsigned)s[5];
+    const double *c = s + FIXED;
+    sgl__json_begin_object(j, NULL);
+    sgl__json_uint(j, "level", (unsigned)s[0]);
+    sgl__json_uint(j, "index", (unsigned)s[1]);
+    sgl__json_int(j, "rank", (int)s[2]);
+    sgl__json_number(j, "seq", s[3]);
+    sgl__json_number(j, "parent_seq", s[4]);
+    sgl__json_number(j, "start_s", s[6]);
+    sgl__json_number(j, "end_s", s[7]);
+    sgl__json_number(j, "master_s", s[8]);
+    sgl__json_uint(j, "syncs", 2);
+    sgl__json_string(j, "exchange", exchange_name(s[10]));
+    sgl__json_begin_array(j, "children");
+    for (unsigned i = 0; i < p; i++, c += CHILD) {
+        sgl__json_begin_object(j, NULL);
+        sgl__json_number(j, "down_bytes", c[0]);
+        sgl__json_number(j, "up_bytes", c[1]);
+        sgl__json_number(j, "time_s", c[2]);
+        sgl__json_number(j, "work", c[3]);
+        sgl__json_number(j, "h_sent_bytes", c[4]);
+        sgl__json_number(j, "h_recv_bytes", c[5]);
+        sgl__json_end_object(j);
     }
+    sgl__json_end_array(j);
+    sgl__json_end_object(j);
+}
+
+/* ---- Perfetto: one process per rank, two kinds of thread track ----
+ *
+ * A master's track holds its supersteps; a child's track holds the tasks
+ * it ran in its parent's supersteps. A node that is both (a master below
+ * the root) has one of each, since its supersteps lie inside its tasks
+ * only approximately (the parent records when the superstep started and
+ * how long the child's task ran, not when the task started) and Perfetto
+ * drops slices of one track that overlap without nesting. Track ids are
+ * unique in the tree: (level, first worker) names a node. */
+static uintmax_t track(const sgl_machine_t *m, const struct sgl_node *n,
+                       int tasks)
+{
+    return 2 * ((uintmax_t)n->level * m->workers + n->first_worker) +
+           (uintmax_t)tasks;
+}
+
+/* Whole nanoseconds (the clock's resolution): timestamps in microseconds,
+ * the trace-event unit, then print short, and a duration is the exact
+ * difference of its ends. */
+static double nsec(double s)
+{
+    return nearbyint(s * 1e9);
+}
+
+/* A metadata event up to its args. Viewers ignore a metadata event's
+ * ts; it is there because strict readers want one on every event. */
+static void meta_begin(struct sgl__json *j, const char *name, int pid,
+                       uintmax_t tid)
+{
+    sgl__json_begin_object(j, NULL);
+    sgl__json_string(j, "name", name);
+    sgl__json_string(j, "ph", "M");
+    sgl__json_int(j, "pid", pid);
+    sgl__json_uint(j, "tid", tid);
+    sgl__json_uint(j, "ts", 0);
+    sgl__json_begin_object(j, "args");
+}
+
+static void meta_end(struct sgl__json *j)
+{
+    sgl__json_end_object(j);
+    sgl__json_end_object(j);
+}
+
+/* The name of a process or thread track (@what) and its place among its
+ * kind, so that the viewer lists ranks in order and tracks as the tree. */
+static void metadata(struct sgl__json *j, const char *what, int pid,
+                     uintmax_t tid, const char *name, uintmax_t sort)
+{
+    char key[32];
+    snprintf(key, sizeof key, "%s_name", what);
+    meta_begin(j, key, pid, tid);
+    sgl__json_string(j, "name", name);
+    meta_end(j);
+    snprintf(key, sizeof key, "%s_sort_index", what);
+    meta_begin(j, key, pid, tid);
+    sgl__json_uint(j, "sort_index", sort);
+    meta_end(j);
+}
+
+/* Names of the tracks below @n, in depth-first order; the host of each
+ * rank, inherited from the nearest node above that has one. */
+static void name_tracks(struct sgl__json *j, const sgl_machine_t *m,
+                        const struct sgl_node *n, const char *host,
+                        const char **hosts, uintmax_t *order)
+{
+    char name[96];
+    if (n->host)
+        host = n->host;
+    if (host && !hosts[n->rank])
+        hosts[n->rank] = host;
+    if (n->parent) {
+        if (n->arity == 0)
+            snprintf(name, sizeof name, "worker %zu", n->first_worker);
+        else
+            snprintf(name, sizeof name, "%s L#%zu level %u tasks", n->type,
+                     n->master_index, n->level);
+        metadata(j, "thread", n->rank, track(m, n, 1), name, (*order)++);
     }
+    if (n->arity > 0) {
+        snprintf(name, sizeof name, "%s L#%zu level %u master", n->type,
+                 n->master_index, n->level);
+        metadata(j, "thread", n->rank, track(m, n, 0), name, (*order)++);
+    }
+    for (unsigned i = 0; i < n->arity; i++)
+        name_tracks(j, m, n->child[i], host, hosts, order);
+}
+
+static int perfetto_names(struct sgl__json *j, const sgl_runtime_t *rt)
+{
+    const char **hosts = calloc((size_t)rt->size, sizeof *hosts);
+    if (!hosts)
+        return sgl_error_set(SGL_ENOMEM, "sgl_trace_write: out of memory");
+    uintmax_t order = 0;
+    name_tracks(j, rt->machine, rt->machine->root, NULL, hosts, &order);
+    for (int r = 0; r < rt->size; r++) {
+        char name[320];
+        if (hosts[r])
+            snprintf(name, sizeof name, "rank %d (host %s)", r, hosts[r]);
+        else
+            snprintf(name, sizeof name, "rank %d", r);
+        metadata(j, "process", r, 0, name, (uintmax_t)r);
+    }
+    free(hosts);
+    return SGL_OK;
+}
+
+/* A complete slice up to its args, which the caller writes and closes. */
+static void span(struct sgl__json *j, const char *name, const char *cat,
+                 int pid, uintmax_t tid, double start, double end)
+{
+    sgl__json_begin_object(j, NULL);
+    sgl__json_string(j, "name", name);
+    sgl__json_string(j, "cat", cat);
+    sgl__json_string(j, "ph", "X");
+    sgl__json_int(j, "pid", pid);
+    sgl__json_uint(j, "tid", tid);
+    sgl__json_number(j, "ts", nsec(start) / 1e3);
+    sgl__json_number(j, "dur", (nsec(end) - nsec(start)) / 1e3);
+}
+
+/* The superstep on its master's track, then each child's task on the
+ * child's track, from the superstep's start (see above). */
+static void perfetto_step(struct sgl__json *j, const sgl_machine_t *m,
+                          const double *s)
+{
+    unsigned p = (unsigned)s[5];
+    const double *c = s + FIXED;
+    /* The master is the ancestor at its level of its first worker. */
+    const struct sgl_node *n = m->worker[(size_t)s[9]];
+    while (n->level > (unsigned)s[0])
+        n = n->parent;
+    double down = 0, up = 0, h = 0;
+    for (unsigned i = 0; i < p; i++) {
+        down += c[CHILD * i + 0];
+        up += c[CHILD * i + 1];
+        h += c[CHILD * i + 4];
+    }
+    char name[48];
+    snprintf(name, sizeof name, "superstep %.0f", s[3]);
+    span(j, name, "superstep", n->rank, track(m, n, 0), s[6], s[7]);
+    sgl__json_begin_object(j, "args");
+    sgl__json_uint(j, "level", n->level);
+    sgl__json_uint(j, "master", n->master_index);
+    sgl__json_number(j, "seq", s[3]);
+    sgl__json_uint(j, "children", p);
+    sgl__json_number(j, "down_bytes", down);
+    sgl__json_number(j, "up_bytes", up);
+    sgl__json_number(j, "master_s", s[8]);
+    sgl__json_string(j, "exchange", exchange_name(s[10]));
+    sgl__json_number(j, "h_sent_bytes", h);
+    sgl__json_end_object(j);
+    sgl__json_end_object(j);
+    for (unsigned i = 0; i < p; i++, c += CHILD) {
+        const struct sgl_node *ch = n->child[i];
+        span(j, "task", "task", ch->rank, track(m, ch, 1), s[6], s[6] + c[2]);
+        sgl__json_begin_object(j, "args");
+        sgl__json_uint(j, "level", n->level);
+        sgl__json_uint(j, "master", n->master_index);
+        sgl__json_number(j, "seq", s[3]);
+        sgl__json_uint(j, "child", i);
+        sgl__json_number(j, "down_bytes", c[0]);
+        sgl__json_number(j, "up_bytes", c[1]);
+        sgl__json_number(j, "time_s", c[2]);
+        sgl__json_number(j, "work", c[3]);
+        sgl__json_number(j, "h_sent_bytes", c[4]);
+        sgl__json_number(j, "h_recv_bytes", c[5]);
+        sgl__json_end_object(j);
+        sgl__json_end_object(j);
+    }
+}
+
+/* The JSON formats on rank 0: @all holds @total serialised doubles. */
+static int write_json(const sgl_runtime_t *rt, FILE *f,
+                      sgl_trace_format_t format, const double *all,
+                      size_t total)
+{
+    struct sgl__json j;
+    int rc = SGL_OK;
+    sgl__json_init(&j, f, 1);
+    if (format == SGL_TRACE_JSON) {
+        sgl__json_begin_array(&j, NULL);
+        for (size_t o = 0; o < total; o += FIXED + CHILD * (size_t)all[o + 5])
+            json_step(&j, all + o);
+        sgl__json_end_array(&j);
+    } else {
+        sgl__json_begin_object(&j, NULL);
+        sgl__json_begin_array(&j, "traceEvents");
+        rc = perfetto_names(&j, rt);
+        for (size_t o = 0; !rc && o < total;
+             o += FIXED + CHILD * (size_t)all[o + 5])
+            perfetto_step(&j, rt->machine, all + o);
+        sgl__json_end_array(&j);
+        sgl__json_string(&j, "displayTimeUnit", "ns");
+        /* Free-form data the viewers show with the trace. */
+        sgl__json_begin_object(&j, "otherData");
+        sgl__json_string(&j, "producer", "SGL sgl_trace_write");
+        sgl__json_string(&j, "sgl_version", sgl_version());
+        sgl__json_end_object(&j);
+        sgl__json_end_object(&j);
+    }
+    int wrc = sgl__json_finish(&j);
+    return rc ? rc : wrc;
 }
 
 int sgl__trace_gather(sgl_runtime_t *rt, double **ret_all, size_t *ret_n)
@@ -377,22 +576,17 @@ int sgl_trace_write(sgl_runtime_t *rt, const char *path,
     if (rt->rank == 0 && !(f = fopen(path, "w")))
         rc = sgl_error_set(SGL_EIO, "sgl_trace_write: cannot write %s", path);
     if (f) {
-        if (format == SGL_TRACE_CSV)
+        if (format == SGL_TRACE_CSV) {
             fprintf(f, "level,index,rank,seq,parent_seq,start_s,end_s,"
                        "master_s,child,down_bytes,up_bytes,child_time_s,"
                        "child_work,exchange,h_sent_bytes,h_recv_bytes\n");
-        else
-            fprintf(f, format == SGL_TRACE_JSON ? "[" : "{\"traceEvents\": [");
-        int first = 1;
-        for (size_t o = 0; o < total; first = 0) {
-            write_step(f, format, all + o, first);
-            o += FIXED + CHILD * (size_t)all[o + 5];
+            for (size_t o = 0; o < total;
+                 o += FIXED + CHILD * (size_t)all[o + 5])
+                csv_step(f, all + o);
+        } else {
+            rc = write_json(rt, f, format, all, total);
         }
-        if (format == SGL_TRACE_JSON)
-            fprintf(f, "\n]\n");
-        else if (format == SGL_TRACE_PERFETTO)
-            fprintf(f, "\n], \"displayTimeUnit\": \"ns\"}\n");
-        if (fclose(f) != 0)
+        if (fclose(f) != 0 || rc == SGL_EIO || rc == SGL_EINVAL)
             rc = sgl_error_set(SGL_EIO, "sgl_trace_write: writing %s failed",
                                path);
     }

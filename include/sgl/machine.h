@@ -172,7 +172,10 @@ SGL_API const char *sgl_node_host(const sgl_node_t *n);
 SGL_API int sgl_machine_print(const sgl_machine_t *m, FILE *out,
                               unsigned max_lines);
 
-/** Write the tree as JSON (nested objects, one per node).
+/** Write the tree as JSON: an object with "schema" ({"name":
+ *  "sgl-machine-tree", "version": 1}), "sgl_version", "source",
+ *  "workers", "processes", "depth" and "root", nested node objects with
+ *  "children" arrays, one node per line.
  *  @return SGL_OK or SGL_EIO. */
 SGL_API int sgl_machine_write_json(const sgl_machine_t *m, FILE *out);
 

@@ -503,7 +503,11 @@ typedef struct sgl_trace_step {
 typedef enum sgl_trace_format {
     SGL_TRACE_CSV,      /**< one row per child per superstep */
     SGL_TRACE_JSON,     /**< an array of supersteps with per-child arrays */
-    SGL_TRACE_PERFETTO, /**< Chrome/Perfetto trace-event JSON (timeline) */
+    SGL_TRACE_PERFETTO, /**< Chrome/Perfetto trace-event JSON (timeline):
+                             a named process per rank (with its host when
+                             the tree has one), a track per master with
+                             its supersteps and per child with its tasks
+                             (placed from the superstep's start) */
 } sgl_trace_format_t;
 
 /** Number of supersteps recorded in this process since the start or the

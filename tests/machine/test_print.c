@@ -77,8 +77,12 @@ Test(print, single_process_hides_ranks)
 Test(print, json)
 {
     char *t = print("rank:2 core:[1,2]", 0, 1);
-    cr_expect(strstr(t, "{\"source\": \"shape: rank:2 core:[1,2]\", "
-                        "\"workers\": 3, \"processes\": 2, \"depth\": 2,"),
+    cr_expect(strstr(t, "{\n  \"schema\": {\"name\": \"sgl-machine-tree\", "
+                        "\"version\": 1},\n  \"sgl_version\": \""),
+              "%s", t);
+    cr_expect(strstr(t, "\n  \"source\": \"shape: rank:2 core:[1,2]\",\n  "
+                        "\"workers\": 3,\n  \"processes\": 2,\n  "
+                        "\"depth\": 2,\n"),
               "%s", t);
     cr_expect(strstr(t, "{\"type\": \"rank\", \"level\": 1, \"index\": 1, "
                         "\"arity\": 2, \"link\": \"threads\", \"rank\": 1, "
