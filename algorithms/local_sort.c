@@ -89,9 +89,17 @@ struct ls;
 typedef void seg_fn(const struct ls *c, unsigned char *src, unsigned char *alt,
                     size_t m, int flags, size_t used);
 
+/* kw, the key's width in bytes (4 or 8) in its low four bits, and above
+ * them the bijection that turns the stored bits into the key: elements of
+ * these sorts stay as they are, and every read maps the key. */
+#define KW_BYTES(kw) ((kw) & 15u)
+#define KW_F64 (8u | 16u)
+#define KW_I64 (8u | 32u)
+#define KW_F32 (4u | 16u)
+
 struct ls {
     size_t es, ko; /* element size, key offset */
-    unsigned kw;   /* key bytes: 4 or 8 */
+    unsigned kw;   /* key bytes and bijection (KW_*) */
     seg_fn *seg;   /* this layout's instance of seg_body */
     size_t *pool;  /* MSD counters, a stack along the recursion */
     size_t pool_n;
@@ -99,11 +107,23 @@ struct ls {
     uint32_t *h14; /* splitter histogram and map; NULL: no splitter */
     uint16_t *map;
     unsigned char *scr; /* LS_CACHE bytes of scratch; NULL if unneeded */
+    unsigned char *key_scr; /* mapped sorts: LS_CACHE bytes for a segment's
+                               mapped keys; NULL otherwise */
 };
 
 LS_INLINE uint64_t key_at(const unsigned char *e, size_t ko, unsigned kw)
 {
-    return rec_key_at(e, ko, kw == 8);
+    uint64_t k = rec_key_at(e, ko, KW_BYTES(kw) == 8);
+    switch (kw) {
+    case KW_F64:
+        return sgl__key_f64(k);
+    case KW_I64:
+        return sgl__key_i64(k);
+    case KW_F32:
+        return sgl__key_f32((uint32_t)k);
+    default:
+        return k;
+    }
 }
 
 /* Insertion sort of s[0..m) into d[0..m) (d == s: in place); stable. */
@@ -273,16 +293,128 @@ LS_INLINE void split(const struct ls *c, unsigned char *src, unsigned char *alt,
              used + nb, es, ko, kw);
 }
 
+static seg_fn seg_k64, seg_k32;
+
+/* The key maps on 16-byte vectors (GCC's vector extension: SSE2 on any
+ * x86-64, NEON on ARM): the same branch-free
+ * arithmetic as sgl__key_f64() and its kin, with the sign mask taken as
+ * 0 - (b >> 63), which needs no 64-bit arithmetic shift. */
+typedef uint64_t u64x2 __attribute__((vector_size(16)));
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+
+static inline u64x2 key_f64x2(u64x2 b)
+{
+    const u64x2 top = {SGL__TOP64, SGL__TOP64};
+    const u64x2 nn = {SGL__NNAN64, SGL__NNAN64};
+    u64x2 neg = (u64x2){0, 0} - (b >> 63);
+    return (b ^ (neg | top)) - nn;
+}
+
+static inline u64x2 val_f64x2(u64x2 k)
+{
+    const u64x2 top = {SGL__TOP64, SGL__TOP64};
+    const u64x2 nn = {SGL__NNAN64, SGL__NNAN64};
+    k += nn;
+    u64x2 pos = (u64x2){0, 0} - (k >> 63);
+    return k ^ ~(pos & ~top);
+}
+
+static inline u64x2 key_i64x2(u64x2 b)
+{
+    const u64x2 top = {SGL__TOP64, SGL__TOP64};
+    return b ^ top;
+}
+
+static inline u32x4 key_f32x4(u32x4 b)
+{
+    const u32x4 top = {SGL__TOP32, SGL__TOP32, SGL__TOP32, SGL__TOP32};
+    const u32x4 nn = {SGL__NNAN32, SGL__NNAN32, SGL__NNAN32, SGL__NNAN32};
+    u32x4 neg = (u32x4){0, 0, 0, 0} - (b >> 31);
+    return (b ^ (neg | top)) - nn;
+}
+
+static inline u32x4 val_f32x4(u32x4 k)
+{
+    const u32x4 top = {SGL__TOP32, SGL__TOP32, SGL__TOP32, SGL__TOP32};
+    const u32x4 nn = {SGL__NNAN32, SGL__NNAN32, SGL__NNAN32, SGL__NNAN32};
+    k += nn;
+    u32x4 pos = (u32x4){0, 0, 0, 0} - (k >> 31);
+    return k ^ ~(pos & ~top);
+}
+
+/* Map the m plain keys at s to keys at d (to) or back (d may be s): a
+ * vector at a time, the rest one by one; one loop per case, since the
+ * compiler does not take the case out of a loop by itself. */
+#define MAP_LOOP(T, VT, VF, F)                                                 \
+    do {                                                                       \
+        T *k = (T *)(void *)d;                                                 \
+        const T *b = (const T *)(const void *)s;                               \
+        size_t i = 0;                                                          \
+        for (; i + sizeof(VT) / sizeof(T) <= m; i += sizeof(VT) / sizeof(T)) { \
+            VT v;                                                              \
+            memcpy(&v, b + i, sizeof v);                                       \
+            v = VF(v);                                                         \
+            memcpy(k + i, &v, sizeof v);                                       \
+        }                                                                      \
+        for (; i < m; i++)                                                     \
+            k[i] = F(b[i]);                                                    \
+    } while (0)
+
+static void map_plain(unsigned char *d, const unsigned char *s, size_t m,
+                      unsigned kw, int to)
+{
+    if (kw == KW_F32 && to)
+        MAP_LOOP(uint32_t, u32x4, key_f32x4, sgl__key_f32);
+    else if (kw == KW_F32)
+        MAP_LOOP(uint32_t, u32x4, val_f32x4, sgl__val_f32);
+    else if (kw == KW_I64)
+        MAP_LOOP(uint64_t, u64x2, key_i64x2, sgl__key_i64);
+    else if (to)
+        MAP_LOOP(uint64_t, u64x2, key_f64x2, sgl__key_f64);
+    else
+        MAP_LOOP(uint64_t, u64x2, val_f64x2, sgl__val_f64);
+}
+#undef MAP_LOOP
+
+void sgl__algo_map_keys(void *a, size_t n, enum sgl__key_map map, int to)
+{
+    unsigned kw = map == SGL__MAP_F64   ? KW_F64
+                  : map == SGL__MAP_I64 ? KW_I64
+                                        : KW_F32;
+    map_plain(a, a, n, kw, to);
+}
+
+/* A mapped sort's segment that fits the cache: its keys are mapped once
+ * into the key scratch, sorted there as plain keys into their place, and
+ * mapped back in place, all in cache, rather than mapped on every read of
+ * the segment's sort. src is only read: writing the keys back into it
+ * would cost its lines' write-back to memory. */
+static void seg_mapped(const struct ls *c, unsigned char *src,
+                       unsigned char *alt, size_t m, int flags, size_t used)
+{
+    struct ls plain = *c;
+    plain.kw = KW_BYTES(c->kw);
+    plain.seg = plain.kw == 8 ? seg_k64 : seg_k32;
+    unsigned char *dst = flags & 1 ? alt : src;
+    map_plain(c->key_scr, src, m, c->kw, 1);
+    plain.seg(&plain, c->key_scr, dst, m, 1 | (flags & LS_BUSY), used);
+    map_plain(dst, dst, m, c->kw, 0);
+}
+
 LS_INLINE void seg_body(const struct ls *c, unsigned char *src,
                         unsigned char *alt, size_t m, int flags, size_t used,
                         size_t es, size_t ko, unsigned kw)
 {
     int want_alt = flags & 1, busy = flags & LS_BUSY;
+    if (KW_BYTES(kw) != kw && m * es <= LS_CACHE && c->key_scr) {
+        seg_mapped(c, src, alt, m, flags, used);
+        return;
+    }
     if (m <= LS_INS) {
         ins_copy(want_alt ? alt : src, src, m, es, ko, kw);
         return;
     }
-    if (kw == 4 && used == 0 && m * es <= LS_LSD_BYTES &&
+    if (KW_BYTES(kw) == 4 && used == 0 && m * es <= LS_LSD_BYTES &&
         ((size_t)LS_LSD_FILL << 11) <= m) {
         /* A whole array of 32-bit keys up to L3 size: three 11-bit LSD
          * digits of the raw key, counted in one pass without the range pass
@@ -377,6 +509,9 @@ LS_INLINE void seg_body(const struct ls *c, unsigned char *src,
     }
 LS_SEG(seg_k64, 8, 0, 8)
 LS_SEG(seg_k32, 4, 0, 4)
+LS_SEG(seg_kf64, 8, 0, KW_F64)
+LS_SEG(seg_ki64, 8, 0, KW_I64)
+LS_SEG(seg_kf32, 4, 0, KW_F32)
 LS_SEG(seg_r16k8, 16, c->ko, 8)
 LS_SEG(seg_r16k4, 16, c->ko, 4)
 LS_SEG(seg_r32k8, 32, c->ko, 8)
@@ -430,7 +565,7 @@ LS_INLINE int trivial(unsigned char *a, size_t n, size_t es, size_t ko,
     if (i < n)
         return 0;
     reverse(a, 0, n - 1, es);
-    if (es != kw) /* records: equal keys may differ elsewhere */
+    if (es != KW_BYTES(kw)) /* records: equal keys may differ elsewhere */
         for (size_t l = 0, r; l < n; l = r + 1) {
             uint64_t k = key_at(a + l * es, ko, kw);
             for (r = l; r + 1 < n && key_at(a + (r + 1) * es, ko, kw) == k;)
@@ -471,6 +606,10 @@ LS_INLINE int run(void *data, size_t n, size_t es, size_t ko, unsigned kw,
     size_t scr_off = (sbytes + 63) & ~(size_t)63;
     if (scr)
         sbytes = scr_off + LS_CACHE;
+    size_t key_off = (sbytes + 63) & ~(size_t)63;
+    int mapped = KW_BYTES(kw) != kw;
+    if (mapped)
+        sbytes = key_off + LS_CACHE;
     unsigned char *tmp = alloc_big(bytes);
     unsigned char *s = malloc(sbytes);
     if (!tmp || !s) {
@@ -494,6 +633,8 @@ LS_INLINE int run(void *data, size_t n, size_t es, size_t ko, unsigned kw,
     }
     if (scr)
         c.scr = s + scr_off;
+    if (mapped)
+        c.key_scr = s + key_off;
     seg(&c, a, tmp, n, 0, 0);
     free(tmp);
     free(s);
@@ -508,6 +649,21 @@ int sgl__algo_sort_u64(uint64_t *a, size_t n)
 int sgl__algo_sort_u32(uint32_t *a, size_t n)
 {
     return run(a, n, 4, 0, 4, seg_k32, "keys");
+}
+
+int sgl__algo_sort_f64(uint64_t *a, size_t n)
+{
+    return run(a, n, 8, 0, KW_F64, seg_kf64, "keys");
+}
+
+int sgl__algo_sort_i64(uint64_t *a, size_t n)
+{
+    return run(a, n, 8, 0, KW_I64, seg_ki64, "keys");
+}
+
+int sgl__algo_sort_f32(uint32_t *a, size_t n)
+{
+    return run(a, n, 4, 0, KW_F32, seg_kf32, "keys");
 }
 
 int sgl__algo_sort_records(void *a, size_t n, size_t es, size_t ko,

@@ -13,6 +13,58 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The order-preserving bijections from values to unsigned keys. Floats:
+ * IEEE totalOrder, then the negative NaNs (the lowest keys) rotated above
+ * the positive ones, so every NaN sorts after +inf; signed integers: the
+ * sign bit flipped. Branch-free: the sorts apply them on every read. */
+#define SGL__NNAN64 ((UINT64_C(1) << 52) - 1) /* negative NaN patterns */
+#define SGL__NNAN32 ((UINT32_C(1) << 23) - 1)
+#define SGL__TOP64 (UINT64_C(1) << 63)
+#define SGL__TOP32 (UINT32_C(1) << 31)
+
+static inline uint64_t sgl__key_f64(uint64_t b)
+{
+    uint64_t neg = (uint64_t)((int64_t)b >> 63); /* all ones if negative */
+    return (b ^ (neg | SGL__TOP64)) - SGL__NNAN64;
+}
+
+static inline uint64_t sgl__key_i64(uint64_t b) { return b ^ SGL__TOP64; }
+
+static inline uint32_t sgl__key_f32(uint32_t b)
+{
+    uint32_t neg = (uint32_t)((int32_t)b >> 31);
+    return (b ^ (neg | SGL__TOP32)) - SGL__NNAN32;
+}
+
+/* Their inverses. */
+static inline uint64_t sgl__val_f64(uint64_t k)
+{
+    k += SGL__NNAN64;
+    uint64_t pos = (uint64_t)((int64_t)k >> 63); /* all ones: a positive */
+    return k ^ ~(pos & ~SGL__TOP64);
+}
+
+static inline uint32_t sgl__val_f32(uint32_t k)
+{
+    k += SGL__NNAN32;
+    uint32_t pos = (uint32_t)((int32_t)k >> 31);
+    return k ^ ~(pos & ~SGL__TOP32);
+}
+
+/* Sort n doubles, 64-bit signed integers or floats, given as their bits,
+ * in place, in the order of the keys above, without mapping the array
+ * first and back after: the passes over memory map each key as they read
+ * it, and each cache-sized segment is mapped, sorted and mapped back in
+ * cache. Returns SGL_OK or SGL_ENOMEM; on error a is unchanged. */
+int sgl__algo_sort_f64(uint64_t *a, size_t n);
+int sgl__algo_sort_i64(uint64_t *a, size_t n);
+int sgl__algo_sort_f32(uint32_t *a, size_t n);
+
+/* Map n plain values in place to their keys (to != 0) or back, with the
+ * bijections above, a vector at a time. */
+enum sgl__key_map { SGL__MAP_F64, SGL__MAP_I64, SGL__MAP_F32 };
+void sgl__algo_map_keys(void *a, size_t n, enum sgl__key_map map, int to);
+
 /* Largest record sgl__algo_sort_records() accepts, in bytes. */
 #define ALGO_SORT_MAX_ES 256
 

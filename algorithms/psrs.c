@@ -39,39 +39,25 @@
 
 /* ---- keys: an order-preserving bijection from values to unsigned ---- */
 
-#define NNAN64 ((UINT64_C(1) << 52) - 1) /* negative NaN bit patterns */
-#define NNAN32 ((UINT32_C(1) << 23) - 1)
-#define TOP64 (UINT64_C(1) << 63)
-#define TOP32 (UINT32_C(1) << 31)
-
+/* The keys: sgl__key_f64(), sgl__key_i64(), sgl__key_f32() in
+ * local_sort.h; their inverses here. */
 static inline uint64_t key64(sgl_dtype_t t, uint64_t b)
 {
     if (t == SGL_F64)
-        /* totalOrder; then rotate the negative NaNs (the lowest keys)
-         * above the positive ones. */
-        return ((b & TOP64) ? ~b : b | TOP64) - NNAN64;
-    return t == SGL_I64 ? b ^ TOP64 : b;
+        return sgl__key_f64(b);
+    return t == SGL_I64 ? sgl__key_i64(b) : b;
 }
 
 static inline uint64_t val64(sgl_dtype_t t, uint64_t k)
 {
-    if (t == SGL_F64) {
-        k += NNAN64;
-        return (k & TOP64) ? k & ~TOP64 : ~k;
-    }
-    return t == SGL_I64 ? k ^ TOP64 : k;
+    if (t == SGL_F64)
+        return sgl__val_f64(k);
+    return t == SGL_I64 ? sgl__key_i64(k) : k;
 }
 
-static inline uint32_t key32(uint32_t b)
-{
-    return ((b & TOP32) ? ~b : b | TOP32) - NNAN32;
-}
+static inline uint32_t key32(uint32_t b) { return sgl__key_f32(b); }
 
-static inline uint32_t val32(uint32_t k)
-{
-    k += NNAN32;
-    return (k & TOP32) ? k & ~TOP32 : ~k;
-}
+static inline uint32_t val32(uint32_t k) { return sgl__val_f32(k); }
 
 /* Map the @n elements' keys to keys (@to) or back, in place: plain
  * elements are their key; records hold it at L->ko. */
@@ -79,13 +65,11 @@ static void map_keys(sgl_dtype_t t, const struct rec_layout *L, void *data,
                      size_t n, int to)
 {
     if (L->es == 8 && L->wide) {
-        uint64_t *a = data;
-        for (size_t i = 0; i < n; i++)
-            a[i] = to ? key64(t, a[i]) : val64(t, a[i]);
+        if (t != SGL_U64) /* unsigned values are their keys */
+            sgl__algo_map_keys(data, n,
+                               t == SGL_F64 ? SGL__MAP_F64 : SGL__MAP_I64, to);
     } else if (L->es == 4 && !L->wide) {
-        uint32_t *a = data;
-        for (size_t i = 0; i < n; i++)
-            a[i] = to ? key32(a[i]) : val32(a[i]);
+        sgl__algo_map_keys(data, n, SGL__MAP_F32, to);
     } else {
         char *r = (char *)data + L->ko;
         for (size_t i = 0; i < n; i++, r += L->es) {
@@ -119,6 +103,25 @@ static int local_sort(const struct rec_layout *L, void *a, size_t n)
                    ? sgl__algo_sort_records(a, n, L->es, L->ko, L->wide ? 8 : 4)
                    : sgl__rec_sort(L, a, n);
     return L->wide ? sgl__algo_sort_u64(a, n) : sgl__algo_sort_u32(a, n);
+}
+
+/* One worker's whole sort: plain elements are sorted as they are (the
+ * sort maps each key as it reads it), which saves the two passes over
+ * memory of mapping them to keys and back; records are mapped. */
+static int sort_in_place(sgl_dtype_t t, const struct rec_layout *L, void *a,
+                         size_t n)
+{
+    if (is_plain(L)) {
+        if (!L->wide)
+            return sgl__algo_sort_f32(a, n);
+        return t == SGL_F64   ? sgl__algo_sort_f64(a, n)
+               : t == SGL_I64 ? sgl__algo_sort_i64(a, n)
+                              : sgl__algo_sort_u64(a, n);
+    }
+    map_keys(t, L, a, n, 1);
+    int rc = local_sort(L, a, n);
+    map_keys(t, L, a, n, 0);
+    return rc;
 }
 
 /* Elements of the sorted block (at global offset @off) below the composite
@@ -461,9 +464,7 @@ static int dvec_sort(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
         if (!b)
             return SGL_ESTATE;
         struct rec_layout L = {v->elem_size, ko, sgl__algo_key_size(kt) == 8};
-        map_keys(kt, &L, b->data, b->count, 1);
-        TRY(local_sort(&L, b->data, b->count));
-        map_keys(kt, &L, b->data, b->count, 0);
+        TRY(sort_in_place(kt, &L, b->data, b->count));
         v->counts[0] = b->count;
     } else {
         TRY(psrs_root(root, v, kt, ko, st));

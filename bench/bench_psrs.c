@@ -13,7 +13,8 @@
  * Prints one line per repetition and medians with their spread; the CSV
  * (RFC 4180, bench_csv.h) has one row per measurement: shape, ranks,
  * n_elements, implementation (psrs_direct, psrs_routed, psrs_one_worker,
- * ips4o_parallel; the last two alone in one process), workers, rep (1..R),
+ * ips4o_parallel, local_sort: PSRS's local sort alone on the values mapped
+ * to keys; the last three alone in one process), workers, rep (1..R),
  * time_s, root_bytes (bytes the root scattered and gathered) and
  * peak_over_share (the busiest rank's peak memory over its share of the
  * input; psrs_direct only). */
@@ -28,6 +29,7 @@
 
 #include "bench_csv.h"
 #include "bench_env.h"
+#include "local_sort.h"
 #include "timing.h"
 #include <sgl/algorithms.h>
 #include <sgl/sgl_mpi.h>
@@ -244,6 +246,8 @@ int main(int argc, char **argv)
     double *t_routed = calloc((size_t)reps, sizeof(double));
     double *t_one = calloc((size_t)reps, sizeof(double));
     double *t_ips = calloc((size_t)reps, sizeof(double));
+    double *t_local = calloc((size_t)reps, sizeof(double));
+    double *r_local = calloc((size_t)reps, sizeof(double));
     double *r_speed = calloc((size_t)reps, sizeof(double));
     double *r_ips = calloc((size_t)reps, sizeof(double));
     double *r_route = calloc((size_t)reps, sizeof(double));
@@ -285,6 +289,22 @@ int main(int argc, char **argv)
             bench_peer_ips4o(buf, n, (int)P);
             ips = MPI_Wtime() - t0;
         }
+        /* PSRS's local sort alone, on the same values already mapped to
+         * its keys: what one worker's PSRS costs beyond it is the
+         * runtime's and the mapping's share. */
+        double local = NAN;
+        if (!rc && buf) {
+            uint64_t s = seed, *key = (uint64_t *)(void *)buf;
+            for (size_t i = 0; i < n; i++) {
+                s = s * 6364136223846793005u + 1442695040888963407u;
+                double x = (double)(s >> 11) * 0x1p-53;
+                memcpy(&key[i], &x, sizeof x);
+                key[i] = sgl__key_f64(key[i]);
+            }
+            double t0 = MPI_Wtime();
+            rc = sgl__algo_sort_u64(key, n);
+            local = MPI_Wtime() - t0;
+        }
         if (rc)
             break;
         MPI_Gather(&pk, 1, MPI_DOUBLE, peak_all, 1, MPI_DOUBLE, 0,
@@ -303,6 +323,8 @@ int main(int argc, char **argv)
         if (one) {
             t_one[k] = o.seconds;
             t_ips[k] = ips;
+            t_local[k] = local;
+            r_local[k] = o.seconds / local;
             r_speed[k] = o.seconds / d.seconds;
             r_ips[k] = ips / d.seconds;
         }
@@ -320,6 +342,8 @@ int main(int argc, char **argv)
                     o.seconds, o.root_bytes, NAN);
             csv_row(&csv, tree_shape, size, n, "ips4o_parallel", P, k + 1,
                     ips, NAN, NAN);
+            csv_row(&csv, tree_shape, size, n, "local_sort", 1, k + 1, local,
+                    NAN, NAN);
         }
     }
     if (rank == 0 && !rc) {
@@ -328,6 +352,8 @@ int main(int argc, char **argv)
         summary("routed / direct (x faster direct)", r_route, reps, "x");
         if (one) {
             summary("PSRS on one worker (psrs_one_worker)", t_one, reps, "s");
+            summary("its local sort alone (local_sort)", t_local, reps, "s");
+            summary("one worker / local sort (x slower)", r_local, reps, "x");
             summary("IPS4o parallel sort (ips4o_parallel)", t_ips, reps, "s");
             summary("one worker / direct (speed-up)", r_speed, reps, "x");
             summary("IPS4o / direct (x faster PSRS)", r_ips, reps, "x");
@@ -346,6 +372,10 @@ int main(int argc, char **argv)
         rc = rc ? rc : SGL_EIO;
     }
     free(buf);
+    double *arrays[] = {t_direct, t_routed, t_one, t_ips, t_local,
+                        r_speed,  r_ips,    r_route, r_local, peak, peak_all};
+    for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
+        free(arrays[i]);
     sgl_finalize(one);
     sgl_finalize(rt);
     MPI_Finalize();

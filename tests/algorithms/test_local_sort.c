@@ -5,6 +5,7 @@
  * travels with its key; bounds and merges against linear references; and
  * each documented error. */
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -260,6 +261,121 @@ Test(local_sort, extreme_keys)
     }
     cr_assert_eq(a[0], 0);
     cr_assert_eq(a[199], ~(uint64_t)0);
+}
+
+/* ---- sorts that map each key as they read it ---- */
+
+enum mapped { M_F64, M_I64, M_F32 };
+static const char *const mapped_names[] = {"f64", "i64", "f32"};
+
+/* The bits whose key (as key_f64(), sign-flip, key_f32() map them) is k. */
+static uint64_t unkey(enum mapped m, uint64_t k)
+{
+    uint64_t top64 = UINT64_C(1) << 63;
+    uint32_t top32 = UINT32_C(1) << 31;
+    switch (m) {
+    case M_F64:
+        k += (UINT64_C(1) << 52) - 1;
+        return (k & top64) ? k & ~top64 : ~k;
+    case M_I64:
+        return k ^ top64;
+    default: {
+        uint32_t b = (uint32_t)k + ((UINT32_C(1) << 23) - 1);
+        return (b & top32) ? b & ~top32 : (uint32_t)~b;
+    }
+    }
+}
+
+static uint64_t key_of(enum mapped m, const void *a, size_t i)
+{
+    double d;
+    float f;
+    switch (m) {
+    case M_F64:
+        memcpy(&d, (const uint64_t *)a + i, 8);
+        return key_f64(d);
+    case M_I64:
+        return ((const uint64_t *)a)[i] ^ (UINT64_C(1) << 63);
+    default:
+        memcpy(&f, (const uint32_t *)a + i, 4);
+        return key_f32(f);
+    }
+}
+
+/* The pattern, laid out in key space and stored as the values whose keys
+ * they are (NaNs of both signs, -0.0, infinities and negative integers
+ * among them), sorted without mapping: the keys must come out in order and
+ * the values be a permutation of the input. */
+static void check_mapped(enum pattern p, size_t n, enum mapped m,
+                         uint64_t seed)
+{
+    unsigned kw = m == M_F32 ? 4 : 8;
+    void *a = malloc(n ? n * kw : 1);
+    cr_assert_not_null(a);
+    fill_keys(p, a, n, kw, seed);
+    for (size_t i = 0; i < n; i++) {
+        if (kw == 8)
+            ((uint64_t *)a)[i] = unkey(m, ((uint64_t *)a)[i]);
+        else
+            ((uint32_t *)a)[i] = (uint32_t)unkey(m, ((uint32_t *)a)[i]);
+    }
+    struct print before = fingerprint(a, n, kw);
+    int rc = m == M_F64   ? sgl__algo_sort_f64(a, n)
+             : m == M_I64 ? sgl__algo_sort_i64(a, n)
+                          : sgl__algo_sort_f32(a, n);
+    cr_assert_eq(rc, SGL_OK, "%s, %s, n=%zu: %s", mapped_names[m],
+                 pattern_names[p], n, sgl_last_error());
+    for (size_t i = 1; i < n; i++)
+        if (key_of(m, a, i - 1) > key_of(m, a, i))
+            cr_assert_fail("%s, %s, n=%zu: element %zu's key %llu > element "
+                           "%zu's %llu",
+                           mapped_names[m], pattern_names[p], n, i - 1,
+                           (unsigned long long)key_of(m, a, i - 1), i,
+                           (unsigned long long)key_of(m, a, i));
+    struct print after = fingerprint(a, n, kw);
+    cr_assert(before.sum == after.sum && before.sq == after.sq &&
+                  before.mix == after.mix,
+              "%s, %s, n=%zu: not a permutation of the input",
+              mapped_names[m], pattern_names[p], n);
+    free(a);
+}
+
+Test(local_sort, mapped_small_and_1e5_every_pattern)
+{
+    for (int m = M_F64; m <= M_F32; m++)
+        for (int p = 0; p < P_COUNT; p++) {
+            for (size_t i = 0; i < sizeof small_sizes / sizeof *small_sizes;
+                 i++)
+                check_mapped((enum pattern)p, small_sizes[i], (enum mapped)m,
+                             200 + i);
+            check_mapped((enum pattern)p, 100000, (enum mapped)m, 17);
+        }
+}
+
+/* Past the LSD limit and the splitter's threshold, as one worker's block. */
+Test(local_sort, mapped_4e6)
+{
+    for (int m = M_F64; m <= M_F32; m++) {
+        check_mapped(P_RANDOM, 4000000, (enum mapped)m, 21);
+        check_mapped(P_DBL01, 4000000, (enum mapped)m, 22);
+        check_mapped(P_ZIPF, 4000000, (enum mapped)m, 23);
+    }
+}
+
+/* A double's special values in SGL's order: -NaN, -inf, ..., -0.0, +0.0,
+ * ..., +inf, +NaN, and every NaN after +inf. */
+Test(local_sort, mapped_special_doubles)
+{
+    double v[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0, -0.0, 1.0, -1.0,
+                  DBL_MIN, -DBL_MIN, 5e-324, -5e-324, DBL_MAX, -DBL_MAX};
+    size_t n = sizeof v / sizeof *v;
+    cr_assert_eq(sgl__algo_sort_f64((uint64_t *)(void *)v, n), SGL_OK);
+    cr_expect_eq(v[0], -INFINITY);
+    cr_expect_eq(v[1], -DBL_MAX);
+    cr_expect(v[5] == 0.0 && signbit(v[5]), "-0.0 before +0.0");
+    cr_expect(v[6] == 0.0 && !signbit(v[6]));
+    cr_expect_eq(v[11], INFINITY);
+    cr_expect(isnan(v[12]) && isnan(v[13]), "NaNs last");
 }
 
 /* ---- records ---- */
