@@ -584,12 +584,7 @@ static int write_json(const char *path, const struct run_info *ri,
              gmtime_r(&ri->started, &tm));
     struct sgl__json j;
     sgl__json_init(&j, f, 1);
-    sgl__json_begin_object(&j, NULL);
-    sgl__json_begin_object(&j, "schema");
-    sgl__json_string(&j, "name", "sgl-bench-points");
-    sgl__json_uint(&j, "version", 1);
-    sgl__json_end_object(&j);
-    sgl__json_string(&j, "sgl_version", sgl_version());
+    sgl__json_begin_document(&j, "sgl-bench-points", 1);
     sgl__json_string(&j, "host", host[0] ? host : NULL);
     sgl__json_string(&j, "date", date);
     sgl__json_begin_array(&j, "argv");

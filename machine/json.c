@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <sgl/errors.h>
+#include <sgl/version.h>
 
 #include "json.h"
 
@@ -258,4 +259,15 @@ int sgl__json_finish(struct sgl__json *j)
     if (j->out && (fflush(j->out) || ferror(j->out)) && j->status != SGL_EINVAL)
         j->status = SGL_EIO;
     return j->status;
+}
+
+void sgl__json_begin_document(struct sgl__json *j, const char *name,
+                              unsigned version)
+{
+    sgl__json_begin_object(j, NULL);
+    sgl__json_begin_object(j, "schema");
+    sgl__json_string(j, "name", name);
+    sgl__json_uint(j, "version", version);
+    sgl__json_end_object(j);
+    sgl__json_string(j, "sgl_version", sgl_version());
 }

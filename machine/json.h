@@ -67,6 +67,13 @@ void sgl__json_uint(struct sgl__json *j, const char *key, uintmax_t x);
 void sgl__json_bool(struct sgl__json *j, const char *key, int b);
 void sgl__json_null(struct sgl__json *j, const char *key);
 
+/* Open a document's top-level object with the members every SGL document
+ * starts with: "schema" ({"name": @name, "version": @version}), which a
+ * consumer checks before it reads on, and "sgl_version", the library that
+ * wrote it. The caller adds its members and ends the object. */
+void sgl__json_begin_document(struct sgl__json *j, const char *name,
+                              unsigned version);
+
 /* End the document with a newline and flush @out.
  * @return SGL_OK, SGL_EIO (a write failed, now or before), or SGL_EINVAL
  * (misuse: no value, a container left open, a key out of place). */

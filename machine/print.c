@@ -215,14 +215,7 @@ int sgl_machine_write_json(const sgl_machine_t *m, FILE *out)
                              "sgl_machine_write_json: NULL argument");
     struct sgl__json j;
     sgl__json_init(&j, out, 1);
-    sgl__json_begin_object(&j, NULL);
-    /* A consumer checks the schema before it reads on, and the version
-     * says which library wrote the tree. */
-    sgl__json_begin_object(&j, "schema");
-    sgl__json_string(&j, "name", "sgl-machine-tree");
-    sgl__json_uint(&j, "version", 1);
-    sgl__json_end_object(&j);
-    sgl__json_string(&j, "sgl_version", sgl_version());
+    sgl__json_begin_document(&j, "sgl-machine-tree", 1);
     sgl__json_string(&j, "source", m->source);
     sgl__json_uint(&j, "workers", m->workers);
     sgl__json_uint(&j, "processes", m->processes);

@@ -115,12 +115,7 @@ static int print_json(const sgl_machine_t *m, const char *path,
 {
     struct sgl__json j;
     sgl__json_init(&j, stdout, 1);
-    sgl__json_begin_object(&j, NULL);
-    sgl__json_begin_object(&j, "schema");
-    sgl__json_string(&j, "name", "sgl-predict");
-    sgl__json_uint(&j, "version", 1);
-    sgl__json_end_object(&j);
-    sgl__json_string(&j, "sgl_version", sgl_version());
+    sgl__json_begin_document(&j, "sgl-predict", 1);
     sgl__json_string(&j, "algo", sgl_predict_algo_name(algo));
     sgl__json_number(&j, "n", n);
     sgl__json_number(&j, "elem_bytes", o->elem_bytes);

@@ -283,6 +283,18 @@ static void csv_step(FILE *f, const double *s)
                 s[7], s[8], i, c[0], c[1], c[2], c[3], x, c[4], c[5]);
 }
 
+/* A child's columns of a step (CHILD doubles at @c), as members of the
+ * object open in @j: the JSON export's child and the timeline's task. */
+static void child_members(struct sgl__json *j, const double *c)
+{
+    sgl__json_number(j, "down_bytes", c[0]);
+    sgl__json_number(j, "up_bytes", c[1]);
+    sgl__json_number(j, "time_s", c[2]);
+    sgl__json_number(j, "work", c[3]);
+    sgl__json_number(j, "h_sent_bytes", c[4]);
+    sgl__json_number(j, "h_recv_bytes", c[5]);
+}
+
 static void json_step(struct sgl__json *j, const double *s)
 {
     unsigned p = (unsigned)s[5];
@@ -301,12 +313,7 @@ static void json_step(struct sgl__json *j, const double *s)
     sgl__json_begin_array(j, "children");
     for (unsigned i = 0; i < p; i++, c += CHILD) {
         sgl__json_begin_object(j, NULL);
-        sgl__json_number(j, "down_bytes", c[0]);
-        sgl__json_number(j, "up_bytes", c[1]);
-        sgl__json_number(j, "time_s", c[2]);
-        sgl__json_number(j, "work", c[3]);
-        sgl__json_number(j, "h_sent_bytes", c[4]);
-        sgl__json_number(j, "h_recv_bytes", c[5]);
+        child_members(j, c);
         sgl__json_end_object(j);
     }
     sgl__json_end_array(j);
@@ -474,12 +481,7 @@ static void perfetto_step(struct sgl__json *j, const sgl_machine_t *m,
         sgl__json_uint(j, "master", n->master_index);
         sgl__json_number(j, "seq", s[3]);
         sgl__json_uint(j, "child", i);
-        sgl__json_number(j, "down_bytes", c[0]);
-        sgl__json_number(j, "up_bytes", c[1]);
-        sgl__json_number(j, "time_s", c[2]);
-        sgl__json_number(j, "work", c[3]);
-        sgl__json_number(j, "h_sent_bytes", c[4]);
-        sgl__json_number(j, "h_recv_bytes", c[5]);
+        child_members(j, c);
         sgl__json_end_object(j);
         sgl__json_end_object(j);
     }
