@@ -376,14 +376,6 @@ static void map_plain(unsigned char *d, const unsigned char *s, size_t m,
 }
 #undef MAP_LOOP
 
-void sgl__algo_map_keys(void *a, size_t n, enum sgl__key_map map, int to)
-{
-    unsigned kw = map == SGL__MAP_F64   ? KW_F64
-                  : map == SGL__MAP_I64 ? KW_I64
-                                        : KW_F32;
-    map_plain(a, a, n, kw, to);
-}
-
 /* A mapped sort's segment that fits the cache: its keys are mapped once
  * into the key scratch, sorted there as plain keys into their place, and
  * mapped back in place, all in cache, rather than mapped on every read of
@@ -688,26 +680,34 @@ int sgl__algo_sort_records(void *a, size_t n, size_t es, size_t ko,
 
 /* ---- bounds and merge ---- */
 
-#define LS_BOUND(K, SFX)                                                       \
-    size_t sgl__algo_bound_##SFX(const K *a, size_t n, K k, int upper)         \
+/* Over plain keys (KEY the identity) or over values compared by their keys
+ * (KEY one of the bijections): the values stay as they are. */
+static inline uint64_t ls_id(uint64_t k) { return k; }
+
+#define LS_BOUND(K, SFX, KEY)                                                  \
+    size_t sgl__algo_bound_##SFX(const K *a, size_t n, uint64_t k, int upper)  \
     {                                                                          \
         size_t lo = 0, hi = n;                                                 \
         while (lo < hi) {                                                      \
             size_t mid = lo + (hi - lo) / 2;                                   \
-            if (a[mid] < k || (upper && a[mid] == k))                          \
+            uint64_t km = KEY(a[mid]);                                         \
+            if (km < k || (upper && km == k))                                  \
                 lo = mid + 1;                                                  \
             else                                                               \
                 hi = mid;                                                      \
         }                                                                      \
         return lo;                                                             \
     }
-LS_BOUND(uint64_t, u64)
-LS_BOUND(uint32_t, u32)
+LS_BOUND(uint64_t, u64, ls_id)
+LS_BOUND(uint32_t, u32, ls_id)
+LS_BOUND(uint64_t, f64, sgl__key_f64)
+LS_BOUND(uint64_t, i64, sgl__key_i64)
+LS_BOUND(uint32_t, f32, sgl__key_f32)
 #undef LS_BOUND
 
 /* Two runs: a branch-free select. More: a binary min-heap of run numbers,
  * keyed by their heads. */
-#define LS_MERGE(K, SFX)                                                       \
+#define LS_MERGE(K, SFX, KEY)                                                  \
     void sgl__algo_merge_##SFX(const K *in, const uint64_t *len, size_t p,     \
                                K *out, size_t *heap, size_t *pos, size_t *end) \
     {                                                                          \
@@ -721,7 +721,7 @@ LS_BOUND(uint32_t, u32)
             size_t i = pos[0], j = pos[1];                                     \
             while (i < end[0] && j < end[1]) {                                 \
                 K x = in[i], y = in[j];                                        \
-                int t = y < x;                                                 \
+                int t = KEY(y) < KEY(x);                                       \
                 out[o++] = t ? y : x;                                          \
                 i += (size_t)!t;                                               \
                 j += (size_t)t;                                                \
@@ -736,7 +736,8 @@ LS_BOUND(uint32_t, u32)
             if (pos[s] == end[s])                                              \
                 continue;                                                      \
             size_t c = nh++;                                                   \
-            while (c > 0 && in[pos[heap[(c - 1) / 2]]] > in[pos[s]]) {         \
+            while (c > 0 &&                                                    \
+                   KEY(in[pos[heap[(c - 1) / 2]]]) > KEY(in[pos[s]])) {        \
                 heap[c] = heap[(c - 1) / 2];                                   \
                 c = (c - 1) / 2;                                               \
             }                                                                  \
@@ -749,14 +750,14 @@ LS_BOUND(uint32_t, u32)
                 s = heap[--nh];                                                \
             if (nh == 0)                                                       \
                 break;                                                         \
-            K v = in[pos[s]];                                                  \
+            uint64_t v = KEY(in[pos[s]]);                                      \
             size_t c = 0;                                                      \
             for (;;) {                                                         \
                 size_t l = 2 * c + 1, mi = c;                                  \
-                K mv = v;                                                      \
-                if (l < nh && in[pos[heap[l]]] < mv)                           \
-                    mi = l, mv = in[pos[heap[l]]];                             \
-                if (l + 1 < nh && in[pos[heap[l + 1]]] < mv)                   \
+                uint64_t mv = v;                                               \
+                if (l < nh && KEY(in[pos[heap[l]]]) < mv)                      \
+                    mi = l, mv = KEY(in[pos[heap[l]]]);                        \
+                if (l + 1 < nh && KEY(in[pos[heap[l + 1]]]) < mv)              \
                     mi = l + 1;                                                \
                 if (mi == c)                                                   \
                     break;                                                     \
@@ -766,6 +767,9 @@ LS_BOUND(uint32_t, u32)
             heap[c] = s;                                                       \
         }                                                                      \
     }
-LS_MERGE(uint64_t, u64)
-LS_MERGE(uint32_t, u32)
+LS_MERGE(uint64_t, u64, ls_id)
+LS_MERGE(uint32_t, u32, ls_id)
+LS_MERGE(uint64_t, f64, sgl__key_f64)
+LS_MERGE(uint64_t, i64, sgl__key_i64)
+LS_MERGE(uint32_t, f32, sgl__key_f32)
 #undef LS_MERGE

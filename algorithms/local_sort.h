@@ -60,11 +60,6 @@ int sgl__algo_sort_f64(uint64_t *a, size_t n);
 int sgl__algo_sort_i64(uint64_t *a, size_t n);
 int sgl__algo_sort_f32(uint32_t *a, size_t n);
 
-/* Map n plain values in place to their keys (to != 0) or back, with the
- * bijections above, a vector at a time. */
-enum sgl__key_map { SGL__MAP_F64, SGL__MAP_I64, SGL__MAP_F32 };
-void sgl__algo_map_keys(void *a, size_t n, enum sgl__key_map map, int to);
-
 /* Largest record sgl__algo_sort_records() accepts, in bytes. */
 #define ALGO_SORT_MAX_ES 256
 
@@ -84,18 +79,29 @@ int sgl__algo_sort_u32(uint32_t *a, size_t n);
 int sgl__algo_sort_records(void *a, size_t n, size_t es, size_t ko,
                            unsigned key_bytes);
 
-/* First position i in the sorted a[0..n) with a[i] >= k (upper == 0) or
- * a[i] > k (upper != 0); n if none. */
+/* First position i in the sorted a[0..n) with key(a[i]) >= k (upper == 0)
+ * or key(a[i]) > k (upper != 0); n if none. The key of a u64 or u32 is
+ * itself; of an f64, i64 or f32 value, its bijection above (the arrays
+ * that sgl__algo_sort_f64() and its kin sorted). */
 size_t sgl__algo_bound_u64(const uint64_t *a, size_t n, uint64_t k, int upper);
-size_t sgl__algo_bound_u32(const uint32_t *a, size_t n, uint32_t k, int upper);
+size_t sgl__algo_bound_u32(const uint32_t *a, size_t n, uint64_t k, int upper);
+size_t sgl__algo_bound_f64(const uint64_t *a, size_t n, uint64_t k, int upper);
+size_t sgl__algo_bound_i64(const uint64_t *a, size_t n, uint64_t k, int upper);
+size_t sgl__algo_bound_f32(const uint32_t *a, size_t n, uint64_t k, int upper);
 
-/* Merge the p sorted runs of lengths len[0..p) that lie back to back in in
- * into out (which must not overlap in). heap, pos and end are scratch of p
- * entries each. Equal keys are equal values, so the order among them does
- * not matter. */
+/* Merge the p runs, sorted by key (as above), of lengths len[0..p) that
+ * lie back to back in in into out (which must not overlap in). heap, pos
+ * and end are scratch of p entries each. Equal keys are equal values, so
+ * the order among them does not matter. */
 void sgl__algo_merge_u64(const uint64_t *in, const uint64_t *len, size_t p,
                          uint64_t *out, size_t *heap, size_t *pos, size_t *end);
 void sgl__algo_merge_u32(const uint32_t *in, const uint64_t *len, size_t p,
+                         uint32_t *out, size_t *heap, size_t *pos, size_t *end);
+void sgl__algo_merge_f64(const uint64_t *in, const uint64_t *len, size_t p,
+                         uint64_t *out, size_t *heap, size_t *pos, size_t *end);
+void sgl__algo_merge_i64(const uint64_t *in, const uint64_t *len, size_t p,
+                         uint64_t *out, size_t *heap, size_t *pos, size_t *end);
+void sgl__algo_merge_f32(const uint32_t *in, const uint64_t *len, size_t p,
                          uint32_t *out, size_t *heap, size_t *pos, size_t *end);
 
 #endif

@@ -5,9 +5,10 @@
  * over the levels (lower masters pass it on and concatenate what comes
  * up):
  *
- *   1 sample     workers map values to ordered integer keys, radix-sort
- *                their block, hand up its size and P regular samples
- *                (struct samples_msg);
+ *   1 sample     workers radix-sort their block by the values' ordered
+ *                integer keys (plain values stay as they are and every
+ *                read maps their key; records carry theirs mapped), hand
+ *                up its size and P regular samples (struct samples_msg);
  *   2 pivots     the root sorts the <= P^2 samples by (key, global index)
  *                and picks P-1 pivots at ranks i*S/P;
  *   3 partition  the pivots and the workers' offsets go down (struct
@@ -15,7 +16,8 @@
  *                stage the P buckets, in place, for the exchange;
  *   4 exchange   every bucket goes to its worker;
  *   5 merge      workers P-way merge the runs where the exchange left
- *                them, map keys back to values, hand up their new size.
+ *                them (records: and map their keys back), hand up their
+ *                new size.
  *
  * Ties are broken by the element's global index (its position in the
  * concatenation of the locally sorted blocks), so the composite keys are
@@ -59,31 +61,24 @@ static inline uint32_t key32(uint32_t b) { return sgl__key_f32(b); }
 
 static inline uint32_t val32(uint32_t k) { return sgl__val_f32(k); }
 
-/* Map the @n elements' keys to keys (@to) or back, in place: plain
- * elements are their key; records hold it at L->ko. */
-static void map_keys(sgl_dtype_t t, const struct rec_layout *L, void *data,
-                     size_t n, int to)
+/* Map the keys of @n records (at L->ko in each) to keys (@to) or back, in
+ * place. Plain values are never rewritten: their sorts, bounds and merges
+ * map each key as they read it. */
+static void map_record_keys(sgl_dtype_t t, const struct rec_layout *L,
+                            void *data, size_t n, int to)
 {
-    if (L->es == 8 && L->wide) {
-        if (t != SGL_U64) /* unsigned values are their keys */
-            sgl__algo_map_keys(data, n,
-                               t == SGL_F64 ? SGL__MAP_F64 : SGL__MAP_I64, to);
-    } else if (L->es == 4 && !L->wide) {
-        sgl__algo_map_keys(data, n, SGL__MAP_F32, to);
-    } else {
-        char *r = (char *)data + L->ko;
-        for (size_t i = 0; i < n; i++, r += L->es) {
-            if (L->wide) {
-                uint64_t b;
-                memcpy(&b, r, 8);
-                b = to ? key64(t, b) : val64(t, b);
-                memcpy(r, &b, 8);
-            } else {
-                uint32_t b;
-                memcpy(&b, r, 4);
-                b = to ? key32(b) : val32(b);
-                memcpy(r, &b, 4);
-            }
+    char *r = (char *)data + L->ko;
+    for (size_t i = 0; i < n; i++, r += L->es) {
+        if (L->wide) {
+            uint64_t b;
+            memcpy(&b, r, 8);
+            b = to ? key64(t, b) : val64(t, b);
+            memcpy(r, &b, 8);
+        } else {
+            uint32_t b;
+            memcpy(&b, r, 4);
+            b = to ? key32(b) : val32(b);
+            memcpy(r, &b, 4);
         }
     }
 }
@@ -105,9 +100,9 @@ static int local_sort(const struct rec_layout *L, void *a, size_t n)
     return L->wide ? sgl__algo_sort_u64(a, n) : sgl__algo_sort_u32(a, n);
 }
 
-/* One worker's whole sort: plain elements are sorted as they are (the
- * sort maps each key as it reads it), which saves the two passes over
- * memory of mapping them to keys and back; records are mapped. */
+/* Sort a block in place by key: plain elements as they are (the sort maps
+ * each key as it reads it, which saves two passes over memory), records by
+ * their mapped keys, mapped back after. */
 static int sort_in_place(sgl_dtype_t t, const struct rec_layout *L, void *a,
                          size_t n)
 {
@@ -118,28 +113,44 @@ static int sort_in_place(sgl_dtype_t t, const struct rec_layout *L, void *a,
                : t == SGL_I64 ? sgl__algo_sort_i64(a, n)
                               : sgl__algo_sort_u64(a, n);
     }
-    map_keys(t, L, a, n, 1);
+    map_record_keys(t, L, a, n, 1);
     int rc = local_sort(L, a, n);
-    map_keys(t, L, a, n, 0);
+    map_record_keys(t, L, a, n, 0);
     return rc;
+}
+
+/* The key of element @pos of a sorted block: records carry it mapped
+ * (at L->ko), plain values are mapped as they are read. */
+static uint64_t key_of(sgl_dtype_t t, const struct rec_layout *L,
+                       const void *a, size_t pos)
+{
+    uint64_t k = sgl__rec_key(L, a, pos);
+    if (!is_plain(L))
+        return k;
+    return L->wide ? key64(t, k) : key32((uint32_t)k);
+}
+
+/* First element of the sorted block whose key is >= k (upper == 0) or
+ * > k (upper != 0). */
+static size_t bound(sgl_dtype_t t, const struct rec_layout *L, const void *a,
+                    size_t n, uint64_t k, int upper)
+{
+    if (!is_plain(L))
+        return sgl__rec_bound(L, a, n, k, upper);
+    if (!L->wide)
+        return sgl__algo_bound_f32(a, n, k, upper);
+    return t == SGL_F64   ? sgl__algo_bound_f64(a, n, k, upper)
+           : t == SGL_I64 ? sgl__algo_bound_i64(a, n, k, upper)
+                          : sgl__algo_bound_u64(a, n, k, upper);
 }
 
 /* Elements of the sorted block (at global offset @off) below the composite
  * pivot (k, g). */
-static size_t split_at(const struct rec_layout *L, const void *a, size_t n,
-                       size_t off, uint64_t k, uint64_t g)
+static size_t split_at(sgl_dtype_t t, const struct rec_layout *L,
+                       const void *a, size_t n, size_t off, uint64_t k,
+                       uint64_t g)
 {
-    size_t lo, hi;
-    if (!is_plain(L)) {
-        lo = sgl__rec_bound(L, a, n, k, 0);
-        hi = sgl__rec_bound(L, a, n, k, 1);
-    } else if (L->wide) {
-        lo = sgl__algo_bound_u64(a, n, k, 0);
-        hi = sgl__algo_bound_u64(a, n, k, 1);
-    } else {
-        lo = sgl__algo_bound_u32(a, n, (uint32_t)k, 0);
-        hi = sgl__algo_bound_u32(a, n, (uint32_t)k, 1);
-    }
+    size_t lo = bound(t, L, a, n, k, 0), hi = bound(t, L, a, n, k, 1);
     if (g <= off + lo)
         return lo;
     if (g >= off + hi)
@@ -230,8 +241,15 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     if (!b)
         return SGL_ESTATE;
     struct rec_layout L = layout_of(a, b);
-    map_keys((sgl_dtype_t)a->dtype, &L, b->data, b->count, 1);
-    TRY(local_sort(&L, b->data, b->count));
+    sgl_dtype_t t = (sgl_dtype_t)a->dtype;
+    /* Plain values stay as they are until the end: the sort, the bounds
+     * and the merge read their keys. Records carry theirs mapped. */
+    if (is_plain(&L)) {
+        TRY(sort_in_place(t, &L, b->data, b->count));
+    } else {
+        map_record_keys(t, &L, b->data, b->count, 1);
+        TRY(local_sort(&L, b->data, b->count));
+    }
     size_t m = b->count, p = a->p;
     struct samples_msg *msg;
     TRY(sgl_put_buffer(ctx, samples_msg_size(p), 1, (void **)&msg));
@@ -239,8 +257,7 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     msg->pad = 0;
     for (size_t j = 0; j < p; j++) {
         size_t pos = m ? (size_t)(((algo_u128)j * m) / p) : 0;
-        msg->s[j] =
-            (struct sample){m ? sgl__rec_key(&L, b->data, pos) : 0, pos};
+        msg->s[j] = (struct sample){m ? key_of(t, &L, b->data, pos) : 0, pos};
     }
     return SGL_OK;
 }
@@ -261,8 +278,8 @@ static int partition_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
         return sgl_error_set(SGL_ENOMEM, "sort: out of memory");
     size_t prev = 0;
     for (size_t d = 0; d + 1 < p; d++) {
-        size_t s = split_at(&L, b->data, m, off, pv.pivot[d].key,
-                            pv.pivot[d].g);
+        size_t s = split_at((sgl_dtype_t)a->dtype, &L, b->data, m, off,
+                            pv.pivot[d].key, pv.pivot[d].g);
         if (s < prev)
             s = prev;
         bucket[d] = s - prev;
@@ -299,14 +316,18 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     }
     const uint64_t *lens = (const uint64_t *)len;
     struct rec_layout L = layout_of(a, b);
+    sgl_dtype_t t = (sgl_dtype_t)a->dtype;
+    size_t *pos = scratch + nrun, *end = scratch + 2 * nrun;
     if (!is_plain(&L))
         sgl__rec_merge(&L, runs, lens, nrun, out, scratch);
-    else if (es == 8)
-        sgl__algo_merge_u64(runs, lens, nrun, out, scratch, scratch + nrun,
-                            scratch + 2 * nrun);
+    else if (es == 4)
+        sgl__algo_merge_f32(runs, lens, nrun, out, scratch, pos, end);
+    else if (t == SGL_F64)
+        sgl__algo_merge_f64(runs, lens, nrun, out, scratch, pos, end);
+    else if (t == SGL_I64)
+        sgl__algo_merge_i64(runs, lens, nrun, out, scratch, pos, end);
     else
-        sgl__algo_merge_u32(runs, lens, nrun, out, scratch, scratch + nrun,
-                            scratch + 2 * nrun);
+        sgl__algo_merge_u64(runs, lens, nrun, out, scratch, pos, end);
     free(scratch);
     /* The runs are merged: free them before the block is handed on. */
     int rc = sgl_exchange_release(ctx);
@@ -314,7 +335,8 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
         free(out);
         return rc;
     }
-    map_keys((sgl_dtype_t)a->dtype, &L, out, m, 0);
+    if (!is_plain(&L))
+        map_record_keys(t, &L, out, m, 0);
     b->data = out;
     b->count = m;
     uint64_t count = m;

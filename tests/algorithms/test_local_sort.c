@@ -578,6 +578,44 @@ Test(local_sort, bounds_against_linear_scan)
             }
 }
 
+/* Bounds and merges of values compared by their keys: doubles of both
+ * signs, NaNs and zeros among them, sorted by sgl__algo_sort_f64(). The
+ * bound must match a linear scan of the keys; the merge of sorted runs
+ * must come out in key order and be a permutation. */
+Test(local_sort, mapped_bounds_and_merge)
+{
+    enum { N = 400, RUNS = 5 };
+    uint64_t a[N], out[N];
+    g_state = 6;
+    for (size_t i = 0; i < N; i++)
+        a[i] = unkey(M_F64, (rnd() % 60) << 58 | (rnd() % 3)); /* ties */
+    uint64_t len[RUNS] = {0, 150, 1, 200, 49};
+    size_t scr[3 * RUNS];
+    for (size_t s = 0, off = 0; s < RUNS; off += (size_t)len[s++])
+        cr_assert_eq(sgl__algo_sort_f64(a + off, (size_t)len[s]), SGL_OK);
+    struct print before = fingerprint(a, N, 8);
+    sgl__algo_merge_f64(a, len, RUNS, out, scr, scr + RUNS, scr + 2 * RUNS);
+    for (size_t i = 1; i < N; i++)
+        cr_assert_leq(key_of(M_F64, out, i - 1), key_of(M_F64, out, i),
+                      "merge: out of key order at %zu", i);
+    struct print after = fingerprint(out, N, 8);
+    cr_assert(before.sum == after.sum && before.mix == after.mix,
+              "merge lost values");
+    for (size_t n = 0; n <= N; n += 57)
+        for (int q = 0; q < 70; q++) {
+            uint64_t k = (uint64_t)q << 58 | (uint64_t)(q % 3);
+            for (int up = 0; up < 2; up++) {
+                size_t want = 0;
+                while (want < n && (key_of(M_F64, out, want) < k ||
+                                    (up && key_of(M_F64, out, want) == k)))
+                    want++;
+                cr_assert_eq(sgl__algo_bound_f64(out, n, k, up), want,
+                             "f64 n=%zu k=%llu upper=%d", n,
+                             (unsigned long long)k, up);
+            }
+        }
+}
+
 static void check_merge(size_t p, const uint64_t *len, uint64_t seed)
 {
     size_t n = 0;
