@@ -296,9 +296,9 @@ LS_INLINE void split(const struct ls *c, unsigned char *src, unsigned char *alt,
 static seg_fn seg_k64, seg_k32;
 
 /* The key maps on 16-byte vectors (GCC's vector extension: SSE2 on any
- * x86-64, NEON on ARM): the same branch-free
- * arithmetic as sgl__key_f64() and its kin, with the sign mask taken as
- * 0 - (b >> 63), which needs no 64-bit arithmetic shift. */
+ * x86-64, NEON on ARM): the same branch-free arithmetic as sgl__key_f64()
+ * and its kin, with the sign mask taken as 0 - (b >> 63), which needs no
+ * 64-bit arithmetic shift. */
 typedef uint64_t u64x2 __attribute__((vector_size(16)));
 typedef uint32_t u32x4 __attribute__((vector_size(16)));
 
