@@ -605,20 +605,23 @@ static int write_json(const char *path, const struct run_info *ri,
         char key[64];
         sgl__json_begin_object(&j, NULL);
         sgl__json_string(&j, "algo", algo_names[p->algo]);
-        sgl__json_uint(&j, "n", p->n);
+        /* The names of points.csv's columns, so that a reader of both
+         * meets one name per quantity. */
+        sgl__json_uint(&j, "n_elements", p->n);
         sgl__json_number(&j, "median_s", p->meas.med);
         sgl__json_number(&j, "min_s", p->meas.min);
         sgl__json_number(&j, "max_s", p->meas.max);
         sgl__json_number(&j, "q1_s", p->meas.q1);
         sgl__json_number(&j, "q3_s", p->meas.q3);
-        sgl__json_number(&j, "closed_s", p->closed);
+        sgl__json_number(&j, "closed_form_s", p->closed);
         sgl__json_number(&j, "replay_s", p->replay);
-        sgl__json_number(&j, "pred_seq_s", p->seq_pred);
+        sgl__json_number(&j, "closed_form_one_worker_s", p->seq_pred);
         for (int k = 0; k < 2; k++) {
-            snprintf(key, sizeof key, "%s_s", peer_names[p->algo][k]);
+            snprintf(key, sizeof key, "%s_median_s", peer_names[p->algo][k]);
             sgl__json_number(&j, key, p->peer[k]);
         }
         json_reps(&j, "rep_s", p->rep_s, ri->reps);
+        json_reps(&j, "replay_rep_s", p->replay_rep_s, ri->reps);
         for (int k = 0; k < 2; k++) {
             snprintf(key, sizeof key, "%s_rep_s", peer_names[p->algo][k]);
             json_reps(&j, key, p->peer_rep_s[k], ri->reps);

@@ -38,7 +38,7 @@ def main(path, workers, npoints):
     check(len(d["points"]) == npoints,
           "%d points, expected %d" % (len(d["points"]), npoints))
     for p in d["points"]:
-        where = "%s n=%d: " % (p["algo"], p["n"])
+        where = "%s n=%d: " % (p["algo"], p["n_elements"])
         samples = {"SGL": p["rep_s"]}
         for k in PEERS[p["algo"]]:
             samples[k] = p[k + "_rep_s"]
@@ -50,8 +50,9 @@ def main(path, workers, npoints):
         check(p["min_s"] == min(r) and p["max_s"] == max(r),
               where + "min_s, max_s")
         for k in PEERS[p["algo"]]:
-            check(p[k + "_s"] == statistics.median(p[k + "_rep_s"]),
-                  where + k + "_s")
+            check(p[k + "_median_s"] == statistics.median(p[k + "_rep_s"]),
+                  where + k + "_median_s")
+        check(len(p["replay_rep_s"]) == d["reps"], where + "replay_rep_s")
     print("ok: %s: %d points" % (path, len(d["points"])))
 
 
