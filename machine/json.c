@@ -1,6 +1,6 @@
 /* The streaming JSON writer (json.h). It depends on the C library and the
- * public error codes only, so that programs linking the shared libsgl,
- * where it is hidden, can compile this file in. */
+ * public API only (error codes, sgl_version()), so that programs linking
+ * the shared libsgl, where it is hidden, can compile this file in. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
