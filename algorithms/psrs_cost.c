@@ -3,8 +3,8 @@
  * W_i the workers below child i of a master, W_X below the master X. The
  * root runs four supersteps; every lower master forwards each with one
  * superstep of its own (so each costs 2 l at every level):
- *   S1: worker maps keys and radix-sorts its block: m*c(sort) (per
- *       element, all passes and the key mapping); hands up its size and
+ *   S1: worker radix-sorts its block by key: m*c(sort) (per element,
+ *       all passes; records' keys mapped too); hands up its size and
  *       P regular samples (key, global index): (2P+1)*eb; every master
  *       concatenates its children's hand-ups: (2P+1)*W_X*c(copy); the
  *       root sorts the P^2 samples by a P-way merge,
@@ -28,7 +28,8 @@
  *       them (one MPI exchange among processes while threads copy), so
  *       for a deep tree it errs on the slow side.
  *   S3: worker P-way merges its incoming runs, read in place (no copy):
- *       m*log2(P)*c(merge), maps keys back, hands up its new size: eb.
+ *       m*log2(P)*c(merge) (records: maps keys back), hands up its new
+ *       size: eb.
  *   Buckets are taken as n/P each (regular sampling bounds them by
  *   2n/P). c(copy) is optional: a machine without it gets no copy term.
  * One worker alone: n*c(sort). */

@@ -520,7 +520,8 @@ static void raw_mpi_exchange(const sgl_machine_t *m, unsigned L, int rank,
  *   scan          sgl_dvec_scan(SGL_SCAN_REDUCE_FIRST) (on one worker the
  *                 local scan the down pass also runs)
  *   sort          sgl_dvec_sort: with one worker PSRS is its local sort
- *                 (key mapping, radix sort, mapping back), linear in n
+ *                 (a radix sort that maps keys as it reads them), linear
+ *                 in n
  * busy Q, Q workers at once (the probed tree itself when it is flat, so
  * that "rank:2" measures two ranks; else "core:Q", Q = the cores, at
  * least 2), each with a block of m elements, from the trace: the slowest
