@@ -376,11 +376,12 @@ static void map_plain(unsigned char *d, const unsigned char *s, size_t m,
 }
 #undef MAP_LOOP
 
-/* A mapped sort's segment that fits the cache: its keys are mapped once
- * into the key scratch, sorted there as plain keys into their place, and
- * mapped back in place, all in cache, rather than mapped on every read of
- * the segment's sort. src is only read: writing the keys back into it
- * would cost its lines' write-back to memory. */
+/* A mapped sort's segment that fits the last-level cache (LS_LSD_BYTES):
+ * its keys are mapped once, sorted as plain keys into their place and
+ * mapped back there, rather than mapped on every read of the segment's
+ * several passes. A cache-sized segment of a larger array is mapped into
+ * the key scratch, so that src is only read (writing into it would cost
+ * its lines' write-back to memory); any other, in place. */
 static void seg_mapped(const struct ls *c, unsigned char *src,
                        unsigned char *alt, size_t m, int flags, size_t used)
 {
@@ -388,8 +389,13 @@ static void seg_mapped(const struct ls *c, unsigned char *src,
     plain.kw = KW_BYTES(c->kw);
     plain.seg = plain.kw == 8 ? seg_k64 : seg_k32;
     unsigned char *dst = flags & 1 ? alt : src;
-    map_plain(c->key_scr, src, m, c->kw, 1);
-    plain.seg(&plain, c->key_scr, dst, m, 1 | (flags & LS_BUSY), used);
+    if (m * c->es <= LS_CACHE && c->key_scr) {
+        map_plain(c->key_scr, src, m, c->kw, 1);
+        plain.seg(&plain, c->key_scr, dst, m, 1 | (flags & LS_BUSY), used);
+    } else {
+        map_plain(src, src, m, c->kw, 1);
+        plain.seg(&plain, src, alt, m, flags, used);
+    }
     map_plain(dst, dst, m, c->kw, 0);
 }
 
@@ -398,7 +404,7 @@ LS_INLINE void seg_body(const struct ls *c, unsigned char *src,
                         size_t es, size_t ko, unsigned kw)
 {
     int want_alt = flags & 1, busy = flags & LS_BUSY;
-    if (KW_BYTES(kw) != kw && m * es <= LS_CACHE && c->key_scr) {
+    if (KW_BYTES(kw) != kw && m * es <= LS_LSD_BYTES) {
         seg_mapped(c, src, alt, m, flags, used);
         return;
     }
@@ -598,8 +604,12 @@ LS_INLINE int run(void *data, size_t n, size_t es, size_t ko, unsigned kw,
     size_t scr_off = (sbytes + 63) & ~(size_t)63;
     if (scr)
         sbytes = scr_off + LS_CACHE;
+    /* The key scratch serves the cache-sized segments of arrays beyond
+     * LS_LSD_BYTES; a smaller array is mapped in place whole. Its absence
+     * keeps the allocation as for plain keys: a larger one here moved
+     * glibc's malloc to fresh pages, faulted in on every sort. */
     size_t key_off = (sbytes + 63) & ~(size_t)63;
-    int mapped = KW_BYTES(kw) != kw;
+    int mapped = KW_BYTES(kw) != kw && bytes > LS_LSD_BYTES;
     if (mapped)
         sbytes = key_off + LS_CACHE;
     unsigned char *tmp = alloc_big(bytes);
