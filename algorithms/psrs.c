@@ -89,15 +89,14 @@ static int is_plain(const struct rec_layout *L)
     return L->es == (L->wide ? 8u : 4u);
 }
 
-static int local_sort(const struct rec_layout *L, void *a, size_t n)
+/* Records by their mapped keys. The record radix sort takes multiples of
+ * 4 bytes; others (rare) take the plain LSD record sort. Both are
+ * stable. */
+static int sort_records(const struct rec_layout *L, void *a, size_t n)
 {
-    /* The record radix sort takes multiples of 4 bytes; others (rare)
-     * take the plain LSD record sort. Both are stable. */
-    if (!is_plain(L))
-        return L->es % 4 == 0 && L->es <= ALGO_SORT_MAX_ES
-                   ? sgl__algo_sort_records(a, n, L->es, L->ko, L->wide ? 8 : 4)
-                   : sgl__rec_sort(L, a, n);
-    return L->wide ? sgl__algo_sort_u64(a, n) : sgl__algo_sort_u32(a, n);
+    return L->es % 4 == 0 && L->es <= ALGO_SORT_MAX_ES
+               ? sgl__algo_sort_records(a, n, L->es, L->ko, L->wide ? 8 : 4)
+               : sgl__rec_sort(L, a, n);
 }
 
 /* Sort a block in place by key: plain elements as they are (the sort maps
@@ -114,7 +113,7 @@ static int sort_in_place(sgl_dtype_t t, const struct rec_layout *L, void *a,
                               : sgl__algo_sort_u64(a, n);
     }
     map_record_keys(t, L, a, n, 1);
-    int rc = local_sort(L, a, n);
+    int rc = sort_records(L, a, n);
     map_record_keys(t, L, a, n, 0);
     return rc;
 }
@@ -248,7 +247,7 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
         TRY(sort_in_place(t, &L, b->data, b->count));
     } else {
         map_record_keys(t, &L, b->data, b->count, 1);
-        TRY(local_sort(&L, b->data, b->count));
+        TRY(sort_records(&L, b->data, b->count));
     }
     size_t m = b->count, p = a->p;
     struct samples_msg *msg;
