@@ -41,8 +41,9 @@
 
 /* ---- keys: an order-preserving bijection from values to unsigned ---- */
 
-/* The keys: sgl__key_f64(), sgl__key_i64(), sgl__key_f32() in
- * local_sort.h; their inverses here. */
+/* The bijections and their inverses are in local_sort.h; these pick the
+ * 64-bit one of a key type (unsigned keys are themselves; the sign flip
+ * of signed ones is its own inverse). */
 static inline uint64_t key64(sgl_dtype_t t, uint64_t b)
 {
     if (t == SGL_F64)
@@ -56,10 +57,6 @@ static inline uint64_t val64(sgl_dtype_t t, uint64_t k)
         return sgl__val_f64(k);
     return t == SGL_I64 ? sgl__key_i64(k) : k;
 }
-
-static inline uint32_t key32(uint32_t b) { return sgl__key_f32(b); }
-
-static inline uint32_t val32(uint32_t k) { return sgl__val_f32(k); }
 
 /* Map the keys of @n records (at L->ko in each) to keys (@to) or back, in
  * place. Plain values are never rewritten: their sorts, bounds and merges
@@ -77,7 +74,7 @@ static void map_record_keys(sgl_dtype_t t, const struct rec_layout *L,
         } else {
             uint32_t b;
             memcpy(&b, r, 4);
-            b = to ? key32(b) : val32(b);
+            b = to ? sgl__key_f32(b) : sgl__val_f32(b);
             memcpy(r, &b, 4);
         }
     }
@@ -126,7 +123,7 @@ static uint64_t key_of(sgl_dtype_t t, const struct rec_layout *L,
     uint64_t k = sgl__rec_key(L, a, pos);
     if (!is_plain(L))
         return k;
-    return L->wide ? key64(t, k) : key32((uint32_t)k);
+    return L->wide ? key64(t, k) : sgl__key_f32((uint32_t)k);
 }
 
 /* First element of the sorted block whose key is >= k (upper == 0) or
