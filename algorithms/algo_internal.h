@@ -113,12 +113,18 @@ static inline size_t algo_split(size_t n, size_t w, size_t p)
     return (size_t)(((algo_u128)n * w) / p);
 }
 
-/* The children's element counts of the distributed-vector layout of a
- * whole vector of @n elements (worker w of P holds [n w / P, n (w+1) / P)),
- * at any master. Not sgl_ctx_split(): below the root that splits the
- * master's own share and rounds differently, so created and scattered
- * vectors (and a centralised reduction) would not share one layout. */
-void sgl__algo_layout_counts(const sgl_ctx_t *ctx, size_t n, size_t *counts);
+/* The distributed vectors' layout of a whole vector of @n elements:
+ * worker w holds [n S_w / S, n S_{w+1} / S), S_w the summed weights of
+ * the workers before it (sgl_ctx_worker_weights(), their overall speeds:
+ * [n w / P, n (w+1) / P) when all are alike), exact in 128 bits. Worker
+ * @w's block: */
+int sgl__algo_layout_range(const sgl_ctx_t *ctx, size_t n, size_t w,
+                           size_t *ret_first, size_t *ret_count);
+/* The children's element counts of the layout, at any master. Not
+ * sgl_ctx_split(): below the root that splits the master's own share and
+ * rounds differently, so created and scattered vectors (and a
+ * centralised reduction) would not share one layout. */
+int sgl__algo_layout_counts(const sgl_ctx_t *ctx, size_t n, size_t *counts);
 
 /* The typed kernels (ops.c). */
 void sgl__algo_local_reduce(const struct algo_op *op, const void *x, size_t n,

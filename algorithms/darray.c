@@ -167,6 +167,39 @@ static void array_free(sgl_darray_t *a)
     free(a);
 }
 
+/* The blocks: as the layout says; without cuts or weights, by the
+ * workers' speeds (sgl_ctx_worker_weights()) when they differ, unless a
+ * slow worker's block would then hold no element (even blocks then, as
+ * without speeds: the caller asked for no particular cut). */
+static int part_of(sgl_ctx_t *master, const sgl_darray_layout_t *layout,
+                   struct dpart *part)
+{
+    size_t p = sgl_ctx_workers(master);
+    int plain = layout != NULL && !layout->weights;
+    for (unsigned d = 0; plain && d < layout->dims && d < SGL_DARRAY_MAX_DIMS;
+         d++)
+        plain = !layout->cuts[d];
+    double *w = plain ? malloc(p * sizeof *w) : NULL;
+    if (plain && !w)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    int uneven = 0;
+    if (w && sgl_ctx_worker_weights(master, NULL, sgl_ctx_first_worker(master),
+                                    p, w) != SGL_OK) {
+        free(w);
+        return SGL_ENOMEM; /* its only failure here; the message is set */
+    }
+    for (size_t i = 1; w && i < p; i++)
+        uneven |= w[i] != w[0];
+    int rc = SGL_EINVAL;
+    if (uneven) {
+        sgl_darray_layout_t by_speed = *layout;
+        by_speed.weights = w;
+        rc = sgl__dpart_from_layout(&by_speed, p, part);
+    }
+    free(w);
+    return rc == SGL_OK ? rc : sgl__dpart_from_layout(layout, p, part);
+}
+
 int sgl_darray_create(sgl_ctx_t *master, const sgl_darray_layout_t *layout,
                       sgl_darray_t **ret_array)
 {
@@ -176,7 +209,7 @@ int sgl_darray_create(sgl_ctx_t *master, const sgl_darray_layout_t *layout,
     sgl_darray_t *a = calloc(1, sizeof *a);
     if (!a)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
-    int rc = sgl__dpart_from_layout(layout, sgl_ctx_workers(master), &a->part);
+    int rc = part_of(master, layout, &a->part);
     if (rc) {
         free(a);
         return rc;

@@ -168,15 +168,59 @@ int sgl__algo_check_vec(const sgl_dvec_t *v, const char *fn)
     return SGL_OK;
 }
 
-void sgl__algo_layout_counts(const sgl_ctx_t *ctx, size_t n, size_t *counts)
+/* The summed weights of workers 0 .. w for w = 0 .. P (P + 1 entries,
+ * the first 0): integers below 2^53, so the sums are exact. */
+static int layout_prefix(const sgl_ctx_t *ctx, uint64_t **ret)
 {
+    size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
+    double *w = malloc(p * sizeof *w);
+    uint64_t *s = malloc((p + 1) * sizeof *s);
+    int rc = w && s ? sgl_ctx_worker_weights(ctx, NULL, 0, p, w)
+                    : sgl_error_set(SGL_ENOMEM, "out of memory for the "
+                                                "layout of %zu workers",
+                                    p);
+    if (rc == SGL_OK) {
+        s[0] = 0;
+        for (size_t i = 0; i < p; i++)
+            s[i + 1] = s[i] + (uint64_t)w[i];
+    }
+    free(w);
+    if (rc)
+        free(s);
+    *ret = rc ? NULL : s;
+    return rc;
+}
+
+static size_t layout_at(size_t n, const uint64_t *s, size_t w, size_t p)
+{
+    return (size_t)(((algo_u128)n * s[w]) / s[p]);
+}
+
+int sgl__algo_layout_range(const sgl_ctx_t *ctx, size_t n, size_t w,
+                           size_t *ret_first, size_t *ret_count)
+{
+    uint64_t *s;
+    TRY(layout_prefix(ctx, &s));
+    size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
+    *ret_first = layout_at(n, s, w, p);
+    *ret_count = layout_at(n, s, w + 1, p) - *ret_first;
+    free(s);
+    return SGL_OK;
+}
+
+int sgl__algo_layout_counts(const sgl_ctx_t *ctx, size_t n, size_t *counts)
+{
+    uint64_t *s;
+    TRY(layout_prefix(ctx, &s));
     size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
     size_t w = sgl_ctx_first_worker(ctx);
     for (unsigned i = 0; i < sgl_ctx_children(ctx); i++) {
         size_t wc = sgl_ctx_child_workers(ctx, i);
-        counts[i] = algo_split(n, w + wc, p) - algo_split(n, w, p);
+        counts[i] = layout_at(n, s, w + wc, p) - layout_at(n, s, w, p);
         w += wc;
     }
+    free(s);
+    return SGL_OK;
 }
 
 size_t sgl_dvec_size(const sgl_dvec_t *v) { return v ? v->n : 0; }
@@ -208,10 +252,8 @@ struct create_arg {
 static int create_worker(sgl_ctx_t *ctx, const struct create_arg *a,
                          size_t fsize, uint64_t *ret_count)
 {
-    size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
-    size_t w = sgl_ctx_first_worker(ctx);
-    size_t first = algo_split(a->n, w, p);
-    size_t count = algo_split(a->n, w + 1, p) - first;
+    size_t w = sgl_ctx_first_worker(ctx), first, count;
+    TRY(sgl__algo_layout_range(ctx, a->n, w, &first, &count));
     void *data = malloc(count ? count * a->elem_size : 1);
     if (!data)
         return sgl_error_set(SGL_ENOMEM, "worker %zu: out of memory for %zu "
@@ -326,8 +368,9 @@ static int scatter_rec(sgl_ctx_t *ctx, const struct scatter_arg *a,
                        const void *src, size_t count, uint64_t *ret_counts)
 {
     if (sgl_ctx_is_worker(ctx)) {
-        size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
-        size_t first = algo_split(a->n, sgl_ctx_first_worker(ctx), p);
+        size_t first, own;
+        TRY(sgl__algo_layout_range(ctx, a->n, sgl_ctx_first_worker(ctx),
+                                   &first, &own));
         void *data = malloc(count ? count * a->elem_size : 1);
         if (!data)
             return sgl_error_set(SGL_ENOMEM, "out of memory");
@@ -340,8 +383,9 @@ static int scatter_rec(sgl_ctx_t *ctx, const struct scatter_arg *a,
     size_t *counts = malloc(sgl_ctx_children(ctx) * sizeof *counts);
     if (!counts)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
-    sgl__algo_layout_counts(ctx, a->n, counts);
-    int rc = sgl_scatter(ctx, src, a->elem_size, counts);
+    int rc = sgl__algo_layout_counts(ctx, a->n, counts);
+    if (rc == SGL_OK)
+        rc = sgl_scatter(ctx, src, a->elem_size, counts);
     free(counts);
     TRY(rc);
     TRY(sgl_pardo(ctx, scatter_task, a, sizeof *a));

@@ -10,7 +10,8 @@
  *                read maps their key; records carry theirs mapped), hand
  *                up its size and P regular samples (struct samples_msg);
  *   2 pivots     the root sorts the <= P^2 samples by (key, global index)
- *                and picks P-1 pivots at ranks i*S/P;
+ *                and picks P-1 pivots at ranks i*S/P (by the workers'
+ *                speeds when they differ: sgl_ctx_worker_weights());
  *   3 partition  the pivots and the workers' offsets go down (struct
  *                pivots_msg); workers split their block at the pivots and
  *                stage the P buckets, in place, for the exchange;
@@ -32,6 +33,7 @@
  * incoming runs in step 4, the runs and the merged block in step 5 (the
  * old block is freed first, the runs right after the merge). The closed
  * form of the cost is in psrs_cost.c. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -209,6 +211,8 @@ struct sort_arg {
     uint32_t step;   /* enum psrs_step */
     uint32_t ko;     /* the key's byte offset in a record */
     uint64_t es;     /* element (record) bytes */
+    uint64_t s;      /* regular samples per worker: P, more when the
+                        workers' weights differ (oversample()) */
 };
 
 static struct rec_layout layout_of(const struct sort_arg *a,
@@ -246,13 +250,13 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
         map_record_keys(t, &L, b->data, b->count, 1);
         TRY(sort_records(&L, b->data, b->count));
     }
-    size_t m = b->count, p = a->p;
+    size_t m = b->count, s = a->s;
     struct samples_msg *msg;
-    TRY(sgl_put_buffer(ctx, samples_msg_size(p), 1, (void **)&msg));
+    TRY(sgl_put_buffer(ctx, samples_msg_size(s), 1, (void **)&msg));
     msg->count = m;
     msg->pad = 0;
-    for (size_t j = 0; j < p; j++) {
-        size_t pos = m ? (size_t)(((algo_u128)j * m) / p) : 0;
+    for (size_t j = 0; j < s; j++) {
+        size_t pos = m ? (size_t)(((algo_u128)j * m) / s) : 0;
         msg->s[j] = (struct sample){m ? key_of(t, &L, b->data, pos) : 0, pos};
     }
     return SGL_OK;
@@ -352,7 +356,7 @@ static int forward(sgl_ctx_t *ctx, const struct sort_arg *a)
     TRY(sgl_pardo(ctx, sort_task, a, sizeof *a));
     if (a->step == STEP_PARTITION)
         return SGL_OK;
-    size_t size = a->step == STEP_SAMPLE ? samples_msg_size(a->p) : 8;
+    size_t size = a->step == STEP_SAMPLE ? samples_msg_size(a->s) : 8;
     void *up;
     TRY(sgl_put_buffer(ctx, size, sgl_ctx_workers(ctx), &up));
     return sgl_gather(ctx, up, size, sgl_ctx_workers(ctx), NULL);
@@ -388,23 +392,59 @@ static int sample_cmp(const void *x, const void *y)
     return (a->g > b->g) - (a->g < b->g);
 }
 
-/* The root, between the sample and the partition step: the workers'
- * offsets, and P-1 pivots at ranks i*S/P of the S samples. Writes
- * pivots_msg_words(p) words at @words. */
-static int choose_pivots(sgl_dvec_t *v, void *msgs, size_t p,
-                         uint64_t *words, size_t *ret_samples)
+/* A sample and the number of elements of its block it stands for (up to
+ * the block's next sample). */
+struct weighed_sample {
+    struct sample s;
+    uint64_t mass;
+};
+
+static int weighed_cmp(const void *x, const void *y)
 {
-    struct sample *smp = malloc(p * p * sizeof *smp);
+    return sample_cmp(&((const struct weighed_sample *)x)->s,
+                      &((const struct weighed_sample *)y)->s);
+}
+
+/* Pivot i (of P-1) where the sorted samples' masses reach n S_i / S, S_i
+ * the summed weights of workers 0 .. i-1 of @wsum: each worker gets a
+ * share of the output in proportion to its speed. With equal weights the
+ * paper's rule, rank i*S/P of the S samples, stands (choose_pivots()). */
+static void weighed_pivots(const struct weighed_sample *smp, size_t ns,
+                           const uint64_t *wsum, size_t p, size_t n,
+                           struct sample *pivot)
+{
+    uint64_t below = 0;
+    size_t k = 0;
+    for (size_t i = 1; i < p; i++) {
+        uint64_t target = (uint64_t)(((algo_u128)n * wsum[i]) / wsum[p]);
+        while (k + 1 < ns && below + smp[k].mass <= target)
+            below += smp[k++].mass;
+        pivot[i - 1] = ns ? smp[k].s : (struct sample){0, 0};
+    }
+}
+
+/* The root, between the sample and the partition step: the workers'
+ * offsets, and P-1 pivots: at ranks i*S/P of the S samples, or by the
+ * workers' weights when they differ (@wsum: P + 1 prefix sums, NULL when
+ * all are equal). Writes pivots_msg_words(p) words at @words. */
+static int choose_pivots(sgl_dvec_t *v, void *msgs, size_t p, size_t s,
+                         const uint64_t *wsum, uint64_t *words,
+                         size_t *ret_samples)
+{
+    struct weighed_sample *smp = malloc(p * s * sizeof *smp);
     if (!smp)
         return sgl_error_set(SGL_ENOMEM, "sort: out of memory at the root");
     struct sample *pivot = (struct sample *)(void *)words;
     uint64_t *offset = words + 2 * (p - 1);
     size_t ns = 0, off = 0;
     for (size_t w = 0; w < p; w++) {
-        const struct samples_msg *msg = samples_at(msgs, w, p);
+        const struct samples_msg *msg = samples_at(msgs, w, s);
         offset[w] = off;
-        for (size_t j = 0; msg->count && j < p; j++)
-            smp[ns++] = (struct sample){msg->s[j].key, off + msg->s[j].g};
+        for (size_t j = 0; msg->count && j < s; j++) {
+            uint64_t next = j + 1 < s ? msg->s[j + 1].g : msg->count;
+            smp[ns++] = (struct weighed_sample){
+                {msg->s[j].key, off + msg->s[j].g}, next - msg->s[j].g};
+        }
         off += msg->count;
     }
     if (off != v->n) {
@@ -413,12 +453,61 @@ static int choose_pivots(sgl_dvec_t *v, void *msgs, size_t p,
                                         "elements, the vector %zu",
                              off, v->n);
     }
-    qsort(smp, ns, sizeof *smp, sample_cmp);
-    for (size_t i = 1; i < p; i++)
-        pivot[i - 1] = ns ? smp[i * ns / p] : (struct sample){0, 0};
+    qsort(smp, ns, sizeof *smp, weighed_cmp);
+    if (wsum)
+        weighed_pivots(smp, ns, wsum, p, off, pivot);
+    else
+        for (size_t i = 1; i < p; i++)
+            pivot[i - 1] = ns ? smp[i * ns / p].s : (struct sample){0, 0};
     free(smp);
     *ret_samples = ns;
     return SGL_OK;
+}
+
+/* Regular samples per worker. P samples place a cut within about n / P^2
+ * elements of its target, fine for equal shares; a slow worker's share
+ * can be far smaller, so uneven weights take up to 16x as many (the
+ * heaviest over the lightest, 4x), as long as the root's P s samples stay
+ * below 2^22. */
+static size_t oversample(const double *w, size_t p)
+{
+    double lo = w[0], hi = w[0];
+    for (size_t i = 1; i < p; i++) {
+        lo = fmin(lo, w[i]);
+        hi = fmax(hi, w[i]);
+    }
+    size_t f = (size_t)ceil(4 * hi / lo), room = ((size_t)1 << 22) / (p * p);
+    f = f < 16 ? f : 16;
+    f = f < room ? f : room;
+    return p * (f > 1 ? f : 1);
+}
+
+/* The workers' weights as P + 1 prefix sums, or NULL (*ret) when they
+ * are all equal; *ret_s the samples per worker. */
+static int worker_weights(sgl_ctx_t *root, size_t p, uint64_t **ret,
+                          size_t *ret_s)
+{
+    *ret = NULL;
+    *ret_s = p;
+    double *w = malloc(p * sizeof *w);
+    uint64_t *s = malloc((p + 1) * sizeof *s);
+    int rc = w && s ? sgl_ctx_worker_weights(root, NULL, 0, p, w)
+                    : sgl_error_set(SGL_ENOMEM, "sort: out of memory at "
+                                                "the root");
+    int equal = 1;
+    for (size_t i = 0; !rc && i < p; i++) {
+        s[i + 1] = (i ? s[i] : 0) + (uint64_t)w[i];
+        equal &= w[i] == w[0];
+    }
+    if (!rc && !equal) {
+        s[0] = 0;
+        *ret = s;
+        *ret_s = oversample(w, p);
+    } else {
+        free(s);
+    }
+    free(w);
+    return rc;
 }
 
 /* PSRS at the root, in the paper's steps: the root sees only samples,
@@ -427,24 +516,24 @@ static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
                      size_t ko, sgl_sort_stats_t *st)
 {
     size_t p = sgl_ctx_workers(root);
-    struct sort_arg a = {v->id, (uint32_t)kt, p, STEP_SAMPLE, (uint32_t)ko,
-                         v->elem_size};
-    void *msgs = malloc(p * samples_msg_size(p));
+    uint64_t *wsum = NULL;
+    size_t s = p, samples = 0;
+    int rc = worker_weights(root, p, &wsum, &s);
+    struct sort_arg a = {v->id,        (uint32_t)kt, p, STEP_SAMPLE,
+                         (uint32_t)ko, v->elem_size, s};
+    void *msgs = malloc(p * samples_msg_size(s));
     uint64_t *pivots = malloc(pivots_msg_words(p) * 8);
     uint64_t *counts = malloc(p * sizeof *counts);
-    size_t samples = 0;
-    int rc = msgs && pivots && counts
-                 ? SGL_OK
-                 : sgl_error_set(SGL_ENOMEM, "sort: out of memory at the "
-                                             "root");
+    if (!rc && !(msgs && pivots && counts))
+        rc = sgl_error_set(SGL_ENOMEM, "sort: out of memory at the root");
     /* 1. sample: local sorts, regular samples up. */
     if (!rc)
         rc = sgl_pardo(root, sort_task, &a, sizeof a);
     if (!rc)
-        rc = sgl_gather(root, msgs, samples_msg_size(p), p, NULL);
+        rc = sgl_gather(root, msgs, samples_msg_size(s), p, NULL);
     /* 2. pivots. */
     if (!rc)
-        rc = choose_pivots(v, msgs, p, pivots, &samples);
+        rc = choose_pivots(v, msgs, p, s, wsum, pivots, &samples);
     /* 3. partition: pivots down, buckets staged in place. */
     a.step = STEP_PARTITION;
     if (!rc)
@@ -467,6 +556,7 @@ static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
     free(msgs);
     free(pivots);
     free(counts);
+    free(wsum);
     return rc;
 }
 

@@ -66,8 +66,9 @@ static int creduce(sgl_ctx_t *ctx, const struct reduce_arg *a,
     size_t *counts = malloc(sgl_ctx_children(ctx) * sizeof *counts);
     if (!counts)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
-    sgl__algo_layout_counts(ctx, a->n, counts);
-    int rc = sgl_scatter(ctx, src, op->elem_size, counts);
+    int rc = sgl__algo_layout_counts(ctx, a->n, counts);
+    if (rc == SGL_OK)
+        rc = sgl_scatter(ctx, src, op->elem_size, counts);
     free(counts);
     TRY(rc);
     TRY(sgl_pardo(ctx, creduce_task, a, sizeof *a));

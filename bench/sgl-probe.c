@@ -52,6 +52,7 @@
 
 #include "cache_flush.h"
 #include "probe_fit.h"
+#include "probe_workers.h"
 #include "timing.h"
 
 #define MAX_SIZES 32
@@ -65,6 +66,7 @@ static const double xbytes[] = {8, 64, 512, 4096, 32768, 262144, 1048576};
 
 struct plan {
     int quick;
+    int per_worker; /* --per-worker */
     size_t nsizes;
     size_t words[MAX_SIZES]; /* total words per measurement */
     double min_time; /* seconds per measured point */
@@ -1034,9 +1036,10 @@ static const char *printable(const char *s, char *out, size_t size)
 /* The progress steps of a probe of @p m over @p ranks ranks, as main()
  * takes them: raw MPI, each MPI level's exchange, each level's runtime
  * supersteps, then the kernels. */
-static int count_steps(const sgl_machine_t *m, int ranks, int quick)
+static int count_steps(const sgl_machine_t *m, int ranks, int quick,
+                       int per_worker)
 {
-    int steps = ranks > 1;
+    int steps = (ranks > 1) + (per_worker != 0);
     for (unsigned L = 0; L < sgl_machine_depth(m); L++) {
         const sgl_node_t *x = sgl_machine_master(m, L, 0);
         if (x)
@@ -1054,6 +1057,10 @@ static void usage(FILE *out)
           "\n"
           "  -o, --output FILE  machine file to write (default machine.sgl)\n"
           "  --quick            fewer and smaller sizes: seconds, not minutes\n"
+          "  --per-worker       also each worker's own c of sum and sort, all\n"
+          "                     workers running at once (heterogeneous\n"
+          "                     workers: the runtime then splits data by\n"
+          "                     speed, see sgl_runtime_set_balance())\n"
           "  -h, --help         show this help\n"
           "  -V, --version      show the version\n"
           "\n"
@@ -1066,11 +1073,12 @@ static void usage(FILE *out)
 
 /* Long options without a short form have values above any character, so
  * that getopt_long's optopt tells a long option's fault from a short one's. */
-enum { OPT_QUICK = 256, OPT_HELP, OPT_VERSION };
+enum { OPT_QUICK = 256, OPT_PER_WORKER, OPT_HELP, OPT_VERSION };
 
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
     {"quick", no_argument, NULL, OPT_QUICK},
+    {"per-worker", no_argument, NULL, OPT_PER_WORKER},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -1128,6 +1136,9 @@ static int parse_args(int argc, char **argv, struct plan *pl)
         case OPT_QUICK:
             pl->quick = 1;
             break;
+        case OPT_PER_WORKER:
+            pl->per_worker = 1;
+            break;
         case 'h':
         case OPT_HELP:
             usage(stdout);
@@ -1170,7 +1181,7 @@ int main(int argc, char **argv)
         sgl_task_register(rt, probe_task, "probe") ||
         sgl_task_register(rt, nothing, "nothing") ||
         sgl_task_register(rt, put_bytes, "put_bytes") ||
-        register_kernel_tasks(rt)) {
+        register_kernel_tasks(rt) || probe_workers_register(rt)) {
         fprintf(stderr, "sgl-probe: %s\n", sgl_last_error());
         return 1;
     }
@@ -1190,7 +1201,7 @@ int main(int argc, char **argv)
     const sgl_machine_t *m = sgl_runtime_machine(rt);
     unsigned depth = sgl_machine_depth(m);
     double t_start = bench_now();
-    struct progress prog = {0, count_steps(m, size, pl.quick), t_start,
+    struct progress prog = {0, count_steps(m, size, pl.quick, pl.per_worker), t_start,
                             rank != 0};
 
     struct mpi_raw raw;
@@ -1241,6 +1252,17 @@ int main(int argc, char **argv)
             fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_last_error());
         kernels_ok = 0;
     }
+    struct worker_c wc = {0};
+    if (pl.per_worker) {
+        progress(&prog, "kernels, per worker (%zu workers at once)",
+                 sgl_machine_workers(m));
+        if (probe_workers(rt, pl.quick, &wc)) {
+            if (rank == 0)
+                fprintf(stderr, "sgl-probe: per worker: %s\n",
+                        sgl_last_error());
+            kernels_ok = 0;
+        }
+    }
 
     status = 0;
     if (rank == 0) {
@@ -1286,7 +1308,11 @@ int main(int argc, char **argv)
             print_kernels(&k);
             if (!kernels_ok)
                 status = 1;
-            if (kernels_ok && store_kernels(out, &k)) {
+            if (kernels_ok && pl.per_worker)
+                probe_workers_print(&wc);
+            if (kernels_ok && (store_kernels(out, &k) ||
+                               (pl.per_worker &&
+                                probe_workers_store(out, &wc)))) {
                 fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_last_error());
                 status = 1;
             }
@@ -1294,7 +1320,7 @@ int main(int argc, char **argv)
             gethostname(host, sizeof host - 1);
             time_t tt = time(NULL);
             strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&tt));
-            char method[768];
+            char method[1024];
             snprintf(method, sizeof method,
                      "sgl-probe%s: runtime scatter/gather supersteps, %zu "
                      "sizes 1..%zu words, medians of %d, weighted least "
@@ -1304,10 +1330,14 @@ int main(int argc, char **argv)
                      "(slowest worker's task per element, from the trace), "
                      "cold caches for reduce and scan; exchange: "
                      "MPI_Alltoall / neighbour memcpy, 8 B..1 MiB per "
-                     "pair",
+                     "pair%s",
                      pl.quick ? " --quick" : "", pl.nsizes,
                      pl.words[pl.nsizes - 1], TRIALS, size, k.nsizes, k.n[0],
-                     k.n[k.nsizes - 1], k.busy);
+                     k.n[k.nsizes - 1], k.busy,
+                     pl.per_worker ? "; per worker: sum and sort on every "
+                                     "worker at once, own task time per "
+                                     "element, medians of 5"
+                                   : "");
             sgl_machine_set_provenance(out, "host", host);
             sgl_machine_set_provenance(out, "date", date);
             sgl_machine_set_provenance(out, "sgl_version", sgl_version());
@@ -1324,6 +1354,7 @@ int main(int argc, char **argv)
         }
         sgl_machine_free(out);
     }
+    probe_workers_free(&wc);
     free(res);
     free(xmpi);
     sgl_finalize(rt);

@@ -322,3 +322,69 @@ void sgl__kernels_free(struct sgl_machine *m)
     free(m->kernel);
     sgl__name_index_free(&m->kernel_index);
 }
+
+/* One kernel's speeds, unnormalised, into @s: 1 / c. */
+static void kernel_speeds(const sgl_machine_t *m, const struct sgl__kernel *k,
+                          double *s)
+{
+    double known = 0;
+    size_t nknown = 0;
+    for (size_t w = 0; w < m->workers; w++)
+        if (!isnan(k->worker_c[w]) && k->worker_c[w] > 0) {
+            known += 1 / k->worker_c[w];
+            nknown++;
+        }
+    double plain = isnan(k->all_c) && k->npt ? table_c(k, k->pt[0].busy,
+                                                       INFINITY)
+                                             : k->all_c;
+    double other = plain > 0 ? 1 / plain : nknown ? known / nknown : 1;
+    for (size_t w = 0; w < m->workers; w++)
+        s[w] = !isnan(k->worker_c[w]) && k->worker_c[w] > 0
+                   ? 1 / k->worker_c[w]
+                   : other;
+}
+
+static void normalise(double *s, size_t n)
+{
+    double top = 0;
+    for (size_t w = 0; w < n; w++)
+        top = fmax(top, s[w]);
+    for (size_t w = 0; top > 0 && w < n; w++)
+        s[w] /= top;
+}
+
+int sgl__worker_speeds(const sgl_machine_t *m, const char *kernel,
+                       double *speed)
+{
+    if (kernel) {
+        const struct sgl__kernel *k = find_kernel(m, kernel);
+        if (!k || !k->worker_c)
+            return 0;
+        kernel_speeds(m, k, speed);
+        normalise(speed, m->workers);
+        return 1;
+    }
+    /* Geometric mean: a worker twice as slow in every kernel weighs half,
+     * whatever the kernels' absolute costs. */
+    size_t used = 0;
+    double *one = NULL;
+    for (size_t i = 0; i < m->nkernels; i++) {
+        const struct sgl__kernel *k = &m->kernel[i];
+        if (!k->worker_c)
+            continue;
+        if (!one && !(one = malloc(m->workers * sizeof *one)))
+            return -1;
+        kernel_speeds(m, k, one);
+        normalise(one, m->workers);
+        for (size_t w = 0; w < m->workers; w++)
+            speed[w] = (used ? speed[w] : 0) + log(one[w]);
+        used++;
+    }
+    free(one);
+    if (!used)
+        return 0;
+    for (size_t w = 0; w < m->workers; w++)
+        speed[w] = exp(speed[w] / (double)used);
+    normalise(speed, m->workers);
+    return 1;
+}

@@ -125,6 +125,17 @@ int sgl__kernel_get(sgl_machine_t *m, const char *name,
                     struct sgl__kernel **ret);
 /* Merge @p n points, sorted by (busy, n) and none already in @p k's size
  * table, into it in one pass. */
+/* Relative speeds of every worker (m->workers entries into @speed, the
+ * fastest 1): for @kernel, 1 / the worker's own c; for NULL, the
+ * geometric mean over every kernel that has per-worker values of the
+ * worker's speed relative to that kernel's fastest worker. Returns 1 if
+ * some worker has its own c (of @kernel, or of any kernel for NULL), 0
+ * (speeds untouched) if all workers are alike, -1 if out of memory. A worker without its own
+ * c runs at the kernel's plain c, or, if it has none, at the mean speed
+ * of those that have one. */
+int sgl__worker_speeds(const sgl_machine_t *m, const char *kernel,
+                       double *speed);
+
 int sgl__kernel_merge_points(struct sgl__kernel *k,
                              const struct sgl__kpoint *pts, size_t n);
 /* SGL_OK if @p v is finite and not negative, else SGL_EINVAL with a message

@@ -80,6 +80,8 @@ int sgl_ctx_split(const sgl_ctx_t *ctx, size_t n, const double *weights,
                              "sgl_ctx_split: the weights sum to %g; they "
                              "must have a finite positive sum",
                              total);
+    if (!weights && ctx->rt->balance == SGL_BALANCE_SPEED && ctx->rt->speed)
+        return sgl__split_by_speed(ctx, n, ret_counts);
     size_t workers = ctx->node->workers, below = 0, done = 0;
     double prefix = 0;
     for (unsigned i = 0; i < p; i++) {

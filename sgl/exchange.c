@@ -308,5 +308,7 @@ int sgl_runtime_set_params(sgl_runtime_t *rt, const sgl_machine_t *params)
         const sgl_node_t *x = sgl_machine_master(params, k, 0);
         rt->xauto[k] = x ? (unsigned char)pick(x) : 0;
     }
-    return SGL_OK;
+    /* The kernels too: their per-worker c weigh the splits. */
+    int rc = sgl_machine_copy_kernels(rt->machine, params);
+    return rc ? rc : sgl__balance_update(rt);
 }

@@ -457,6 +457,25 @@ static int exchange_setting(struct sgl_runtime *rt)
     return rc;
 }
 
+/* The balance: rank 0's SGL_BALANCE (speed or workers), else by speed,
+ * which is by worker count until parameters with per-worker c arrive. */
+static int balance_setting(struct sgl_runtime *rt)
+{
+    char *env = NULL;
+    int rc = rank0_env(rt->comm, rt->rank, "SGL_BALANCE", &env);
+    rt->balance = SGL_BALANCE_SPEED;
+    if (rc == SGL_OK && env && *env) {
+        if (strcasecmp(env, "workers") == 0)
+            rt->balance = SGL_BALANCE_WORKERS;
+        else if (strcasecmp(env, "speed") != 0)
+            rc = sgl_error_set(SGL_EINVAL, "sgl_init: SGL_BALANCE='%.64s' "
+                                           "is not speed or workers",
+                               env);
+    }
+    free(env);
+    return rc;
+}
+
 /* The watchdog's limit: the option, else rank 0's SGL_WATCHDOG. */
 static int watchdog_setting(struct sgl_runtime *rt, const sgl_opts_t *opts)
 {
@@ -564,6 +583,8 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
     if (rc == SGL_OK)
         rc = exchange_setting(rt);
     if (rc == SGL_OK)
+        rc = balance_setting(rt);
+    if (rc == SGL_OK)
         rc = watchdog_setting(rt, opts);
     if (rc == SGL_OK)
         rc = sgl__watchdog_start(rt);
@@ -655,6 +676,7 @@ int sgl_finalize(sgl_runtime_t *rt)
     free(rt->wctx);
     free(rt->xmethod);
     free(rt->xauto);
+    free(rt->speed);
     sgl__buf_free(&rt->result);
     if (rt->xcomm != MPI_COMM_NULL)
         MPI_Comm_free(&rt->xcomm);

@@ -175,6 +175,9 @@ struct sgl_runtime {
     unsigned char *xmethod;  /* sgl_exchange_method_t per level */
     unsigned char *xauto;    /* AUTO's pick per level from the machine
                                 parameters; 0: none given */
+    int balance;             /* sgl_balance_t */
+    uint32_t *speed;         /* per worker: its overall weight (balance.c)
+                                from the parameters; NULL: all alike */
     char warning[256];       /* sgl_runtime_warning(); empty if none */
     int trace;               /* record supersteps */
     size_t trace_max;        /* records per master */
@@ -205,6 +208,12 @@ uint32_t sgl__hash(const char *s);
 
 /* Nonzero if the two trees have the same levels, sizes and workers. */
 int sgl__same_shape(const sgl_machine_t *a, const sgl_machine_t *b);
+
+/* The workers' overall weights (rt->speed) from the kernels of
+ * rt->machine (balance.c). */
+int sgl__balance_update(struct sgl_runtime *rt);
+/* sgl_ctx_split()'s counts by rt->speed (which must be set), exact. */
+int sgl__split_by_speed(const struct sgl_ctx *ctx, size_t n, size_t *counts);
 
 /* Seconds since the runtime's epoch. */
 double sgl__now(const struct sgl_runtime *rt);

@@ -84,7 +84,10 @@ typedef struct sgl_darray_layout {
                            worker: each dimension without cuts is cut in
                            proportion to the summed weights of the
                            workers in each grid slice; copied. NULL and no
-                           cuts: even blocks, size * c / grid */
+                           cuts: by the workers' speeds when they differ
+                           (sgl_ctx_worker_weights(), sgl.h), else, or
+                           if a block would then be empty, even blocks,
+                           size * c / grid */
     size_t halo[SGL_DARRAY_MAX_DIMS]; /**< extra elements kept on each side
                            of a block, for plans to fill */
 } sgl_darray_layout_t;

@@ -217,11 +217,67 @@ SGL_API int sgl_ctx_set_keyed_state(sgl_ctx_t *ctx, const void *key,
  * A block is a whole number of elements or the call fails with SGL_ESIZE.
  * Only a pardo's or a run's argument is plain bytes (arg, arg_size). */
 
+/* Balance. The SGL paper's platforms are heterogeneous: data is split by
+ * the workers' measured speeds when the runtime has them, so that children
+ * finish together. A speed is 1 / c, from the per-worker c of the machine
+ * parameters given to sgl_runtime_set_params() (a machine file from
+ * `sgl-probe --per-worker`, or sgl_machine_set_worker_kernel()). */
+
+/** How splits without explicit weights share data. */
+typedef enum sgl_balance {
+    SGL_BALANCE_SPEED = 0,   /**< in proportion to the workers' overall
+                                  speeds (default); by their number while
+                                  no worker has a c of its own */
+    SGL_BALANCE_WORKERS = 1, /**< the same share for every worker */
+} sgl_balance_t;
+
+/** The largest worker weight (the fastest worker's); weights are integers
+ *  from 1 to this, so that sums of them are exact. */
+#define SGL_WEIGHT_ONE 65536
+
+/** Choose how sgl_ctx_split() and sgl_scatter_split() without weights,
+ *  and the distributed vectors of algorithms.h, share data (rank 0's
+ *  SGL_BALANCE environment variable, speed or workers, sets it at
+ *  sgl_init()). Collective in effect: call it in every process with the
+ *  same value. @return SGL_OK, SGL_EINVAL (NULL, unknown value). */
+SGL_API int sgl_runtime_set_balance(sgl_runtime_t *rt, sgl_balance_t balance);
+/** The balance in force (SGL_BALANCE_SPEED for NULL). */
+SGL_API sgl_balance_t sgl_runtime_balance(const sgl_runtime_t *rt);
+
+/** Weights of the tree's workers @p first .. @p first + @p count - 1 (any
+ *  workers, not only those below @p ctx), integers from 1 to
+ *  SGL_WEIGHT_ONE in proportion to their speeds: with @p kernel, from the
+ *  workers' own c of that kernel (the kernel at hand); with NULL, or a
+ *  kernel without per-worker values, from their overall speed (the
+ *  geometric mean over the kernels that have per-worker values: a worker
+ *  under a CPU quota is slow at everything). All SGL_WEIGHT_ONE under
+ *  SGL_BALANCE_WORKERS or while no worker has a c of its own. Every
+ *  process computes the same weights from the same parameters.
+ *  @param ret_weights  @p count entries, written on success.
+ *  @return SGL_OK, SGL_EINVAL (NULL, workers outside the tree),
+ *          SGL_ENOMEM. */
+SGL_API int sgl_ctx_worker_weights(const sgl_ctx_t *ctx, const char *kernel,
+                                   size_t first, size_t count,
+                                   double *ret_weights);
+
+/** Weights of a master's children for sgl_ctx_split() and
+ *  sgl_scatter_split(): each child's the sum of sgl_ctx_worker_weights()
+ *  of the workers below it.
+ *  @param ret_weights  sgl_ctx_children() entries, written on success.
+ *  @return as sgl_ctx_worker_weights(), SGL_ESTATE (a worker). */
+SGL_API int sgl_ctx_weights(const sgl_ctx_t *ctx, const char *kernel,
+                            double *ret_weights);
+
 /** Split @p n elements over the children of a master in proportion to
  *  @p weights (sgl_ctx_children() non-negative finite values with a
- *  positive sum), or, with NULL weights, to the number of workers below
- *  each child, so that every worker gets n / P elements up to one.
- *  Deterministic: the same tree, n and weights give the same counts.
+ *  positive sum), or, with NULL weights, to the workers' overall speeds
+ *  below each child (sgl_ctx_weights() with a NULL kernel; exact in
+ *  integers, so a root's split matches the distributed vectors' layout),
+ *  which is the number of workers below each child (every worker gets
+ *  n / P elements up to one) under SGL_BALANCE_WORKERS or while no worker
+ *  has a c of its own.
+ *  Deterministic: the same tree, n, weights and parameters give the same
+ *  counts.
  *  @param ret_counts  sgl_ctx_children() entries, written on success.
  *  @return SGL_OK, SGL_ESTATE (a worker), SGL_EINVAL (NULL, or weights
  *          negative, not finite or summing to 0). */
@@ -454,13 +510,15 @@ SGL_API int sgl_runtime_set_exchange(sgl_runtime_t *rt, unsigned level,
                                      sgl_exchange_method_t method);
 
 /** Give the runtime a machine file's parameters (a tree of the runtime's
- *  shape, e.g. from sgl_machine_load()) for SGL_EXCHANGE_AUTO: at each
+ *  shape, e.g. from sgl_machine_load()): their kernels (per-worker c
+ *  included, which weigh the splits: sgl_runtime_set_balance()) are
+ *  copied into the runtime's tree, and for SGL_EXCHANGE_AUTO at each
  *  level it picks the execution the cost model prices lower for bulk
  *  data (64 KiB between every pair of workers below a master):
  *  direct 2 l + l_h + max_i W_i (W - W_i) b g_h against routed
  *  4 l + W^2 b (g_up + g_down). The choice is copied; @p params may be
  *  freed after the call. Collective in effect: call it in every process.
- *  @return SGL_OK, SGL_EINVAL (NULL, or another shape). */
+ *  @return SGL_OK, SGL_EINVAL (NULL, or another shape), SGL_ENOMEM. */
 SGL_API int sgl_runtime_set_params(sgl_runtime_t *rt,
                                    const sgl_machine_t *params);
 

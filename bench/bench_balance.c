@@ -1,0 +1,326 @@
+/* Balance by measured speed on real heterogeneity: one rank under a CPU
+ * quota (the cgroup cpu controller), the others at full speed, in one run:
+ *
+ *   full     every rank at full speed, even split: the work's time T
+ *   even     the slow rank in its cgroup, even split (SGL_BALANCE_WORKERS)
+ *   weighted the same, split by the per-worker c of the machine file
+ *            (sgl-probe --per-worker under the same quota) through
+ *            sgl_runtime_set_params() and SGL_BALANCE_SPEED
+ *   ideal    total work / total speed: T P / sum_i s_i, s_i worker i's
+ *            speed in the quota phase relative to its own in the full
+ *            phase (task time per element, from the trace, even split)
+ *
+ * for a reduction (sgl_dvec_reduce, sum of doubles) and PSRS
+ * (sgl_dvec_sort), medians of --reps runs (the modes alternate in every
+ * round). The slow rank moves itself between the cgroup and its parent
+ * (writing its pid into cgroup.procs), so the three phases share one set
+ * of processes and one run. Results are checked: every mode's sum agrees,
+ * every sort is sorted. Table on stdout, progress on stderr.
+ *
+ * Usage (bench/balance.sh sets it up): mpiexec -n P bench_balance
+ *   --cgroup DIR --machine FILE [--slow-rank R] [--reps K] [--quick] */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sgl/algorithms.h>
+
+#include "bench_env.h"
+#include "timing.h"
+
+enum { ALG_REDUCE, ALG_SORT, NALG };
+enum { M_FULL, M_EVEN, M_WEIGHTED, NMODE };
+static const char *const alg_names[NALG] = {"reduce sum f64", "PSRS f64"};
+#define MAX_REPS 31
+
+__extension__ typedef unsigned __int128 u128;
+
+struct opts {
+    const char *cgroup, *machine;
+    int slow_rank, reps, quick;
+};
+
+/* Move this process into @dir's cgroup (its pid into cgroup.procs). */
+static int join_cgroup(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/cgroup.procs", dir);
+    FILE *f = fopen(path, "w");
+    if (!f || fprintf(f, "%ld\n", (long)getpid()) < 0 || fclose(f) != 0) {
+        fprintf(stderr, "bench_balance: cannot write %s: %s\n", path,
+                strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* The slow rank goes into the cgroup (@in) or back to its parent. All
+ * ranks agree on the outcome. */
+static int set_quota(const struct opts *o, int rank, int in)
+{
+    int bad = 0;
+    if (rank == o->slow_rank) {
+        char parent[4096];
+        snprintf(parent, sizeof parent, "%s", o->cgroup);
+        char *slash = strrchr(parent, '/');
+        if (slash && slash != parent)
+            *slash = '\0';
+        bad = join_cgroup(in ? o->cgroup : parent) != 0;
+    }
+    MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return bad;
+}
+
+struct job {
+    int alg;
+    size_t n;
+    uint64_t seed;
+};
+
+/* Per run, at the root: the time of the algorithm's call, its result
+ * check, and each worker's task time per element in the superstep that
+ * computes (the reduction's, PSRS's local sort). */
+static double g_time, g_sum;
+static int g_sorted;
+static sgl_runtime_t *g_rt;
+
+static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)size;
+    const struct job *j = arg;
+    sgl_dvec_t *v = NULL;
+    uint64_t seed = j->seed;
+    int rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM, &seed,
+                             sizeof seed, &v);
+    if (rc)
+        return rc;
+    sgl_trace_clear(g_rt);
+    double t0 = bench_now();
+    rc = j->alg == ALG_REDUCE ? sgl_dvec_reduce(root, v, SGL_OP_SUM, 0, &g_sum)
+                              : sgl_dvec_sort(root, v, NULL);
+    g_time = bench_now() - t0;
+    if (!rc && j->alg == ALG_SORT) {
+        double *x = malloc(j->n * sizeof *x);
+        rc = x ? sgl_dvec_gather(root, v, x, j->n) : SGL_ENOMEM;
+        g_sorted = !rc;
+        for (size_t i = 1; !rc && i < j->n; i++)
+            if (x[i - 1] > x[i])
+                g_sorted = 0;
+        free(x);
+    }
+    int r2 = sgl_dvec_free(root, v);
+    return rc ? rc : r2;
+}
+
+/* Each worker's task time per element in the first root superstep after
+ * the clear (rank 0's trace: a flat tree's root has the workers as
+ * children). */
+static void task_rates(sgl_runtime_t *rt, const size_t *counts, double *r,
+                       size_t p)
+{
+    sgl_trace_step_t st;
+    for (size_t w = 0; w < p; w++)
+        r[w] = NAN;
+    for (size_t q = 0; q < sgl_trace_steps(rt); q++)
+        if (sgl_trace_step(rt, q, &st) == SGL_OK && st.level == 0) {
+            for (size_t w = 0; w < p && w < st.children; w++)
+                r[w] = counts[w] ? st.child_time[w] / (double)counts[w] : NAN;
+            return;
+        }
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: mpiexec -n P bench_balance --cgroup DIR --machine FILE "
+          "[--slow-rank R] [--reps K] [--quick]\n"
+          "  DIR: a cgroup with a CPU quota (cgroup v1 cpu controller or v2);\n"
+          "  FILE: a machine file from sgl-probe --per-worker run under the\n"
+          "  same quota (bench/balance.sh does both).\n",
+          f);
+}
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+    static const struct option lo[] = {
+        {"cgroup", required_argument, NULL, 'c'},
+        {"machine", required_argument, NULL, 'm'},
+        {"slow-rank", required_argument, NULL, 's'},
+        {"reps", required_argument, NULL, 'r'},
+        {"quick", no_argument, NULL, 'q'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0}};
+    int c;
+    char *end;
+    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        switch (c) {
+        case 'c': o->cgroup = optarg; break;
+        case 'm': o->machine = optarg; break;
+        case 's':
+        case 'r': {
+            long v = strtol(optarg, &end, 10);
+            if (*end || v < (c == 's' ? 0 : 1) || v > MAX_REPS) {
+                fprintf(stderr, "bench_balance: bad --%s '%s'\n",
+                        c == 's' ? "slow-rank" : "reps", optarg);
+                return 2;
+            }
+            *(c == 's' ? &o->slow_rank : &o->reps) = (int)v;
+            break;
+        }
+        case 'q': o->quick = 1; break;
+        case 'h': usage(stdout); return 0;
+        default: usage(stderr); return 2;
+        }
+    }
+    if (!o->cgroup || !o->machine || optind < argc) {
+        usage(stderr);
+        return 2;
+    }
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    struct opts o = {NULL, NULL, -1, 7, 0};
+    int st = parse(argc, argv, &o);
+    if (st >= 0)
+        return st;
+    sgl_runtime_t *rt;
+    if (sgl_init(&argc, &argv, NULL, &rt) || sgl_algorithms_register(rt) ||
+        sgl_task_register(rt, job_main, "bench.balance")) {
+        fprintf(stderr, "bench_balance: %s\n", sgl_last_error());
+        return 1;
+    }
+    g_rt = rt;
+    bench_warn(rt, "bench_balance");
+    int rank = sgl_runtime_rank(rt), nranks;
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    if (o.slow_rank < 0)
+        o.slow_rank = nranks - 1;
+    const sgl_machine_t *m = sgl_runtime_machine(rt);
+    size_t p = sgl_machine_workers(m);
+    sgl_machine_t *params = NULL;
+    int rc = sgl_machine_load(o.machine, &params);
+    if (rc || p > 64 || sgl_machine_depth(m) != 1 || o.slow_rank >= nranks) {
+        if (rank == 0)
+            fprintf(stderr, "bench_balance: %s\n",
+                    rc ? sgl_last_error()
+                       : "needs a flat tree of at most 64 ranks (rank:P) "
+                         "and a slow rank among them");
+        sgl_finalize(rt);
+        return 1;
+    }
+    const size_t n[NALG] = {o.quick ? 2000000 : 100000000,
+                            o.quick ? 1000000 : 10000000};
+    double t[NALG][NMODE][MAX_REPS], rate[NALG][2][MAX_REPS][64];
+    double sum[NALG][NMODE];
+    int sorted_all = 1, steps = NALG * NMODE * o.reps, step = 0;
+    double t_start = bench_now();
+    for (int r = 0; !rc && r < o.reps; r++)
+        for (int k = 0; !rc && k < NMODE; k++) {
+            /* Alternate the order of the modes in every round. */
+            int mode = r % 2 ? NMODE - 1 - k : k;
+            rc = set_quota(&o, rank, mode != M_FULL) ? SGL_EIO : SGL_OK;
+            if (!rc)
+                rc = sgl_runtime_set_balance(rt, mode == M_WEIGHTED
+                                                     ? SGL_BALANCE_SPEED
+                                                     : SGL_BALANCE_WORKERS);
+            if (!rc && mode == M_WEIGHTED)
+                rc = sgl_runtime_set_params(rt, params);
+            for (int a = 0; !rc && a < NALG; a++) {
+                if (rank == 0 && step > 0)
+                    fprintf(stderr, "\rbench_balance: step %d of %d, ETA "
+                                    "%.0f s   ",
+                            step + 1, steps,
+                            bench_eta(bench_now() - t_start, step, steps));
+                step++;
+                struct job j = {a, n[a], 11 + (uint64_t)r};
+                rc = sgl_run(rt, job_main, &j, sizeof j);
+                if (rc || rank != 0)
+                    continue;
+                t[a][mode][r] = g_time;
+                sum[a][mode] = g_sum;
+                sorted_all &= a != ALG_SORT || g_sorted;
+                if (mode != M_WEIGHTED) {
+                    size_t counts[64];
+                    for (size_t w = 0; w < p; w++)
+                        counts[w] = (size_t)((u128)n[a] * (w + 1) / p) -
+                                    (size_t)((u128)n[a] * w / p);
+                    task_rates(rt, counts, rate[a][mode][r], p);
+                }
+            }
+        }
+    int back = set_quota(&o, rank, 0);
+    if (rank == 0)
+        fprintf(stderr, "\n");
+    if (rc || back) {
+        if (rank == 0)
+            fprintf(stderr, "bench_balance: %s\n",
+                    rc ? sgl_last_error() : "cannot leave the cgroup");
+        sgl_machine_free(params);
+        sgl_finalize(rt);
+        return 1;
+    }
+    if (rank == 0) {
+        printf("balance by speed: %d ranks, rank %d in cgroup %s; medians "
+               "of %d (min-max)\n",
+               nranks, o.slow_rank, o.cgroup, o.reps);
+        printf("%-15s %10s %20s %20s %20s %9s %16s %16s\n", "algorithm", "n",
+               "full speed [ms]", "quota, even [ms]", "quota, weighted [ms]",
+               "ideal", "weighted/ideal", "even/weighted");
+        int ok = sorted_all;
+        for (int a = 0; a < NALG; a++) {
+            double med[NMODE], lo[NMODE], hi[NMODE], s_sum = 0;
+            for (int k = 0; k < NMODE; k++) {
+                double v[MAX_REPS];
+                memcpy(v, t[a][k], (size_t)o.reps * sizeof *v);
+                med[k] = bench_median(v, o.reps);
+                lo[k] = v[0];
+                hi[k] = v[o.reps - 1];
+            }
+            /* s_i: worker i's rate at full speed over its rate under the
+             * quota, medians over the rounds. */
+            for (size_t w = 0; w < p; w++) {
+                double f[MAX_REPS], q[MAX_REPS];
+                for (int r = 0; r < o.reps; r++) {
+                    f[r] = rate[a][M_FULL][r][w];
+                    q[r] = rate[a][M_EVEN][r][w];
+                }
+                s_sum += bench_median(f, o.reps) / bench_median(q, o.reps);
+            }
+            double ideal = med[M_FULL] * (double)p / s_sum;
+            printf("%-15s %10.0e %8.1f (%4.1f-%4.1f) %8.1f (%4.1f-%4.1f) "
+                   "%8.1f (%4.1f-%4.1f) %9.1f %16.3f %16.3f\n",
+                   alg_names[a], (double)n[a], 1e3 * med[M_FULL],
+                   1e3 * lo[M_FULL], 1e3 * hi[M_FULL], 1e3 * med[M_EVEN],
+                   1e3 * lo[M_EVEN], 1e3 * hi[M_EVEN], 1e3 * med[M_WEIGHTED],
+                   1e3 * lo[M_WEIGHTED], 1e3 * hi[M_WEIGHTED], 1e3 * ideal,
+                   med[M_WEIGHTED] / ideal, med[M_EVEN] / med[M_WEIGHTED]);
+            if (a == ALG_REDUCE)
+                for (int k = 1; k < NMODE; k++)
+                    ok &= fabs(sum[a][k] - sum[a][0]) <=
+                          1e-9 * fabs(sum[a][0]);
+        }
+        double wts[64];
+        printf("speeds used (machine file %s): ", o.machine);
+        sgl_machine_t *pm = params;
+        for (size_t w = 0; w < p; w++) {
+            wts[w] = 1 / sgl_node_kernel(sgl_machine_worker(pm, w), "sort");
+            printf("%s%.3f", w ? ", " : "", wts[w] / wts[0]);
+        }
+        printf(" (sort, relative to worker 0)\n");
+        printf("goals: weighted within 10%% of ideal, >= 1.3x faster than "
+               "even\nresults: %s\n",
+               ok ? "every sum agrees, every sort is sorted"
+                  : "MISMATCH (a sum disagrees or a sort is not sorted)");
+        st = ok ? 0 : 1;
+    }
+    MPI_Bcast(&st, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    sgl_machine_free(params);
+    sgl_finalize(rt);
+    return st;
+}

@@ -1,0 +1,185 @@
+/* Per-worker c (sgl-probe --per-worker). Every worker of the probed tree
+ * runs the kernel at once, on an even block of its own, as the algorithms
+ * run it (a worker under a CPU quota, on a slower host or a busier socket
+ * shows then as it will run); its c is its own task time over its block,
+ * read from the trace of the master just above it and gathered from every
+ * process:
+ *   sum   sgl_dvec_reduce(SUM): the workers' pardo
+ *   sort  sgl_dvec_sort: PSRS's first step (the local sort and sampling)
+ * Each c is the median of the trials; task times are durations on one
+ * clock, so nothing here assumes the processes share a clock. The blocks
+ * are even whatever the runtime's balance: the runtime is set to
+ * SGL_BALANCE_WORKERS for the measurement and restored after. */
+#include <math.h>
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "probe_workers.h"
+#include "timing.h"
+
+const char *const probe_worker_kernels[PW_KERNELS] = {"sum", "sort"};
+
+#define PW_TRIALS 5
+
+__extension__ typedef unsigned __int128 u128;
+
+struct pw_job {
+    size_t n; /* the whole vector */
+    int kernel;
+    uint64_t seed;
+};
+
+static int pw_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)size;
+    const struct pw_job *j = arg;
+    sgl_dvec_t *v = NULL;
+    uint64_t seed = j->seed;
+    double r;
+    int rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM, &seed,
+                             sizeof seed, &v);
+    if (!rc)
+        rc = j->kernel == PW_SUM ? sgl_dvec_reduce(root, v, SGL_OP_SUM, 0, &r)
+                                 : sgl_dvec_sort(root, v, NULL);
+    int r2 = sgl_dvec_free(root, v);
+    return rc ? rc : r2;
+}
+
+int probe_workers_register(sgl_runtime_t *rt)
+{
+    return sgl_task_register(rt, pw_main, "probe.workers");
+}
+
+/* The master at @level whose first worker is @first, or NULL. */
+static const sgl_node_t *master_of(const sgl_machine_t *m, unsigned level,
+                                   size_t first)
+{
+    size_t nm = sgl_machine_level_masters(m, level);
+    for (size_t i = 0; i < nm; i++) {
+        const sgl_node_t *x = sgl_machine_master(m, level, i);
+        if (sgl_node_first_worker(x) == first)
+            return x;
+    }
+    return NULL;
+}
+
+/* From this process's trace: each worker's task time in the superstep
+ * that ran its kernel (the first one its master recorded after the trace
+ * was cleared, the vector's creation being the superstep before: the
+ * second), over its block; -1 for the workers of other processes. */
+static void read_trace(sgl_runtime_t *rt, size_t n, double *t)
+{
+    const sgl_machine_t *m = sgl_runtime_machine(rt);
+    size_t p = sgl_machine_workers(m);
+    char *seen = calloc(p, 1);
+    for (size_t w = 0; w < p; w++)
+        t[w] = -1;
+    sgl_trace_step_t st;
+    for (size_t q = 0; seen && q < sgl_trace_steps(rt); q++) {
+        if (sgl_trace_step(rt, q, &st) != SGL_OK)
+            continue;
+        const sgl_node_t *x = master_of(m, st.level, st.first_worker);
+        for (unsigned i = 0; x && i < st.children; i++) {
+            const sgl_node_t *c = sgl_node_child(x, i);
+            if (sgl_node_arity(c) != 0)
+                continue;
+            size_t w = sgl_node_first_worker(c);
+            /* seen: 1 after the creation's superstep, 2 after the
+             * kernel's. */
+            if (seen[w]++ != 1)
+                continue;
+            size_t first = (size_t)(((u128)n * w) / p);
+            size_t end = (size_t)(((u128)n * (w + 1)) / p);
+            t[w] = st.child_time[i] / (double)(end - first);
+        }
+    }
+    free(seen);
+}
+
+int probe_workers(sgl_runtime_t *rt, int quick, struct worker_c *ret)
+{
+    memset(ret, 0, sizeof *ret);
+    size_t p = sgl_machine_workers(sgl_runtime_machine(rt));
+    ret->workers = p;
+    ret->n = quick ? 1000000 : 4000000;
+    ret->trials = PW_TRIALS;
+    sgl_balance_t was = sgl_runtime_balance(rt);
+    int rc = sgl_runtime_set_balance(rt, SGL_BALANCE_WORKERS);
+    double *t = malloc(p * PW_TRIALS * sizeof *t);
+    double *one = malloc(p * sizeof *one);
+    int ok = t && one;
+    for (int k = 0; k < PW_KERNELS; k++)
+        ok &= (ret->c[k] = malloc(p * sizeof *ret->c[k])) != NULL;
+    if (!ok && !rc)
+        rc = sgl_error_set(SGL_ENOMEM, "sgl-probe: out of memory");
+    for (int k = 0; !rc && k < PW_KERNELS; k++) {
+        for (int trial = -1; !rc && trial < PW_TRIALS; trial++) {
+            struct pw_job j = {ret->n * p, k, 7 + (uint64_t)(trial + 1)};
+            sgl_trace_clear(rt);
+            rc = sgl_run(rt, pw_main, &j, sizeof j);
+            if (rc || trial < 0) /* the first run warms up */
+                continue;
+            read_trace(rt, j.n, one);
+            MPI_Allreduce(MPI_IN_PLACE, one, (int)p, MPI_DOUBLE, MPI_MAX,
+                          MPI_COMM_WORLD);
+            for (size_t w = 0; w < p; w++)
+                t[w * PW_TRIALS + (size_t)trial] = one[w];
+        }
+        for (size_t w = 0; !rc && w < p; w++) {
+            ret->c[k][w] = bench_median(t + w * PW_TRIALS, PW_TRIALS);
+            if (!(ret->c[k][w] > 0))
+                rc = sgl_error_set(SGL_ESTATE,
+                                   "sgl-probe: worker %zu's %s was not in "
+                                   "the trace (is SGL_TRACE off?)",
+                                   w, probe_worker_kernels[k]);
+        }
+    }
+    int r2 = sgl_runtime_set_balance(rt, was);
+    free(t);
+    free(one);
+    return rc ? rc : r2;
+}
+
+void probe_workers_print(const struct worker_c *wc)
+{
+    printf("per-worker c (ns per element; %zu elements per worker, all "
+           "workers at once, median of %d):\n  %-8s",
+           wc->n, wc->trials, "worker");
+    for (int k = 0; k < PW_KERNELS; k++)
+        printf(" %9s", probe_worker_kernels[k]);
+    printf("  speed (of the fastest)\n");
+    double best[PW_KERNELS];
+    for (int k = 0; k < PW_KERNELS; k++) {
+        best[k] = INFINITY;
+        for (size_t w = 0; w < wc->workers; w++)
+            best[k] = fmin(best[k], wc->c[k][w]);
+    }
+    for (size_t w = 0; w < wc->workers; w++) {
+        printf("  %-8zu", w);
+        double lg = 0;
+        for (int k = 0; k < PW_KERNELS; k++) {
+            printf(" %9.3f", 1e9 * wc->c[k][w]);
+            lg += log(best[k] / wc->c[k][w]);
+        }
+        printf("  %.3f\n", exp(lg / PW_KERNELS));
+    }
+}
+
+int probe_workers_store(sgl_machine_t *out, const struct worker_c *wc)
+{
+    int rc = SGL_OK;
+    for (int k = 0; !rc && k < PW_KERNELS; k++)
+        for (size_t w = 0; !rc && w < wc->workers; w++)
+            rc = sgl_machine_set_worker_kernel(out, w, probe_worker_kernels[k],
+                                               wc->c[k][w]);
+    return rc;
+}
+
+void probe_workers_free(struct worker_c *wc)
+{
+    for (int k = 0; k < PW_KERNELS; k++)
+        free(wc->c[k]);
+    memset(wc, 0, sizeof *wc);
+}

@@ -1,0 +1,37 @@
+/* sgl-probe --per-worker: each worker's own c of the kernels, measured with
+ * every worker of the probed tree running at once. */
+#ifndef SGL_BENCH_PROBE_WORKERS_H
+#define SGL_BENCH_PROBE_WORKERS_H
+
+#include <sgl/algorithms.h>
+
+/* The kernels measured per worker. */
+enum { PW_SUM, PW_SORT, PW_KERNELS };
+extern const char *const probe_worker_kernels[PW_KERNELS];
+
+/* Per-worker c, seconds per element: c[kernel][worker]. */
+struct worker_c {
+    size_t workers;
+    size_t n;           /* elements per worker */
+    int trials;
+    double *c[PW_KERNELS];
+};
+
+/* Register the tasks (every process, after sgl_init()). */
+int probe_workers_register(sgl_runtime_t *rt);
+
+/* Measure: collective over the runtime's processes; rank 0 gets the
+ * result (the others an empty one). @quick: 1e6 elements per worker, else
+ * 4e6. Free with probe_workers_free(). */
+int probe_workers(sgl_runtime_t *rt, int quick, struct worker_c *ret);
+
+/* Print the per-worker table (rank 0). */
+void probe_workers_print(const struct worker_c *wc);
+
+/* Set every worker's c in @out (after the plain values: a plain c
+ * replaces the per-worker ones). */
+int probe_workers_store(sgl_machine_t *out, const struct worker_c *wc);
+
+void probe_workers_free(struct worker_c *wc);
+
+#endif

@@ -1,0 +1,65 @@
+/* Balance by speed in one process, on thread levels: flat, nested and
+ * uneven trees (balance_programs.c), and the SGL_BALANCE setting. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algo_programs.h"
+#include "balance_programs.h"
+
+static sgl_runtime_t *start(const char *shape)
+{
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = shape;
+    sgl_runtime_t *rt = NULL;
+    int rc = sgl_init(NULL, NULL, &o, &rt);
+    cr_assert_eq(rc, SGL_OK, "sgl_init(%s): %s", shape, sgl_last_error());
+    cr_assert_eq(algo_test_register(rt), SGL_OK, "%s", sgl_last_error());
+    cr_assert_eq(balance_test_register(rt), SGL_OK, "%s", sgl_last_error());
+    return rt;
+}
+
+static void check(const char *shape)
+{
+    sgl_runtime_t *rt = start(shape);
+    int rc = balance_check(rt);
+    cr_expect_eq(rc, SGL_OK, "%s: %s", shape, sgl_last_error());
+    sgl_finalize(rt);
+}
+
+Test(balance, flat) { check("core:3"); }
+Test(balance, two_workers) { check("core:2"); }
+Test(balance, one_worker) { check("core:1"); }
+Test(balance, nested) { check("numa:2 core:3"); }
+Test(balance, uneven) { check("numa:2 core:[1,4]"); }
+
+Test(balance, errors)
+{
+    sgl_runtime_t *rt = start("core:2");
+    int rc = balance_check_errors(rt);
+    cr_expect_eq(rc, SGL_OK, "%s", sgl_last_error());
+    sgl_finalize(rt);
+}
+
+/* Rank 0's SGL_BALANCE sets the balance (one runtime per process: a
+ * test each). */
+Test(balance, environment_workers)
+{
+    setenv("SGL_BALANCE", "workers", 1);
+    sgl_runtime_t *rt = start("core:2");
+    cr_expect_eq(sgl_runtime_balance(rt), SGL_BALANCE_WORKERS);
+    sgl_finalize(rt);
+}
+
+Test(balance, environment_refused)
+{
+    setenv("SGL_BALANCE", "fastest", 1);
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = "core:2";
+    sgl_runtime_t *rt = NULL;
+    cr_expect_eq(sgl_init(NULL, NULL, &o, &rt), SGL_EINVAL);
+    cr_expect(strstr(sgl_last_error(), "SGL_BALANCE='fastest'") != NULL,
+              "unclear message: %s", sgl_last_error());
+}
