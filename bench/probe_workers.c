@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "probe_workers.h"
 #include "timing.h"
@@ -98,12 +99,32 @@ static void read_trace(sgl_runtime_t *rt, size_t n, double *t)
     free(seen);
 }
 
-int probe_workers(sgl_runtime_t *rt, int quick, struct worker_c *ret)
+/* Elements per worker for a task of @seconds at @c per element. */
+static size_t block_for(double seconds, double c, size_t workers)
+{
+    size_t lo = 1000000;
+    long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    double cap = pages > 0 && page > 0
+                     ? (double)pages * (double)page / 8 / 8 / (double)workers
+                     : 1e7;
+    double n = c > 0 ? seconds / c : (double)lo;
+    n = fmin(n, cap);
+    return n > (double)lo ? (size_t)n : lo;
+}
+
+int probe_workers(sgl_runtime_t *rt, int quick, const double *c_hint,
+                  struct worker_c *ret)
 {
     memset(ret, 0, sizeof *ret);
     size_t p = sgl_machine_workers(sgl_runtime_machine(rt));
     ret->workers = p;
-    ret->n = quick ? 1000000 : 4000000;
+    /* Every process sizes alike: rank 0's hint decides. */
+    uint64_t n[PW_KERNELS];
+    for (int k = 0; k < PW_KERNELS; k++)
+        n[k] = block_for(quick ? 0.005 : 0.02, c_hint[k], p);
+    MPI_Bcast(n, PW_KERNELS, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+    for (int k = 0; k < PW_KERNELS; k++)
+        ret->n[k] = (size_t)n[k];
     ret->trials = PW_TRIALS;
     sgl_balance_t was = sgl_runtime_balance(rt);
     int rc = sgl_runtime_set_balance(rt, SGL_BALANCE_WORKERS);
@@ -116,7 +137,7 @@ int probe_workers(sgl_runtime_t *rt, int quick, struct worker_c *ret)
         rc = sgl_error_set(SGL_ENOMEM, "sgl-probe: out of memory");
     for (int k = 0; !rc && k < PW_KERNELS; k++) {
         for (int trial = -1; !rc && trial < PW_TRIALS; trial++) {
-            struct pw_job j = {ret->n * p, k, 7 + (uint64_t)(trial + 1)};
+            struct pw_job j = {ret->n[k] * p, k, 7 + (uint64_t)(trial + 1)};
             sgl_trace_clear(rt);
             rc = sgl_run(rt, pw_main, &j, sizeof j);
             if (rc || trial < 0) /* the first run warms up */
@@ -144,9 +165,12 @@ int probe_workers(sgl_runtime_t *rt, int quick, struct worker_c *ret)
 
 void probe_workers_print(const struct worker_c *wc)
 {
-    printf("per-worker c (ns per element; %zu elements per worker, all "
-           "workers at once, median of %d):\n  %-8s",
-           wc->n, wc->trials, "worker");
+    printf("per-worker c (ns per element; all workers at once, median of "
+           "%d; elements per worker:",
+           wc->trials);
+    for (int k = 0; k < PW_KERNELS; k++)
+        printf(" %s %.1e", probe_worker_kernels[k], (double)wc->n[k]);
+    printf("):\n  %-8s", "worker");
     for (int k = 0; k < PW_KERNELS; k++)
         printf(" %9s", probe_worker_kernels[k]);
     printf("  speed (of the fastest)\n");

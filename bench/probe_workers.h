@@ -12,7 +12,7 @@ extern const char *const probe_worker_kernels[PW_KERNELS];
 /* Per-worker c, seconds per element: c[kernel][worker]. */
 struct worker_c {
     size_t workers;
-    size_t n;           /* elements per worker */
+    size_t n[PW_KERNELS]; /* elements per worker */
     int trials;
     double *c[PW_KERNELS];
 };
@@ -21,9 +21,14 @@ struct worker_c {
 int probe_workers_register(sgl_runtime_t *rt);
 
 /* Measure: collective over the runtime's processes; rank 0 gets the
- * result (the others an empty one). @quick: 1e6 elements per worker, else
- * 4e6. Free with probe_workers_free(). */
-int probe_workers(sgl_runtime_t *rt, int quick, struct worker_c *ret);
+ * result. Each kernel runs on enough elements per worker for a task of
+ * about 20 ms (5 ms with @quick) at the one-worker c of @c_hint (NAN:
+ * unknown), at least 1e6 and at most an eighth of the memory over the
+ * workers: a CPU quota throttles a process over periods of a few ms, so
+ * a shorter task could finish in one unthrottled burst and look fast.
+ * Free with probe_workers_free(). */
+int probe_workers(sgl_runtime_t *rt, int quick, const double *c_hint,
+                  struct worker_c *ret);
 
 /* Print the per-worker table (rank 0). */
 void probe_workers_print(const struct worker_c *wc);

@@ -1256,7 +1256,10 @@ int main(int argc, char **argv)
     if (pl.per_worker) {
         progress(&prog, "kernels, per worker (%zu workers at once)",
                  sgl_machine_workers(m));
-        if (probe_workers(rt, pl.quick, &wc)) {
+        /* One worker's c at the largest size sizes the blocks. */
+        double hint[PW_KERNELS] = {k.c[0][K_SUM][k.nsizes - 1],
+                                   k.c[0][K_SORT][k.nsizes - 1]};
+        if (probe_workers(rt, pl.quick, hint, &wc)) {
             if (rank == 0)
                 fprintf(stderr, "sgl-probe: per worker: %s\n",
                         sgl_last_error());
@@ -1335,8 +1338,9 @@ int main(int argc, char **argv)
                      pl.words[pl.nsizes - 1], TRIALS, size, k.nsizes, k.n[0],
                      k.n[k.nsizes - 1], k.busy,
                      pl.per_worker ? "; per worker: sum and sort on every "
-                                     "worker at once, own task time per "
-                                     "element, medians of 5"
+                                     "worker at once (tasks of about 20 ms, "
+                                     "5 ms with --quick), own task time "
+                                     "per element, medians of 5"
                                    : "");
             sgl_machine_set_provenance(out, "host", host);
             sgl_machine_set_provenance(out, "date", date);
