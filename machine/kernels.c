@@ -388,3 +388,18 @@ int sgl__worker_speeds(const sgl_machine_t *m, const char *kernel,
     normalise(speed, m->workers);
     return 1;
 }
+
+int sgl_machine_worker_speeds(const sgl_machine_t *m, const char *kernel,
+                              double *ret_speeds)
+{
+    if (!m || !ret_speeds)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_machine_worker_speeds: NULL argument");
+    int got = sgl__worker_speeds(m, kernel, ret_speeds);
+    if (got < 0)
+        return sgl_error_set(SGL_ENOMEM, "sgl_machine_worker_speeds: out of "
+                                         "memory");
+    for (size_t w = 0; !got && w < m->workers; w++)
+        ret_speeds[w] = 1;
+    return SGL_OK;
+}

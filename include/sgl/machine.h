@@ -296,6 +296,16 @@ SGL_API int sgl_machine_set_worker_kernel(sgl_machine_t *m, size_t worker,
  *  master, the c of its first worker (the thread or process that plays it
  *  does the master's local work). */
 SGL_API double sgl_node_kernel(const sgl_node_t *node, const char *kernel);
+/** Relative speeds of the workers, the fastest 1: for @p kernel, in
+ *  proportion to 1 / its per-worker c; for NULL, the geometric mean over
+ *  the kernels with per-worker values of each worker's relative speed in
+ *  them (sgl_runtime_set_balance() splits data by these). A worker
+ *  without a c of its own runs at the kernel's plain c. All 1 when no
+ *  worker has a c of its own.
+ *  @param ret_speeds  sgl_machine_workers() entries.
+ *  @return SGL_OK, SGL_EINVAL (NULL), SGL_ENOMEM. */
+SGL_API int sgl_machine_worker_speeds(const sgl_machine_t *m,
+                                      const char *kernel, double *ret_speeds);
 /** Add a point to the size table of @p kernel: c (seconds per element)
  *  when each of @p busy workers that share memory runs the kernel at once,
  *  each on @p n elements of its own. Caches and memory bandwidth make c

@@ -154,6 +154,41 @@ Test(params, exchange)
     sgl_machine_free(m);
 }
 
+/* Speeds from per-worker c: 1 / c relative to the fastest per kernel,
+ * the geometric mean over kernels for NULL, all 1 without per-worker c. */
+Test(params, worker_speeds)
+{
+    sgl_machine_t *m = shape("core:3");
+    double s[3];
+    cr_assert_eq(sgl_machine_worker_speeds(m, NULL, s), SGL_OK);
+    for (int w = 0; w < 3; w++)
+        cr_expect_eq(s[w], 1, "no per-worker c: worker %d at %g", w, s[w]);
+    cr_assert_eq(sgl_machine_set_kernel(m, "sum", 1e-9), SGL_OK);
+    cr_assert_eq(sgl_machine_set_worker_kernel(m, 1, "sum", 2e-9), SGL_OK);
+    cr_assert_eq(sgl_machine_set_worker_kernel(m, 2, "sum", 4e-9), SGL_OK);
+    cr_assert_eq(sgl_machine_worker_speeds(m, "sum", s), SGL_OK);
+    cr_expect(fabs(s[0] - 1) < 1e-12 && fabs(s[1] - 0.5) < 1e-12 &&
+                  fabs(s[2] - 0.25) < 1e-12,
+              "sum: %g %g %g", s[0], s[1], s[2]);
+    /* sort: worker 0 twice as slow as the others. */
+    for (int w = 0; w < 3; w++)
+        cr_assert_eq(sgl_machine_set_worker_kernel(m, (size_t)w, "sort",
+                                                   w ? 1e-8 : 2e-8),
+                     SGL_OK);
+    cr_assert_eq(sgl_machine_worker_speeds(m, NULL, s), SGL_OK);
+    /* sqrt(1 * 0.5), sqrt(0.5 * 1), sqrt(0.25 * 1), over the largest. */
+    double top = sqrt(0.5);
+    cr_expect(fabs(s[0] - sqrt(0.5) / top) < 1e-12 &&
+                  fabs(s[1] - sqrt(0.5) / top) < 1e-12 &&
+                  fabs(s[2] - sqrt(0.25) / top) < 1e-12,
+              "overall: %g %g %g", s[0], s[1], s[2]);
+    cr_assert_eq(sgl_machine_worker_speeds(m, "scan", s), SGL_OK);
+    cr_expect(s[0] == 1 && s[1] == 1 && s[2] == 1, "unknown kernel");
+    cr_expect_eq(sgl_machine_worker_speeds(NULL, NULL, s), SGL_EINVAL);
+    cr_expect_eq(sgl_machine_worker_speeds(m, NULL, NULL), SGL_EINVAL);
+    sgl_machine_free(m);
+}
+
 Test(params, kernels)
 {
     sgl_machine_t *m = shape("rank:2 core:[1,2]");
