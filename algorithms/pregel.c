@@ -86,6 +86,15 @@ static double agg_combine(sgl_agg_t k, double a, double b)
                                                         : fmax(a, b);
 }
 
+/* ---- exact sums ---- */
+
+double sgl_round_grid(double x, int exp)
+{
+    if (exp < -1000 || exp > 1000)
+        return NAN;
+    return pregel_round_grid(x, ldexp(1.0, -exp));
+}
+
 /* ---- a vertex, as compute sees it ---- */
 
 /* Shared by the accessors and sgl_vertex_state(): inlined into both,

@@ -12,6 +12,28 @@
 enum { DANGLING, CHANGE };     /* aggregators */
 enum { ALPHA, TOL };           /* parameters */
 
+/* Exact sums, so that the ranks are bitwise the same on any tree and cut.
+ * Which shares one worker combines, in which order the inbox and the
+ * aggregators add them up, depends on the cut, and double sums round
+ * differently in another order. So every term of every sum that reaches
+ * a rank or the decision to stop is first rounded to a multiple of a
+ * power of two (sgl_round_grid()), and every sum of such terms is exact
+ * while its partial sums stay below 2^53 steps: then the order cannot
+ * matter. All terms are >= 0, so a partial sum is at most its total:
+ *   shares and dangling rank, to 2^-52 (exact below 2): a superstep's
+ *     shares and dangling rank total sum(x), which starts at 1 and
+ *     grows by at most half a step per term and the updates' rounding
+ *     per superstep (far below 1 while edges times supersteps stay far
+ *     below 2^52), so every partial sum of them, at a sender's fold, in
+ *     its outbox, in the inbox, in a worker's aggregator and up the tree
+ *     to the root, is exact; a share of 1 (a lone vertex) too;
+ *   the L1 change, to 2^-51 (exact below 4): it totals at most
+ *     sum(x_new) + sum(x_old) ~ 2.
+ * The rest of an update (times alpha, plus the dangling share and the
+ * teleport) is the same operation on the same operands on every cut. */
+#define SHARE_SCALE 0x1p52
+#define CHANGE_SCALE 0x1p51
+
 static void rank_init(sgl_vertex_t *v)
 {
     *(double *)sgl_vertex_value(v) = 1.0 / (double)sgl_vertex_count(v);
@@ -52,14 +74,15 @@ static void rank_compute(sgl_vertex_t *v)
         const double *in = s.message;
         double next = c->alpha * ((in ? *in : 0.0) + c->dangling_share) +
                       c->teleport;
-        sgl_vertex_aggregate(v, CHANGE, fabs(next - *x));
+        sgl_vertex_aggregate(v, CHANGE,
+                             pregel_round_grid(fabs(next - *x), CHANGE_SCALE));
         *x = next;
     }
     if (!s.out_degree) {
-        sgl_vertex_aggregate(v, DANGLING, *x);
+        sgl_vertex_aggregate(v, DANGLING, pregel_round_grid(*x, SHARE_SCALE));
         return;
     }
-    double share = *x / (double)s.out_degree;
+    double share = pregel_round_grid(*x / (double)s.out_degree, SHARE_SCALE);
     sgl_vertex_send_all(v, &share);
 }
 
