@@ -1,5 +1,6 @@
 /* PageRank by hand: MPI + OpenMP with a precomputed communication
  * pattern (the peer of bench_pregel). */
+#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,19 @@ static int owner(uint64_t v, uint64_t n, int p)
 static uint64_t first_of(int r, uint64_t n, int p)
 {
     return (uint64_t)(((u128)n * (unsigned)r) / (unsigned)p);
+}
+
+/* @x rounded to a multiple of 2^-52, as sgl_pagerank() rounds its shares
+ * and dangling rank (sgl_round_grid(), inlined there as here): then every
+ * sum is exact, so the ranks are bitwise SGL's whatever the order of the
+ * sums, the threads or the ranks. */
+static inline double to_grid(double x)
+{
+    double y = x * 0x1p52;
+    if (!(fabs(y) < 0x1p52))
+        return x;
+    double c = copysign(0x1p52, y);
+    return ((y + c) - c) * 0x1p-52;
 }
 
 static int by_pair(const void *x, const void *y)
@@ -179,9 +193,9 @@ int peer_pagerank(MPI_Comm comm, unsigned scale, uint64_t seed, double alpha,
         double dangling = 0, all_dangling;
 #pragma omp parallel for schedule(static) reduction(+ : dangling)
         for (size_t v = 0; v < nv; v++) {
-            share[v] = g.deg[v] ? x[v] / (double)g.deg[v] : 0.0;
+            share[v] = g.deg[v] ? to_grid(x[v] / (double)g.deg[v]) : 0.0;
             if (!g.deg[v])
-                dangling += x[v];
+                dangling += to_grid(x[v]);
         }
 #pragma omp parallel for schedule(static)
         for (size_t s = 0; s < g.nslots; s++) {
