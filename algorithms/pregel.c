@@ -88,11 +88,21 @@ static double agg_combine(sgl_agg_t k, double a, double b)
 
 /* ---- exact sums ---- */
 
+/* The scalings by 2^-exp and back are exact (powers of two; what
+ * underflows rounds to 0 anyway). Where |y| < 2^52, y + c with |c| =
+ * 2^52 and the sign of y lies where the doubles are the integers, so the
+ * addition rounds y to the nearest integer (ties to even, as 2^52 is
+ * even) and the subtraction is exact; a larger |y| (or an infinite one:
+ * x is large) is an integer already, so x a multiple. NaN stays NaN. */
 double sgl_round_grid(double x, int exp)
 {
     if (exp < -1000 || exp > 1000)
         return NAN;
-    return pregel_round_grid(x, ldexp(1.0, -exp));
+    double scale = ldexp(1.0, -exp), y = x * scale;
+    if (!(fabs(y) < 0x1p52))
+        return x;
+    double c = copysign(0x1p52, y);
+    return ((y + c) - c) / scale;
 }
 
 /* ---- a vertex, as compute sees it ---- */

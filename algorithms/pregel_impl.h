@@ -4,7 +4,6 @@
 #ifndef SGL_PREGEL_IMPL_H
 #define SGL_PREGEL_IMPL_H
 
-#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -237,22 +236,6 @@ void sgl__ckpt_program_name(const char *name, char *buf);
 int sgl__ckpt_manifest_write(const char *dir, const struct ckpt_manifest *m);
 /* Read it; m->cuts malloc()ed (free it) or NULL. */
 int sgl__ckpt_manifest_read(const char *dir, struct ckpt_manifest *m);
-
-/* sgl_round_grid() with @scale = 2^-exp, inlined into the programs. The
- * scalings are exact (powers of two; what underflows rounds to 0
- * anyway). Where |y| < 2^52, y + c with |c| = 2^52 and the sign of y
- * lies where the doubles are the integers, so the addition rounds y to
- * the nearest integer (ties to even, as 2^52 is even) and the
- * subtraction is exact; a larger |y| (or an infinite one: x is large) is
- * an integer already, so x a multiple. NaN stays NaN. */
-static inline double pregel_round_grid(double x, double scale)
-{
-    double y = x * scale;
-    if (!(fabs(y) < 0x1p52))
-        return x;
-    double c = copysign(0x1p52, y);
-    return ((y + c) - c) / scale;
-}
 
 /* The registered program @id, or NULL. */
 const sgl_pregel_program_t *sgl__pregel_program(uint32_t id);

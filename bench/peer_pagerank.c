@@ -1,6 +1,5 @@
 /* PageRank by hand: MPI + OpenMP with a precomputed communication
  * pattern (the peer of bench_pregel). */
-#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,18 +20,12 @@ static uint64_t first_of(int r, uint64_t n, int p)
     return (uint64_t)(((u128)n * (unsigned)r) / (unsigned)p);
 }
 
-/* @x rounded to a multiple of 2^-52, as sgl_pagerank() rounds its shares
- * and dangling rank (sgl_round_grid(), inlined there as here): then every
- * sum is exact, so the ranks are bitwise SGL's whatever the order of the
- * sums, the threads or the ranks. */
-static inline double to_grid(double x)
-{
-    double y = x * 0x1p52;
-    if (!(fabs(y) < 0x1p52))
-        return x;
-    double c = copysign(0x1p52, y);
-    return ((y + c) - c) * 0x1p-52;
-}
+/* @x (0 <= x <= 1) rounded to a multiple of 2^-52, as sgl_pagerank()
+ * rounds its shares and dangling rank (pregel_programs.c): x + 1 lies
+ * where the doubles are the multiples of 2^-52. Then every sum is exact,
+ * so the ranks are bitwise SGL's whatever the order of the sums, the
+ * threads or the ranks. */
+static inline double to_grid(double x) { return (x + 1.0) - 1.0; }
 
 static int by_pair(const void *x, const void *y)
 {
