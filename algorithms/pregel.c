@@ -42,6 +42,7 @@ int sgl_pregel_register(const sgl_pregel_program_t *p, uint32_t *ret_id)
                              p->naggs, SGL_PREGEL_MAX_AGGS, p->scratch_size,
                              SGL_PREGEL_MAX_SCRATCH);
     if ((p->combine == sgl_combine_sum_f64 && p->msg_size < sizeof(double)) ||
+        (p->combine == sgl_combine_sum_u64 && p->msg_size < sizeof(uint64_t)) ||
         (p->combine == sgl_combine_min_u64 && p->msg_size < sizeof(uint64_t)))
         return sgl_error_set(SGL_EINVAL,
                              "sgl_pregel_register: a built-in combiner reads "

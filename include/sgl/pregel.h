@@ -310,13 +310,18 @@ SGL_API int sgl_vertex_send_all(sgl_vertex_t *v, const void *msg);
 /** Halt until a message arrives. */
 SGL_API void sgl_vertex_vote_halt(sgl_vertex_t *v);
 
-/** Built-in combiners: sums of doubles, minimum of uint64_t values. A
- *  program that names one is combined in a loop the compiler sees whole,
- *  not through a call per message. Which messages one worker combines,
- *  and in which order sums are taken, depend on the cut, and a sum of
- *  doubles rounds differently in another order: for sums that do not,
- *  send (and aggregate) values rounded with sgl_round_grid(). */
+/** Built-in combiners: sums of doubles, sums of uint64_t values (modulo
+ *  2^64), minimum of uint64_t values. A program that names one is
+ *  combined in a loop the compiler sees whole, not through a call per
+ *  message. Which messages one worker combines, and in which order sums
+ *  are taken, depend on the cut, and a sum of doubles rounds differently
+ *  in another order; a sum of integers is exact. For sums that are
+ *  bitwise the same on any cut, send fixed-point values to
+ *  sgl_combine_sum_u64 (sgl_pagerank() sends x 2^62 for shares x in
+ *  [0, 1]; a sum modulo 2^64 is right whatever its partial sums, as long
+ *  as the total fits), or doubles rounded with sgl_round_grid(). */
 SGL_API void sgl_combine_sum_f64(void *acc, const void *msg);
+SGL_API void sgl_combine_sum_u64(void *acc, const void *msg);
 SGL_API void sgl_combine_min_u64(void *acc, const void *msg);
 
 /** @p x rounded to the nearest multiple of 2^@p exp (ties to even), for
@@ -328,7 +333,7 @@ SGL_API void sgl_combine_min_u64(void *acc, const void *msg);
  *  combiner and every contribution to a sum aggregator so, with a grid
  *  fitted to a bound on the totals, gets bitwise the same results on any
  *  number of workers and any cut, resumed or not. sgl_pagerank() rounds
- *  to 2^-52: its ranks total 1.
+ *  the terms of its dangling rank, which total about 1, to 2^-52.
  *  @param exp  -1000..1000.
  *  @return the rounded value, which differs from @p x by at most
  *          2^(@p exp - 1); @p x if it is not finite; NaN if @p exp is out
@@ -343,13 +348,12 @@ SGL_API double sgl_round_grid(double x, int exp);
  *  the L1 change of an iteration is below n * @p tol, or after
  *  @p max_iter iterations (one superstep each, plus one). The ranks are
  *  bitwise the same on any tree and cut, and when resumed from a
- *  checkpoint on another: each share a vertex sends, and each term of
- *  the dangling rank and of the L1 change, is rounded to a multiple of
- *  2^-52 (2^-51 for the change) with sgl_round_grid(), so that every sum
- *  is exact. That moves a vertex's rank by up to 2^-53 per in-edge and
- *  iteration (damped by alpha from one iteration to the next): far less
- *  than NetworkX's tolerance, but more than ordinary rounding where a
- *  vertex has many in-edges.
+ *  checkpoint on another: every sum is exact. Shares travel in fixed
+ *  point (x 2^62, sgl_combine_sum_u64), the dangling rank and the L1
+ *  change are sums of terms rounded to a grid (sgl_round_grid()), the
+ *  dangling rank with a second aggregator for what the rounding took
+ *  off. A share is off by at most 2^-62, so the ranks are nearer the
+ *  exact power iteration than plain double sums bring them.
  *  @param ranks  NULL, or n doubles at the root.
  *  @return as sgl_pregel_run(). */
 SGL_API int sgl_pagerank(sgl_ctx_t *root, sgl_graph_t *graph, double alpha,

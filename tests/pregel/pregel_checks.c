@@ -522,5 +522,8 @@ int pregel_check_errors(sgl_runtime_t *rt)
     p.msg_size = 4;
     CHECK(sgl_pregel_register(&p, &id) == SGL_EINVAL,
           "sgl_combine_sum_f64 was registered for 4-byte messages");
+    p.combine = sgl_combine_sum_u64;
+    CHECK(sgl_pregel_register(&p, &id) == SGL_EINVAL,
+          "sgl_combine_sum_u64 was registered for 4-byte messages");
     return test_named(sgl_run(rt, errors_task, NULL, 0), "errors");
 }
