@@ -43,8 +43,8 @@ static void init(sgl_vertex_t *v)
 /* PageRank without a tolerance, and a process that dies at superstep
  * KILL_AT when the run says so. A resumed run fails if it computes a
  * superstep before the checkpoint's: it must not start over. Its sums are
- * exact as sgl_pagerank()'s (their terms rounded to multiples of 2^-52,
- * totalling about 1), so a resume on any tree is bitwise. */
+ * exact, their terms rounded to multiples of 2^-52 (sgl_round_grid())
+ * and totalling about 1, so a resume on any tree is bitwise. */
 static void compute(sgl_vertex_t *v)
 {
     double n = (double)sgl_vertex_count(v), *x = sgl_vertex_value(v);
