@@ -17,8 +17,9 @@ enum { ALPHA, TOL };                     /* parameters */
  * aggregators add them up, depends on the cut, and double sums round
  * differently in another order. So every sum that reaches a rank or the
  * decision to stop is made exact, and then the order cannot matter. The
- * bounds below rest on sum(x), which starts at 1 and moves by the
- * updates' rounding only: it stays near 1 (all terms are >= 0).
+ * bounds below rest on sum(x), the ranks' total, which starts at 1 and
+ * moves only by rounding, a few units of the grids below per edge and
+ * vertex per superstep: it stays near 1 (all terms are >= 0).
  *   Shares travel in fixed point, as integers x 2^62 summed by
  *     sgl_combine_sum_u64: integer sums are exact (modulo 2^64, so
  *     partial sums do not matter), and a vertex's in-shares total at most
@@ -31,9 +32,10 @@ enum { ALPHA, TOL };                     /* parameters */
  *     The L1 change totals at most sum(x_new) + sum(x_old), about 2: its
  *     terms to 2^-51 (exact below 4). The dangling rank totals at most
  *     sum(x), about 1: its terms to 2^-52 (exact below 2), in every
- *     worker and up the tree. That alone moved ranks by 1e-14 (3e-12 of
- *     a rank): isolated vertices share one rank, so their rounding errors
- *     add up in step, n_d 2^-53 at worst, and shift sum(x). So what the
+ *     worker and up the tree. That alone moved ranks by 3e-12 of their
+ *     value on Graph500's scale-16 graph: isolated vertices share one
+ *     rank, so their rounding errors add up in step, to n_d 2^-53 at
+ *     worst (n_d dangling vertices), and shift sum(x). So what the
  *     rounding takes off, x - hi (at most 2^-53, exact), is summed too,
  *     in a second aggregator, rounded to 2^-k2 with 2^(53 - k2) at least
  *     twice n 2^-53: exact as well, and D = hi + lo is then the exact
@@ -84,7 +86,7 @@ static void rank_init(sgl_vertex_t *v)
 /* The superstep's constants, the same on every worker. */
 struct rank_step {
     double alpha, dangling_share, teleport;
-    double low;            /* low_rounder() */
+    double low;            /* low_rounder() of the graph */
     int stop;
 };
 

@@ -162,8 +162,8 @@ SGL_API int sgl_graph_part(const sgl_graph_t *graph, size_t worker,
  *  weight is the ideal to within one slice; one vertex is never split,
  *  so a hub heavier than a worker's share stays whole. Vertex numbers do
  *  not change, nor do results beyond rounding (combining per worker
- *  rounds by worker; not at all where sums are exact, as with
- *  sgl_round_grid()). A run starts afresh after it; checkpoints record
+ *  rounds by worker; not at all where sums are exact, as
+ *  sgl_pagerank()'s: see sgl_combine_sum_u64). A run starts afresh after it; checkpoints record
  *  the cut, and a resume reads checkpoints of any cut.
  *  @return SGL_OK, SGL_EINVAL (NULL, a weight out of 0..1e9),
  *          SGL_ESTATE (not the root), SGL_ENOMEM; after a failure free
@@ -238,7 +238,8 @@ SGL_API int sgl_pregel_set_budget(sgl_graph_t *graph, size_t bytes_per_worker);
  *  from the files that hold them, and the supersteps go on from the
  *  checkpoint's, with its aggregators and statistics. With the same
  *  tree and cut the result is bitwise the uninterrupted run's; with
- *  another, too, if the program's sums are exact (sgl_round_grid(), as
+ *  another, too, if the program's sums are exact (fixed point summed by
+ *  sgl_combine_sum_u64, doubles rounded by sgl_round_grid(): as
  *  sgl_pagerank()'s); other sums may round differently after the
  *  checkpoint (messages are combined per worker).
  *  @return as sgl_pregel_run(); SGL_EIO (no manifest, unreadable or
