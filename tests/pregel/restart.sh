@@ -78,6 +78,12 @@ for np in 2 3; do
 done
 on rank:2 2 pagerank-stop prstop2
 on rank:3 3 pagerank-balanced-stop prstopbal3
+# (a tolerance that stopped PageRank before superstep 16 would leave
+# little to resume)
+for name in prstop2 prstopbal3; do
+    grep -qx 'step 15' "$tmp/$name/manifest" ||
+        { echo "not ok: PageRank's last checkpoint is not superstep 15:"; cat "$tmp/$name/manifest"; exit 1; }
+done
 for np in 3 1; do
     resume prstop2 "$np" pagerank-resume prfrom2on$np
     same pr2 prfrom2on$np "PageRank from a 2-rank checkpoint resumed on $np ranks"
