@@ -137,7 +137,9 @@ static void rank_compute(sgl_vertex_t *v)
 }
 
 static const sgl_pregel_program_t pagerank_program = {
-    .name = "pagerank",
+    /* not "pagerank": its checkpoints held messages as doubles, which a
+     * resume must refuse rather than read as fixed point */
+    .name = "pagerank-exact",
     .compute = rank_compute,
     .init = rank_init,
     .combine = sgl_combine_sum_u64,
