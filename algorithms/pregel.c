@@ -42,6 +42,7 @@ int sgl_pregel_register(const sgl_pregel_program_t *p, uint32_t *ret_id)
                              p->naggs, SGL_PREGEL_MAX_AGGS, p->scratch_size,
                              SGL_PREGEL_MAX_SCRATCH);
     if ((p->combine == sgl_combine_sum_f64 && p->msg_size < sizeof(double)) ||
+        (p->combine == sgl_combine_sum_u64 && p->msg_size < sizeof(uint64_t)) ||
         (p->combine == sgl_combine_min_u64 && p->msg_size < sizeof(uint64_t)))
         return sgl_error_set(SGL_EINVAL,
                              "sgl_pregel_register: a built-in combiner reads "
@@ -84,6 +85,25 @@ static double agg_combine(sgl_agg_t k, double a, double b)
 {
     return k == SGL_AGG_SUM ? a + b : k == SGL_AGG_MIN ? fmin(a, b)
                                                         : fmax(a, b);
+}
+
+/* ---- exact sums ---- */
+
+/* The scalings by 2^-exp and back are exact (powers of two; what
+ * underflows rounds to 0 anyway). Where |y| < 2^52, y + c with |c| =
+ * 2^52 and the sign of y lies where the doubles are the integers, so the
+ * addition rounds y to the nearest integer (ties to even, as 2^52 is
+ * even) and the subtraction is exact; a larger |y| (or an infinite one:
+ * x is large) is an integer already, so x a multiple. NaN stays NaN. */
+double sgl_round_grid(double x, int exp)
+{
+    if (exp < -1000 || exp > 1000)
+        return NAN;
+    double scale = ldexp(1.0, -exp), y = x * scale;
+    if (!(fabs(y) < 0x1p52))
+        return x;
+    double c = copysign(0x1p52, y);
+    return ((y + c) - c) / scale;
 }
 
 /* ---- a vertex, as compute sees it ---- */

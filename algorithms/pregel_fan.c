@@ -14,6 +14,11 @@ void sgl_combine_sum_f64(void *acc, const void *msg)
     *(double *)acc += *(const double *)msg;
 }
 
+void sgl_combine_sum_u64(void *acc, const void *msg)
+{
+    *(uint64_t *)acc += *(const uint64_t *)msg;
+}
+
 void sgl_combine_min_u64(void *acc, const void *msg)
 {
     if (*(const uint64_t *)msg < *(uint64_t *)acc)
@@ -120,12 +125,22 @@ uint32_t sgl__fan_fold(const struct wgraph *g, const sgl_pregel_program_t *p,
     const struct fan *f = &g->fan;
     size_t ms = p->msg_size;
     uint32_t n = 0;
+    /* every slot has a contributor: a plain sum, in source order */
     if (p->combine == sgl_combine_sum_f64 && ms == sizeof(double) &&
         g->nbcast == f->nsenders) {
-        /* every slot has a contributor: a plain sum, in source order */
         const double *x = (const double *)g->bval;
         size_t i = f->off[k], end = f->off[k + 1];
         double s = x[f->src[i]];
+        for (i++; i < end; i++)
+            s += x[f->src[i]];
+        memcpy(acc, &s, sizeof s);
+        return (uint32_t)(end - f->off[k]);
+    }
+    if (p->combine == sgl_combine_sum_u64 && ms == sizeof(uint64_t) &&
+        g->nbcast == f->nsenders) {
+        const uint64_t *x = (const uint64_t *)g->bval;
+        size_t i = f->off[k], end = f->off[k + 1];
+        uint64_t s = x[f->src[i]];
         for (i++; i < end; i++)
             s += x[f->src[i]];
         memcpy(acc, &s, sizeof s);

@@ -9,8 +9,74 @@
 
 /* ---- PageRank ---- */
 
-enum { DANGLING, CHANGE };     /* aggregators */
-enum { ALPHA, TOL };           /* parameters */
+enum { DANGLING, CHANGE, DANGLING_LO }; /* aggregators */
+enum { ALPHA, TOL };                     /* parameters */
+
+/* Exact sums, so that the ranks are bitwise the same on any tree and cut.
+ * Which shares one worker combines, in which order the inbox and the
+ * aggregators add them up, depends on the cut, and double sums round
+ * differently in another order. So every sum that reaches a rank or the
+ * decision to stop is made exact, and then the order cannot matter. The
+ * bounds below rest on sum(x), the ranks' total, which starts at 1 and
+ * moves only by rounding, a few units of the grids below per edge and
+ * vertex per superstep: it stays near 1 (all terms are >= 0).
+ *   Shares travel in fixed point, as integers x 2^62 summed by
+ *     sgl_combine_sum_u64: integer sums are exact (modulo 2^64, so
+ *     partial sums do not matter), and a vertex's in-shares total at most
+ *     sum(x), below 2^63 units, so they convert as signed integers (one
+ *     instruction each way). A share moves by at most a unit, 2^-62, and
+ *     the inbox, converted once, is the exact sum correctly rounded.
+ *   The aggregators are sums of doubles whose terms are rounded to a
+ *     multiple of a power of two 2^-k first (as sgl_round_grid() does):
+ *     such a sum is exact while its partial sums stay below 2^(53 - k).
+ *     The L1 change totals at most sum(x_new) + sum(x_old), about 2: its
+ *     terms to 2^-51 (exact below 4). The dangling rank totals at most
+ *     sum(x), about 1: its terms to 2^-52 (exact below 2), in every
+ *     worker and up the tree. That alone moved ranks by 3e-12 of their
+ *     value on Graph500's scale-16 graph: isolated vertices share one
+ *     rank, so their rounding errors add up in step, to n_d 2^-53 at
+ *     worst (n_d dangling vertices), and shift sum(x). So what the
+ *     rounding takes off, x - hi (at most 2^-53, exact), is summed too,
+ *     in a second aggregator, rounded to 2^-k2 with 2^(53 - k2) at least
+ *     twice n 2^-53: exact as well, and D = hi + lo is then the exact
+ *     dangling rank to within n 2^-(k2 + 1).
+ * The rest of an update (times alpha, plus the dangling share and the
+ * teleport) is the same operation on the same operands on every cut. */
+
+/* A share @x (0 <= x <= 1 + a little) in fixed point, rounded to the
+ * nearest unit (x 2^62 is exact; adding 0.5 may round once more, so a
+ * unit off at worst), and back. */
+static inline uint64_t to_fixed(double x)
+{
+    return (uint64_t)(int64_t)(x * 0x1p62 + 0.5);
+}
+
+static inline double from_fixed(uint64_t u)
+{
+    return (double)(int64_t)u * 0x1p-62;
+}
+
+/* @x (0 <= x <= 1, a rank) rounded to a multiple of 2^-52: x + 1 lies in
+ * [1, 2], where the doubles are the multiples of 2^-52, so the addition
+ * rounds x to the nearest (ties to even) and the subtraction is exact.
+ * The same as sgl_round_grid(x, -52), in 2 instructions rather than 10. */
+static inline double rank_grid(double x) { return (x + 1.0) - 1.0; }
+
+/* @x (0 <= x <= 2, a change) rounded to a multiple of 2^-51, likewise. */
+static inline double change_grid(double x) { return (x + 2.0) - 2.0; }
+
+/* The constant @c that rounds what rank_grid() took off (|lo| <= 2^-53,
+ * either sign) to a multiple of 2^-k2 as (lo + c) - c, for a graph of @n
+ * vertices: k2 = 105 - b, n < 2^b, so that n 2^-53 < 2^(53 - k2) / 2;
+ * c = 1.5 2^(52 - k2) puts lo + c in [2^(52 - k2), 2^(53 - k2)), where
+ * the doubles are the multiples of 2^-k2, as |lo| <= 2^(51 - k2). */
+static double low_rounder(uint64_t n)
+{
+    int b = 0;
+    while (b < 64 && n >> b)
+        b++;
+    return ldexp(3.0, 51 - (105 - b));
+}
 
 static void rank_init(sgl_vertex_t *v)
 {
@@ -20,6 +86,7 @@ static void rank_init(sgl_vertex_t *v)
 /* The superstep's constants, the same on every worker. */
 struct rank_step {
     double alpha, dangling_share, teleport;
+    double low;            /* low_rounder() of the graph */
     int stop;
 };
 
@@ -32,7 +99,10 @@ static void rank_begin(sgl_vertex_t *v)
     struct rank_step *c = sgl_vertex_scratch(v);
     double n = (double)sgl_vertex_count(v);
     c->alpha = sgl_vertex_param(v, ALPHA);
-    c->dangling_share = sgl_vertex_aggregated(v, DANGLING) / n;
+    c->dangling_share = (sgl_vertex_aggregated(v, DANGLING) +
+                         sgl_vertex_aggregated(v, DANGLING_LO)) /
+                        n;
+    c->low = low_rounder(sgl_vertex_count(v));
     c->teleport = (1.0 - c->alpha) / n;
     c->stop = sgl_vertex_superstep(v) >= 2 &&
               sgl_vertex_aggregated(v, CHANGE) < n * sgl_vertex_param(v, TOL);
@@ -49,29 +119,34 @@ static void rank_compute(sgl_vertex_t *v)
         return;
     }
     if (s.superstep >= 1) {
-        const double *in = s.message;
-        double next = c->alpha * ((in ? *in : 0.0) + c->dangling_share) +
+        const uint64_t *in = s.message;
+        double next = c->alpha * ((in ? from_fixed(*in) : 0.0) +
+                                  c->dangling_share) +
                       c->teleport;
-        sgl_vertex_aggregate(v, CHANGE, fabs(next - *x));
+        sgl_vertex_aggregate(v, CHANGE, change_grid(fabs(next - *x)));
         *x = next;
     }
     if (!s.out_degree) {
-        sgl_vertex_aggregate(v, DANGLING, *x);
+        double hi = rank_grid(*x), lo = *x - hi;
+        sgl_vertex_aggregate(v, DANGLING, hi);
+        sgl_vertex_aggregate(v, DANGLING_LO, (lo + c->low) - c->low);
         return;
     }
-    double share = *x / (double)s.out_degree;
+    uint64_t share = to_fixed(*x / (double)s.out_degree);
     sgl_vertex_send_all(v, &share);
 }
 
 static const sgl_pregel_program_t pagerank_program = {
-    .name = "pagerank",
+    /* not "pagerank": its checkpoints held messages as doubles, which a
+     * resume must refuse rather than read as fixed point */
+    .name = "pagerank-exact",
     .compute = rank_compute,
     .init = rank_init,
-    .combine = sgl_combine_sum_f64,
+    .combine = sgl_combine_sum_u64,
     .value_size = sizeof(double),
-    .msg_size = sizeof(double),
-    .naggs = 2,
-    .agg = {SGL_AGG_SUM, SGL_AGG_SUM},
+    .msg_size = sizeof(uint64_t),
+    .naggs = 3,
+    .agg = {SGL_AGG_SUM, SGL_AGG_SUM, SGL_AGG_SUM},
     .begin = rank_begin,
     .scratch_size = sizeof(struct rank_step),
 };

@@ -371,6 +371,10 @@ static void take(struct wgraph *g, const sgl_pregel_program_t *p, size_t i,
         double x, *acc = (double *)g->inbox + i;
         memcpy(&x, m, sizeof x);
         *acc = g->has_msg[i] ? *acc + x : x;
+    } else if (p->combine == sgl_combine_sum_u64 && ms == sizeof(uint64_t)) {
+        uint64_t x, *acc = (uint64_t *)g->inbox + i;
+        memcpy(&x, m, sizeof x);
+        *acc = g->has_msg[i] ? *acc + x : x;
     } else if (g->has_msg[i]) {
         p->combine(g->inbox + i * ms, m);
     } else {

@@ -1,5 +1,6 @@
 /* PageRank by hand: MPI + OpenMP with a precomputed communication
  * pattern (the peer of bench_pregel). */
+#include <math.h>
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,6 +19,32 @@ static int owner(uint64_t v, uint64_t n, int p)
 static uint64_t first_of(int r, uint64_t n, int p)
 {
     return (uint64_t)(((u128)n * (unsigned)r) / (unsigned)p);
+}
+
+/* Exact sums, as sgl_pagerank()'s (pregel_programs.c says why each is
+ * exact), so that the ranks are bitwise SGL's whatever the order of the
+ * sums, the threads or the ranks: shares in fixed point (x 2^62, summed
+ * as integers); the dangling rank as the sum of its terms rounded to a
+ * multiple of 2^-52 (x + 1 lies where the doubles are the multiples of
+ * 2^-52) plus the sum of what that took off, rounded to a multiple of
+ * 2^-k2 by adding and subtracting low_rounder(). */
+static inline uint64_t to_fixed(double x)
+{
+    return (uint64_t)(int64_t)(x * 0x1p62 + 0.5);
+}
+
+static inline double from_fixed(uint64_t u)
+{
+    return (double)(int64_t)u * 0x1p-62;
+}
+static inline double to_grid(double x) { return (x + 1.0) - 1.0; }
+
+static double low_rounder(uint64_t n)
+{
+    int b = 0;
+    while (b < 64 && n >> b)
+        b++;
+    return ldexp(3.0, 51 - (105 - b));
 }
 
 static int by_pair(const void *x, const void *y)
@@ -168,37 +195,45 @@ int peer_pagerank(MPI_Comm comm, unsigned scale, uint64_t seed, double alpha,
     setup(comm, scale, seed, &g);
     size_t nv = g.v1 - g.v0;
     double n = (double)g.n;
-    double *x = malloc((nv + 1) * sizeof *x), *share = malloc((nv + 1) * sizeof *share);
-    double *sendv = malloc((g.nslots + 1) * sizeof *sendv);
-    double *recvv = malloc((g.nrecv + 1) * sizeof *recvv);
+    double *x = malloc((nv + 1) * sizeof *x);
+    uint64_t *share = malloc((nv + 1) * sizeof *share);
+    uint64_t *sendv = malloc((g.nslots + 1) * sizeof *sendv);
+    uint64_t *recvv = malloc((g.nrecv + 1) * sizeof *recvv);
     for (size_t v = 0; v < nv; v++)
         x[v] = 1.0 / n;
     MPI_Barrier(comm);
     double t0 = MPI_Wtime();
+    double low = low_rounder(g.n);
     for (unsigned it = 0; it < iters; it++) {
-        double dangling = 0, all_dangling;
-#pragma omp parallel for schedule(static) reduction(+ : dangling)
+        double hi = 0, lo = 0, dangling[2], all_dangling;
+#pragma omp parallel for schedule(static) reduction(+ : hi, lo)
         for (size_t v = 0; v < nv; v++) {
-            share[v] = g.deg[v] ? x[v] / (double)g.deg[v] : 0.0;
-            if (!g.deg[v])
-                dangling += x[v];
+            share[v] = g.deg[v] ? to_fixed(x[v] / (double)g.deg[v]) : 0;
+            if (!g.deg[v]) {
+                double h = to_grid(x[v]);
+                hi += h;
+                lo += (x[v] - h + low) - low;
+            }
         }
 #pragma omp parallel for schedule(static)
         for (size_t s = 0; s < g.nslots; s++) {
-            double sum = 0;
+            uint64_t sum = 0;
             for (size_t k = g.slot_off[s]; k < g.slot_off[s + 1]; k++)
                 sum += share[g.src[k]];
             sendv[s] = sum;
         }
-        MPI_Allreduce(&dangling, &all_dangling, 1, MPI_DOUBLE, MPI_SUM, comm);
-        MPI_Alltoallv(sendv, g.scount, g.sdisp, MPI_DOUBLE, recvv, g.rcount,
-                      g.rdisp, MPI_DOUBLE, comm);
+        double part[2] = {hi, lo};
+        MPI_Allreduce(part, dangling, 2, MPI_DOUBLE, MPI_SUM, comm);
+        all_dangling = dangling[0] + dangling[1];
+        MPI_Alltoallv(sendv, g.scount, g.sdisp, MPI_UINT64_T, recvv, g.rcount,
+                      g.rdisp, MPI_UINT64_T, comm);
 #pragma omp parallel for schedule(static)
         for (size_t v = 0; v < nv; v++) {
-            double in = 0;
+            uint64_t in = 0;
             for (size_t k = g.in_off[v]; k < g.in_off[v + 1]; k++)
                 in += recvv[g.in_idx[k]];
-            x[v] = alpha * (in + all_dangling / n) + (1.0 - alpha) / n;
+            x[v] = alpha * (from_fixed(in) + all_dangling / n) +
+                   (1.0 - alpha) / n;
         }
     }
     double dt = MPI_Wtime() - t0;

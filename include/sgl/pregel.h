@@ -162,7 +162,8 @@ SGL_API int sgl_graph_part(const sgl_graph_t *graph, size_t worker,
  *  weight is the ideal to within one slice; one vertex is never split,
  *  so a hub heavier than a worker's share stays whole. Vertex numbers do
  *  not change, nor do results beyond rounding (combining per worker
- *  rounds by worker). A run starts afresh after it; checkpoints record
+ *  rounds by worker; not at all where sums are exact, as
+ *  sgl_pagerank()'s: see sgl_combine_sum_u64). A run starts afresh after it; checkpoints record
  *  the cut, and a resume reads checkpoints of any cut.
  *  @return SGL_OK, SGL_EINVAL (NULL, a weight out of 0..1e9),
  *          SGL_ESTATE (not the root), SGL_ENOMEM; after a failure free
@@ -236,9 +237,11 @@ SGL_API int sgl_pregel_set_budget(sgl_graph_t *graph, size_t bytes_per_worker);
  *  of workers): the state is read back, each worker taking its vertices
  *  from the files that hold them, and the supersteps go on from the
  *  checkpoint's, with its aggregators and statistics. With the same
- *  number of workers the result is bitwise the uninterrupted run's; with
- *  another, sums may round differently after the checkpoint (messages are
- *  combined per worker).
+ *  tree and cut the result is bitwise the uninterrupted run's; with
+ *  another, too, if the program's sums are exact (fixed point summed by
+ *  sgl_combine_sum_u64, doubles rounded by sgl_round_grid(): as
+ *  sgl_pagerank()'s); other sums may round differently after the
+ *  checkpoint (messages are combined per worker).
  *  @return as sgl_pregel_run(); SGL_EIO (no manifest, unreadable or
  *          truncated files: the message names the file), SGL_EPARSE (a
  *          manifest or file of another graph or program). */
@@ -308,18 +311,50 @@ SGL_API int sgl_vertex_send_all(sgl_vertex_t *v, const void *msg);
 /** Halt until a message arrives. */
 SGL_API void sgl_vertex_vote_halt(sgl_vertex_t *v);
 
-/** Built-in combiners: sums of doubles, minimum of uint64_t values. A
- *  program that names one is combined in a loop the compiler sees whole,
- *  not through a call per message. */
+/** Built-in combiners: sums of doubles, sums of uint64_t values (modulo
+ *  2^64), minimum of uint64_t values. A program that names one is
+ *  combined in a loop the compiler sees whole, not through a call per
+ *  message. Which messages one worker combines, and in which order sums
+ *  are taken, depend on the cut, and a sum of doubles rounds differently
+ *  in another order; a sum of integers is exact. For sums that are
+ *  bitwise the same on any cut, send fixed-point values to
+ *  sgl_combine_sum_u64 (sgl_pagerank() sends x 2^62 for shares x in
+ *  [0, 1]; a sum modulo 2^64 is right whatever its partial sums, as long
+ *  as the total fits), or doubles rounded with sgl_round_grid(). */
 SGL_API void sgl_combine_sum_f64(void *acc, const void *msg);
+SGL_API void sgl_combine_sum_u64(void *acc, const void *msg);
 SGL_API void sgl_combine_min_u64(void *acc, const void *msg);
+
+/** @p x rounded to the nearest multiple of 2^@p exp (ties to even), for
+ *  sums that are the same in any order: a sum of multiples of 2^@p exp
+ *  is exact while every partial sum stays below 2^(@p exp + 53) in
+ *  magnitude, and an exact sum does not depend on the order of its
+ *  terms (pre-rounded summation, as in Demmel and Nguyen's reproducible
+ *  sums). A program that rounds every message it sends to a summing
+ *  combiner and every contribution to a sum aggregator so, with a grid
+ *  fitted to a bound on the totals, gets bitwise the same results on any
+ *  number of workers and any cut, resumed or not. sgl_pagerank() rounds
+ *  the terms of its dangling rank, which total about 1, to 2^-52.
+ *  @param exp  -1000..1000.
+ *  @return the rounded value, which differs from @p x by at most
+ *          2^(@p exp - 1); @p x if it is not finite; NaN if @p exp is out
+ *          of range.
+ *  Thread safety: a pure function. */
+SGL_API double sgl_round_grid(double x, int exp);
 
 /* ---- reference programs ---- */
 
 /** PageRank as NetworkX computes it: damping @p alpha, uniform start and
  *  teleport, the rank of dangling vertices spread uniformly; stops when
  *  the L1 change of an iteration is below n * @p tol, or after
- *  @p max_iter iterations (one superstep each, plus one).
+ *  @p max_iter iterations (one superstep each, plus one). The ranks are
+ *  bitwise the same on any tree and cut, and when resumed from a
+ *  checkpoint on another: every sum is exact. Shares travel in fixed
+ *  point (x 2^62, sgl_combine_sum_u64), the dangling rank and the L1
+ *  change are sums of terms rounded to a grid (sgl_round_grid()), the
+ *  dangling rank with a second aggregator for what the rounding took
+ *  off. A share is off by at most 2^-62, so the ranks are nearer the
+ *  exact power iteration than plain double sums bring them.
  *  @param ranks  NULL, or n doubles at the root.
  *  @return as sgl_pregel_run(). */
 SGL_API int sgl_pagerank(sgl_ctx_t *root, sgl_graph_t *graph, double alpha,

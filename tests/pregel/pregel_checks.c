@@ -405,7 +405,8 @@ static int balance_task(sgl_ctx_t *root, const void *arg, size_t size)
         rc = compare(&j, &ref, g, r, want, hops, want_hops);
     }
     /* the even cut's checkpoint (superstep 4), resumed on the new cut,
-     * against the same 6 supersteps uninterrupted on it */
+     * against the same 6 supersteps uninterrupted on it: bitwise, as
+     * PageRank's sums are exact */
     uint32_t pr = sgl_pagerank_program_id();
     double params[SGL_PREGEL_MAX_PARAMS] = {0.85, 0};
     if (!rc && !(rc = sgl_pregel_checkpoint(g, dir, 2)))
@@ -417,7 +418,7 @@ static int balance_task(sgl_ctx_t *root, const void *arg, size_t size)
     if (!rc)
         rc = sgl_pregel_values(root, g, r2, HUB_N);
     for (size_t v = 0; !rc && v < HUB_N; v++)
-        if (fabs(r[v] - r2[v]) > 1e-15)
+        if (memcmp(&r[v], &r2[v], sizeof *r))
             rc = sgl_error_set(SGL_ETASK, "resumed from the even cut's "
                                           "checkpoint: vertex %zu has %.17g, "
                                           "%.17g uninterrupted",
@@ -521,5 +522,8 @@ int pregel_check_errors(sgl_runtime_t *rt)
     p.msg_size = 4;
     CHECK(sgl_pregel_register(&p, &id) == SGL_EINVAL,
           "sgl_combine_sum_f64 was registered for 4-byte messages");
+    p.combine = sgl_combine_sum_u64;
+    CHECK(sgl_pregel_register(&p, &id) == SGL_EINVAL,
+          "sgl_combine_sum_u64 was registered for 4-byte messages");
     return test_named(sgl_run(rt, errors_task, NULL, 0), "errors");
 }

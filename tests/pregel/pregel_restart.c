@@ -1,8 +1,13 @@
 /* Checkpoint and restart: PageRank on a Kronecker graph with a
  * checkpoint every 5 supersteps, run whole, or killed (SIGKILL of the
  * process that owns the last vertex) at a given superstep, or resumed
- * from the last complete checkpoint on whatever tree it is started on.
+ * from the last complete checkpoint on whatever tree it is started on;
+ * and sgl_pagerank() itself, with a tolerance (so the aggregators decide
+ * when it stops), whole, on a balanced cut, stopped after superstep
+ * STOP_AT (its last checkpoint that of superstep 15) or resumed.
  *   pregel_restart full|crash|resume DIR OUT      (under mpiexec)
+ *   pregel_restart pagerank|pagerank-balanced|pagerank-stop|
+ *                  pagerank-balanced-stop|pagerank-resume DIR OUT
  *   pregel_restart compare A B TOL                 (largest difference)
  * OUT gets the ranks as raw doubles. */
 #include <math.h>
@@ -20,6 +25,12 @@
 #define SCALE 12
 #define STEPS 40
 #define KILL_AT 17
+/* sgl_pagerank(): at this tolerance it stops after 20 to 25 supersteps,
+ * so after the checkpoint of superstep 15; "-stop" stops it after
+ * superstep STOP_AT - 1, as if killed at STOP_AT */
+#define PR_TOL 1e-15
+#define PR_ITERS 200
+#define STOP_AT KILL_AT
 
 enum { DANGLING, CHANGE };
 enum { KILL, RESUMED_AT };
@@ -31,7 +42,9 @@ static void init(sgl_vertex_t *v)
 
 /* PageRank without a tolerance, and a process that dies at superstep
  * KILL_AT when the run says so. A resumed run fails if it computes a
- * superstep before the checkpoint's: it must not start over. */
+ * superstep before the checkpoint's: it must not start over. Its sums are
+ * exact, their terms rounded to multiples of 2^-52 (sgl_round_grid())
+ * and totalling about 1, so a resume on any tree is bitwise. */
 static void compute(sgl_vertex_t *v)
 {
     double n = (double)sgl_vertex_count(v), *x = sgl_vertex_value(v);
@@ -51,10 +64,10 @@ static void compute(sgl_vertex_t *v)
     }
     size_t deg = sgl_vertex_out_degree(v);
     if (!deg) {
-        sgl_vertex_aggregate(v, DANGLING, *x);
+        sgl_vertex_aggregate(v, DANGLING, sgl_round_grid(*x, -52));
         return;
     }
-    double share = *x / (double)deg;
+    double share = sgl_round_grid(*x / (double)deg, -52);
     sgl_vertex_send_all(v, &share);
 }
 
@@ -71,7 +84,7 @@ static const sgl_pregel_program_t program = {
 static uint32_t program_id;
 
 struct job {
-    char mode[16], dir[160], out[160];
+    char mode[32], dir[160], out[160];
 };
 
 static int write_ranks(const char *path, const double *x, uint64_t n)
@@ -81,6 +94,21 @@ static int write_ranks(const char *path, const double *x, uint64_t n)
     if (f)
         bad |= fclose(f) != 0;
     return bad ? sgl_error_set(SGL_EIO, "cannot write %s", path) : SGL_OK;
+}
+
+/* sgl_pagerank() on @g as @mode says. */
+static int pagerank(sgl_ctx_t *root, sgl_graph_t *g, const char *mode)
+{
+    if (strstr(mode, "balanced"))
+        TRY(sgl_graph_balance(root, g, 1));
+    if (strcmp(mode, "pagerank-resume") == 0) {
+        double params[SGL_PREGEL_MAX_PARAMS] = {0.85, PR_TOL};
+        return sgl_pregel_resume(root, g, sgl_pagerank_program_id(), params,
+                                 PR_ITERS + 2, NULL);
+    }
+    /* sgl_pagerank() runs max_iter + 2 supersteps at most */
+    unsigned iters = strstr(mode, "-stop") ? STOP_AT - 2 : PR_ITERS;
+    return sgl_pagerank(root, g, 0.85, PR_TOL, iters, NULL, NULL);
 }
 
 static int job_task(sgl_ctx_t *root, const void *arg, size_t size)
@@ -95,7 +123,9 @@ static int job_task(sgl_ctx_t *root, const void *arg, size_t size)
     uint64_t n = sgl_graph_vertices(g);
     double *x = malloc(n * sizeof *x);
     int rc = x ? sgl_pregel_checkpoint(g, j->dir, 5) : SGL_ENOMEM;
-    if (!rc && strcmp(j->mode, "resume") == 0)
+    if (!rc && strncmp(j->mode, "pagerank", 8) == 0)
+        rc = pagerank(root, g, j->mode);
+    else if (!rc && strcmp(j->mode, "resume") == 0)
         rc = sgl_pregel_resume(root, g, program_id, params, STEPS, NULL);
     else if (!rc)
         rc = sgl_pregel_run(root, g, program_id, params, STEPS, NULL);
@@ -135,7 +165,9 @@ int main(int argc, char **argv)
     if (argc == 5 && strcmp(argv[1], "compare") == 0)
         return compare(argv[2], argv[3], atof(argv[4]));
     if (argc != 4) {
-        fprintf(stderr, "usage: pregel_restart full|crash|resume DIR OUT\n");
+        fprintf(stderr, "usage: pregel_restart full|crash|resume|pagerank|"
+                        "pagerank-balanced|pagerank-stop|"
+                        "pagerank-balanced-stop|pagerank-resume DIR OUT\n");
         return 2;
     }
     struct job j;
