@@ -366,15 +366,17 @@ static void account(sgl_pregel_stats_t *st, const struct step_rec *r)
 }
 
 static int check_run(sgl_ctx_t *root, const sgl_graph_t *g, uint32_t prog,
-                     const char *fn)
+                     const double *params, const char *fn)
 {
     if (!root || !g)
         return sgl_error_set(SGL_EINVAL, "%s: NULL argument", fn);
-    if (!sgl__pregel_program(prog))
+    const sgl_pregel_program_t *p = sgl__pregel_program(prog);
+    if (!p)
         return sgl_error_set(SGL_EINVAL, "%s: no program %u", fn, prog);
     if (!sgl_ctx_is_root(root))
         return sgl_error_set(SGL_ESTATE, "%s: call it on the root", fn);
-    return SGL_OK;
+    double none[SGL_PREGEL_MAX_PARAMS] = {0};
+    return p->check ? p->check(params ? params : none) : SGL_OK;
 }
 
 /* The checkpoints of a run: the last one made whole, and the one
@@ -506,7 +508,7 @@ int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
                    const double *params, unsigned max_supersteps,
                    sgl_pregel_stats_t *ret)
 {
-    TRY(check_run(root, g, prog, "sgl_pregel_run"));
+    TRY(check_run(root, g, prog, params, "sgl_pregel_run"));
     const sgl_pregel_program_t *p = sgl__pregel_program(prog);
     sgl_pregel_stats_t st;
     memset(&st, 0, sizeof st);
@@ -545,7 +547,7 @@ int sgl_pregel_resume(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
                       const double *params, unsigned max_supersteps,
                       sgl_pregel_stats_t *ret)
 {
-    TRY(check_run(root, g, prog, "sgl_pregel_resume"));
+    TRY(check_run(root, g, prog, params, "sgl_pregel_resume"));
     if (!g->every)
         return sgl_error_set(SGL_ESTATE, "sgl_pregel_resume: no checkpoint "
                                          "folder (sgl_pregel_checkpoint())");

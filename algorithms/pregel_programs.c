@@ -136,6 +136,18 @@ static void rank_compute(sgl_vertex_t *v)
     sgl_vertex_send_all(v, &share);
 }
 
+/* The fixed-point shares hold ranks below 2: a damping above 1 (or NaN)
+ * would overflow them, through a resume as through sgl_pagerank(). */
+static int rank_check(const double *params)
+{
+    if (!(params[ALPHA] >= 0 && params[ALPHA] <= 1) || !(params[TOL] >= 0))
+        return sgl_error_set(SGL_EINVAL,
+                             "pagerank: damping %g (0 to 1), tolerance %g "
+                             "(>= 0)",
+                             params[ALPHA], params[TOL]);
+    return SGL_OK;
+}
+
 static const sgl_pregel_program_t pagerank_program = {
     /* not "pagerank": its checkpoints held messages as doubles, which a
      * resume must refuse rather than read as fixed point */
@@ -149,6 +161,7 @@ static const sgl_pregel_program_t pagerank_program = {
     .agg = {SGL_AGG_SUM, SGL_AGG_SUM, SGL_AGG_SUM},
     .begin = rank_begin,
     .scratch_size = sizeof(struct rank_step),
+    .check = rank_check,
 };
 
 /* ---- breadth-first hops ---- */

@@ -83,6 +83,11 @@ typedef struct sgl_pregel_program {
      *  _aggregated and _scratch may be called on it. */
     void (*begin)(sgl_vertex_t *v);
     size_t scratch_size; /**< bytes of scratch, <= SGL_PREGEL_MAX_SCRATCH */
+    /** Optional (NULL: any). Checks the parameters of a run or a resume
+     *  before anything runs: SGL_OK, or an error code with the reason set
+     *  by sgl_error_set(), which sgl_pregel_run() and sgl_pregel_resume()
+     *  then return. */
+    int (*check)(const double *params);
 } sgl_pregel_program_t;
 
 /** Register @p prog in this process (every process, same order). The

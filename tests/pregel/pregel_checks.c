@@ -497,6 +497,17 @@ static int errors_task(sgl_ctx_t *root, const void *arg, size_t size)
     if (!rc)
         rc = test_expect(sgl_pagerank(root, g, 1.5, 1e-6, 10, NULL, NULL),
                     SGL_EINVAL, "damping", "sgl_pagerank(alpha 1.5)");
+    /* The program itself refuses them, run or resumed directly. */
+    double bad_params[SGL_PREGEL_MAX_PARAMS] = {1.5, 1e-6, 0, 0};
+    if (!rc)
+        rc = test_expect(sgl_pregel_run(root, g, sgl_pagerank_program_id(),
+                                        bad_params, 10, NULL),
+                         SGL_EINVAL, "damping", "PageRank run, alpha 1.5");
+    bad_params[0] = NAN;
+    if (!rc)
+        rc = test_expect(sgl_pregel_run(root, g, sgl_pagerank_program_id(),
+                                        bad_params, 10, NULL),
+                         SGL_EINVAL, "damping", "PageRank run, alpha NaN");
     if (!rc)
         rc = test_expect(sgl_bfs_hops(root, g, 99, NULL, NULL), SGL_EINVAL,
                     "source 99", "sgl_bfs_hops(99)");
