@@ -3,6 +3,7 @@
  * reads what it received. The executions are in exchange_direct.c and
  * exchange_routed.c. */
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -291,6 +292,33 @@ static sgl_exchange_method_t pick(const sgl_node_t *x)
     return direct <= routed ? SGL_EXCHANGE_DIRECT : SGL_EXCHANGE_ROUTED;
 }
 
+/* A copy of @m through its machine file: sgl_machine_write() prints every
+ * value so that sgl_machine_read() gives it back exactly, and the file
+ * holds everything the predictor reads (levels, kernels, memory). */
+static int machine_copy(const sgl_machine_t *m, sgl_machine_t **ret)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (!f)
+        return sgl_error_set(SGL_ENOMEM, "sgl_runtime_set_params: out of "
+                                         "memory copying the parameters");
+    int rc = sgl_machine_write(m, f);
+    if (fclose(f) && !rc)
+        rc = sgl_error_set(SGL_ENOMEM, "sgl_runtime_set_params: out of "
+                                       "memory copying the parameters");
+    FILE *in = rc ? NULL : fmemopen(text, len, "r");
+    if (!rc && !in)
+        rc = sgl_error_set(SGL_ENOMEM, "sgl_runtime_set_params: out of "
+                                       "memory copying the parameters");
+    if (!rc)
+        rc = sgl_machine_read(in, sgl_machine_source(m), ret);
+    if (in)
+        fclose(in);
+    free(text);
+    return rc;
+}
+
 int sgl_runtime_set_params(sgl_runtime_t *rt, const sgl_machine_t *params)
 {
     if (!rt || !params)
@@ -303,12 +331,26 @@ int sgl_runtime_set_params(sgl_runtime_t *rt, const sgl_machine_t *params)
                              "runtime's (%s)",
                              sgl_machine_source(params),
                              sgl_machine_source(rt->machine));
+    /* The copy first, so that its failure changes nothing. A tree that
+     * no shape string describes cannot be written as a machine file: the
+     * algorithms get no copy of it. */
+    sgl_machine_t *copy = NULL;
+    int rc = sgl_machine_shape(params) ? machine_copy(params, &copy) : SGL_OK;
+    if (rc)
+        return rc;
+    sgl_machine_free(rt->params);
+    rt->params = copy;
     unsigned depth = sgl_machine_depth(rt->machine);
     for (unsigned k = 0; k <= depth; k++) {
         const sgl_node_t *x = sgl_machine_master(params, k, 0);
         rt->xauto[k] = x ? (unsigned char)pick(x) : 0;
     }
     /* The kernels too: their per-worker c weigh the splits. */
-    int rc = sgl_machine_copy_kernels(rt->machine, params);
+    rc = sgl_machine_copy_kernels(rt->machine, params);
     return rc ? rc : sgl__balance_update(rt);
+}
+
+const sgl_machine_t *sgl_ctx_params(const sgl_ctx_t *ctx)
+{
+    return ctx ? ctx->rt->params : NULL;
 }

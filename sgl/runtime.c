@@ -667,6 +667,7 @@ int sgl_finalize(sgl_runtime_t *rt)
         omp_set_max_active_levels(rt->omp_levels);
     ctx_free(rt->entry);
     sgl_machine_free(rt->machine);
+    sgl_machine_free(rt->params);
     if (rt->topo)
         hwloc_topology_destroy(rt->topo);
     for (size_t i = 0; i < rt->ntasks; i++)

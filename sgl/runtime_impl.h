@@ -178,6 +178,9 @@ struct sgl_runtime {
     int balance;             /* sgl_balance_t */
     uint32_t *speed;         /* per worker: its overall weight (balance.c)
                                 from the parameters; NULL: all alike */
+    sgl_machine_t *params;   /* a copy of sgl_runtime_set_params()'s tree,
+                                which the algorithms' AUTO variants price
+                                on (sgl_ctx_params()); NULL: none given */
     char warning[256];       /* sgl_runtime_warning(); empty if none */
     int trace;               /* record supersteps */
     size_t trace_max;        /* records per master */

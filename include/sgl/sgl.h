@@ -516,11 +516,21 @@ SGL_API int sgl_runtime_set_exchange(sgl_runtime_t *rt, unsigned level,
  *  level it picks the execution the cost model prices lower for bulk
  *  data (64 KiB between every pair of workers below a master):
  *  direct 2 l + l_h + max_i W_i (W - W_i) b g_h against routed
- *  4 l + W^2 b (g_up + g_down). The choice is copied; @p params may be
- *  freed after the call. Collective in effect: call it in every process.
+ *  4 l + W^2 b (g_up + g_down). The runtime also keeps a copy of the
+ *  whole tree, levels and kernels (sgl_ctx_params()), on which the
+ *  algorithms price their AUTO variants (SGL_SCAN_AUTO); a tree that no
+ *  shape string describes (sgl_machine_shape() NULL) gives them none.
+ *  Everything is copied; @p params may be freed after the call; a later
+ *  call replaces it. Collective in effect: call it in every process.
  *  @return SGL_OK, SGL_EINVAL (NULL, or another shape), SGL_ENOMEM. */
 SGL_API int sgl_runtime_set_params(sgl_runtime_t *rt,
                                    const sgl_machine_t *params);
+
+/** The copy of the parameters last given to sgl_runtime_set_params(), or
+ *  NULL if none were (or @p ctx is NULL). Owned by the runtime, valid
+ *  until the next sgl_runtime_set_params() or sgl_finalize(); read-only.
+ *  The same tree in every process that was given the same file. */
+SGL_API const sgl_machine_t *sgl_ctx_params(const sgl_ctx_t *ctx);
 
 /** The method the runtime will use for an exchange at a master of
  *  @p level: never AUTO. */
