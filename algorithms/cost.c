@@ -2,7 +2,9 @@
  * sgl_predict_algorithm(), which picks the program of the algorithm (one
  * *_cost.c beside each) and hands it to the evaluator of predict.c.
  * c(copy) is optional: a machine without a "copy" kernel gets no copy
- * terms, as in the SGL paper's formula. */
+ * terms, as in the SGL paper's formula. So is c(offset): machine files
+ * written before the probe measured it price the local-first scan's
+ * offset add as a scan pass. */
 #include <math.h>
 #include <string.h>
 
@@ -80,10 +82,11 @@ int sgl_predict_algorithm(const sgl_machine_t *m, sgl_predict_algo_t algo,
                              "sgl_predict_algorithm: n = %g, expected at "
                              "least 1 element",
                              n);
+    const sgl_node_t *w0 = sgl_machine_worker(m, 0);
     struct cost_algo a = {.algo = algo,
-                     .P = (double)sgl_machine_workers(m),
-                     .copy = !isnan(sgl_node_kernel(sgl_machine_worker(m, 0),
-                                                    "copy"))};
+                          .P = (double)sgl_machine_workers(m),
+                          .copy = !isnan(sgl_node_kernel(w0, "copy")),
+                          .offset = !isnan(sgl_node_kernel(w0, "offset"))};
     if (opts)
         a.o = *opts;
     else

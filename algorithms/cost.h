@@ -33,6 +33,7 @@ struct cost_algo {
     sgl_predict_opts_t o;
     double P;
     int copy; /* the machine has a "copy" kernel */
+    int offset; /* the machine has an "offset" kernel */
 };
 
 /* log2(x), 0 below 1. */

@@ -11,14 +11,18 @@
  *                  offset into the output.
  *
  * Cost per level and pass: max_i Cost_i + p*c0 + p words (g_up in pass 1,
- * g_down in pass 2) + 2l. LOCAL_FIRST reads 2n and writes 2n elements on
- * the workers, REDUCE_FIRST reads 2n and writes n: the model never predicts
- * LOCAL_FIRST faster, so REDUCE_FIRST is the default.
+ * g_down in pass 2) + 2l. The variants differ only in the workers' work:
+ * LOCAL_FIRST scans and adds offsets, REDUCE_FIRST reduces and scans
+ * (scan_cost.c says which is cheaper where). AUTO takes the one the model
+ * prices lower on the runtime's parameters (pick()); with no variant the
+ * scan is REDUCE_FIRST.
  * Extra memory: p elements per master. Totals and offsets have the
  * element type (8-bit scans wrap modulo 2^8 throughout, which gives the
  * low 8 bits of the exact prefixes). */
 #include <stdlib.h>
 #include <string.h>
+
+#include <sgl/predict.h>
 
 #include "algo_internal.h"
 
@@ -160,6 +164,69 @@ static int pass2_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     return pass2(ctx, arg, &op, off);
 }
 
+/* ---- the variant ---- */
+
+#define SCAN_VARIANTS                                                          \
+    (SGL_SCAN_LOCAL_FIRST | SGL_SCAN_REDUCE_FIRST | SGL_SCAN_AUTO)
+
+static int check_flags(unsigned flags, const char *fn)
+{
+    if (flags & ~(unsigned)(SGL_SCAN_EXCLUSIVE | SCAN_VARIANTS))
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: unknown flags %#x (known: EXCLUSIVE, "
+                             "LOCAL_FIRST, REDUCE_FIRST, AUTO)",
+                             fn, flags & ~(unsigned)(SGL_SCAN_EXCLUSIVE |
+                                                     SCAN_VARIANTS));
+    unsigned v = flags & SCAN_VARIANTS;
+    if (v & (v - 1))
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: flags %#x name several variants; pick at "
+                             "most one of LOCAL_FIRST, REDUCE_FIRST and "
+                             "AUTO",
+                             fn, flags);
+    return SGL_OK;
+}
+
+/* AUTO's pick for @n elements: the variant sgl_predict_algorithm() prices
+ * lower on the parameters the runtime was given. Only the root calls it,
+ * and the variant it picks travels to every worker in the pardo's
+ * argument, so every process runs the same one. REDUCE_FIRST, the scan's
+ * default, when there is nothing to price on (no parameters, fewer than
+ * one element, a kernel or level missing from the file) and on a tie:
+ * it writes n elements fewer. */
+static unsigned pick(sgl_ctx_t *root, size_t n)
+{
+    const sgl_machine_t *m = sgl_ctx_params(root);
+    sgl_prediction_t lf, rf;
+    if (!m || n == 0 ||
+        sgl_predict_algorithm(m, SGL_PREDICT_SCAN, (double)n, NULL, &lf) ||
+        sgl_predict_algorithm(m, SGL_PREDICT_SCAN_RTS, (double)n, NULL, &rf))
+        return SGL_SCAN_REDUCE_FIRST;
+    return lf.total < rf.total ? SGL_SCAN_LOCAL_FIRST : SGL_SCAN_REDUCE_FIRST;
+}
+
+static unsigned variant(sgl_ctx_t *root, size_t n, unsigned flags)
+{
+    if (flags & SGL_SCAN_AUTO)
+        return pick(root, n);
+    return flags & SGL_SCAN_LOCAL_FIRST ? SGL_SCAN_LOCAL_FIRST
+                                        : SGL_SCAN_REDUCE_FIRST;
+}
+
+int sgl_scan_variant(sgl_ctx_t *root, size_t n, unsigned flags,
+                     unsigned *ret_variant)
+{
+    TRY(sgl__algo_check_root(root, "sgl_scan_variant"));
+    TRY(check_flags(flags, "sgl_scan_variant"));
+    if (!ret_variant)
+        return sgl_error_set(SGL_EINVAL, "sgl_scan_variant: ret_variant is "
+                                         "NULL");
+    *ret_variant = variant(root, n, flags);
+    return SGL_OK;
+}
+
+/* ---- entry points ---- */
+
 int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in, sgl_dvec_t *out,
                   sgl_op_t op, unsigned flags)
 {
@@ -171,14 +238,7 @@ int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in, sgl_dvec_t *out,
         return sgl_error_set(SGL_ESIZE,
                              "sgl_dvec_scan: input and output differ in "
                              "size or type");
-    if ((flags & SGL_SCAN_LOCAL_FIRST) && (flags & SGL_SCAN_REDUCE_FIRST))
-        return sgl_error_set(SGL_EINVAL,
-                             "sgl_dvec_scan: pick one of LOCAL_FIRST and "
-                             "REDUCE_FIRST");
-    if (flags & ~(unsigned)(SGL_SCAN_EXCLUSIVE | SGL_SCAN_LOCAL_FIRST |
-                            SGL_SCAN_REDUCE_FIRST))
-        return sgl_error_set(SGL_EINVAL, "sgl_dvec_scan: unknown flags %#x",
-                             flags);
+    TRY(check_flags(flags, "sgl_dvec_scan"));
     struct algo_op o;
     TRY(sgl__algo_op_resolve(in->dtype, op, ALGO_ACC_ELEM, &o));
     if (o.elem_size != in->elem_size)
@@ -186,6 +246,7 @@ int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in, sgl_dvec_t *out,
                              "sgl_dvec_scan: operator on %zu-byte elements, "
                              "vector of %zu-byte elements",
                              o.elem_size, in->elem_size);
+    flags = (flags & SGL_SCAN_EXCLUSIVE) | variant(root, in->n, flags);
     struct scan_arg a = {{(uint32_t)in->dtype, op, in->id, flags, o.elem_size},
                          out->id, 0};
     unsigned char total[ALGO_MAX_ELEM];
@@ -204,6 +265,8 @@ int sgl_scan(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
              const void *src, void *dst, size_t n, unsigned flags)
 {
     TRY(sgl__algo_check_root(root, "sgl_scan"));
+    /* Before the scatter, which bad flags would waste. */
+    TRY(check_flags(flags, "sgl_scan"));
     if (n && (!src || !dst))
         return sgl_error_set(SGL_EINVAL, "sgl_scan: NULL buffer");
     struct algo_op o;

@@ -3,13 +3,30 @@
  * scan (LOCAL_FIRST, scan-then-offset):
  *   up:   worker m*c(scan) ; master gathers p totals, scans them p*c(scan)
  *   down: master scatters p offsets, adds its offset to its prefixes
- *         (p*c(scan), not at the root) ; worker adds its offset m*c(scan)
+ *         (p*c(scan), not at the root) ; every worker but the first adds
+ *         its offset to its block m*c(offset)
  * scan-rts (REDUCE_FIRST, reduce-then-scan; same supersteps):
  *   up:   worker m*c(sum) ; master gathers p totals, folds them p*c(sum)
  *   down: master scatters p offsets computed from its totals p*c(scan) ;
  *         worker scans from its offset m*c(scan)
  * With centralised data the up pass scatters the blocks and the down pass
- * gathers the results. One worker alone: m*c(scan). */
+ * gathers the results. One worker alone: m*c(scan).
+ *
+ * The variants move the same words in the same supersteps and each makes
+ * one scan pass over a worker's block; they differ in the other pass, a
+ * reduction (reads m) against the offset add (reads and writes m in
+ * place). Counting memory traffic would price the add dearer, yet on the
+ * 2-core EPYC this was written on the add ran at 0.33 ns per element and
+ * the reduction at 0.46 (2 workers, 5e6..5e7 elements each): neither pass
+ * is memory-bound there. The compiler turns the reduction's eight
+ * accumulators into 2-wide adds whose accumulators live on the stack, a
+ * store-to-load chain, while the add is a scalar loop of independent
+ * elements; the scan itself, one dependent add per element, costs 0.9.
+ * In cache the order flips (add 0.5, reduction 0.42). So each pass is
+ * priced by the kernel the probe measures for it, "offset" for the add; a
+ * machine file without that kernel prices the add as "scan", as before.
+ * Worker 0 adds nothing (its offset is the identity), which also leaves
+ * the memory it shares to the others. */
 #include "cost.h"
 
 static unsigned nsteps(void *user, const sgl_node_t *master, const void *t)
@@ -49,12 +66,13 @@ static int work(void *user, const sgl_node_t *worker, const void *t,
     const struct cost_algo *a = user;
     const struct cost_task *task = t;
     double m = task->n;
-    (void)worker;
+    int rts = a->algo == SGL_PREDICT_SCAN_RTS;
     if (task->phase == COST_UP)
-        sgl__cost_add(w, a->algo == SGL_PREDICT_SCAN_RTS ? "sum" : "scan", m,
-                      m);
-    else
+        sgl__cost_add(w, rts ? "sum" : "scan", m, m);
+    else if (rts || task->phase == COST_ROOT)
         sgl__cost_add(w, "scan", m, m);
+    else if (sgl_node_first_worker(worker) > 0)
+        sgl__cost_add(w, a->offset ? "offset" : "scan", m, m);
     return SGL_OK;
 }
 

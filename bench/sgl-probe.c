@@ -521,6 +521,7 @@ static void raw_mpi_exchange(const sgl_machine_t *m, unsigned L, int rank,
  *   sum, product  sgl_dvec_reduce(SUM / PROD)
  *   scan          sgl_dvec_scan(SGL_SCAN_REDUCE_FIRST) (on one worker the
  *                 local scan the down pass also runs)
+ *   (offset       not on one worker: a one-worker scan adds no offsets)
  *   sort          sgl_dvec_sort: with one worker PSRS is its local sort
  *                 (a radix sort that maps keys as it reads them), linear
  *                 in n
@@ -533,6 +534,9 @@ static void raw_mpi_exchange(const sgl_machine_t *m, unsigned L, int rank,
  * bandwidth:
  *   sum, product  the reduction's pardo
  *   scan          the down pass of the reduce-first scan
+ *   offset        the down pass of the local-first scan: every worker but
+ *                 the first adds its offset to the prefixes it wrote,
+ *                 in place, right after its up pass
  *   sort          PSRS's S1 (local sort and sampling)
  *   merge         PSRS's S3 (the Q-way merge of the bucket runs, with the
  *                 key mapping back), / (elements * log2 Q)
@@ -541,9 +545,10 @@ static void raw_mpi_exchange(const sgl_machine_t *m, unsigned L, int rank,
  * MPI_COMM_SELF, with the threads of this process. */
 
 #define KSIZES_MAX 8
-enum { K_SUM, K_PRODUCT, K_SCAN, K_SORT, K_MERGE, K_COPY, NKERNELS };
+enum { K_SUM, K_PRODUCT, K_SCAN, K_OFFSET, K_SORT, K_MERGE, K_COPY,
+       NKERNELS };
 static const char *const kernel_names[NKERNELS] = {
-    "sum", "product", "scan", "sort", "merge", "copy"};
+    "sum", "product", "scan", "offset", "sort", "merge", "copy"};
 
 struct kernels {
     size_t nsizes;
@@ -619,7 +624,8 @@ static size_t flush_bytes(size_t workers)
     return b > ((size_t)16 << 20) ? b : (size_t)16 << 20;
 }
 
-/* Median of TRIALS runs (after a warm-up) of reduce, product and scan. */
+/* Median of TRIALS runs (after a warm-up) of reduce, product, scan and
+ * offset (the last only with several workers). */
 static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
                           const struct kjob *j, int many)
 {
@@ -633,16 +639,17 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
     if (!rc)
         rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_NONE, NULL, 0,
                              &y);
-    static const int what[3] = {K_SUM, K_PRODUCT, K_SCAN};
-    for (int w = 0; !rc && w < 3; w++) {
+    static const int what[4] = {K_SUM, K_PRODUCT, K_SCAN, K_OFFSET};
+    for (int w = 0; !rc && w < (many ? 4 : 3); w++) {
         for (int t = -1; !rc && t < trials; t++) {
             if ((rc = flush_task(root, &fb, sizeof fb)))
                 break;
             sgl_trace_clear(rt);
             double a = bench_now();
-            if (what[w] == K_SCAN)
+            if (what[w] == K_SCAN || what[w] == K_OFFSET)
                 rc = sgl_dvec_scan(root, x, y, SGL_OP_SUM,
-                                   SGL_SCAN_REDUCE_FIRST);
+                                   what[w] == K_SCAN ? SGL_SCAN_REDUCE_FIRST
+                                                     : SGL_SCAN_LOCAL_FIRST);
             else
                 rc = sgl_dvec_reduce(root, x,
                                      what[w] == K_SUM ? SGL_OP_SUM
@@ -650,7 +657,8 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
                                      0, &res);
             double el = bench_now() - a;
             if (t >= 0)
-                tr[t] = many ? step_per_element(rt, what[w] == K_SCAN ? 1 : 0,
+                tr[t] = many ? step_per_element(rt, what[w] == K_SCAN ||
+                                                        what[w] == K_OFFSET,
                                                 sgl_dvec_counts(x), 1)
                              : el / (double)j->n;
         }
@@ -883,12 +891,12 @@ static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k,
 }
 
 /* Put both tables into @p out; the plain c of each kernel is its value at
- * the largest size on one worker (Q workers for merge). */
+ * the largest size on one worker (Q workers for merge and offset). */
 static int store_kernels(sgl_machine_t *out, const struct kernels *k)
 {
     int rc = SGL_OK;
     for (int q = 0; q < NKERNELS && !rc; q++) {
-        int plain = q == K_MERGE;
+        int plain = q == K_MERGE || q == K_OFFSET;
         double c = k->c[plain][q][k->nsizes - 1];
         rc = sgl_machine_set_kernel(out, kernel_names[q], c);
         for (int b = 0; b < 2 && !rc; b++)

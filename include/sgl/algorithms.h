@@ -218,10 +218,16 @@ SGL_API int sgl_dvec_reduce(sgl_ctx_t *root, const sgl_dvec_t *vec, sgl_op_t op,
 
 /* ---- scan ---- */
 
-/** Scan flags: or one kind with at most one variant. With no variant the
- *  scan is REDUCE_FIRST: both variants take the same supersteps and
- *  messages, and REDUCE_FIRST writes n elements fewer, so the cost model
- *  never predicts LOCAL_FIRST faster on any machine. */
+/** Scan flags: or one kind with at most one variant. The variants take
+ *  the same supersteps and messages and make one scan pass over every
+ *  worker's block; the other pass is a reduction (REDUCE_FIRST) or an
+ *  in-place add of the worker's offset (LOCAL_FIRST), and which of them
+ *  is cheaper depends on the machine and n (sgl_predict_algorithm()
+ *  prices them as "scan-rts" and "scan"). They round floating-point sums
+ *  and products differently (integer results and min/max are the same),
+ *  so with no variant the scan stays REDUCE_FIRST, and only a program
+ *  that asks for SGL_SCAN_AUTO gets results that follow the machine file
+ *  and n. */
 enum {
     SGL_SCAN_INCLUSIVE = 0, /**< y_i = x_0 (+) ... (+) x_i */
     SGL_SCAN_EXCLUSIVE = 1, /**< y_i = x_0 (+) ... (+) x_{i-1}, y_0 = e */
@@ -230,20 +236,43 @@ enum {
                                     writes 2n */
     SGL_SCAN_REDUCE_FIRST = 4, /**< workers reduce, masters scan the totals,
                                     workers scan from their offset: reads 2n,
-                                    writes n */
+                                    writes n; the default */
+    SGL_SCAN_AUTO = 8,         /**< the variant the cost model prices lower
+                                    for this n on the parameters given to
+                                    sgl_runtime_set_params() (with the
+                                    kernels sum, scan and offset that
+                                    sgl-probe measures); REDUCE_FIRST
+                                    without parameters, when they cannot
+                                    price both (a kernel or level missing)
+                                    and on a tie. sgl_scan_variant() tells
+                                    the pick. */
 };
+
+/** Which variant a scan of @p n elements with @p flags runs on @p root's
+ *  runtime: SGL_SCAN_LOCAL_FIRST or SGL_SCAN_REDUCE_FIRST, AUTO resolved
+ *  as sgl_dvec_scan() and sgl_scan() resolve it (they run exactly this
+ *  variant for the same n, flags and parameters). The root picks, and
+ *  the workers of every process run its pick.
+ *  @param ret_variant  set on success only.
+ *  @return SGL_OK, SGL_EINVAL (NULL, unknown flags, several variants),
+ *          SGL_ESTATE (not the root context). */
+SGL_API int sgl_scan_variant(sgl_ctx_t *root, size_t n, unsigned flags,
+                             unsigned *ret_variant);
 
 /** Scan a distributed vector into @p out (same type and block sizes, e.g.
  *  from sgl_dvec_create() with SGL_FILL_NONE; may be @p in itself). Two
  *  supersteps, recursive over levels. The output has the input's type:
  *  SGL_I8/SGL_U8 prefixes wrap modulo 2^8; their exact total is
  *  sgl_dvec_reduce() of the input.
- *  @return SGL_OK, SGL_EINVAL, SGL_ESIZE (blocks differ), SGL_ESTATE. */
+ *  @return SGL_OK, SGL_EINVAL (also unknown flags or several variants,
+ *          with a message naming them), SGL_ESIZE (blocks differ),
+ *          SGL_ESTATE. */
 SGL_API int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in,
                           sgl_dvec_t *out, sgl_op_t op, unsigned flags);
 
 /** Scan @p n elements at the root into @p dst (may equal @p src): a
- *  distributed vector is scattered, scanned and gathered back. */
+ *  distributed vector is scattered, scanned and gathered back. Flags and
+ *  errors as sgl_dvec_scan(); bad flags are refused before the scatter. */
 SGL_API int sgl_scan(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
                      const void *src, void *dst, size_t n, unsigned flags);
 

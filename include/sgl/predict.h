@@ -172,7 +172,9 @@ SGL_API void sgl_predict_opts_default(sgl_predict_opts_t *opts);
 
 /** Predict @p algo on @p n elements (split over the workers in proportion
  *  to their number in each subtree). Kernels used: reduce: op_kernel;
- *  scans: "scan" (also for adding offsets) and "sum"; PSRS: "sort"
+ *  scans: "scan", "sum" and "offset" (the local-first scan's in-place
+ *  add of a worker's offset; a machine without it prices that pass as
+ *  "scan"); PSRS: "sort"
  *  (per element: the local sort is a linear radix sort), "merge"
  *  (per element and per 2-way merge level) and, if the machine has it,
  *  "copy" (per element the masters copy: the concatenated samples).
