@@ -625,14 +625,16 @@ static size_t flush_bytes(size_t workers)
 }
 
 /* Median of TRIALS runs (after a warm-up) of reduce, product, scan and
- * offset (the last only with several workers). */
+ * offset (the last only with several workers). Each trial runs every
+ * kernel once, so that a change in the host's load moves them alike: the
+ * scan's AUTO compares sum against offset. */
 static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
                           const struct kjob *j, int many)
 {
     size_t fb = flush_bytes(j->workers);
     sgl_dvec_t *x = NULL, *y = NULL;
     uint64_t seed = 1 + j->si;
-    double tr[KTRIALS_MAX], res;
+    double tr[4][KTRIALS_MAX], res;
     int trials = ktrials(j->n);
     int rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM, &seed,
                              sizeof seed, &x);
@@ -640,8 +642,9 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
         rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_NONE, NULL, 0,
                              &y);
     static const int what[4] = {K_SUM, K_PRODUCT, K_SCAN, K_OFFSET};
-    for (int w = 0; !rc && w < (many ? 4 : 3); w++) {
-        for (int t = -1; !rc && t < trials; t++) {
+    int nw = many ? 4 : 3;
+    for (int t = -1; !rc && t < trials; t++) {
+        for (int w = 0; !rc && w < nw; w++) {
             if ((rc = flush_task(root, &fb, sizeof fb)))
                 break;
             sgl_trace_clear(rt);
@@ -657,14 +660,14 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
                                      0, &res);
             double el = bench_now() - a;
             if (t >= 0)
-                tr[t] = many ? step_per_element(rt, what[w] == K_SCAN ||
-                                                        what[w] == K_OFFSET,
-                                                sgl_dvec_counts(x), 1)
-                             : el / (double)j->n;
+                tr[w][t] = many ? step_per_element(rt, what[w] == K_SCAN ||
+                                                           what[w] == K_OFFSET,
+                                                   sgl_dvec_counts(x), 1)
+                                : el / (double)j->n;
         }
-        if (!rc)
-            j->k->c[many][what[w]][j->si] = bench_median(tr, trials);
     }
+    for (int w = 0; !rc && w < nw; w++)
+        j->k->c[many][what[w]][j->si] = bench_median(tr[w], trials);
     size_t none = 0;
     int r2 = flush_task(root, &none, sizeof none);
     rc = rc ? rc : r2;
