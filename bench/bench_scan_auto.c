@@ -1,14 +1,16 @@
 /* Does SGL_SCAN_AUTO pick the faster scan? For n = 1e4 .. 1e8 doubles on
- * the tree SGL_SHAPE (default "core:2"), with the machine file of that
- * tree (from sgl-probe), each point:
+ * the tree SGL_SHAPE (default "core:2", as bench_algorithms), with the
+ * machine file of that tree (from sgl-probe with the same SGL_SHAPE), each
+ * point:
  *
  *   - the model's prices of both variants (sgl_predict_algorithm(), "scan"
  *     for local-first, "scan-rts" for reduce-first) and its pick
  *     (sgl_scan_variant() with SGL_SCAN_AUTO, as the scan resolves it);
  *   - both variants measured: T paired trials, local-first and
  *     reduce-first one after the other in alternating order, each run
- *     from cold caches as sgl-probe measured the kernels; medians with
- *     their interquartile range; then AUTO itself (its time includes the
+ *     from cold caches as sgl-probe measured the kernels (--warm: without
+ *     the flush, the input in cache where it fits); medians with their
+ *     interquartile range; then AUTO itself (its time includes the
  *     pricing);
  *   - which variant was faster, and whether the pick was.
  *
@@ -18,7 +20,8 @@
  * programs moves single runs by more than the variants differ at small n.
  * Table and summary ("pick right in k of N points") on stdout, progress
  * on stderr.
- * Usage: bench_scan_auto --machine FILE [--quick]   (--quick: n <= 1e6) */
+ * Usage: bench_scan_auto --machine FILE [--quick] [--warm]
+ *        (--quick: n <= 1e6) */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -45,6 +48,7 @@ struct point {
 
 static struct point points[MAX_POINTS];
 static int npoints;
+static int warm; /* --warm: no cache flush before a run */
 
 /* More trials where a run is short and the noise relatively large. */
 static int trials_for(size_t n)
@@ -75,11 +79,11 @@ static int flush_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     return SGL_OK;
 }
 
-/* One timed scan from cold caches. */
+/* One timed scan, from cold caches unless --warm (@flush 0). */
 static int timed_scan(sgl_ctx_t *root, const sgl_dvec_t *in, sgl_dvec_t *out,
                       unsigned flags, size_t flush, double *ret)
 {
-    int rc = flush_task(root, &flush, sizeof flush);
+    int rc = flush ? flush_task(root, &flush, sizeof flush) : SGL_OK;
     if (rc)
         return rc;
     double t0 = bench_now();
@@ -110,7 +114,8 @@ static int measure(sgl_ctx_t *root, struct point *p)
         rc = sgl_dvec_create(root, SGL_F64, 0, p->n, SGL_FILL_NONE, NULL, 0,
                              &out);
     size_t workers = sgl_ctx_workers(root);
-    size_t flush = BENCH_FLUSH_BYTES / workers > ((size_t)16 << 20)
+    size_t flush = warm ? 0
+                   : BENCH_FLUSH_BYTES / workers > ((size_t)16 << 20)
                        ? BENCH_FLUSH_BYTES / workers
                        : (size_t)16 << 20;
     double t;
@@ -196,8 +201,9 @@ static unsigned faster(const struct point *p, int *ret_wins)
 
 static void report(const char *tree, const char *file)
 {
-    printf("scan sum f64 on %s, machine file %s; ms, medians [quartiles]\n",
-           tree, file);
+    printf("scan sum f64 on %s, %s caches, machine file %s; ms, medians "
+           "[quartiles]\n",
+           tree, warm ? "warm" : "cold", file);
     printf("%11s %9s %9s %6s  %-22s %-22s %9s %7s %7s %s\n", "n",
            "pred loc", "pred red", "pick", "local-first",
            "reduce-first", "auto", "faster", "loc won", "pick");
@@ -235,10 +241,13 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--quick") == 0)
             top = 1000000;
+        else if (strcmp(argv[i], "--warm") == 0)
+            warm = 1;
         else if (strcmp(argv[i], "--machine") == 0 && i + 1 < argc)
             file = argv[++i];
         else {
-            fprintf(stderr, "usage: %s --machine FILE [--quick]\n", argv[0]);
+            fprintf(stderr, "usage: %s --machine FILE [--quick] [--warm]\n",
+                    argv[0]);
             return 2;
         }
     }
