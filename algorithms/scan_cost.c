@@ -12,21 +12,25 @@
  * With centralised data the up pass scatters the blocks and the down pass
  * gathers the results. One worker alone: m*c(scan).
  *
- * The variants move the same words in the same supersteps and each makes
- * one scan pass over a worker's block; they differ in the other pass, a
- * reduction (reads m) against the offset add (reads and writes m in
- * place). Counting memory traffic would price the add dearer, yet on the
- * 2-core EPYC this was written on the add ran at 0.33 ns per element and
- * the reduction at 0.46 (2 workers, 5e6..5e7 elements each): neither pass
- * is memory-bound there. The compiler turns the reduction's eight
- * accumulators into 2-wide adds whose accumulators live on the stack, a
- * store-to-load chain, while the add is a scalar loop of independent
- * elements; the scan itself, one dependent add per element, costs 0.9.
- * In cache the order flips (add 0.5, reduction 0.42). So each pass is
- * priced by the kernel the probe measures for it, "offset" for the add; a
- * machine file without that kernel prices the add as "scan", as before.
- * Worker 0 adds nothing (its offset is the identity), which also leaves
- * the memory it shares to the others. */
+ * The variants move the same words in the same supersteps, and each
+ * makes one scan pass over a worker's block (about 0.85 ns per element on
+ * the 2-core EPYC this was measured on: one dependent add per element).
+ * They differ in the other pass: a reduction (reads m) against the offset
+ * add (reads and writes m in place). Counting memory traffic prices the
+ * add dearer, yet there the add ran at 0.27..0.37 ns per element and the
+ * reduction at 0.42..0.47, in cache and out of it (1e4..5e7 elements per
+ * worker, 2 workers): neither is memory-bound. GCC -O2 turns the
+ * reduction's eight accumulators into 2-wide adds whose accumulators stay
+ * on the stack (a store-to-load chain per iteration), while the add is a
+ * scalar loop of independent elements, about one per cycle. Worker 0 adds
+ * nothing (its offset is the identity), so that pass also leaves a core
+ * to the host's other programs. Where threads are not bound (a shape
+ * given by hand) a worker may wake on the other core between the passes
+ * and find its block in the other cache: in-cache adds then cost 0.5 and
+ * the reduction wins by a little. Which pass is cheaper thus depends on
+ * the machine, the compiler and n, and each pass is priced by the kernel
+ * the probe measures for it: "offset" for the add. A machine file without
+ * it prices the add as "scan", as before. */
 #include "cost.h"
 
 static unsigned nsteps(void *user, const sgl_node_t *master, const void *t)
