@@ -319,6 +319,22 @@ static int machine_copy(const sgl_machine_t *m, sgl_machine_t **ret)
     return rc;
 }
 
+/* Whether the algorithms get a copy of @m: a machine file must hold it
+ * (a shape string) and read back (every level with masters has its
+ * parameters), and without those levels the predictor could not price on
+ * it anyway. Parameters given for the kernels alone (balance) are no
+ * error: they just give the algorithms nothing to price on. */
+static int copyable(const sgl_machine_t *m)
+{
+    sgl_link_params_t p;
+    if (!sgl_machine_shape(m))
+        return 0;
+    for (unsigned l = 0; l < sgl_machine_depth(m); l++)
+        if (sgl_machine_level_params(m, l, &p) != SGL_OK)
+            return 0;
+    return 1;
+}
+
 int sgl_runtime_set_params(sgl_runtime_t *rt, const sgl_machine_t *params)
 {
     if (!rt || !params)
@@ -331,11 +347,9 @@ int sgl_runtime_set_params(sgl_runtime_t *rt, const sgl_machine_t *params)
                              "runtime's (%s)",
                              sgl_machine_source(params),
                              sgl_machine_source(rt->machine));
-    /* The copy first, so that its failure changes nothing. A tree that
-     * no shape string describes cannot be written as a machine file: the
-     * algorithms get no copy of it. */
+    /* The copy first, so that its failure changes nothing. */
     sgl_machine_t *copy = NULL;
-    int rc = sgl_machine_shape(params) ? machine_copy(params, &copy) : SGL_OK;
+    int rc = copyable(params) ? machine_copy(params, &copy) : SGL_OK;
     if (rc)
         return rc;
     sgl_machine_free(rt->params);

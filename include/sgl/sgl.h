@@ -519,7 +519,8 @@ SGL_API int sgl_runtime_set_exchange(sgl_runtime_t *rt, unsigned level,
  *  4 l + W^2 b (g_up + g_down). The runtime also keeps a copy of the
  *  whole tree, levels and kernels (sgl_ctx_params()), on which the
  *  algorithms price their AUTO variants (SGL_SCAN_AUTO); a tree that no
- *  shape string describes (sgl_machine_shape() NULL) gives them none.
+ *  shape string describes (sgl_machine_shape() NULL), or with a level
+ *  of masters that has no parameters, gives them none.
  *  Everything is copied; @p params may be freed after the call; a later
  *  call replaces it. Collective in effect: call it in every process.
  *  @return SGL_OK, SGL_EINVAL (NULL, or another shape), SGL_ENOMEM. */
@@ -527,7 +528,8 @@ SGL_API int sgl_runtime_set_params(sgl_runtime_t *rt,
                                    const sgl_machine_t *params);
 
 /** The copy of the parameters last given to sgl_runtime_set_params(), or
- *  NULL if none were (or @p ctx is NULL). Owned by the runtime, valid
+ *  NULL if none were, they could not be copied (see there), or @p ctx is
+ *  NULL. Owned by the runtime, valid
  *  until the next sgl_runtime_set_params() or sgl_finalize(); read-only.
  *  The same tree in every process that was given the same file. */
 SGL_API const sgl_machine_t *sgl_ctx_params(const sgl_ctx_t *ctx);

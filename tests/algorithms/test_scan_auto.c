@@ -136,6 +136,18 @@ Test(scan_auto, defaults)
     /* Levels but no kernels. */
     RUN_OK(scan_auto_set(rt, NAN, NAN, NAN));
     cr_expect_eq(variant(rt, 1000, SGL_SCAN_AUTO), SGL_SCAN_REDUCE_FIRST);
+    /* Kernels but no levels (as for balancing alone): accepted, nothing
+     * for AUTO to price on. */
+    sgl_machine_opts_t mo;
+    sgl_machine_opts_default(&mo);
+    sgl_machine_t *bare;
+    RUN_OK(sgl_machine_from_shape("core:3", &mo, &bare));
+    RUN_OK(sgl_machine_set_kernel(bare, "sum", 1e-9));
+    RUN_OK(sgl_machine_set_kernel(bare, "scan", 1e-9));
+    RUN_OK(sgl_machine_set_kernel(bare, "offset", 1e-10));
+    RUN_OK(sgl_runtime_set_params(rt, bare));
+    sgl_machine_free(bare);
+    cr_expect_eq(variant(rt, 1000, SGL_SCAN_AUTO), SGL_SCAN_REDUCE_FIRST);
     /* An old machine file: no "offset", the add priced as a scan, which
      * costs more than the reduction. */
     RUN_OK(scan_auto_set(rt, 5e-10, 1e-9, NAN));
