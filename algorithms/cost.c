@@ -6,6 +6,7 @@
  * written before the probe measured it price the local-first scan's
  * offset add as a scan pass. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cost.h"
@@ -24,15 +25,30 @@ void sgl__cost_add(sgl_work_t *w, const char *kernel, double amount,
     w->nterms++;
 }
 
-void sgl__cost_children(const sgl_node_t *master, const struct cost_task *t,
-                        sgl_pstep_t *st, enum cost_phase phase)
+/* The summed speeds of workers [first, first + count). */
+static double speed_of(const double *speed, size_t first, size_t count)
+{
+    double s = 0;
+    for (size_t w = first; w < first + count; w++)
+        s += speed[w];
+    return s;
+}
+
+void sgl__cost_children(const struct cost_algo *a, const sgl_node_t *master,
+                        const struct cost_task *t, sgl_pstep_t *st,
+                        enum cost_phase phase)
 {
     struct cost_task *child = st->child_task;
-    double below = (double)sgl_node_workers(master);
+    size_t first = sgl_node_first_worker(master);
+    double below = a->speed ? speed_of(a->speed, first,
+                                       sgl_node_workers(master))
+                            : (double)sgl_node_workers(master);
     for (unsigned i = 0; i < st->arity; i++) {
         const sgl_node_t *c = sgl_node_child(master, i);
-        double share = (double)sgl_node_workers(c) / below;
-        child[i] = (struct cost_task){phase, t->n * share};
+        double w = a->speed ? speed_of(a->speed, sgl_node_first_worker(c),
+                                       sgl_node_workers(c))
+                            : (double)sgl_node_workers(c);
+        child[i] = (struct cost_task){phase, t->n * (w / below)};
     }
 }
 
@@ -108,6 +124,21 @@ int sgl_predict_algorithm(const sgl_machine_t *m, sgl_predict_algo_t algo,
         sgl__cost_psrs_program(&prog);
     else
         sgl__cost_scan_program(&prog);
+    /* Split as the runtime splits: by the workers' speeds when their c
+     * differ (sgl_runtime_set_balance()). */
+    size_t p = sgl_machine_workers(m);
+    double *speed = malloc(p * sizeof *speed);
+    if (!speed)
+        return sgl_error_set(SGL_ENOMEM, "sgl_predict_algorithm: out of "
+                                         "memory");
+    int rc = sgl_machine_worker_speeds(m, NULL, speed);
+    int alike = 1;
+    for (size_t w = 1; w < p; w++)
+        alike &= speed[w] == speed[0];
+    a.speed = alike || a.o.by_workers ? NULL : speed;
     struct cost_task root = {COST_ROOT, n};
-    return sgl_predict_program(m, &prog, &root, ret);
+    if (rc == SGL_OK)
+        rc = sgl_predict_program(m, &prog, &root, ret);
+    free(speed);
+    return rc;
 }

@@ -34,6 +34,8 @@ struct cost_algo {
     double P;
     int copy; /* the machine has a "copy" kernel */
     int offset; /* the machine has an "offset" kernel */
+    const double *speed; /* per worker (sgl_machine_worker_speeds()), as
+                            the runtime splits by them; NULL: all alike */
 };
 
 /* log2(x), 0 below 1. */
@@ -42,7 +44,8 @@ double sgl__cost_lg(double x);
 void sgl__cost_add(sgl_work_t *w, const char *kernel, double amount,
                    double size);
 /* Give each child its share of the subtree's elements, in @phase. */
-void sgl__cost_children(const sgl_node_t *master, const struct cost_task *t,
+void sgl__cost_children(const struct cost_algo *a, const sgl_node_t *master,
+                        const struct cost_task *t,
                         sgl_pstep_t *st, enum cost_phase phase);
 
 /* Each algorithm's program: nsteps, step and work. */

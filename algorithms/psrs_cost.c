@@ -55,7 +55,7 @@ static int step(void *user, const sgl_node_t *master, const void *t,
     double wx = (double)sgl_node_workers(master), m = task->n / wx;
     int root = task->phase == COST_ROOT;
     enum cost_phase ph = root ? root_steps[s] : task->phase;
-    sgl__cost_children(master, task, st, ph);
+    sgl__cost_children(a, master, task, st, ph);
     st->exchange = ph == COST_X;
     for (unsigned i = 0; i < st->arity; i++) {
         double wi = (double)sgl_node_workers(sgl_node_child(master, i));

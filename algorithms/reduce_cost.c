@@ -18,7 +18,7 @@ static int step(void *user, const sgl_node_t *master, const void *t,
     const struct cost_task *child = st->child_task;
     double eb = a->o.elem_bytes, p = st->arity;
     (void)s;
-    sgl__cost_children(master, t, st, COST_REDUCE);
+    sgl__cost_children(a, master, t, st, COST_REDUCE);
     for (unsigned i = 0; i < st->arity; i++) {
         st->down[i] = a->o.centralised ? child[i].n * eb : 0;
         st->up[i] = eb;

@@ -49,7 +49,7 @@ static int step(void *user, const sgl_node_t *master, const void *t,
     int root = task->phase == COST_ROOT;
     enum cost_phase ph = root ? (s == 0 ? COST_UP : COST_DOWN) : task->phase;
     int rts = a->algo == SGL_PREDICT_SCAN_RTS;
-    sgl__cost_children(master, task, st, ph);
+    sgl__cost_children(a, master, task, st, ph);
     for (unsigned i = 0; i < st->arity; i++) {
         double block = a->o.centralised ? child[i].n * eb : 0;
         st->down[i] = ph == COST_UP ? block : eb;

@@ -165,13 +165,21 @@ typedef struct sgl_predict_opts {
                                  distributed over the workers */
     const char *op_kernel;  /**< kernel of the reduction's operator:
                                  "sum" (default) or "product" */
+    int by_workers;         /**< nonzero: data split by the number of
+                                 workers, as under SGL_BALANCE_WORKERS;
+                                 default 0: by the workers' speeds when
+                                 their c differ, as the runtime splits
+                                 under SGL_BALANCE_SPEED */
 } sgl_predict_opts_t;
 
 /** Fill @p opts with the defaults. */
 SGL_API void sgl_predict_opts_default(sgl_predict_opts_t *opts);
 
-/** Predict @p algo on @p n elements (split over the workers in proportion
- *  to their number in each subtree). Kernels used: reduce: op_kernel;
+/** Predict @p algo on @p n elements, split over the workers in
+ *  proportion to their speeds (sgl_machine_worker_speeds(): per-worker c)
+ *  as the runtime splits them, which is their number in each subtree when
+ *  no worker has a c of its own or opts->by_workers is set. Kernels used:
+ *  reduce: op_kernel;
  *  scans: "scan", "sum" and "offset" (the local-first scan's in-place
  *  add of a worker's offset; a machine without it prices that pass as
  *  "scan"); PSRS: "sort"

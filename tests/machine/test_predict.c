@@ -295,7 +295,14 @@ Test(predict, heterogeneous)
     cr_assert_eq(sgl_machine_set_node_params(m, sgl_machine_master(m, 1, 1),
                                              &fast),
                  SGL_OK);
-    sgl_prediction_t r = predict(m, SGL_PREDICT_REDUCE, 600, 1);
+    /* Split by worker count: the slow workers set the pace. */
+    sgl_predict_opts_t o;
+    sgl_predict_opts_default(&o);
+    o.elem_bytes = 1;
+    o.by_workers = 1;
+    sgl_prediction_t r;
+    cr_assert_eq(sgl_predict_algorithm(m, SGL_PREDICT_REDUCE, 600, &o, &r),
+                 SGL_OK);
     cr_expect_eq(r.total, 530.5);
     cr_expect_eq(r.level[2].work, 300, "critical worker is worker 1");
     cr_expect_eq(r.level[1].work, 2);
@@ -305,9 +312,31 @@ Test(predict, heterogeneous)
     /* Slow worker 1 is on the critical path; make node 1 slower still. */
     cr_assert_eq(sgl_machine_set_worker_kernel(m, 4, "sum", 4), SGL_OK);
     /* node 1: 400 + 4 + 0.4 + 2 = 406.4 > 322.5 */
-    r = predict(m, SGL_PREDICT_REDUCE, 600, 1);
+    cr_assert_eq(sgl_predict_algorithm(m, SGL_PREDICT_REDUCE, 600, &o, &r),
+                 SGL_OK);
     expect_near(r.total, 406.4 + 2 + 6 + 200, "slower node 1");
     cr_expect_eq(r.level[1].syncs, 2);
+    sgl_machine_free(m);
+}
+
+/* By speed, as the runtime splits: worker 1 at half speed gets a third
+ * of the elements, and both finish at once; by worker count it sets the
+ * pace with half of them. */
+Test(predict, split_by_speed)
+{
+    sgl_machine_t *m = shape("core:2");
+    set_level(m, 0, 10, 0, 0);
+    cr_assert_eq(sgl_machine_set_worker_kernel(m, 0, "sum", 1), SGL_OK);
+    cr_assert_eq(sgl_machine_set_worker_kernel(m, 1, "sum", 2), SGL_OK);
+    sgl_prediction_t r = predict(m, SGL_PREDICT_REDUCE, 300, 1);
+    cr_expect_eq(r.level[1].work, 200, "by speed: %g", r.level[1].work);
+    sgl_predict_opts_t o;
+    sgl_predict_opts_default(&o);
+    o.elem_bytes = 1;
+    o.by_workers = 1;
+    cr_assert_eq(sgl_predict_algorithm(m, SGL_PREDICT_REDUCE, 300, &o, &r),
+                 SGL_OK);
+    cr_expect_eq(r.level[1].work, 300, "by workers: %g", r.level[1].work);
     sgl_machine_free(m);
 }
 
