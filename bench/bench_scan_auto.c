@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "bench_env.h"
-#include "cache_flush.h"
+#include "flush_task.h"
 #include "timing.h"
 
 #include <sgl/algorithms.h>
@@ -56,34 +56,12 @@ static int trials_for(size_t n)
     return n <= 1000000 ? MAX_TRIALS : n <= 10000000 ? 11 : 7;
 }
 
-/* Every worker writes a buffer of its own, larger than its share of the
- * last-level cache, so that the next run starts cold on every thread and
- * process (sgl-probe's protocol); 0 bytes frees it. */
-static int flush_task(sgl_ctx_t *ctx, const void *arg, size_t size)
-{
-    if (!sgl_ctx_is_worker(ctx))
-        return sgl_pardo(ctx, flush_task, arg, size);
-    static _Thread_local unsigned char *buf;
-    static _Thread_local unsigned char v;
-    size_t bytes = *(const size_t *)arg;
-    if (bytes == 0) {
-        free(buf);
-        buf = NULL;
-        return SGL_OK;
-    }
-    if (!buf && !(buf = malloc(bytes)))
-        return sgl_error_set(SGL_ENOMEM, "bench_scan_auto: out of memory "
-                                         "flushing caches");
-    memset(buf, ++v, bytes);
-    __asm__ volatile("" ::"r"(buf) : "memory");
-    return SGL_OK;
-}
 
 /* One timed scan, from cold caches unless --warm (@flush 0). */
 static int timed_scan(sgl_ctx_t *root, const sgl_dvec_t *in, sgl_dvec_t *out,
                       unsigned flags, size_t flush, double *ret)
 {
-    int rc = flush ? flush_task(root, &flush, sizeof flush) : SGL_OK;
+    int rc = flush ? bench_flush_task(root, &flush, sizeof flush) : SGL_OK;
     if (rc)
         return rc;
     double t0 = bench_now();
@@ -114,10 +92,7 @@ static int measure(sgl_ctx_t *root, struct point *p)
         rc = sgl_dvec_create(root, SGL_F64, 0, p->n, SGL_FILL_NONE, NULL, 0,
                              &out);
     size_t workers = sgl_ctx_workers(root);
-    size_t flush = warm ? 0
-                   : BENCH_FLUSH_BYTES / workers > ((size_t)16 << 20)
-                       ? BENCH_FLUSH_BYTES / workers
-                       : (size_t)16 << 20;
+    size_t flush = warm ? 0 : bench_flush_bytes(workers);
     double t;
     /* Warm-up: the output's pages are touched once, by both variants. */
     if (!rc)
@@ -138,7 +113,7 @@ static int measure(sgl_ctx_t *root, struct point *p)
             rc = timed_scan(root, in, out, SGL_SCAN_AUTO, flush, &p->au[k]);
     }
     size_t none = 0;
-    int r2 = flush_task(root, &none, sizeof none);
+    int r2 = bench_flush_task(root, &none, sizeof none);
     rc = rc ? rc : r2;
     r2 = out ? sgl_dvec_free(root, out) : SGL_OK;
     rc = rc ? rc : r2;
@@ -274,7 +249,7 @@ int main(int argc, char **argv)
     }
     rc = sgl_algorithms_register(rt);
     if (!rc)
-        rc = sgl_task_register(rt, flush_task, "bench_scan_auto.flush");
+        rc = sgl_task_register(rt, bench_flush_task, "bench_scan_auto.flush");
     if (!rc)
         rc = sgl_machine_load(file, &params);
     if (!rc)

@@ -50,7 +50,7 @@
 #include <sgl/sgl.h>
 #include <sgl/sgl_mpi.h>
 
-#include "cache_flush.h"
+#include "flush_task.h"
 #include "probe_fit.h"
 #include "probe_workers.h"
 #include "timing.h"
@@ -513,7 +513,7 @@ static void raw_mpi_exchange(const sgl_machine_t *m, unsigned L, int rank,
  * block sizes (1e4 .. 1e7 elements per worker; 1e4 .. 1e6 with --quick),
  * each point a median of ktrials() timed runs after one warm-up (more at
  * small sizes, where a run is short and the box's noise large); reductions
- * and scans from cold caches (flush_task() on every worker), sorts right
+ * and scans from cold caches (bench_flush_task() on every worker), sorts right
  * after the fill of a fresh vector, each as bench_main runs them. Two
  * tables:
  *
@@ -594,36 +594,6 @@ static double step_per_element(sgl_runtime_t *rt, long which,
     return worst;
 }
 
-/* Every worker of the tree writes a buffer of its own of *arg bytes
- * (larger than its share of the last-level cache), so that the next run
- * starts cold on every thread and every process; 0 bytes frees it. The
- * buffer is thread-local: threads of one process must not share it. */
-static int flush_task(sgl_ctx_t *ctx, const void *arg, size_t size)
-{
-    if (!sgl_ctx_is_worker(ctx))
-        return sgl_pardo(ctx, flush_task, arg, size);
-    static _Thread_local unsigned char *buf;
-    static _Thread_local unsigned char v;
-    size_t bytes = *(const size_t *)arg;
-    if (bytes == 0) {
-        free(buf);
-        buf = NULL;
-        return SGL_OK;
-    }
-    if (!buf && !(buf = malloc(bytes)))
-        return sgl_error_set(SGL_ENOMEM, "sgl-probe: out of memory "
-                                         "flushing caches");
-    memset(buf, ++v, bytes);
-    __asm__ volatile("" ::"r"(buf) : "memory");
-    return SGL_OK;
-}
-
-static size_t flush_bytes(size_t workers)
-{
-    size_t b = BENCH_FLUSH_BYTES / (workers ? workers : 1);
-    return b > ((size_t)16 << 20) ? b : (size_t)16 << 20;
-}
-
 /* Median of TRIALS runs (after a warm-up) of reduce, product, scan and
  * offset (the last only with several workers). Each trial runs every
  * kernel once, so that a change in the host's load moves them alike: the
@@ -631,7 +601,7 @@ static size_t flush_bytes(size_t workers)
 static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
                           const struct kjob *j, int many)
 {
-    size_t fb = flush_bytes(j->workers);
+    size_t fb = bench_flush_bytes(j->workers);
     sgl_dvec_t *x = NULL, *y = NULL;
     uint64_t seed = 1 + j->si;
     double tr[4][KTRIALS_MAX], res;
@@ -645,7 +615,7 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
     int nw = many ? 4 : 3;
     for (int t = -1; !rc && t < trials; t++) {
         for (int w = 0; !rc && w < nw; w++) {
-            if ((rc = flush_task(root, &fb, sizeof fb)))
+            if ((rc = bench_flush_task(root, &fb, sizeof fb)))
                 break;
             sgl_trace_clear(rt);
             double a = bench_now();
@@ -669,7 +639,7 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
     for (int w = 0; !rc && w < nw; w++)
         j->k->c[many][what[w]][j->si] = bench_median(tr[w], trials);
     size_t none = 0;
-    int r2 = flush_task(root, &none, sizeof none);
+    int r2 = bench_flush_task(root, &none, sizeof none);
     rc = rc ? rc : r2;
     r2 = sgl_dvec_free(root, y);
     rc = rc ? rc : r2;
@@ -784,7 +754,7 @@ static int register_kernel_tasks(sgl_runtime_t *rt)
     if (!rc)
         rc = sgl_task_register(rt, kernels_task, "kernels");
     if (!rc)
-        rc = sgl_task_register(rt, flush_task, "flush");
+        rc = sgl_task_register(rt, bench_flush_task, "flush");
     return rc;
 }
 
