@@ -65,7 +65,7 @@ mpiexec -n 2 --bind-to core -x SGL_SHAPE=rank:2 sh -c \
      shift; exec "$@"' sh "$cg" \
     "$build/bench/sgl-probe" "${quick[@]}" --per-worker -o "$machine" \
     > "$out/balance-probe.txt"
-grep -A3 '^per-worker' "$out/balance-probe.txt" >&2
+grep -A3 '^per-worker' "$out/balance-probe.txt"
 mpiexec -n 2 --bind-to core -x SGL_SHAPE=rank:2 \
     "$build/bench/bench_balance" --cgroup "$cg" --machine "$machine" \
     --slow-rank 1 --reps "$reps" "${quick[@]}"
