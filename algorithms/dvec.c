@@ -371,6 +371,14 @@ static int scatter_rec(sgl_ctx_t *ctx, const struct scatter_arg *a,
         size_t first, own;
         TRY(sgl__algo_layout_range(ctx, a->n, sgl_ctx_first_worker(ctx),
                                    &first, &own));
+        /* The master cut by the same layout: a difference means the
+         * processes disagree on the workers' weights. */
+        if (own != count)
+            return sgl_error_set(SGL_ESTATE,
+                                 "worker %zu: got %zu elements where the "
+                                 "layout gives it %zu (were the machine "
+                                 "parameters set in every process?)",
+                                 sgl_ctx_first_worker(ctx), count, own);
         void *data = malloc(count ? count * a->elem_size : 1);
         if (!data)
             return sgl_error_set(SGL_ENOMEM, "out of memory");
