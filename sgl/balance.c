@@ -70,15 +70,18 @@ int sgl_ctx_worker_weights(const sgl_ctx_t *ctx, const char *kernel,
     size_t p = sgl_machine_workers(rt->machine);
     if (first > p || count > p - first)
         return sgl_error_set(SGL_EINVAL,
-                             "%s: workers %zu..%zu are outside the tree's "
-                             "%zu",
+                             "%s: workers [%zu, %zu) are outside the "
+                             "tree's %zu",
                              fn, first, first + count, p);
     double *s = NULL;
     int got = 0;
     if (rt->balance == SGL_BALANCE_SPEED && kernel) {
         if (!(s = malloc(p * sizeof *s)))
             return sgl_error_set(SGL_ENOMEM, "%s: out of memory", fn);
-        got = sgl__worker_speeds(rt->machine, kernel, s);
+        if ((got = sgl__worker_speeds(rt->machine, kernel, s)) < 0) {
+            free(s);
+            return sgl_error_set(SGL_ENOMEM, "%s: out of memory", fn);
+        }
     }
     for (size_t i = 0; i < count; i++) {
         size_t w = first + i;
