@@ -37,22 +37,30 @@ export OMPI_MCA_mpi_yield_when_idle=1 OMP_WAIT_POLICY=PASSIVE
 # The shortest period the kernel takes (quota >= 1 ms): a task of a few
 # ms already runs at the quota's pace, not in one unthrottled burst.
 period=$((100000 / quota)) cg=
+no_controller() {
+    [ -z "$cg" ] || rmdir "$cg" 2>/dev/null || true
+    echo "balance.sh: no writable cgroup cpu controller here (needs root" \
+         "and cgroup v1's cpu or v2 with cpu${1:+; $1}): skipped" >&2
+    exit 77
+}
+# Anything short of a working quota (a read-only or undelegated
+# hierarchy, a container's limits) is no controller, not a failure.
 if [ -w /sys/fs/cgroup/cpu ] && [ -f /sys/fs/cgroup/cpu/cpu.cfs_quota_us ]; then
     cg=/sys/fs/cgroup/cpu/sgl-balance.$$
-    mkdir "$cg"
-    echo $period > "$cg/cpu.cfs_period_us"
-    echo 1000 > "$cg/cpu.cfs_quota_us"
+    mkdir "$cg" 2>/dev/null || { cg=; no_controller "cannot create a cgroup"; }
+    { echo $period > "$cg/cpu.cfs_period_us" &&
+      echo 1000 > "$cg/cpu.cfs_quota_us"; } 2>/dev/null ||
+        no_controller "cannot set a quota"
 elif [ -f /sys/fs/cgroup/cgroup.controllers ] &&
      grep -qw cpu /sys/fs/cgroup/cgroup.controllers &&
      [ -w /sys/fs/cgroup ]; then
     echo +cpu > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || true
     cg=/sys/fs/cgroup/sgl-balance.$$
-    mkdir "$cg"
-    echo "1000 $period" > "$cg/cpu.max"
+    mkdir "$cg" 2>/dev/null || { cg=; no_controller "cannot create a cgroup"; }
+    echo "1000 $period" > "$cg/cpu.max" 2>/dev/null ||
+        no_controller "cannot set a quota"
 else
-    echo "balance.sh: no writable cgroup cpu controller here (needs root" \
-         "and cgroup v1's cpu or v2 with cpu): skipped" >&2
-    exit 77
+    no_controller
 fi
 trap 'rmdir "$cg" 2>/dev/null || true' EXIT
 mkdir -p "$out"
