@@ -113,6 +113,11 @@ static inline size_t algo_split(size_t n, size_t w, size_t p)
     return (size_t)(((algo_u128)n * w) / p);
 }
 
+/* The summed weights (sgl_ctx_worker_weights(), overall speeds) of the
+ * tree's workers 0 .. w-1 for w = 0 .. P: P + 1 entries, the first 0,
+ * integers below 2^53 so that the sums are exact. Free with free(). */
+int sgl__algo_weight_prefix(const sgl_ctx_t *ctx, uint64_t **ret);
+
 /* The distributed vectors' layout of a whole vector of @n elements:
  * worker w holds [n S_w / S, n S_{w+1} / S), S_w the summed weights of
  * the workers before it (sgl_ctx_worker_weights(), their overall speeds:

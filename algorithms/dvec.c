@@ -168,9 +168,7 @@ int sgl__algo_check_vec(const sgl_dvec_t *v, const char *fn)
     return SGL_OK;
 }
 
-/* The summed weights of workers 0 .. w for w = 0 .. P (P + 1 entries,
- * the first 0): integers below 2^53, so the sums are exact. */
-static int layout_prefix(const sgl_ctx_t *ctx, uint64_t **ret)
+int sgl__algo_weight_prefix(const sgl_ctx_t *ctx, uint64_t **ret)
 {
     size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
     double *w = malloc(p * sizeof *w);
@@ -200,7 +198,7 @@ int sgl__algo_layout_range(const sgl_ctx_t *ctx, size_t n, size_t w,
                            size_t *ret_first, size_t *ret_count)
 {
     uint64_t *s;
-    TRY(layout_prefix(ctx, &s));
+    TRY(sgl__algo_weight_prefix(ctx, &s));
     size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
     *ret_first = layout_at(n, s, w, p);
     *ret_count = layout_at(n, s, w + 1, p) - *ret_first;
@@ -211,7 +209,7 @@ int sgl__algo_layout_range(const sgl_ctx_t *ctx, size_t n, size_t w,
 int sgl__algo_layout_counts(const sgl_ctx_t *ctx, size_t n, size_t *counts)
 {
     uint64_t *s;
-    TRY(layout_prefix(ctx, &s));
+    TRY(sgl__algo_weight_prefix(ctx, &s));
     size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
     size_t w = sgl_ctx_first_worker(ctx);
     for (unsigned i = 0; i < sgl_ctx_children(ctx); i++) {

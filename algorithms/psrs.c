@@ -33,7 +33,6 @@
  * incoming runs in step 4, the runs and the merged block in step 5 (the
  * old block is freed first, the runs right after the merge). The closed
  * form of the cost is in psrs_cost.c. */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -469,45 +468,40 @@ static int choose_pivots(sgl_dvec_t *v, void *msgs, size_t p, size_t s,
  * can be far smaller, so uneven weights take up to 16x as many (the
  * heaviest over the lightest, 4x), as long as the root's P s samples stay
  * below 2^22. */
-static size_t oversample(const double *w, size_t p)
+static size_t oversample(const uint64_t *wsum, size_t p)
 {
-    double lo = w[0], hi = w[0];
-    for (size_t i = 1; i < p; i++) {
-        lo = fmin(lo, w[i]);
-        hi = fmax(hi, w[i]);
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (size_t i = 0; i < p; i++) {
+        uint64_t w = wsum[i + 1] - wsum[i];
+        lo = w < lo ? w : lo;
+        hi = w > hi ? w : hi;
     }
-    size_t f = (size_t)ceil(4 * hi / lo), room = ((size_t)1 << 22) / (p * p);
+    size_t f = (size_t)((4 * hi + lo - 1) / lo);
+    size_t room = ((size_t)1 << 22) / (p * p);
     f = f < 16 ? f : 16;
     f = f < room ? f : room;
     return p * (f > 1 ? f : 1);
 }
 
-/* The workers' weights as P + 1 prefix sums, or NULL (*ret) when they
- * are all equal; *ret_s the samples per worker. */
+/* The workers' weights as P + 1 prefix sums (the vectors' layout's), or
+ * NULL (*ret) when they are all equal; *ret_s the samples per worker. */
 static int worker_weights(sgl_ctx_t *root, size_t p, uint64_t **ret,
                           size_t *ret_s)
 {
+    uint64_t *s;
     *ret = NULL;
     *ret_s = p;
-    double *w = malloc(p * sizeof *w);
-    uint64_t *s = malloc((p + 1) * sizeof *s);
-    int rc = w && s ? sgl_ctx_worker_weights(root, NULL, 0, p, w)
-                    : sgl_error_set(SGL_ENOMEM, "sort: out of memory at "
-                                                "the root");
+    TRY(sgl__algo_weight_prefix(root, &s));
     int equal = 1;
-    for (size_t i = 0; !rc && i < p; i++) {
-        s[i + 1] = (i ? s[i] : 0) + (uint64_t)w[i];
-        equal &= w[i] == w[0];
-    }
-    if (!rc && !equal) {
-        s[0] = 0;
-        *ret = s;
-        *ret_s = oversample(w, p);
-    } else {
+    for (size_t i = 1; i < p; i++)
+        equal &= s[i + 1] - s[i] == s[1] - s[0];
+    if (equal) {
         free(s);
+    } else {
+        *ret = s;
+        *ret_s = oversample(s, p);
     }
-    free(w);
-    return rc;
+    return SGL_OK;
 }
 
 /* PSRS at the root, in the paper's steps: the root sees only samples,
