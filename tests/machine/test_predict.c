@@ -32,13 +32,15 @@ static void set_all_kernels(sgl_machine_t *m, double c)
         cr_assert_eq(sgl_machine_set_kernel(m, k[i], c), SGL_OK);
 }
 
-static sgl_prediction_t predict(const sgl_machine_t *m,
-                                sgl_predict_algo_t algo, double n,
-                                double elem_bytes)
+/* A prediction, split by speed or (@by_workers) by worker count. */
+static sgl_prediction_t predict_split(const sgl_machine_t *m,
+                                      sgl_predict_algo_t algo, double n,
+                                      double elem_bytes, int by_workers)
 {
     sgl_predict_opts_t o;
     sgl_predict_opts_default(&o);
     o.elem_bytes = elem_bytes;
+    o.by_workers = by_workers;
     sgl_prediction_t r;
     cr_assert_eq(sgl_predict_algorithm(m, algo, n, &o, &r), SGL_OK, "%s",
                  sgl_last_error());
@@ -50,6 +52,13 @@ static sgl_prediction_t predict(const sgl_machine_t *m,
                                                       "%.17g",
               sum, r.total);
     return r;
+}
+
+static sgl_prediction_t predict(const sgl_machine_t *m,
+                                sgl_predict_algo_t algo, double n,
+                                double elem_bytes)
+{
+    return predict_split(m, algo, n, elem_bytes, 0);
 }
 
 static void expect_near(double got, double want, const char *what)
@@ -296,13 +305,7 @@ Test(predict, heterogeneous)
                                              &fast),
                  SGL_OK);
     /* Split by worker count: the slow workers set the pace. */
-    sgl_predict_opts_t o;
-    sgl_predict_opts_default(&o);
-    o.elem_bytes = 1;
-    o.by_workers = 1;
-    sgl_prediction_t r;
-    cr_assert_eq(sgl_predict_algorithm(m, SGL_PREDICT_REDUCE, 600, &o, &r),
-                 SGL_OK);
+    sgl_prediction_t r = predict_split(m, SGL_PREDICT_REDUCE, 600, 1, 1);
     cr_expect_eq(r.total, 530.5);
     cr_expect_eq(r.level[2].work, 300, "critical worker is worker 1");
     cr_expect_eq(r.level[1].work, 2);
@@ -312,8 +315,7 @@ Test(predict, heterogeneous)
     /* Slow worker 1 is on the critical path; make node 1 slower still. */
     cr_assert_eq(sgl_machine_set_worker_kernel(m, 4, "sum", 4), SGL_OK);
     /* node 1: 400 + 4 + 0.4 + 2 = 406.4 > 322.5 */
-    cr_assert_eq(sgl_predict_algorithm(m, SGL_PREDICT_REDUCE, 600, &o, &r),
-                 SGL_OK);
+    r = predict_split(m, SGL_PREDICT_REDUCE, 600, 1, 1);
     expect_near(r.total, 406.4 + 2 + 6 + 200, "slower node 1");
     cr_expect_eq(r.level[1].syncs, 2);
     sgl_machine_free(m);
@@ -330,12 +332,7 @@ Test(predict, split_by_speed)
     cr_assert_eq(sgl_machine_set_worker_kernel(m, 1, "sum", 2), SGL_OK);
     sgl_prediction_t r = predict(m, SGL_PREDICT_REDUCE, 300, 1);
     cr_expect_eq(r.level[1].work, 200, "by speed: %g", r.level[1].work);
-    sgl_predict_opts_t o;
-    sgl_predict_opts_default(&o);
-    o.elem_bytes = 1;
-    o.by_workers = 1;
-    cr_assert_eq(sgl_predict_algorithm(m, SGL_PREDICT_REDUCE, 300, &o, &r),
-                 SGL_OK);
+    r = predict_split(m, SGL_PREDICT_REDUCE, 300, 1, 1);
     cr_expect_eq(r.level[1].work, 300, "by workers: %g", r.level[1].work);
     sgl_machine_free(m);
 }
