@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include <sgl/version.h>
@@ -25,46 +26,108 @@ double sgl__now(const struct sgl_runtime *rt)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec - rt->epoch;
 }
 
+/* Segment sizes: the first small, so that a master with a few supersteps
+ * keeps little; the later ones one transparent huge page each. */
+#define TRACE_FIRST_BYTES ((size_t)64 << 10)
+#define TRACE_SEG_BYTES ((size_t)2 << 20)
+
+/* The columns follow the fixed fields 8-byte aligned. */
+_Static_assert(sizeof(struct sgl_trace_rec) % sizeof(size_t) == 0 &&
+                   sizeof(size_t) == sizeof(double),
+               "trace columns misaligned");
+
+/* One record's fields, in place in its segment. */
+struct view {
+    struct sgl_trace_rec *rec;
+    size_t *down, *up;     /* arity entries each */
+    size_t *hsent, *hrecv;
+    double *time, *work;
+};
+
+static struct view view_at(const struct sgl_trace *t, size_t r, size_t p)
+{
+    unsigned char *b = r < t->first
+                           ? t->seg[0] + r * t->stride
+                           : t->seg[1 + (r - t->first) / t->per] +
+                                 (r - t->first) % t->per * t->stride;
+    size_t *col = (size_t *)(void *)(b + sizeof(struct sgl_trace_rec));
+    return (struct view){(struct sgl_trace_rec *)(void *)b,
+                         col,
+                         col + p,
+                         col + 2 * p,
+                         col + 3 * p,
+                         (double *)(void *)(col + 4 * p),
+                         (double *)(void *)(col + 5 * p)};
+}
+
+static size_t seg_bytes(const struct sgl_trace *t, size_t k)
+{
+    size_t b = TRACE_SEG_BYTES;
+    return k == 0 ? t->first * t->stride : (t->per * t->stride + b - 1) / b * b;
+}
+
 void sgl__trace_free(struct sgl_trace *t)
 {
-    free(t->rec);
-    free(t->down);
-    free(t->up);
-    free(t->hsent);
-    free(t->hrecv);
-    free(t->time);
-    free(t->work);
+    for (size_t k = 0; k < t->nseg; k++) {
+        if (k == 0)
+            free(t->seg[k]);
+        else
+            munmap(t->seg[k], seg_bytes(t, k));
+    }
+    free(t->seg);
     memset(t, 0, sizeof *t);
 }
 
-static int trace_grow(struct sgl_trace *t, unsigned p)
+/* A segment of @bytes (a multiple of 2 MiB) on a 2 MiB boundary, so that
+ * the kernel can back it with huge pages (MADV_HUGEPAGE: THP in "madvise"
+ * mode, the common default); where it will not, small pages still work. */
+static unsigned char *huge_segment(size_t bytes)
 {
-    size_t cap = t->cap ? 2 * t->cap : 16;
-    struct sgl_trace_rec *rec = realloc(t->rec, cap * sizeof *rec);
-    if (rec)
-        t->rec = rec;
-    size_t *down = realloc(t->down, cap * p * sizeof *down);
-    if (down)
-        t->down = down;
-    size_t *up = realloc(t->up, cap * p * sizeof *up);
-    if (up)
-        t->up = up;
-    size_t *hsent = realloc(t->hsent, cap * p * sizeof *hsent);
-    if (hsent)
-        t->hsent = hsent;
-    size_t *hrecv = realloc(t->hrecv, cap * p * sizeof *hrecv);
-    if (hrecv)
-        t->hrecv = hrecv;
-    double *time = realloc(t->time, cap * p * sizeof *time);
-    if (time)
-        t->time = time;
-    double *work = realloc(t->work, cap * p * sizeof *work);
-    if (work)
-        t->work = work;
-    if (!rec || !down || !up || !hsent || !hrecv || !time || !work)
+    size_t b = TRACE_SEG_BYTES;
+    unsigned char *m = mmap(NULL, bytes + b, PROT_READ | PROT_WRITE,
+                            MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
+        return NULL;
+    size_t lead = (b - (uintptr_t)m % b) % b;
+    if (lead)
+        munmap(m, lead);
+    munmap(m + lead + bytes, b - lead);
+#ifdef MADV_HUGEPAGE
+    madvise(m + lead, bytes, MADV_HUGEPAGE); /* a hint: refusal is harmless */
+#endif
+    return m + lead;
+}
+
+/* Room for record t->n of a master with p children. */
+static int trace_grow(struct sgl_trace *t, size_t p)
+{
+    if (!t->seg) {
+        t->stride = sizeof(struct sgl_trace_rec) + 6 * p * sizeof(size_t);
+        t->first = TRACE_FIRST_BYTES / t->stride;
+        t->first = t->first ? t->first : 1;
+        t->per = TRACE_SEG_BYTES / t->stride;
+        t->per = t->per ? t->per : 1;
+    }
+    if (t->nseg == t->seg_cap) {
+        size_t cap = t->seg_cap ? 2 * t->seg_cap : 8;
+        unsigned char **seg = realloc(t->seg, cap * sizeof *seg);
+        if (!seg)
+            return SGL_ENOMEM;
+        t->seg = seg;
+        t->seg_cap = cap;
+    }
+    unsigned char *s = t->nseg == 0 ? malloc(seg_bytes(t, 0))
+                                    : huge_segment(seg_bytes(t, 1));
+    if (!s)
         return SGL_ENOMEM;
-    t->cap = cap;
+    t->seg[t->nseg++] = s;
     return SGL_OK;
+}
+
+/* Whether record t->n has no segment yet. */
+static int trace_full(const struct sgl_trace *t)
+{
+    return t->nseg == 0 || t->n >= t->first + (t->nseg - 1) * t->per;
 }
 
 void sgl__trace_record(struct sgl_ctx *m, double start)
@@ -82,20 +145,20 @@ void sgl__trace_record(struct sgl_ctx *m, double start)
     /* A full trace or no memory loses records, never the program's
      * result; the loss is counted. */
     if (t->n >= m->rt->trace_max ||
-        (t->n == t->cap && trace_grow(t, p) != SGL_OK)) {
+        (trace_full(t) && trace_grow(t, p) != SGL_OK)) {
         t->dropped++;
         return;
     }
-    t->rec[t->n] = (struct sgl_trace_rec){seq,    m->parent_seq, start,
-                                          end,    master,        exchange};
-    size_t o = t->n * p;
+    struct view v = view_at(t, t->n, p);
+    *v.rec = (struct sgl_trace_rec){seq,   m->parent_seq, start,
+                                    end,   master,        exchange};
     for (unsigned i = 0; i < p; i++) {
-        t->down[o + i] = m->staged == SGL_STAGED_NONE ? 0 : m->counts[i];
-        t->up[o + i] = m->gbytes[i];
-        t->time[o + i] = m->ctime[i];
-        t->work[o + i] = m->cwork[i];
-        t->hsent[o + i] = exchange ? m->hsent[i] : 0;
-        t->hrecv[o + i] = exchange ? m->hrecv[i] : 0;
+        v.down[i] = m->staged == SGL_STAGED_NONE ? 0 : m->counts[i];
+        v.up[i] = m->gbytes[i];
+        v.time[i] = m->ctime[i];
+        v.work[i] = m->cwork[i];
+        v.hsent[i] = exchange ? m->hsent[i] : 0;
+        v.hrecv[i] = exchange ? m->hrecv[i] : 0;
     }
     t->n++;
     /* The index of sgl_trace_step() is stale now. Only the process's top
@@ -131,7 +194,8 @@ static void fill_index(const struct sgl_ctx *c, struct sgl_trace_ref *r,
 static int by_start(const void *a, const void *b)
 {
     const struct sgl_trace_ref *x = a, *y = b;
-    double s = x->ctx->trace.rec[x->i].start, t = y->ctx->trace.rec[y->i].start;
+    double s = view_at(&x->ctx->trace, x->i, x->ctx->node->arity).rec->start;
+    double t = view_at(&y->ctx->trace, y->i, y->ctx->node->arity).rec->start;
     if (s != t)
         return (s > t) - (s < t);
     /* Equal clock readings: the outer level first. */
@@ -166,26 +230,26 @@ int sgl_trace_step(const sgl_runtime_t *rt, size_t i,
         mrt->nindex = n;
     }
     const struct sgl_ctx *c = mrt->index[i].ctx;
-    const struct sgl_trace *t = &c->trace;
-    size_t r = mrt->index[i].i, p = c->node->arity, o = r * p;
+    unsigned p = c->node->arity;
+    struct view v = view_at(&c->trace, mrt->index[i].i, p);
     *ret_step = (sgl_trace_step_t){
         .level = c->node->level,
         .index = c->node->index,
         .first_worker = c->node->first_worker,
         .rank = rt->rank,
-        .seq = t->rec[r].seq,
-        .parent_seq = t->rec[r].parent_seq,
-        .children = (unsigned)p,
-        .start = t->rec[r].start,
-        .end = t->rec[r].end,
-        .master_time = t->rec[r].master,
-        .exchange = t->rec[r].exchange,
-        .down_bytes = t->down + o,
-        .up_bytes = t->up + o,
-        .h_sent_bytes = t->hsent + o,
-        .h_recv_bytes = t->hrecv + o,
-        .child_time = t->time + o,
-        .child_work = t->work + o,
+        .seq = v.rec->seq,
+        .parent_seq = v.rec->parent_seq,
+        .children = p,
+        .start = v.rec->start,
+        .end = v.rec->end,
+        .master_time = v.rec->master,
+        .exchange = v.rec->exchange,
+        .down_bytes = v.down,
+        .up_bytes = v.up,
+        .h_sent_bytes = v.hsent,
+        .h_recv_bytes = v.hrecv,
+        .child_time = v.time,
+        .child_work = v.work,
     };
     return SGL_OK;
 }
