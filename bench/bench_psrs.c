@@ -13,8 +13,10 @@
  * Prints one line per repetition and medians with their spread; the CSV
  * (RFC 4180, bench_csv.h) has one row per measurement: shape, ranks,
  * n_elements, implementation (psrs_direct, psrs_routed, psrs_one_worker,
- * ips4o_parallel, local_sort: PSRS's local sort alone on the values mapped
- * to keys; the last three alone in one process), workers, rep (1..R),
+ * ips4o_parallel, local_sort: PSRS's local sort alone, the function its
+ * one worker calls, on the same doubles; local_sort_premapped: the key
+ * sort on the doubles mapped to keys before the timer starts; the last
+ * four alone in one process), workers, rep (1..R),
  * time_s, root_bytes (bytes the root scattered and gathered) and
  * peak_over_share (the busiest rank's peak memory over its share of the
  * input; psrs_direct only). */
@@ -248,6 +250,8 @@ int main(int argc, char **argv)
     double *t_ips = calloc((size_t)reps, sizeof(double));
     double *t_local = calloc((size_t)reps, sizeof(double));
     double *r_local = calloc((size_t)reps, sizeof(double));
+    double *t_keys = calloc((size_t)reps, sizeof(double));
+    double *r_keys = calloc((size_t)reps, sizeof(double));
     double *r_speed = calloc((size_t)reps, sizeof(double));
     double *r_ips = calloc((size_t)reps, sizeof(double));
     double *r_route = calloc((size_t)reps, sizeof(double));
@@ -289,21 +293,26 @@ int main(int argc, char **argv)
             bench_peer_ips4o(buf, n, (int)P);
             ips = MPI_Wtime() - t0;
         }
-        /* PSRS's local sort alone, on the same values already mapped to
-         * its keys: what one worker's PSRS costs beyond it is the
-         * runtime's and the mapping's share. */
-        double local = NAN;
-        if (!rc && buf) {
+        /* PSRS's local sort alone, the function its one worker calls, on
+         * the same doubles: what one worker's PSRS costs beyond it is the
+         * runtime's share. And the key sort on the values mapped to keys
+         * before the timer starts: beyond that, the mapping's share too.
+         * The two alternate their order. */
+        double local = NAN, keys = NAN;
+        for (int j = 0; j < 2 && !rc && buf; j++) {
+            int values_now = (j == 0) == (k % 2 == 0);
             uint64_t s = seed, *key = (uint64_t *)(void *)buf;
             for (size_t i = 0; i < n; i++) {
                 s = s * 6364136223846793005u + 1442695040888963407u;
                 double x = (double)(s >> 11) * 0x1p-53;
                 memcpy(&key[i], &x, sizeof x);
-                key[i] = sgl__key_f64(key[i]);
+                if (!values_now)
+                    key[i] = sgl__key_f64(key[i]);
             }
             double t0 = MPI_Wtime();
-            rc = sgl__algo_sort_u64(key, n);
-            local = MPI_Wtime() - t0;
+            rc = values_now ? sgl__algo_sort_f64(key, n)
+                            : sgl__algo_sort_u64(key, n);
+            *(values_now ? &local : &keys) = MPI_Wtime() - t0;
         }
         if (rc)
             break;
@@ -325,6 +334,8 @@ int main(int argc, char **argv)
             t_ips[k] = ips;
             t_local[k] = local;
             r_local[k] = o.seconds / local;
+            t_keys[k] = keys;
+            r_keys[k] = o.seconds / keys;
             r_speed[k] = o.seconds / d.seconds;
             r_ips[k] = ips / d.seconds;
         }
@@ -344,6 +355,8 @@ int main(int argc, char **argv)
                     ips, NAN, NAN);
             csv_row(&csv, tree_shape, size, n, "local_sort", 1, k + 1, local,
                     NAN, NAN);
+            csv_row(&csv, tree_shape, size, n, "local_sort_premapped", 1,
+                    k + 1, keys, NAN, NAN);
         }
     }
     if (rank == 0 && !rc) {
@@ -354,6 +367,10 @@ int main(int argc, char **argv)
             summary("PSRS on one worker (psrs_one_worker)", t_one, reps, "s");
             summary("its local sort alone (local_sort)", t_local, reps, "s");
             summary("one worker / local sort (x slower)", r_local, reps, "x");
+            summary("premapped keys (local_sort_premapped)", t_keys, reps,
+                    "s");
+            summary("one worker / premapped keys (x slower)", r_keys, reps,
+                    "x");
             summary("IPS4o parallel sort (ips4o_parallel)", t_ips, reps, "s");
             summary("one worker / direct (speed-up)", r_speed, reps, "x");
             summary("IPS4o / direct (x faster PSRS)", r_ips, reps, "x");
@@ -372,8 +389,9 @@ int main(int argc, char **argv)
         rc = rc ? rc : SGL_EIO;
     }
     free(buf);
-    double *arrays[] = {t_direct, t_routed, t_one, t_ips, t_local,
-                        r_speed,  r_ips,    r_route, r_local, peak, peak_all};
+    double *arrays[] = {t_direct, t_routed, t_one,  t_ips,  t_local,
+                        t_keys,   r_speed,  r_ips,  r_route, r_local,
+                        r_keys,   peak,     peak_all};
     for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
         free(arrays[i]);
     sgl_finalize(one);

@@ -196,9 +196,10 @@ if r.returncode:
 else:
     rows, _ = read(psrs)
     impls = sorted({x["implementation"] for x in rows})
-    if impls != ["ips4o_parallel", "local_sort", "psrs_direct",
-                 "psrs_one_worker", "psrs_routed"] or len(rows) != 25:
-        fail(f"psrs.csv: {len(rows)} rows of {impls}, expected 25 of 5")
+    if impls != ["ips4o_parallel", "local_sort", "local_sort_premapped",
+                 "psrs_direct", "psrs_one_worker", "psrs_routed"] or \
+            len(rows) != 30:
+        fail(f"psrs.csv: {len(rows)} rows of {impls}, expected 30 of 6")
 
 if failures:
     print(f"{len(failures)} failure(s); files in {tmp}", file=sys.stderr)
