@@ -83,11 +83,29 @@ struct job {
 };
 
 /* Per run, at the root: the time of the algorithm's call, its result
- * check, and each worker's task time per element in the superstep that
- * computes (the reduction's, PSRS's local sort). */
+ * check, and each worker's share of the vector (the layout by the
+ * workers' weights, as sgl_dvec_create() cuts it). */
 static double g_time, g_sum;
 static int g_sorted;
+static size_t g_counts[64];
 static sgl_runtime_t *g_rt;
+
+static int layout_counts(const sgl_ctx_t *root, size_t n)
+{
+    size_t p = sgl_ctx_workers(root);
+    double w[64], total = 0;
+    int rc = sgl_ctx_worker_weights(root, NULL, 0, p, w);
+    for (size_t i = 0; !rc && i < p; i++)
+        total += w[i];
+    double prefix = 0;
+    for (size_t i = 0; !rc && i < p; i++) {
+        size_t lo = (size_t)((u128)n * (u128)prefix / (u128)total);
+        prefix += w[i];
+        size_t hi = (size_t)((u128)n * (u128)prefix / (u128)total);
+        g_counts[i] = hi - lo;
+    }
+    return rc;
+}
 
 static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
 {
@@ -97,8 +115,12 @@ static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
     uint64_t seed = j->seed;
     int rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM, &seed,
                              sizeof seed, &v);
-    if (rc)
+    if (!rc)
+        rc = layout_counts(root, j->n);
+    if (rc) {
+        sgl_dvec_free(root, v);
         return rc;
+    }
     sgl_trace_clear(g_rt);
     double t0 = bench_now();
     rc = j->alg == ALG_REDUCE ? sgl_dvec_reduce(root, v, SGL_OP_SUM, 0, &g_sum)
@@ -117,9 +139,9 @@ static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
     return rc ? rc : r2;
 }
 
-/* Each worker's task time per element in the first root superstep after
- * the clear (rank 0's trace: a flat tree's root has the workers as
- * children). */
+/* Each worker's task time per element of its share in the first root
+ * superstep after the clear (rank 0's trace: a flat tree's root has the
+ * workers as children). */
 static void task_rates(sgl_runtime_t *rt, const size_t *counts, double *r,
                        size_t p)
 {
@@ -216,7 +238,7 @@ int main(int argc, char **argv)
     }
     const size_t n[NALG] = {o.quick ? 2000000 : 100000000,
                             o.quick ? 1000000 : 10000000};
-    double t[NALG][NMODE][MAX_REPS], rate[NALG][2][MAX_REPS][64];
+    double t[NALG][NMODE][MAX_REPS], rate[NALG][NMODE][MAX_REPS][64];
     double sum[NALG][NMODE];
     int sorted_all = 1, steps = NALG * NMODE * o.reps, step = 0;
     double t_start = bench_now();
@@ -245,13 +267,7 @@ int main(int argc, char **argv)
                 t[a][mode][r] = g_time;
                 sum[a][mode] = g_sum;
                 sorted_all &= a != ALG_SORT || g_sorted;
-                if (mode != M_WEIGHTED) {
-                    size_t counts[64];
-                    for (size_t w = 0; w < p; w++)
-                        counts[w] = (size_t)((u128)n[a] * (w + 1) / p) -
-                                    (size_t)((u128)n[a] * w / p);
-                    task_rates(rt, counts, rate[a][mode][r], p);
-                }
+                task_rates(rt, g_counts, rate[a][mode][r], p);
             }
         }
     int back = set_quota(&o, rank, 0);
@@ -273,6 +289,7 @@ int main(int argc, char **argv)
                "full speed [ms]", "quota, even [ms]", "quota, weighted [ms]",
                "ideal", "weighted/ideal", "even/weighted");
         int ok = sorted_all;
+        double s_i[NALG][64], ideal_w[NALG], weighted_ms[NALG];
         for (int a = 0; a < NALG; a++) {
             double med[NMODE], lo[NMODE], hi[NMODE], s_sum = 0;
             for (int k = 0; k < NMODE; k++) {
@@ -282,17 +299,27 @@ int main(int argc, char **argv)
                 lo[k] = v[0];
                 hi[k] = v[o.reps - 1];
             }
-            /* s_i: worker i's rate at full speed over its rate under the
-             * quota, medians over the rounds. */
+            /* s_i: worker i's rate under the quota (even split) over its
+             * rate at full speed, medians over the rounds; and the same in
+             * the weighted runs, which tells whether that split let the
+             * workers finish together at the speeds they then had. */
+            double s_w[64], s_sum_w = 0;
             for (size_t w = 0; w < p; w++) {
-                double f[MAX_REPS], q[MAX_REPS];
+                double f[MAX_REPS], q[MAX_REPS], g[MAX_REPS];
                 for (int r = 0; r < o.reps; r++) {
                     f[r] = rate[a][M_FULL][r][w];
                     q[r] = rate[a][M_EVEN][r][w];
+                    g[r] = rate[a][M_WEIGHTED][r][w];
                 }
-                s_sum += bench_median(f, o.reps) / bench_median(q, o.reps);
+                double fm = bench_median(f, o.reps);
+                s_i[a][w] = fm / bench_median(q, o.reps);
+                s_w[w] = fm / bench_median(g, o.reps);
+                s_sum += s_i[a][w];
+                s_sum_w += s_w[w];
             }
+            ideal_w[a] = med[M_FULL] * (double)p / s_sum_w;
             double ideal = med[M_FULL] * (double)p / s_sum;
+            weighted_ms[a] = 1e3 * med[M_WEIGHTED];
             printf("%-15s %10.0e %8.1f (%4.1f-%4.1f) %8.1f (%4.1f-%4.1f) "
                    "%8.1f (%4.1f-%4.1f) %9.1f %16.3f %16.3f\n",
                    alg_names[a], (double)n[a], 1e3 * med[M_FULL],
@@ -304,6 +331,16 @@ int main(int argc, char **argv)
                 for (int k = 1; k < NMODE; k++)
                     ok &= fabs(sum[a][k] - sum[a][0]) <=
                           1e-9 * fabs(sum[a][0]);
+        }
+        for (int a = 0; a < NALG; a++) {
+            printf("%-15s speeds under the quota, even split (worker 0..%zu, "
+                   "over full speed): ",
+                   alg_names[a], p - 1);
+            for (size_t w = 0; w < p; w++)
+                printf("%s%.2f", w ? ", " : "", s_i[a][w]);
+            printf("; at the weighted run's own speeds the ideal is %.1f ms "
+                   "(weighted / that %.3f)\n",
+                   1e3 * ideal_w[a], weighted_ms[a] / (1e3 * ideal_w[a]));
         }
         double wts[64];
         printf("speeds used (machine file %s): ", o.machine);
