@@ -4,6 +4,11 @@
  *   empty superstep (1 word down, empty task, 1 word up)
  *       thread level: OpenMP parallel region + barrier
  *       MPI level:    MPI_Scatterv + MPI_Gatherv of one word
+ *   nested empty superstep, where the root's children are thread-level
+ *   masters too (SGL_SHAPE="pack:2 core:1"): each child runs the empty
+ *   superstep on its own children inside one root pardo
+ *       thread levels: a nested OpenMP parallel region + barrier inside
+ *                      one outer region
  *   scatter / gather of a large block (default 1e7 doubles in total)
  *       thread level: memcpy of the same bytes
  *       MPI level:    MPI_Scatterv / MPI_Gatherv of the same bytes
@@ -15,10 +20,12 @@
  *
  * --csv (RFC 4180, bench_csv.h), one row per trial and implementation:
  * level (threads or mpi), children, doubles, case (empty_superstep,
- * scatter_large_block, gather_large_block), implementation (sgl, or the
- * peer: omp_parallel_barrier, mpi_scatterv_gatherv, memcpy, mpi_scatterv,
- * mpi_gatherv), trial (1..7), time_s (one superstep, or one scatter or
- * gather of the large block, averaged over the trial's repetitions). */
+ * scatter_large_block, gather_large_block, nested_empty_superstep),
+ * implementation (sgl, or the peer: omp_parallel_barrier,
+ * mpi_scatterv_gatherv, memcpy, mpi_scatterv, mpi_gatherv,
+ * omp_nested_parallel_barrier), trial (1..7), time_s (one superstep, or one
+ * scatter or gather of the large block, averaged over the trial's
+ * repetitions). */
 #include <mpi.h>
 #include <omp.h>
 #include <stdio.h>
@@ -66,14 +73,38 @@ static int put_block(sgl_ctx_t *ctx, const void *arg, size_t size)
 }
 
 struct results {
-    double empty, scatter, gather;
+    double empty, scatter, gather, nested;
 };
 
 struct sgl_arg {
     const struct cfg *cfg;
     struct results *res;
     int trial;
+    int nested; /* the root's children are thread-level masters */
 };
+
+/* The empty superstep, @reps times, at a master below the root. */
+static int nested_steps(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)size;
+    int reps = *(const int *)arg;
+    unsigned p = sgl_ctx_children(ctx);
+    double word[64] = {0};
+    size_t counts[64];
+    if (p > 64)
+        return sgl_error_set(SGL_ESHAPE, "bench: over 64 children");
+    for (unsigned i = 0; i < p; i++)
+        counts[i] = 1;
+    int rc = SGL_OK;
+    for (int r = 0; !rc && r < reps; r++) {
+        rc = sgl_scatter(ctx, word, sizeof *word, counts);
+        if (!rc)
+            rc = sgl_pardo(ctx, echo_word, NULL, 0);
+        if (!rc)
+            rc = sgl_gather(ctx, word, sizeof *word, p, NULL);
+    }
+    return rc;
+}
 
 static int sgl_side(sgl_ctx_t *root, const void *arg, size_t size)
 {
@@ -121,12 +152,36 @@ static int sgl_side(sgl_ctx_t *root, const void *arg, size_t size)
             rc = sgl_gather(root, big, sizeof *big, c->doubles, NULL);
     }
     a->res->gather = (bench_now() - t0) / c->big_reps;
+
+    if (!rc && a->nested) {
+        t0 = bench_now();
+        rc = sgl_pardo(root, nested_steps, &c->reps, sizeof c->reps);
+        a->res->nested = (bench_now() - t0) / c->reps;
+    }
     free(counts);
     free(big);
     return rc;
 }
 
 /* ---- the peers ---- */
+
+/* @p0 outer threads, each running nested regions of @p1 threads. */
+static double nested_peer(const struct cfg *c, unsigned p0, unsigned p1)
+{
+    int levels = omp_get_max_active_levels();
+    omp_set_max_active_levels(2);
+    double t0 = bench_now();
+#pragma omp parallel num_threads(p0)
+    for (int k = 0; k < c->reps; k++) {
+#pragma omp parallel num_threads(p1)
+        {
+#pragma omp barrier
+        }
+    }
+    double t = (bench_now() - t0) / c->reps;
+    omp_set_max_active_levels(levels);
+    return t;
+}
 
 static void threads_peer(const struct cfg *c, unsigned p, struct results *r)
 {
@@ -245,21 +300,29 @@ int main(int argc, char **argv)
     const sgl_node_t *root = sgl_machine_root(m);
     int mpi = sgl_node_link(root) == SGL_LINK_MPI;
     int rank = sgl_runtime_rank(rt);
+    const sgl_node_t *kid = sgl_node_arity(root) ? sgl_node_child(root, 0)
+                                                 : NULL;
+    int nested = !mpi && kid && sgl_node_arity(kid) > 0 &&
+                 sgl_node_link(kid) == SGL_LINK_THREADS;
     double se[TRIALS], ss[TRIALS], sg[TRIALS], pe[TRIALS], ps[TRIALS],
-        pg[TRIALS];
+        pg[TRIALS], sn[TRIALS], pn[TRIALS];
     for (int t = 0; t < TRIALS && !rc; t++) {
         if (rank == 0)
             fprintf(stderr, "\rbench_superstep: trial %d/%d", t + 1, TRIALS);
-        struct results peer, mine = {0, 0, 0};
+        struct results peer = {0}, mine = {0};
         if (mpi)
             mpi_peer(&c, &peer);
         else
             threads_peer(&c, sgl_node_arity(root), &peer);
-        struct sgl_arg a = {&c, &mine, t};
+        if (nested)
+            peer.nested =
+                nested_peer(&c, sgl_node_arity(root), sgl_node_arity(kid));
+        struct sgl_arg a = {&c, &mine, t, nested};
         const struct sgl_arg *ap = &a;
         rc = sgl_run(rt, sgl_side, &ap, sizeof ap);
         se[t] = mine.empty, ss[t] = mine.scatter, sg[t] = mine.gather;
         pe[t] = peer.empty, ps[t] = peer.scatter, pg[t] = peer.gather;
+        sn[t] = mine.nested, pn[t] = peer.nested;
     }
     if (rank == 0)
         fprintf(stderr, "\n");
@@ -280,7 +343,9 @@ int main(int argc, char **argv)
                 const double *sgl, *peer_t;
             } cases[] = {{"empty_superstep", pe_name, se, pe},
                          {"scatter_large_block", ps_name, ss, ps},
-                         {"gather_large_block", pg_name, sg, pg}};
+                         {"gather_large_block", pg_name, sg, pg},
+                         {"nested_empty_superstep",
+                          "omp_nested_parallel_barrier", sn, pn}};
             bench_csv_t f;
             char err[512];
             if (bench_csv_open(&f, c.csv,
@@ -289,7 +354,7 @@ int main(int argc, char **argv)
                                0, err, sizeof err)) {
                 fprintf(stderr, "bench_superstep: %s\n", err);
             } else {
-                for (int k = 0; k < 3; k++)
+                for (int k = 0; k < 3 + nested; k++)
                     for (int i = 0; i < 2 * TRIALS; i++) {
                         bench_csv_str(&f, level);
                         bench_csv_int(&f, sgl_node_arity(root));
@@ -317,16 +382,18 @@ int main(int argc, char **argv)
              bench_median(ps, TRIALS), 0.8},
             {"gather_large_block", pg_name, bench_median(sg, TRIALS),
              bench_median(pg, TRIALS), 0.8},
+            {"nested_empty_step", "omp_nested_parallel_barrier",
+             bench_median(sn, TRIALS), bench_median(pn, TRIALS), 1 / 1.5},
         };
         printf("superstep cost, %s level, %u children, %zu doubles, median "
                "of %d trials (%s)\n",
                level, sgl_node_arity(root), c.doubles, TRIALS,
                sgl_machine_source(m));
-        printf("%-20s %-26s %12s %12s %8s %6s %s\n", "case", "peer",
+        printf("%-20s %-28s %12s %12s %8s %6s %s\n", "case", "peer",
                "sgl [us]", "peer [us]", "ratio", "goal", "");
-        for (size_t i = 0; i < sizeof row / sizeof *row; i++) {
+        for (size_t i = 0; i < 3 + (size_t)nested; i++) {
             double ratio = row[i].peer_t / row[i].sgl;
-            printf("%-20s %-26s %12.2f %12.2f %8.3f %6.2f %s\n", row[i].what,
+            printf("%-20s %-28s %12.2f %12.2f %8.3f %6.2f %s\n", row[i].what,
                    row[i].peer, 1e6 * row[i].sgl, 1e6 * row[i].peer_t, ratio,
                    row[i].goal, ratio >= row[i].goal ? "met" : "MISSED");
         }
