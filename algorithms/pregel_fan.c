@@ -29,7 +29,8 @@ void sgl__fan_forget_values(struct wgraph *g)
 {
     free(g->bval);
     free(g->bset);
-    g->bval = g->bset = NULL;
+    free(g->has_out);
+    g->bval = g->bset = g->has_out = NULL;
     g->nbcast = 0;
 }
 
@@ -46,7 +47,7 @@ void sgl__fan_free(struct wgraph *g)
 /* The out-edges grouped by target: counted, placed, then each group's
  * targets compacted. Sources come out increasing within a target since
  * the sources are walked in order. */
-static int fan_build(struct wgraph *g)
+int sgl__fan_build(struct wgraph *g)
 {
     size_t nv = (size_t)(g->v1 - g->v0), m = g->off[nv];
     uint64_t *tgt = malloc((m ? m : 1) * sizeof *tgt);
@@ -179,19 +180,32 @@ void sgl__fan_forget_sent(struct wgraph *g)
     g->nbcast = 0;
 }
 
+int sgl__fan_values(struct wgraph *g, const sgl_pregel_program_t *p)
+{
+    if (g->bval)
+        return SGL_OK;
+    size_t nv = (size_t)(g->v1 - g->v0);
+    g->bval = malloc((nv ? nv : 1) * p->msg_size);
+    g->bset = calloc(nv ? nv : 1, 1);
+    g->has_out = malloc(nv ? nv : 1);
+    if (!g->bval || !g->bset || !g->has_out) {
+        sgl__fan_forget_values(g);
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < nv; i++)
+        g->has_out[i] = g->off[i + 1] > g->off[i];
+    return SGL_OK;
+}
+
 /* Record local vertex @i's value; the layout and the value arrays are
  * made on the first call. */
 static int fan_record(struct wgraph *g, const sgl_pregel_program_t *p,
                       size_t i, const void *msg)
 {
-    size_t nv = (size_t)(g->v1 - g->v0);
     if (!g->bval) {
-        g->bval = malloc((nv ? nv : 1) * p->msg_size);
-        g->bset = calloc(nv ? nv : 1, 1);
-        if (!g->bval || !g->bset)
-            return sgl_error_set(SGL_ENOMEM, "out of memory");
+        TRY(sgl__fan_values(g, p));
         if (!g->fan.off)
-            TRY(fan_build(g));
+            TRY(sgl__fan_build(g));
     }
     if (g->off[i + 1] == g->off[i])
         return SGL_OK; /* no edge: nothing to send */
