@@ -294,8 +294,13 @@ static size_t count_set(const unsigned char *a, const unsigned char *mask,
 {
     size_t c = 0, i = 0;
     for (; i + 8 <= n; i += 8) {
-        uint64_t w = ones_of(load8(a + i));
-        c += byte_sum(mask ? w & ones_of(load8(mask + i)) : w);
+        uint64_t w = load8(a + i), m = mask ? load8(mask + i) : BYTES_01;
+        if (!w)
+            continue;
+        /* flags of 0 or 1, as most programs set them: no mapping */
+        if ((w | m) & ~BYTES_01)
+            w = ones_of(w) & ones_of(m);
+        c += byte_sum(w & m);
     }
     for (; i < n; i++)
         c += a[i] && (!mask || mask[i]);

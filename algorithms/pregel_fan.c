@@ -159,6 +159,39 @@ uint32_t sgl__fan_fold(const struct wgraph *g, const sgl_pregel_program_t *p,
     return n;
 }
 
+/* The fast paths of sgl__fan_fold() over slots @lo..@hi: every slot has
+ * a contributor, so a fold is a plain sum in source order, written to
+ * @out + (k - @lo) @stride. */
+#define FOLD_RANGE(T)                                                         \
+    do {                                                                      \
+        const T *x = (const T *)g->bval;                                      \
+        const uint32_t *src = f->src;                                         \
+        for (size_t k = lo; k < hi; k++) {                                    \
+            size_t i = f->off[k], end = f->off[k + 1];                        \
+            T s = x[src[i]];                                                  \
+            for (i++; i < end; i++)                                           \
+                s += x[src[i]];                                               \
+            memcpy(out + (k - lo) * stride, &s, sizeof s);                    \
+        }                                                                     \
+    } while (0)
+
+void sgl__fan_fold_range(const struct wgraph *g, const sgl_pregel_program_t *p,
+                         size_t lo, size_t hi, unsigned char *out,
+                         size_t stride)
+{
+    const struct fan *f = &g->fan;
+    size_t ms = p->msg_size;
+    int full = g->nbcast == f->nsenders;
+    if (full && p->combine == sgl_combine_sum_u64 && ms == sizeof(uint64_t))
+        FOLD_RANGE(uint64_t);
+    else if (full && p->combine == sgl_combine_sum_f64 &&
+             ms == sizeof(double))
+        FOLD_RANGE(double);
+    else
+        for (size_t k = lo; k < hi; k++)
+            sgl__fan_fold(g, p, k, out + (k - lo) * stride);
+}
+
 int sgl__fan_flush(struct wgraph *g, const sgl_pregel_program_t *p)
 {
     if (!g->nbcast)

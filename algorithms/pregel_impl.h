@@ -116,6 +116,11 @@ int sgl__fan_flush(struct wgraph *g, const sgl_pregel_program_t *p);
  * others combined in source order. @return how many contributed. */
 uint32_t sgl__fan_fold(const struct wgraph *g, const sgl_pregel_program_t *p,
                        size_t k, unsigned char *acc);
+/* Fold slots @lo..@hi, every one with a contributor (a full fan), into
+ * @out + (k - @lo) @stride. */
+void sgl__fan_fold_range(const struct wgraph *g, const sgl_pregel_program_t *p,
+                         size_t lo, size_t hi, unsigned char *out,
+                         size_t stride);
 /* Forget this superstep's values once folded. */
 void sgl__fan_forget_sent(struct wgraph *g);
 /* Make the value arrays (bval, bset, has_out) for program @p, if not
