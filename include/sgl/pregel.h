@@ -18,7 +18,9 @@
  *
  * Programs. A program (sgl_pregel_program_t) is registered, like an
  * operator, in the same order on every process; its compute function runs
- * on the workers, on every vertex that has not halted or has a message.
+ * on the workers, on every vertex that has not halted or has a message,
+ * or its block compute on arrays of consecutive vertices at once
+ * (sgl_vertex_block_t), a loop without a call per vertex.
  * Messages to one vertex are combined by the program's combiner on the
  * sending worker, so that a worker sends at most one message per target
  * vertex per superstep, and the target receives at most one. Aggregators
