@@ -214,9 +214,10 @@ SGL_API int sgl_graph_part(const sgl_graph_t *graph, size_t worker,
  *  superstep reads once per out-edge and computes once per vertex: the
  *  weight is a compute's cost in edge reads; 0 balances edges alone), and
  *  move the edges to their new owners (one exchange). bench_pregel fits
- *  the weight from a run's trace; for PageRank here it was 9 to 14. The
- *  cut is chosen on 256 slices of every worker's range, so a worker's
- *  weight is the ideal to within one slice; one vertex is never split,
+ *  the weight from a run's trace; for PageRank here it was 9 to 14 with
+ *  a per-vertex compute, 5 to 7 with its block compute. The cut is
+ *  chosen on 256 slices of every worker's range, so a worker's weight is
+ *  the ideal to within one slice; one vertex is never split,
  *  so a hub heavier than a worker's share stays whole. Vertex numbers do
  *  not change, nor do results beyond rounding (combining per worker
  *  rounds by worker; not at all where sums are exact, as
