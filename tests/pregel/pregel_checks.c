@@ -533,7 +533,58 @@ static void hb_block(sgl_vertex_t *w, const sgl_vertex_block_t *b)
     sgl_vertex_aggregate(w, 0, reached_here);
 }
 
-static uint32_t hb_vertex, hb_blocks;
+/* Sums of superstep + 1 sent along the edges in supersteps 0..2, but not
+ * by vertices 0 and 1 in superstep 1, while the block flags its vertices
+ * without out-edges as well: on the small graph in one worker, the flags
+ * then number the senders with out-edges, and an engine that counted
+ * them would fold the silent vertices' stale values. */
+static void ps_init(sgl_vertex_t *v) { *(uint64_t *)sgl_vertex_value(v) = 0; }
+
+static int ps_sends(unsigned step, uint64_t id)
+{
+    return step < 3 && !(step == 1 && id < 2);
+}
+
+static void ps_compute(sgl_vertex_t *v)
+{
+    uint64_t *x = sgl_vertex_value(v), out = sgl_vertex_superstep(v) + 1;
+    if (sgl_vertex_message(v))
+        *x += *(const uint64_t *)sgl_vertex_message(v);
+    if (ps_sends(sgl_vertex_superstep(v), sgl_vertex_id(v)))
+        sgl_vertex_send_all(v, &out);
+}
+
+static void ps_block(sgl_vertex_t *w, const sgl_vertex_block_t *b)
+{
+    uint64_t *x = b->values, *out = b->send_all;
+    const uint64_t *in = b->messages;
+    unsigned step = sgl_vertex_superstep(w);
+    for (size_t i = 0; i < b->count; i++) {
+        if (b->has_message[i])
+            x[i] += in[i];
+        int dangling = b->edge_offsets[i + 1] == b->edge_offsets[i];
+        if (ps_sends(step, b->first + i) || (dangling && step < 3)) {
+            out[i] = step + 1;
+            b->send_all_set[i] = 1;
+        }
+    }
+}
+
+static uint32_t hb_vertex, hb_blocks, ps_vertex, ps_blocks;
+
+static int partial_sends(sgl_ctx_t *root, sgl_graph_t *g)
+{
+    uint64_t a[SMALL_N], b[SMALL_N];
+    TRY(sgl_pregel_run(root, g, ps_vertex, NULL, 4, NULL));
+    TRY(sgl_pregel_values(root, g, a, SMALL_N));
+    TRY(sgl_pregel_run(root, g, ps_blocks, NULL, 4, NULL));
+    TRY(sgl_pregel_values(root, g, b, SMALL_N));
+    for (size_t v = 0; v < SMALL_N; v++)
+        CHECK(a[v] == b[v], "partial sends: vertex %zu summed %llu per "
+                            "vertex, %llu per block",
+              v, (unsigned long long)a[v], (unsigned long long)b[v]);
+    return SGL_OK;
+}
 
 /* The two on @g (under @budget bytes per worker, 0: none) give the same
  * hops, BFS's, and the same statistics. */
@@ -600,6 +651,8 @@ static int blocks_task(sgl_ctx_t *root, const void *arg, size_t size)
                                   &g);
     if (!rc)
         rc = test_named(blocks_on(root, g, 0, 7), "small graph");
+    if (!rc)
+        rc = partial_sends(root, g);
     int rc2 = g ? sgl_graph_free(root, g) : SGL_OK;
     g = NULL;
     /* more vertices than a block, several blocks per worker */
@@ -633,6 +686,17 @@ int pregel_check_blocks(sgl_runtime_t *rt)
     TRY(sgl_pregel_register(&p, &hb_blocks));
     CHECK(hb_blocks != hb_vertex, "the block program got the per-vertex "
                                   "program's number");
+    sgl_pregel_program_t q = {.name = "sums-per-vertex",
+                              .compute = ps_compute,
+                              .init = ps_init,
+                              .combine = sgl_combine_sum_u64,
+                              .value_size = sizeof(uint64_t),
+                              .msg_size = sizeof(uint64_t)};
+    TRY(sgl_pregel_register(&q, &ps_vertex));
+    q.name = "sums-per-block";
+    q.compute = NULL;
+    q.compute_block = ps_block;
+    TRY(sgl_pregel_register(&q, &ps_blocks));
     /* neither function: refused, saying so */
     p.compute_block = NULL;
     uint32_t id;
