@@ -26,9 +26,14 @@ static size_t nprograms;
 
 int sgl_pregel_register(const sgl_pregel_program_t *p, uint32_t *ret_id)
 {
-    if (!p || !ret_id || !p->compute || !p->init || !p->combine)
+    if (!p || !ret_id || !p->init || !p->combine)
         return sgl_error_set(SGL_EINVAL, "sgl_pregel_register: NULL "
                                          "argument or function");
+    if (!p->compute && !p->compute_block)
+        return sgl_error_set(SGL_EINVAL, "sgl_pregel_register: program %s "
+                                         "has neither compute nor "
+                                         "compute_block",
+                             p->name ? p->name : "(unnamed)");
     if (p->value_size < 1 || p->value_size > SGL_PREGEL_MAX_BYTES ||
         p->msg_size < 1 || p->msg_size > SGL_PREGEL_MAX_BYTES ||
         p->naggs > SGL_PREGEL_MAX_AGGS ||
@@ -56,6 +61,7 @@ int sgl_pregel_register(const sgl_pregel_program_t *p, uint32_t *ret_id)
                                  i, (int)p->agg[i]);
     for (size_t i = 0; i < nprograms; i++)
         if (programs[i].compute == p->compute &&
+            programs[i].compute_block == p->compute_block &&
             programs[i].combine == p->combine) {
             *ret_id = (uint32_t)i + 1;
             return SGL_OK;
@@ -243,6 +249,105 @@ static int setup(struct wgraph *g, const sgl_pregel_program_t *p)
     return SGL_OK;
 }
 
+/* ---- block compute ---- */
+
+/* Byte flags a word at a time (the loops below are not vectorised at
+ * -O2): ones_of() maps each byte of @w to 1 if it is non-zero, else 0;
+ * byte_sum() adds up such 0/1 bytes. */
+#define BYTES_01 UINT64_C(0x0101010101010101)
+#define BYTES_7F UINT64_C(0x7f7f7f7f7f7f7f7f)
+
+static inline uint64_t ones_of(uint64_t w)
+{
+    return ((((w & BYTES_7F) + BYTES_7F) | w) >> 7) & BYTES_01;
+}
+
+static inline size_t byte_sum(uint64_t ones)
+{
+    return (size_t)((ones * BYTES_01) >> 56);
+}
+
+static inline uint64_t load8(const unsigned char *p)
+{
+    uint64_t w;
+    memcpy(&w, p, sizeof w);
+    return w;
+}
+
+/* Wake the halted vertices of @n that have a message (halted[i] = 0 where
+ * has_msg[i]), leaving every flag 0 or 1. */
+static void wake(unsigned char *halted, const unsigned char *has_msg,
+                 size_t n)
+{
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t h = ones_of(load8(halted + i)) & ~ones_of(load8(has_msg + i));
+        memcpy(halted + i, &h, sizeof h);
+    }
+    for (; i < n; i++)
+        halted[i] = halted[i] && !has_msg[i];
+}
+
+/* How many of @n flags are non-zero; with @mask, non-zero in both. */
+static size_t count_set(const unsigned char *a, const unsigned char *mask,
+                        size_t n)
+{
+    size_t c = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w = load8(a + i), m = mask ? load8(mask + i) : BYTES_01;
+        if (!w)
+            continue;
+        /* flags of 0 or 1, as most programs set them: no mapping */
+        if ((w | m) & ~BYTES_01)
+            w = ones_of(w) & ones_of(m);
+        c += byte_sum(w & m);
+    }
+    for (; i < n; i++)
+        c += a[i] && (!mask || mask[i]);
+    return c;
+}
+
+/* Vertices per block: a block's arrays stay in the L2 cache from the
+ * program's loop to the engine's counts after it. */
+#define BLOCK_VERTICES 4096
+
+/* Compute every vertex of @g in blocks of @p->compute_block; the active
+ * vertices left counted in *@ret_active. */
+static int compute_blocks(struct wgraph *g, const sgl_pregel_program_t *p,
+                          sgl_vertex_t *v, uint64_t *ret_active)
+{
+    size_t nv = (size_t)(g->v1 - g->v0), ms = p->msg_size;
+    TRY(sgl__fan_values(g, p));
+    uint64_t active = 0;
+    size_t sent = 0;
+    for (size_t i0 = 0; i0 < nv; i0 += BLOCK_VERTICES) {
+        size_t n = nv - i0 < BLOCK_VERTICES ? nv - i0 : BLOCK_VERTICES;
+        wake(g->halted + i0, g->has_msg + i0, n);
+        sgl_vertex_block_t b = {
+            .first = g->v0 + i0,
+            .count = n,
+            .values = g->value + i0 * p->value_size,
+            .messages = g->inbox + i0 * ms,
+            .has_message = g->has_msg + i0,
+            .halted = g->halted + i0,
+            .edge_offsets = g->off + i0,
+            .out_edges = g->adj,
+            .send_all = g->bval + i0 * ms,
+            .send_all_set = g->bset + i0,
+        };
+        v->i = i0;
+        p->compute_block(v, &b);
+        active += n - count_set(g->halted + i0, NULL, n);
+        sent += count_set(g->bset + i0, g->has_out + i0, n);
+    }
+    /* As sgl_vertex_send_all() counts them: senders with out-edges. */
+    g->nbcast = sent;
+    if (sent && !g->fan.off)
+        TRY(sgl__fan_build(g));
+    *ret_active = active;
+    return SGL_OK;
+}
+
 static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
                        struct step_rec *r)
 {
@@ -281,12 +386,16 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
         sgl__ckpt_remove(ctx, a->dir, a->drop_step);
     if (p->begin)
         p->begin(&v);
-    for (v.i = 0; v.i < nv; v.i++) {
-        if (g->halted[v.i] && !g->has_msg[v.i])
-            continue;
-        g->halted[v.i] = 0;
-        p->compute(&v);
-        r->active += !g->halted[v.i];
+    if (p->compute_block) {
+        TRY(compute_blocks(g, p, &v, &r->active));
+    } else {
+        for (v.i = 0; v.i < nv; v.i++) {
+            if (g->halted[v.i] && !g->has_msg[v.i])
+                continue;
+            g->halted[v.i] = 0;
+            p->compute(&v);
+            r->active += !g->halted[v.i];
+        }
     }
     memset(g->has_msg, 0, nv);
     if (v.err)

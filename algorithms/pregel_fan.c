@@ -29,7 +29,8 @@ void sgl__fan_forget_values(struct wgraph *g)
 {
     free(g->bval);
     free(g->bset);
-    g->bval = g->bset = NULL;
+    free(g->has_out);
+    g->bval = g->bset = g->has_out = NULL;
     g->nbcast = 0;
 }
 
@@ -46,7 +47,7 @@ void sgl__fan_free(struct wgraph *g)
 /* The out-edges grouped by target: counted, placed, then each group's
  * targets compacted. Sources come out increasing within a target since
  * the sources are walked in order. */
-static int fan_build(struct wgraph *g)
+int sgl__fan_build(struct wgraph *g)
 {
     size_t nv = (size_t)(g->v1 - g->v0), m = g->off[nv];
     uint64_t *tgt = malloc((m ? m : 1) * sizeof *tgt);
@@ -158,6 +159,39 @@ uint32_t sgl__fan_fold(const struct wgraph *g, const sgl_pregel_program_t *p,
     return n;
 }
 
+/* The fast paths of sgl__fan_fold() over slots @lo..@hi: every slot has
+ * a contributor, so a fold is a plain sum in source order, written to
+ * @out + (k - @lo) @stride. */
+#define FOLD_RANGE(T)                                                         \
+    do {                                                                      \
+        const T *x = (const T *)g->bval;                                      \
+        const uint32_t *src = f->src;                                         \
+        for (size_t k = lo; k < hi; k++) {                                    \
+            size_t i = f->off[k], end = f->off[k + 1];                        \
+            T s = x[src[i]];                                                  \
+            for (i++; i < end; i++)                                           \
+                s += x[src[i]];                                               \
+            memcpy(out + (k - lo) * stride, &s, sizeof s);                    \
+        }                                                                     \
+    } while (0)
+
+void sgl__fan_fold_range(const struct wgraph *g, const sgl_pregel_program_t *p,
+                         size_t lo, size_t hi, unsigned char *out,
+                         size_t stride)
+{
+    const struct fan *f = &g->fan;
+    size_t ms = p->msg_size;
+    int full = g->nbcast == f->nsenders;
+    if (full && p->combine == sgl_combine_sum_u64 && ms == sizeof(uint64_t))
+        FOLD_RANGE(uint64_t);
+    else if (full && p->combine == sgl_combine_sum_f64 &&
+             ms == sizeof(double))
+        FOLD_RANGE(double);
+    else
+        for (size_t k = lo; k < hi; k++)
+            sgl__fan_fold(g, p, k, out + (k - lo) * stride);
+}
+
 int sgl__fan_flush(struct wgraph *g, const sgl_pregel_program_t *p)
 {
     if (!g->nbcast)
@@ -179,19 +213,32 @@ void sgl__fan_forget_sent(struct wgraph *g)
     g->nbcast = 0;
 }
 
+int sgl__fan_values(struct wgraph *g, const sgl_pregel_program_t *p)
+{
+    if (g->bval)
+        return SGL_OK;
+    size_t nv = (size_t)(g->v1 - g->v0);
+    g->bval = malloc((nv ? nv : 1) * p->msg_size);
+    g->bset = calloc(nv ? nv : 1, 1);
+    g->has_out = malloc(nv ? nv : 1);
+    if (!g->bval || !g->bset || !g->has_out) {
+        sgl__fan_forget_values(g);
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < nv; i++)
+        g->has_out[i] = g->off[i + 1] > g->off[i];
+    return SGL_OK;
+}
+
 /* Record local vertex @i's value; the layout and the value arrays are
  * made on the first call. */
 static int fan_record(struct wgraph *g, const sgl_pregel_program_t *p,
                       size_t i, const void *msg)
 {
-    size_t nv = (size_t)(g->v1 - g->v0);
     if (!g->bval) {
-        g->bval = malloc((nv ? nv : 1) * p->msg_size);
-        g->bset = calloc(nv ? nv : 1, 1);
-        if (!g->bval || !g->bset)
-            return sgl_error_set(SGL_ENOMEM, "out of memory");
+        TRY(sgl__fan_values(g, p));
         if (!g->fan.off)
-            TRY(fan_build(g));
+            TRY(sgl__fan_build(g));
     }
     if (g->off[i + 1] == g->off[i])
         return SGL_OK; /* no edge: nothing to send */

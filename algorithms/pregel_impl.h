@@ -84,6 +84,7 @@ struct wgraph {
     /* sgl_vertex_send_all(): the layout, and this superstep's values */
     struct fan fan;
     unsigned char *bval, *bset;
+    unsigned char *has_out; /* 1 for the vertices with out-edges */
     size_t nbcast;         /* vertices with out-edges that sent */
     size_t staged_cap;     /* bytes of staged, kept between supersteps */
     /* the wire's patterns (pregel_wire.c), for this run */
@@ -115,8 +116,17 @@ int sgl__fan_flush(struct wgraph *g, const sgl_pregel_program_t *p);
  * others combined in source order. @return how many contributed. */
 uint32_t sgl__fan_fold(const struct wgraph *g, const sgl_pregel_program_t *p,
                        size_t k, unsigned char *acc);
+/* Fold slots @lo..@hi, every one with a contributor (a full fan), into
+ * @out + (k - @lo) @stride. */
+void sgl__fan_fold_range(const struct wgraph *g, const sgl_pregel_program_t *p,
+                         size_t lo, size_t hi, unsigned char *out,
+                         size_t stride);
 /* Forget this superstep's values once folded. */
 void sgl__fan_forget_sent(struct wgraph *g);
+/* Make the value arrays (bval, bset, has_out) for program @p, if not
+ * made yet; and the layout of the out-edges by target. */
+int sgl__fan_values(struct wgraph *g, const sgl_pregel_program_t *p);
+int sgl__fan_build(struct wgraph *g);
 /* Free the layout and the values (the values alone at a new run). */
 void sgl__fan_free(struct wgraph *g);
 void sgl__fan_forget_values(struct wgraph *g);

@@ -115,11 +115,15 @@ static int stage_fan(sgl_ctx_t *ctx, struct wgraph *g,
         if (lo == hi)
             continue;
         at = put_head(at, kind, f->off[hi] - f->off[lo], hi - lo);
+        if (kind == WIRE_VALUES) {
+            /* every superstep but the first: the folds alone, in a loop */
+            sgl__fan_fold_range(g, p, lo, hi, at, ms);
+            at += (hi - lo) * ms;
+            continue;
+        }
         for (size_t k = lo; k < hi; k++) {
-            if (kind == WIRE_PATTERN) {
-                memcpy(at, &f->target[k], sizeof f->target[k]);
-                at += sizeof f->target[k];
-            }
+            memcpy(at, &f->target[k], sizeof f->target[k]);
+            at += sizeof f->target[k];
             sgl__fan_fold(g, p, k, at);
             at += ms;
         }
@@ -383,6 +387,36 @@ static void take(struct wgraph *g, const sgl_pregel_program_t *p, size_t i,
     g->has_msg[i] = 1;
 }
 
+/* take() of @n messages at @m, for local vertices @pat[0..n): the
+ * built-in sums in a loop without a test per message. Identities that
+ * leave a message's bits as they are: 0 for integers, -0.0 for doubles
+ * (-0.0 + x is x, -0.0 included). */
+#define TAKE_SUM(T, ZERO)                                                     \
+    do {                                                                      \
+        T *acc = (T *)g->inbox;                                               \
+        for (size_t k = 0; k < n; k++) {                                      \
+            uint32_t i = pat[k];                                              \
+            T x;                                                              \
+            memcpy(&x, m + k * sizeof x, sizeof x);                           \
+            acc[i] = (has[i] ? acc[i] : (ZERO)) + x;                          \
+            has[i] = 1;                                                       \
+        }                                                                     \
+    } while (0)
+
+static void take_pattern(struct wgraph *g, const sgl_pregel_program_t *p,
+                         const uint32_t *pat, const unsigned char *m, size_t n)
+{
+    size_t ms = p->msg_size;
+    unsigned char *has = g->has_msg;
+    if (p->combine == sgl_combine_sum_u64 && ms == sizeof(uint64_t))
+        TAKE_SUM(uint64_t, 0);
+    else if (p->combine == sgl_combine_sum_f64 && ms == sizeof(double))
+        TAKE_SUM(double, -0.0);
+    else
+        for (size_t k = 0; k < n; k++)
+            take(g, p, pat[k], m + k * ms);
+}
+
 /* The local index of the target a message at @m names, which must be
  * one of this worker's vertices. */
 static int local_target(sgl_ctx_t *ctx, const struct wgraph *g,
@@ -454,8 +488,7 @@ static int deliver_block(sgl_ctx_t *ctx, struct wgraph *g,
                                              "for a pattern worker %zu never "
                                              "sent",
                                  sgl_ctx_first_worker(ctx), s);
-        for (size_t k = 0; k < h.count; k++)
-            take(g, p, g->pat[s][k], m + k * ms);
+        take_pattern(g, p, g->pat[s], m, h.count);
         return SGL_OK;
     }
     for (size_t k = 0; k < h.count; k++) {

@@ -25,5 +25,10 @@ int pregel_check_balance(sgl_runtime_t *rt);
 /* Bad input: vertices out of range, a send to a vertex that does not
  * exist, bad parameters. */
 int pregel_check_errors(sgl_runtime_t *rt);
+/* A program's compute_block against its per-vertex compute (hops with
+ * halting, message flags, send-all slots, a send from the handle, an
+ * aggregator), with and without a budget: the same hops as BFS and the
+ * same statistics; a program with neither function is refused. */
+int pregel_check_blocks(sgl_runtime_t *rt);
 
 #endif

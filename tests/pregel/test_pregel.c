@@ -16,6 +16,7 @@ static const struct test_check_entry checks[] = {
     {pregel_check_budget, "budget"},
     {pregel_check_balance, "balance"},
     {pregel_check_errors, "errors"},
+    {pregel_check_blocks, "blocks"},
 };
 
 static void on_shape(const char *shape)
