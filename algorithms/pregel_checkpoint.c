@@ -40,7 +40,10 @@ static int write_atomic(const char *path, int (*fill)(FILE *, const void *),
                         const void *arg)
 {
     char tmp[PREGEL_DIR_MAX + 64];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    int len = snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    if (len < 0 || (size_t)len >= sizeof tmp)
+        return sgl_error_set(SGL_EINVAL, "checkpoint %s: path too long",
+                             path);
     FILE *f = fopen(tmp, "wb");
     if (!f)
         return io_error(tmp, "cannot create");

@@ -479,7 +479,7 @@ int sgl_graph_read_edges(const char *path, uint64_t *ret_n,
             p++;
         if (*p == '#' || *p == '%' || *p == '\n' || *p == '\r' || !*p)
             continue;
-        uint64_t s, t;
+        uint64_t s = 0, t = 0; /* set on every path that reads them */
         if (!strchr(line, '\n') && !feof(f))
             rc = sgl_error_set(SGL_EPARSE, "%s:%zu: line too long", path,
                                lineno);

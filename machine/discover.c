@@ -106,9 +106,11 @@ static int corrupt(void)
                                    "process tree");
 }
 
+/* *ret is 0 on error (which GCC's -O3 cannot see through corrupt()). */
 static int read_uint(const char **p, long lo, long *ret)
 {
     char *end;
+    *ret = 0;
     errno = 0;
     long v = strtol(*p, &end, 10);
     if (end == *p || errno || v < lo || v > INT_MAX)
@@ -121,7 +123,7 @@ static int read_uint(const char **p, long lo, long *ret)
 static int read_children(const char **p, struct sgl_node *parent,
                          unsigned depth)
 {
-    long arity;
+    long arity = 0;
     int rc = depth > SGL__MAX_DEPTH ? corrupt() : read_uint(p, 0, &arity);
     if (rc)
         return rc;
