@@ -827,6 +827,83 @@ static int predict_file(const char *path, const double *sizes, int nsizes)
     return status;
 }
 
+/* ---- --repredict: the closed form again, on re-measured parameters ----
+ *
+ * bench/run re-measures the probes after a configuration's sweep
+ * (sgl-probe --drift); this evaluates the closed form of every point of
+ * the sweep on the prediction tree built, as the sweep built it, from
+ * --params (closed_form_s: the sweep's own prediction, which bench/run
+ * checks against points.csv) and from --params-after (closed_form_after_s:
+ * the same mapping onto the re-measured files). No runtime: one row per
+ * algorithm and size with n >= the tree's workers, to --csv (header
+ * repredict_header, RFC 4180). */
+static const char *repredict_header =
+    "config,algo,n_elements,closed_form_s,closed_form_after_s";
+
+static int repredict(const char *shape, const char *config,
+                     const char *const *before, int nbefore,
+                     const char *const *after, int nafter, const int *want,
+                     const double *sizes, int nsizes, const char *csv)
+{
+    sgl_machine_t *fb[MAX_PARAMS] = {0}, *fa[MAX_PARAMS] = {0};
+    sgl_machine_t *pb = NULL, *pa = NULL;
+    char how[1024], err[512];
+    int status = 0;
+    if (nbefore != nafter || nbefore == 0) {
+        fprintf(stderr, "bench_main: --repredict needs as many "
+                        "--params-after as --params (one re-measured file "
+                        "per file, in the same order), and at least one\n");
+        return 2;
+    }
+    for (int f = 0; f < nbefore && !status; f++)
+        if (sgl_machine_load(before[f], &fb[f]) ||
+            sgl_machine_load(after[f], &fa[f])) {
+            fprintf(stderr, "bench_main: %s\n", sgl_last_error());
+            status = 1;
+        }
+    if (!status && (build_pred(shape, fb, nbefore, &pb, how, sizeof how) ||
+                    build_pred(shape, fa, nafter, &pa, how, sizeof how))) {
+        fprintf(stderr, "bench_main: --repredict %s: %s\n", shape,
+                sgl_last_error());
+        status = 1;
+    }
+    bench_csv_t c = {0};
+    if (!status && bench_csv_open(&c, csv, repredict_header, 1, err,
+                                  sizeof err)) {
+        fprintf(stderr, "bench_main: %s\n", err);
+        status = 1;
+    }
+    size_t workers = pb ? sgl_machine_workers(pb) : 0;
+    for (int a = 0; a < NALGO && !status; a++)
+        for (int i = 0; want[a] && i < nsizes; i++) {
+            if ((size_t)sizes[i] < workers)
+                continue;
+            sgl_prediction_t rb, ra;
+            double tb = NAN, ta = NAN;
+            if (predict_one(pb, a, (double)(size_t)sizes[i], &rb) == SGL_OK)
+                tb = rb.total;
+            if (predict_one(pa, a, (double)(size_t)sizes[i], &ra) == SGL_OK)
+                ta = ra.total;
+            bench_csv_str(&c, config);
+            bench_csv_str(&c, algo_names[a]);
+            bench_csv_int(&c, (long long)(size_t)sizes[i]);
+            bench_csv_num(&c, tb);
+            bench_csv_num(&c, ta);
+            bench_csv_end(&c);
+        }
+    if (c.f && bench_csv_close(&c)) {
+        fprintf(stderr, "bench_main: cannot write %s\n", csv);
+        status = 1;
+    }
+    for (int f = 0; f < nbefore; f++) {
+        sgl_machine_free(fb[f]);
+        sgl_machine_free(fa[f]);
+    }
+    sgl_machine_free(pb);
+    sgl_machine_free(pa);
+    return status;
+}
+
 /* ---- main ---- */
 
 static int parse_sizes(const char *s, double *out, int max)
@@ -870,15 +947,23 @@ static void usage(FILE *f)
             "  --timeline FILE    write a Perfetto timeline of one run of "
             "each algorithm\n"
             "                     at n = 1e5\n"
-            "  --no-header        do not print the table header\n");
+            "  --no-header        do not print the table header\n"
+            "  --repredict SHAPE  no run: the closed form of each point on\n"
+            "                     the tree SHAPE from --params and from\n"
+            "                     --params-after (re-measured files, same\n"
+            "                     order) into --csv (config, algo,\n"
+            "                     n_elements, closed_form_s,\n"
+            "                     closed_form_after_s)\n"
+            "  --params-after FILE  with --repredict (repeatable)\n");
 }
 
 int main(int argc, char **argv)
 {
     const char *config = NULL, *csv = NULL, *json = NULL, *predict = NULL;
     const char *meas_csv = NULL;
-    const char *timeline = NULL;
-    const char *param_paths[MAX_PARAMS];
+    const char *timeline = NULL, *repredict_shape = NULL;
+    const char *param_paths[MAX_PARAMS], *after_paths[MAX_PARAMS];
+    int nafter = 0;
     int nparams = 0, reps = 5, over = 0, header = 1;
     int want[NALGO] = {1, 1, 1};
     double sizes[MAX_SIZES] = {1e3, 1e4, 1e5, 1e6, 1e7};
@@ -905,6 +990,14 @@ int main(int argc, char **argv)
             timeline = argv[++i];
         } else if (more && !strcmp(a, "--predict")) {
             predict = argv[++i];
+        } else if (more && !strcmp(a, "--repredict")) {
+            repredict_shape = argv[++i];
+        } else if (more && !strcmp(a, "--params-after")) {
+            if (nafter == MAX_PARAMS) {
+                fprintf(stderr, "bench_main: too many --params-after\n");
+                return 2;
+            }
+            after_paths[nafter++] = argv[++i];
         } else if (more && !strcmp(a, "--params")) {
             if (nparams == MAX_PARAMS) {
                 fprintf(stderr, "bench_main: too many --params\n");
@@ -934,6 +1027,19 @@ int main(int argc, char **argv)
     }
     if (predict)
         return predict_file(predict, sizes, nsizes);
+    if (repredict_shape) {
+        if (!csv) {
+            fprintf(stderr, "bench_main: --repredict needs --csv FILE\n");
+            return 2;
+        }
+        return repredict(repredict_shape, config ? config : repredict_shape,
+                         param_paths, nparams, after_paths, nafter, want,
+                         sizes, nsizes, csv);
+    }
+    if (nafter) {
+        fprintf(stderr, "bench_main: --params-after needs --repredict\n");
+        return 2;
+    }
 
     /* The command as given, for the JSON: an MPI may take its own
      * arguments out of argv in sgl_init. */

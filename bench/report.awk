@@ -8,6 +8,23 @@
 #     measured speed-up = T(1x1) / T, predicted = closed form on one worker
 #     / closed form (the predictor's own sequential time);
 #  3. ratios to the peers (peer time / SGL time) at that size.
+#  4. where points.csv has the drift columns (bench/drift.awk), the
+#     machine's drift over the run per configuration and algorithm: the
+#     median |error| of the closed form on the probe's parameters and on
+#     the parameters re-measured after the sweep, the median drift of the
+#     prediction itself (closed_form_after_s against closed_form_s), and
+#     the verdict of a miss (median |error| > 10%): "miss within drift"
+#     when the error is no larger than the prediction's own drift (the
+#     machine moved as much as the model missed by), else "miss beyond
+#     drift (model)" (the machine held still, the model or the probe's
+#     conditions are off);
+#  5. with -v drift=FILE (sgl-probe --drift-csv rows), each re-measure's
+#     largest parameter changes.
+# With -v cells=FILE it also writes section 4 as CSV (RFC 4180): config,
+# algo, points, median_abs_rel_err, median_abs_rel_err_after,
+# median_prediction_drift_rel (signed), median_abs_prediction_drift,
+# verdict (ok, miss within drift, miss beyond drift (model), no point >=
+# 1 ms, drift not measured).
 # With -v list=configs it prints only the configurations' names, in their
 # order, separated by spaces (bench/run hands them to plot.gp).
 # The file is RFC 4180 CSV (bench/bench_csv.h): quoted fields may hold
@@ -53,6 +70,7 @@ function quotes(s,    t) { t = s; return gsub(/"/, "", t) }
         for (i = 1; i <= nf; i++)
             if (f[i] ~ /_median_s$/ && f[i] != "median_s")
                 peer_col[++npeer] = i
+        hasdrift = ("closed_form_after_s" in col) && ("closed_form_after_rel_err" in col) && ("prediction_drift_rel" in col)
         next
     }
     cfg = f[col["config"]]; algo = f[col["algo"]]; n = f[col["n_elements"]] + 0
@@ -78,6 +96,13 @@ function quotes(s,    t) { t = s; return gsub(/"/, "", t) }
         ka = cfg SUBSEP algo
         e = f[col["closed_form_rel_err"]]; if (e != "") ce[ka, ++nce[ka]] = abs(e + 0)
         e = f[col["replay_rel_err"]]; if (e != "") re[ka, ++nre[ka]] = abs(e + 0)
+        if (hasdrift && f[col["prediction_drift_rel"]] != "" && f[col["closed_form_rel_err"]] != "") {
+            nd[ka]++
+            de[ka, nd[ka]] = abs(f[col["closed_form_rel_err"]] + 0)
+            da[ka, nd[ka]] = abs(f[col["closed_form_after_rel_err"]] + 0)
+            dd[ka, nd[ka]] = abs(f[col["prediction_drift_rel"]] + 0)
+            ds[ka, nd[ka]] = f[col["prediction_drift_rel"]] + 0
+        }
     }
     if (n > maxn[cfg, algo]) maxn[cfg, algo] = n
 }
@@ -98,6 +123,69 @@ function median(arr, key, cnt,    i, j, t, v) {
     return cnt % 2 ? v[(cnt + 1) / 2] : (v[cnt / 2] + v[cnt / 2 + 1]) / 2
 }
 function pct(x) { return x < 0 ? "      -" : sprintf("%6.1f%%", 100 * x) }
+function spct(x) { return sprintf("%+6.1f%%", 100 * x) }
+function cpct(x, sign) { return x < 0 && !sign ? "-" : sprintf(sign ? "%+.1f%%" : "%.1f%%", 100 * x) }
+# The drift verdict of a cell: E the median |error| on the probe's
+# parameters, D the median |drift| of the prediction.
+function drift_verdict(cnt, e, d) {
+    if (cnt == 0) return "drift not measured"
+    if (e <= 0.10) return "ok"
+    return e <= d ? "miss within drift" : "miss beyond drift (model)"
+}
+function csvq(s) { if (s ~ /[",\n]/) { gsub(/"/, "\"\"", s); s = "\"" s "\"" } return s }
+function dfail(msg) {
+    printf "report.awk: %s:%d: %s\n", drift, dline, msg > "/dev/stderr"
+    bad = 1; exit 2
+}
+# sgl-probe --drift-csv rows: checked, then each label's largest changes.
+function drift_params(    rec, nf, g, i, dc, need, nm, nneed, lab, r, x, nl, labs, seen, top, j, t, h, w) {
+    dline = 0
+    while ((r = (getline rec < drift)) > 0) {
+        dline++
+        sub(/\r$/, "", rec)
+        nf = csv_split(rec, g)
+        if (dline == 1) {
+            for (i = 1; i <= nf; i++) dc[g[i]] = i
+            dn = nf
+            nneed = split("label base_file base_date date parameter level kernel n_elements busy before after rel_change", nm, " ")
+            for (i = 1; i <= nneed; i++)
+                if (!(nm[i] in dc)) dfail("no column " nm[i] " (not a sgl-probe --drift-csv file)")
+            continue
+        }
+        if (nf != dn) dfail(sprintf("%d fields, the header has %d", nf, dn))
+        for (i = 1; i <= 3; i++) {
+            x = g[dc[i == 1 ? "before" : i == 2 ? "after" : "rel_change"]]
+            if (x != "" && x !~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/)
+                dfail("'" x "' is not a number")
+        }
+        lab = g[dc["label"]]
+        if (!(lab in seen)) { seen[lab] = ++nl; labs[nl] = lab; dbase[lab] = g[dc["base_file"]]; dbdate[lab] = g[dc["base_date"]]; dadate[lab] = g[dc["date"]] }
+        if (g[dc["rel_change"]] == "") continue
+        x = g[dc["rel_change"]] + 0
+        w = g[dc["parameter"]] == "c" ? "c " g[dc["kernel"]] (g[dc["n_elements"]] != "" ? sprintf(" n %g busy %s", g[dc["n_elements"]], g[dc["busy"]]) : "") \
+                                       : "level " g[dc["level"]] " " g[dc["parameter"]]
+        # keep the three largest |change| per label
+        for (j = 1; j <= 3; j++)
+            if (!((lab, j) in topv) || abs(x) > abs(topv[lab, j])) {
+                for (h = 3; h > j; h--) if ((lab, h - 1) in topv) { topv[lab, h] = topv[lab, h - 1]; topw[lab, h] = topw[lab, h - 1] }
+                topv[lab, j] = x; topw[lab, j] = w
+                break
+            }
+        if (g[dc["parameter"]] == "c") kc[lab, ++nkc[lab]] = abs(x)
+        else lc[lab, ++nlc[lab]] = abs(x)
+    }
+    if (r < 0) { printf "report.awk: cannot read %s\n", drift > "/dev/stderr"; bad = 1; exit 2 }
+    close(drift)
+    if (dline < 1) dfail("empty")
+    print "\n== the machine's drift: each re-measure (sgl-probe --drift) against its probe"
+    for (i = 1; i <= nl; i++) {
+        lab = labs[i]
+        printf "%-22s %s (probed %s, re-measured %s): median |change| of kernels' c %s, of l and g %s\n", lab, dbase[lab], dbdate[lab], dadate[lab], cpct(median(kc, lab, nkc[lab])), cpct(median(lc, lab, nlc[lab]))
+        t = "  largest:"
+        for (j = 1; j <= 3 && (lab, j) in topv; j++) t = t (j > 1 ? ";" : "") " " topw[lab, j] " " cpct(topv[lab, j], 1)
+        print t
+    }
+}
 function verdict(x) { return x < 0 ? "no point >= 1 ms" : (x <= 0.10 ? "ok" : "MISSED") }
 END {
     if (bad) exit 2
@@ -114,6 +202,24 @@ END {
             mc = median(ce, ka, nce[ka]); mr = median(re, ka, nre[ka])
             printf "%-22s %-7s %7d %12s %-8s %12s %-8s %s\n", cfgs[c], algos[a], nce[ka] + 0, pct(mc), verdict(mc), pct(mr), verdict(mr), over[cfgs[c]] == 1 ? "oversubscribed: not meaningful for speed" : ""
         }
+    if (hasdrift) {
+        print "\n== drift: closed form on the probe's parameters and on those re-measured after the sweep (median over points >= 1 ms)"
+        printf "%-22s %-7s %7s %12s %12s %12s  %s\n", "config", "algo", "points", "error", "error after", "pred. drift", "verdict (a miss beyond the prediction's drift is the model's)"
+        if (cells != "") print "config,algo,points,median_abs_rel_err,median_abs_rel_err_after,median_prediction_drift_rel,median_abs_prediction_drift,verdict" > cells
+        for (c = 1; c <= ncfg; c++)
+            for (a = 1; a <= nalgo; a++) {
+                ka = cfgs[c] SUBSEP algos[a]
+                if (!(ka in maxn)) continue
+                cnt = nd[ka] + 0
+                me = median(de, ka, cnt); ma = median(da, ka, cnt); md = median(dd, ka, cnt); ms = median(ds, ka, cnt)
+                v = nce[ka] + 0 == 0 ? "no point >= 1 ms" : drift_verdict(cnt, me, md)
+                printf "%-22s %-7s %7d %12s %12s %12s  %s\n", cfgs[c], algos[a], cnt, pct(me), pct(ma), cnt ? spct(ms) : "      -", v
+                if (cells != "")
+                    printf "%s,%s,%d,%s,%s,%s,%s,%s\n", csvq(cfgs[c]), csvq(algos[a]), cnt, cnt ? sprintf("%.6g", me) : "", cnt ? sprintf("%.6g", ma) : "", cnt ? sprintf("%.6g", ms) : "", cnt ? sprintf("%.6g", md) : "", v > cells
+            }
+        if (cells != "") close(cells)
+    }
+    if (drift != "") drift_params()
     for (a = 1; a <= nalgo; a++) {
         al = algos[a]
         # the largest n every configuration has
