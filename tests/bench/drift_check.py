@@ -168,14 +168,19 @@ if got != WANT:
 for r in crow:
     if r["verdict"] in ("ok", "miss within drift",
                         "miss beyond drift (model)"):
-        for col in ("median_abs_rel_err", "median_abs_rel_err_after",
-                    "median_prediction_drift_rel",
-                    "median_abs_prediction_drift"):
+        for col in ("median_rel_err", "median_rel_err_after",
+                    "median_prediction_drift_rel", "median_abs_rel_err",
+                    "median_abs_prediction_drift",
+                    "median_abs_rel_err_beyond_drift"):
             float(r[col])
 within = [r for r in crow if r["verdict"] == "miss within drift"][0]
 if abs(float(within["median_abs_rel_err"]) - 0.27) > 1e-4 or \
-        abs(float(within["median_prediction_drift_rel"]) + 0.29) > 1e-3:
+        abs(float(within["median_prediction_drift_rel"]) + 0.29) > 1e-3 or \
+        float(within["median_abs_rel_err_beyond_drift"]) != 0:
     fail("miss within drift: medians %r" % within)
+beyond = [r for r in crow if r["verdict"].startswith("miss beyond")][0]
+if abs(float(beyond["median_abs_rel_err_beyond_drift"]) - 0.274) > 1e-4:
+    fail("miss beyond drift: medians %r" % beyond)
 for v in WANT.values():
     if v not in summary:
         fail("summary does not say %r:\n%s" % (v, summary))
