@@ -21,10 +21,12 @@
 #  5. with -v drift=FILE (sgl-probe --drift-csv rows), each re-measure's
 #     largest parameter changes.
 # With -v cells=FILE it also writes section 4 as CSV (RFC 4180): config,
-# algo, points, median_abs_rel_err, median_abs_rel_err_after,
-# median_prediction_drift_rel (signed), median_abs_prediction_drift,
-# verdict (ok, miss within drift, miss beyond drift (model), no point >=
-# 1 ms, drift not measured).
+# algo, points, median_rel_err, median_rel_err_after (signed),
+# median_prediction_drift_rel (signed), median_abs_rel_err,
+# median_abs_prediction_drift, median_abs_rel_err_beyond_drift, verdict
+# (ok, miss within drift, miss beyond drift (model), no point >= 1 ms,
+# drift not measured), median_iqr_rel (the sweep's own (q3 - q1) /
+# median: above 10% the summary adds "noisy sweep" to a miss).
 # With -v list=configs it prints only the configurations' names, in their
 # order, separated by spaces (bench/run hands them to plot.gp).
 # The file is RFC 4180 CSV (bench/bench_csv.h): quoted fields may hold
@@ -104,6 +106,9 @@ function quotes(s,    t) { t = s; return gsub(/"/, "", t) }
             # |error| of a prediction between the probe's parameters and
             # the re-measured ones (0 if the measurement lies between)
             dr[ka, nd[ka]] = eb * ea <= 0 ? 0 : (abs(eb) < abs(ea) ? abs(eb) : abs(ea))
+            # the sweep's own spread: the machine during the repetitions
+            if (("q1_s" in col) && ("q3_s" in col) && med[k] > 0)
+                dq[ka, ++ndq[ka]] = (f[col["q3_s"]] - f[col["q1_s"]]) / med[k]
             dd[ka, nd[ka]] = abs(f[col["prediction_drift_rel"]] + 0)
             ds[ka, nd[ka]] = f[col["prediction_drift_rel"]] + 0
         }
@@ -214,22 +219,23 @@ END {
         print "\n== drift: median |error| of the closed form on the probe's parameters (error) and on those re-measured after"
         print "   the sweep (error after), the prediction's own drift (after / probe - 1), the |error| left at the best"
         print "   parameters between the two (beyond drift); medians over points >= 1 ms; a miss (error > 10%) is within"
-        print "   drift when beyond drift <= 10%, else the model's (or the probe's conditions')"
-        printf "%-22s %-7s %7s %12s %12s %12s %13s  %s\n", "config", "algo", "points", "error", "error after", "pred. drift", "beyond drift", "verdict"
-        if (cells != "") print "config,algo,points,median_rel_err,median_rel_err_after,median_prediction_drift_rel,median_abs_rel_err,median_abs_prediction_drift,median_abs_rel_err_beyond_drift,verdict" > cells
+        print "   drift when beyond drift <= 10%, else the model's (or the probe's conditions'); spread: the sweep's own"
+        print "   (q3 - q1) / median, the machine during the repetitions (noisy above 10%: the verdict says so)"
+        printf "%-22s %-7s %7s %12s %12s %12s %13s %8s  %s\n", "config", "algo", "points", "error", "error after", "pred. drift", "beyond drift", "spread", "verdict"
+        if (cells != "") print "config,algo,points,median_rel_err,median_rel_err_after,median_prediction_drift_rel,median_abs_rel_err,median_abs_prediction_drift,median_abs_rel_err_beyond_drift,verdict,median_iqr_rel" > cells
         for (c = 1; c <= ncfg; c++)
             for (a = 1; a <= nalgo; a++) {
                 ka = cfgs[c] SUBSEP algos[a]
                 if (!(ka in maxn)) continue
                 cnt = nd[ka] + 0
                 me = median(de, ka, cnt); ma = median(da, ka, cnt); md = median(dd, ka, cnt); ms = median(ds, ka, cnt)
-                mr = median(dr, ka, cnt); maa = median(daa, ka, cnt)
+                mr = median(dr, ka, cnt); maa = median(daa, ka, cnt); mq = median(dq, ka, ndq[ka] + 0)
                 # |error| as the main table has it (ce: every point >= 1 ms)
                 mabs = median(ce, ka, nce[ka])
                 v = nce[ka] + 0 == 0 ? "no point >= 1 ms" : drift_verdict(cnt, mabs, mr)
-                printf "%-22s %-7s %7d %12s %12s %12s %13s  %s\n", cfgs[c], algos[a], cnt, pct(nce[ka] + 0 ? mabs : -1), pct(cnt ? maa : -1), cnt ? spct(ms) : "      -", pct(cnt ? mr : -1), v
+                printf "%-22s %-7s %7d %12s %12s %12s %13s %8s  %s%s\n", cfgs[c], algos[a], cnt, pct(nce[ka] + 0 ? mabs : -1), pct(cnt ? maa : -1), cnt ? spct(ms) : "      -", pct(cnt ? mr : -1), pct(cnt ? mq : -1), v, (cnt && mq > 0.10 && v != "ok") ? "; noisy sweep" : ""
                 if (cells != "")
-                    printf "%s,%s,%d,%s,%s,%s,%s,%s,%s,%s\n", csvq(cfgs[c]), csvq(algos[a]), cnt, g6(cnt, me), g6(cnt, ma), g6(cnt, ms), g6(nce[ka] + 0, mabs), g6(cnt, md), g6(cnt, mr), v > cells
+                    printf "%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s\n", csvq(cfgs[c]), csvq(algos[a]), cnt, g6(cnt, me), g6(cnt, ma), g6(cnt, ms), g6(nce[ka] + 0, mabs), g6(cnt, md), g6(cnt, mr), v, g6(cnt, mq) > cells
             }
         if (cells != "") close(cells)
     }

@@ -45,10 +45,12 @@ def fail(msg):
 
 
 def point(config, algo, n, med, closed):
+    # the scan cell's repetitions spread 50% (q1 .. q3): a noisy sweep
+    lo, hi = (0.8 * med, 1.3 * med) if algo == "scan" else (med, med)
     return {"config": config, "shape": "rank:2 core:[1,2]", "workers": 2,
             "ranks": 1, "threads_per_rank": 2, "oversubscribed": 0,
             "algo": algo, "n_elements": n, "reps": 5, "median_s": med,
-            "min_s": med, "max_s": med, "q1_s": med, "q3_s": med,
+            "min_s": lo, "max_s": hi, "q1_s": lo, "q3_s": hi,
             "closed_form_s": closed,
             "closed_form_rel_err": (closed - med) / med, "replay_s": med,
             "replay_rel_err": 0, "closed_form_one_worker_s": closed,
@@ -181,6 +183,12 @@ if abs(float(within["median_abs_rel_err"]) - 0.27) > 1e-4 or \
 beyond = [r for r in crow if r["verdict"].startswith("miss beyond")][0]
 if abs(float(beyond["median_abs_rel_err_beyond_drift"]) - 0.274) > 1e-4:
     fail("miss beyond drift: medians %r" % beyond)
+if abs(float(beyond["median_iqr_rel"]) - 0.5) > 1e-6 or \
+        float(within["median_iqr_rel"]) != 0:
+    fail("median_iqr_rel: %r, %r" % (beyond, within))
+if "miss beyond drift (model); noisy sweep" not in summary or \
+        "miss within drift; noisy" in summary:
+    fail("the noisy sweep is not said, or said of a steady one:\n" + summary)
 for v in WANT.values():
     if v not in summary:
         fail("summary does not say %r:\n%s" % (v, summary))
