@@ -83,6 +83,7 @@ struct plan {
     const char *drift_base; /* --drift: the machine file re-measured */
     const char *drift_csv;  /* --drift-csv: rows appended here */
     const char *label;      /* --label: the drift rows' first column */
+    int intervals;          /* --intervals */
 };
 
 /* One curve: time per operation at each size. */
@@ -129,7 +130,9 @@ static struct probe_fit fit_line(const struct plan *pl,
     double k[MAX_SIZES];
     for (size_t i = 0; i < pl->nsizes; i++)
         k[i] = 4.0 * (double)pl->words[i];
-    return probe_fit_points(k, c->t, pl->nsizes, lo, hi);
+    struct probe_fit f = probe_fit_points(k, c->t, pl->nsizes, lo, hi);
+    probe_fit_interval(k, c->t, pl->nsizes, lo, hi, &f);
+    return f;
 }
 
 /* Repetitions so that one measured point takes about min_time. */
@@ -568,7 +571,18 @@ struct kernels {
     unsigned busy;        /* Q */
     /* c[0]: one worker, c[1]: Q at once; NAN where not measured */
     double c[2][NKERNELS][KSIZES_MAX];
+    /* the 95% interval of each c, the median's (probe_median_interval()) */
+    double lo[2][NKERNELS][KSIZES_MAX], hi[2][NKERNELS][KSIZES_MAX];
 };
+
+/* c of kernel @p q at size index @p si from @p n trials: their median,
+ * and its interval. Sorts @p v. */
+static void set_c(struct kernels *k, int many, int q, size_t si, double *v,
+                  int n)
+{
+    k->c[many][q][si] = bench_median(v, n);
+    probe_median_interval(v, n, &k->lo[many][q][si], &k->hi[many][q][si]);
+}
 
 /* Timed runs per point of the kernel tables. */
 #define KTRIALS_MAX 21
@@ -649,7 +663,7 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
         }
     }
     for (int w = 0; !rc && w < nw; w++)
-        j->k->c[many][what[w]][j->si] = bench_median(tr[w], trials);
+        set_c(j->k, many, what[w], j->si, tr[w], trials);
     size_t none = 0;
     int r2 = bench_flush_task(root, &none, sizeof none);
     rc = rc ? rc : r2;
@@ -694,9 +708,9 @@ static int kernels_sort(sgl_ctx_t *root, sgl_runtime_t *rt,
         rc = rc ? rc : r2;
     }
     if (!rc) {
-        j->k->c[many][K_SORT][j->si] = bench_median(ts, trials);
+        set_c(j->k, many, K_SORT, j->si, ts, trials);
         if (many)
-            j->k->c[1][K_MERGE][j->si] = bench_median(tm, trials);
+            set_c(j->k, 1, K_MERGE, j->si, tm, trials);
     }
     return rc;
 }
@@ -742,7 +756,7 @@ static int measure_copy(struct kernels *k, int many)
         }
         for (int t = 0; t < trials; t++)
             tr[t] = worst[t + 1] / (double)m;
-        k->c[many][K_COPY][si] = bench_median(tr, trials);
+        set_c(k, many, K_COPY, si, tr, trials);
     }
     return rc;
 }
@@ -876,20 +890,28 @@ static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k,
 }
 
 /* Put both tables into @p out; the plain c of each kernel is its value at
- * the largest size on one worker (Q workers for merge and offset). */
-static int store_kernels(sgl_machine_t *out, const struct kernels *k)
+ * the largest size on one worker (Q workers for merge and offset).
+ * @p end: 0 the medians, -1 the low ends of their intervals, 1 the high
+ * ends. */
+static double kernel_c(const struct kernels *k, int end, int b, int q,
+                       size_t s)
+{
+    return end < 0 ? k->lo[b][q][s] : end > 0 ? k->hi[b][q][s] : k->c[b][q][s];
+}
+
+static int store_kernels(sgl_machine_t *out, const struct kernels *k, int end)
 {
     int rc = SGL_OK;
     for (int q = 0; q < NKERNELS && !rc; q++) {
         int plain = q == K_MERGE || q == K_OFFSET;
-        double c = k->c[plain][q][k->nsizes - 1];
+        double c = kernel_c(k, end, plain, q, k->nsizes - 1);
         rc = sgl_machine_set_kernel(out, kernel_names[q], c);
         for (int b = 0; b < 2 && !rc; b++)
             for (size_t s = 0; s < k->nsizes && !rc; s++)
                 if (!isnan(k->c[b][q][s]))
                     rc = sgl_machine_set_kernel_point(
                         out, kernel_names[q], (double)k->n[s],
-                        b ? k->busy : 1, k->c[b][q][s]);
+                        b ? k->busy : 1, kernel_c(k, end, b, q, s));
     }
     return rc;
 }
@@ -1122,9 +1144,40 @@ static void print_fit(const char *what, const struct probe_fit *f,
  * small regime, g from each regime's slope, the exchange from its own
  * curve (@p xmpi at an MPI level); negative values clamped into @p
  * clamps. Returns 0, or 1 after saying what failed. */
+/* Level @p L of @p m at one end of the fits' intervals (@p end -1 low, 1
+ * high), negative ends at 0: the box of parameters a prediction interval
+ * is evaluated at (the cost is monotone in every parameter). */
+static int write_level_end(sgl_machine_t *m, unsigned L, int end,
+                           const struct level_result *r, int one_host,
+                           const struct probe_fit *ds,
+                           const struct probe_fit *us,
+                           const struct probe_fit *dl,
+                           const struct probe_fit *ul,
+                           const struct probe_fit *fx)
+{
+#define END(f, v) fmax(0, end < 0 ? (f)->v##_lo : (f)->v##_hi)
+    double l = (END(ds, a) + END(us, a)) / 4;
+    sgl_link_params_t big = {l, END(dl, b), END(ul, b)};
+    sgl_link_params_t small = {l, END(ds, b), END(us, b)};
+    int rc = 0;
+    if (r->link == SGL_LINK_MPI && one_host)
+        rc = sgl_machine_set_level_memory(m, L, SGL_MEMORY_SHARED);
+    if (!rc)
+        rc = sgl_machine_set_level_params(m, L, &big);
+    if (!rc)
+        rc = sgl_machine_set_level_small_params(m, L, &small, SMALL_BYTES);
+    if (!rc && fx && fx->points >= 2) {
+        sgl_exchange_params_t xp = {END(fx, a), END(fx, b)};
+        rc = sgl_machine_set_level_exchange(m, L, &xp);
+    }
+#undef END
+    return rc;
+}
+
 static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
                        const struct level_result *r, const struct xcurve *xmpi,
-                       int one_host, struct probe_clamps *clamps)
+                       int one_host, struct probe_clamps *clamps,
+                       sgl_machine_t *lo, sgl_machine_t *hi)
 {
     printf("level %u (%s):\n", L, sgl_link_name((sgl_link_t)r->link));
     if (r->link == SGL_LINK_THREADS) {
@@ -1170,6 +1223,21 @@ static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
     }
     const struct xcurve *xc = r->link == SGL_LINK_THREADS ? &r->xchg : xmpi;
     struct probe_fit fx = probe_fit_points(xc->h, xc->t, xc->n, 0, 1e300);
+    probe_fit_interval(xc->h, xc->t, xc->n, 0, 1e300, &fx);
+    if (lo || hi)
+        printf("  95%% intervals: l [%.3f, %.3f] us, g_down [%.4f, %.4f] "
+               "ns/B, g_up [%.4f, %.4f] ns/B\n",
+               1e6 * fmax(0, (ds.a_lo + us.a_lo) / 4),
+               1e6 * (ds.a_hi + us.a_hi) / 4, 1e9 * fmax(0, dl.b_lo),
+               1e9 * dl.b_hi, 1e9 * fmax(0, ul.b_lo), 1e9 * ul.b_hi);
+    if ((lo && write_level_end(lo, L, -1, r, one_host, &ds, &us, &dl, &ul,
+                               &fx)) ||
+        (hi && write_level_end(hi, L, 1, r, one_host, &ds, &us, &dl, &ul,
+                               &fx))) {
+        fprintf(stderr, "sgl-probe: level %u intervals: %s\n", L,
+                sgl_last_error());
+        return 1;
+    }
     if (fx.points < 2) {
         printf("  exchange: too few points to fit; no exchange record (the "
                "predictor will guess from l, g)\n");
@@ -1187,6 +1255,16 @@ static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
         return 1;
     }
     return 0;
+}
+
+/* The path of an interval end: OUT.sgl -> OUT.lo.sgl (or OUT.hi.sgl);
+ * a name without .sgl gets .lo.sgl appended. */
+static void end_path(const char *out, const char *tag, char *buf, size_t len)
+{
+    size_t n = strlen(out);
+    if (n > 4 && !strcmp(out + n - 4, ".sgl"))
+        n -= 4;
+    snprintf(buf, len, "%.*s.%s.sgl", (int)n, out, tag);
 }
 
 /* Whether the machine file can be written, checked before minutes of
@@ -1247,6 +1325,10 @@ static void usage(FILE *out)
           "                     workers running at once (heterogeneous\n"
           "                     workers: the runtime then splits data by\n"
           "                     speed, see sgl_runtime_set_balance())\n"
+          "  --intervals        also write OUT.lo.sgl and OUT.hi.sgl: every\n"
+          "                     parameter at the low / high end of its 95%\n"
+          "                     interval (kernels: the median's over the\n"
+          "                     trials; l, g: a bootstrap of the fits)\n"
           "  --drift BASE       re-measure the probe BASE (a machine file of\n"
           "                     this tree, from sgl-probe) by its own method\n"
           "                     and sizes: levels, exchange and kernels; -o\n"
@@ -1268,7 +1350,7 @@ static void usage(FILE *out)
 /* Long options without a short form have values above any character, so
  * that getopt_long's optopt tells a long option's fault from a short one's. */
 enum { OPT_QUICK = 256, OPT_PER_WORKER, OPT_HELP, OPT_VERSION, OPT_DRIFT,
-       OPT_DRIFT_CSV, OPT_LABEL };
+       OPT_DRIFT_CSV, OPT_LABEL, OPT_INTERVALS };
 
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -1279,6 +1361,7 @@ static const struct option longopts[] = {
     {"drift", required_argument, NULL, OPT_DRIFT},
     {"drift-csv", required_argument, NULL, OPT_DRIFT_CSV},
     {"label", required_argument, NULL, OPT_LABEL},
+    {"intervals", no_argument, NULL, OPT_INTERVALS},
     {NULL, 0, NULL, 0},
 };
 
@@ -1338,6 +1421,9 @@ static int parse_args(int argc, char **argv, struct plan *pl)
         case OPT_PER_WORKER:
             pl->per_worker = 1;
             break;
+        case OPT_INTERVALS:
+            pl->intervals = 1;
+            break;
         case OPT_DRIFT:
         case OPT_DRIFT_CSV:
         case OPT_LABEL:
@@ -1382,6 +1468,9 @@ static int parse_args(int argc, char **argv, struct plan *pl)
     if ((pl->drift_csv || pl->label) && !pl->drift_base)
         return usage_error("%s", pl->drift_csv ? "--drift-csv needs --drift"
                                                : "--label needs --drift");
+    if (pl->drift_base && pl->intervals)
+        return usage_error("%s", "--intervals is for a probe, not for a "
+                                 "--drift re-measure");
     if (pl->drift_base && pl->per_worker)
         return usage_error("%s", "--drift re-measures a probe without "
                                  "--per-worker; give one or the other");
@@ -1520,11 +1609,19 @@ int main(int argc, char **argv)
 
     status = 0;
     if (rank == 0) {
-        sgl_machine_t *out = NULL;
+        sgl_machine_t *out = NULL, *ends[2] = {NULL, NULL};
         const char *shape = sgl_machine_shape(m);
         sgl_machine_opts_t mo;
         sgl_machine_opts_default(&mo);
         mo.keep_single = 1;
+        /* --intervals: two more files, every parameter at the low and at
+         * the high end of its 95% interval. */
+        for (int i = 0; i < 2 && pl.intervals && shape; i++)
+            if (sgl_machine_from_shape(shape, &mo, &ends[i])) {
+                fprintf(stderr, "sgl-probe: --intervals: %s\n",
+                        sgl_last_error());
+                status = 1;
+            }
         if (pl.drift_base) {
             /* BASE with the re-measured values in their place; what is
              * not re-measured (per-worker c) stays BASE's. */
@@ -1563,7 +1660,7 @@ int main(int argc, char **argv)
         for (unsigned L = 0; out && L < depth; L++)
             if (sgl_machine_level_masters(m, L) &&
                 write_level(out, L, &pl, &res[L], &xmpi[L], one_host,
-                            &clamps))
+                            &clamps, ends[0], ends[1]))
                 status = 1;
         if (out) {
             print_kernels(&k);
@@ -1571,9 +1668,11 @@ int main(int argc, char **argv)
                 status = 1;
             if (kernels_ok && pl.per_worker)
                 probe_workers_print(&wc);
-            if (kernels_ok && (store_kernels(out, &k) ||
+            if (kernels_ok && (store_kernels(out, &k, 0) ||
                                (pl.per_worker &&
-                                probe_workers_store(out, &wc)))) {
+                                probe_workers_store(out, &wc)) ||
+                               (ends[0] && store_kernels(ends[0], &k, -1)) ||
+                               (ends[1] && store_kernels(ends[1], &k, 1)))) {
                 fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_last_error());
                 status = 1;
             }
@@ -1636,8 +1735,34 @@ int main(int argc, char **argv)
             if (pl.drift_base && kernels_ok &&
                 write_drift(&pl, base, out, &k, date))
                 status = 1;
+            for (int i = 0; i < 2 && ends[i]; i++) {
+                char path[4096];
+                end_path(pl.out, i ? "hi" : "lo", path, sizeof path);
+                for (size_t q = 0; q < sgl_machine_provenance_count(out); q++) {
+                    const char *key = sgl_machine_provenance_key(out, q);
+                    sgl_machine_set_provenance(
+                        ends[i], key, sgl_machine_provenance(out, key));
+                }
+                sgl_machine_set_provenance(
+                    ends[i], "interval",
+                    i ? "high ends of 95% intervals: kernels' c the "
+                        "median's order-statistic interval over the trials, "
+                        "l, g and exchange a pairs bootstrap of the fits"
+                      : "low ends of 95% intervals: kernels' c the "
+                        "median's order-statistic interval over the trials, "
+                        "l, g and exchange a pairs bootstrap of the fits "
+                        "(negative ends at 0)");
+                if (sgl_machine_save(ends[i], path)) {
+                    fprintf(stderr, "sgl-probe: %s\n", sgl_last_error());
+                    status = 1;
+                } else {
+                    printf("wrote %s\n", path);
+                }
+            }
         }
         sgl_machine_free(out);
+        sgl_machine_free(ends[0]);
+        sgl_machine_free(ends[1]);
     }
     sgl_machine_free(base);
     probe_workers_free(&wc);
