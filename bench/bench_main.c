@@ -395,6 +395,7 @@ struct point {
     size_t n;
     struct stats meas;
     double closed, replay, seq_pred;
+    double closed_lo, closed_hi; /* on --params-lo / --params-hi */
     double peer[4]; /* reduce: omp, read bound; scan: two-pass, omp scan;
                        psrs: std::sort, gnu parallel */
     /* The timed repetitions themselves (reps each, warm-up left out), for
@@ -445,7 +446,10 @@ static void print_point(const char *config, const struct point *pt)
  * statistics over the repetitions, the predictions and every peer's
  * median: <peer>_median_s for each of peer_names in order
  * (omp_reduction_median_s ... gnu_parallel_sort_median_s), empty in the
- * rows of other algorithms. */
+ * rows of other algorithms; then closed_form_lo_s and closed_form_hi_s,
+ * the closed form on --params-lo and --params-hi (sgl-probe --intervals:
+ * every parameter at the low / high end of its 95% interval; the cost is
+ * monotone in each, so they bound the prediction), empty without them. */
 static const char *points_header =
     "config,shape,workers,ranks,threads_per_rank,oversubscribed,algo,"
     "n_elements,reps,median_s,min_s,max_s,q1_s,q3_s,closed_form_s,"
@@ -476,6 +480,10 @@ static int write_points(const char *path, const struct run_info *ri,
         for (int k = 0; k < 2 && off < sizeof header; k++)
             off += (size_t)snprintf(header + off, sizeof header - off,
                                     ",%s_median_s", peer_names[a][k]);
+    /* After the peers, so that no column moves: the prediction interval. */
+    if (off < sizeof header)
+        snprintf(header + off, sizeof header - off,
+                 ",closed_form_lo_s,closed_form_hi_s");
     bench_csv_t c;
     if (bench_csv_open(&c, path, header, 1, err, sizeof err)) {
         fprintf(stderr, "bench_main: %s\n", err);
@@ -505,6 +513,8 @@ static int write_points(const char *path, const struct run_info *ri,
         for (int a = 0; a < NALGO; a++)
             for (int k = 0; k < 2; k++)
                 bench_csv_num(&c, a == p->algo ? p->peer[k] : NAN);
+        bench_csv_num(&c, p->closed_lo);
+        bench_csv_num(&c, p->closed_hi);
         bench_csv_end(&c);
     }
     return bench_csv_close(&c);
@@ -616,6 +626,8 @@ static int write_json(const char *path, const struct run_info *ri,
         sgl__json_number(&j, "closed_form_s", p->closed);
         sgl__json_number(&j, "replay_s", p->replay);
         sgl__json_number(&j, "closed_form_one_worker_s", p->seq_pred);
+        sgl__json_number(&j, "closed_form_lo_s", p->closed_lo);
+        sgl__json_number(&j, "closed_form_hi_s", p->closed_hi);
         for (int k = 0; k < 2; k++) {
             snprintf(key, sizeof key, "%s_median_s", peer_names[p->algo][k]);
             sgl__json_number(&j, key, p->peer[k]);
@@ -954,7 +966,11 @@ static void usage(FILE *f)
             "                     order) into --csv (config, algo,\n"
             "                     n_elements, closed_form_s,\n"
             "                     closed_form_after_s)\n"
-            "  --params-after FILE  with --repredict (repeatable)\n");
+            "  --params-after FILE  with --repredict (repeatable)\n"
+            "  --params-lo FILE, --params-hi FILE  the low / high ends of\n"
+            "                     each --params file's intervals (sgl-probe\n"
+            "                     --intervals), same order: the closed\n"
+            "                     form's interval, closed_form_lo_s/_hi_s\n");
 }
 
 int main(int argc, char **argv)
@@ -963,7 +979,8 @@ int main(int argc, char **argv)
     const char *meas_csv = NULL;
     const char *timeline = NULL, *repredict_shape = NULL;
     const char *param_paths[MAX_PARAMS], *after_paths[MAX_PARAMS];
-    int nafter = 0;
+    const char *lo_paths[MAX_PARAMS], *hi_paths[MAX_PARAMS];
+    int nafter = 0, nlo = 0, nhi = 0;
     int nparams = 0, reps = 5, over = 0, header = 1;
     int want[NALGO] = {1, 1, 1};
     double sizes[MAX_SIZES] = {1e3, 1e4, 1e5, 1e6, 1e7};
@@ -992,6 +1009,14 @@ int main(int argc, char **argv)
             predict = argv[++i];
         } else if (more && !strcmp(a, "--repredict")) {
             repredict_shape = argv[++i];
+        } else if (more && (!strcmp(a, "--params-lo") ||
+                            !strcmp(a, "--params-hi"))) {
+            int hi = a[9] == 'h';
+            if ((hi ? nhi : nlo) == MAX_PARAMS) {
+                fprintf(stderr, "bench_main: too many %s\n", a);
+                return 2;
+            }
+            (hi ? hi_paths : lo_paths)[hi ? nhi++ : nlo++] = argv[++i];
         } else if (more && !strcmp(a, "--params-after")) {
             if (nafter == MAX_PARAMS) {
                 fprintf(stderr, "bench_main: too many --params-after\n");
@@ -1038,6 +1063,11 @@ int main(int argc, char **argv)
     }
     if (nafter) {
         fprintf(stderr, "bench_main: --params-after needs --repredict\n");
+        return 2;
+    }
+    if (nlo != nhi || (nlo && nlo != nparams)) {
+        fprintf(stderr, "bench_main: --params-lo and --params-hi go with "
+                        "--params, one each per file in the same order\n");
         return 2;
     }
 
@@ -1098,13 +1128,33 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_main: %s\n", sgl_last_error());
             status = 1;
         }
+    const char *pshape =
+        sgl_machine_shape(rm) ? sgl_machine_shape(rm) : "core:1";
     if (!status && nparams &&
-        build_pred(sgl_machine_shape(rm) ? sgl_machine_shape(rm) : "core:1",
-                   files, nparams, &pred, how, sizeof how)) {
+        build_pred(pshape, files, nparams, &pred, how, sizeof how)) {
         if (p.rank == 0)
             fprintf(stderr, "bench_main: no prediction: %s\n",
                     sgl_last_error());
         pred = NULL;
+    }
+    /* The interval's ends, mapped as the parameters were. */
+    sgl_machine_t *pred_end[2] = {NULL, NULL};
+    for (int e = 0; e < 2 && !status && pred && nlo; e++) {
+        sgl_machine_t *ef[MAX_PARAMS] = {0};
+        char how2[1024];
+        for (int f = 0; f < nparams && !status; f++)
+            if (sgl_machine_load(e ? hi_paths[f] : lo_paths[f], &ef[f])) {
+                fprintf(stderr, "bench_main: %s\n", sgl_last_error());
+                status = 1;
+            }
+        if (!status &&
+            build_pred(pshape, ef, nparams, &pred_end[e], how2, sizeof how2)) {
+            fprintf(stderr, "bench_main: no prediction interval: %s\n",
+                    sgl_last_error());
+            status = 1;
+        }
+        for (int f = 0; f < nparams; f++)
+            sgl_machine_free(ef[f]);
     }
     if (p.rank == 0) {
         fprintf(stderr,
@@ -1266,6 +1316,13 @@ int main(int argc, char **argv)
                     pt->closed = r.total;
                     pt->seq_pred = r.sequential;
                 }
+                pt->closed_lo = pt->closed_hi = NAN;
+                if (pred_end[0] &&
+                    predict_one(pred_end[0], a, (double)n, &r) == SGL_OK)
+                    pt->closed_lo = r.total;
+                if (pred_end[1] &&
+                    predict_one(pred_end[1], a, (double)n, &r) == SGL_OK)
+                    pt->closed_hi = r.total;
                 print_point(config, pt);
                 fflush(stdout);
                 step++;
@@ -1315,6 +1372,8 @@ int main(int argc, char **argv)
     for (int f = 0; f < nparams; f++)
         sgl_machine_free(files[f]);
     sgl_machine_free(pred);
+    sgl_machine_free(pred_end[0]);
+    sgl_machine_free(pred_end[1]);
     MPI_Comm_free(&p.comm);
     sgl_finalize(rt);
     return status;

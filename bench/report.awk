@@ -18,7 +18,11 @@
 #     machine moved as much as the model missed by), else "miss beyond
 #     drift (model)" (the machine held still, the model or the probe's
 #     conditions are off);
-#  5. with -v drift=FILE (sgl-probe --drift-csv rows), each re-measure's
+#  5. where points.csv has closed_form_lo_s and closed_form_hi_s (the
+#     closed form on the probe's parameters at the ends of their 95%
+#     intervals), per configuration and algorithm how many points >= 1 ms
+#     lie inside and the interval's median relative width;
+#  6. with -v drift=FILE (sgl-probe --drift-csv rows), each re-measure's
 #     largest parameter changes.
 # With -v cells=FILE it also writes section 4 as CSV (RFC 4180): config,
 # algo, points, median_rel_err, median_rel_err_after (signed),
@@ -26,7 +30,9 @@
 # median_abs_prediction_drift, median_abs_rel_err_beyond_drift, verdict
 # (ok, miss within drift, miss beyond drift (model), no point >= 1 ms,
 # drift not measured), median_iqr_rel (the sweep's own (q3 - q1) /
-# median: above 10% the summary adds "noisy sweep" to a miss).
+# median: above 10% the summary adds "noisy sweep" to a miss),
+# interval_points (points >= 1 ms with an interval), points_in_interval,
+# median_interval_width_rel ((hi - lo) / closed form).
 # With -v list=configs it prints only the configurations' names, in their
 # order, separated by spaces (bench/run hands them to plot.gp).
 # The file is RFC 4180 CSV (bench/bench_csv.h): quoted fields may hold
@@ -72,6 +78,7 @@ function quotes(s,    t) { t = s; return gsub(/"/, "", t) }
         for (i = 1; i <= nf; i++)
             if (f[i] ~ /_median_s$/ && f[i] != "median_s")
                 peer_col[++npeer] = i
+        hasband = ("closed_form_lo_s" in col) && ("closed_form_hi_s" in col)
         hasdrift = ("closed_form_after_s" in col) && ("closed_form_after_rel_err" in col) && ("prediction_drift_rel" in col)
         next
     }
@@ -98,6 +105,12 @@ function quotes(s,    t) { t = s; return gsub(/"/, "", t) }
         ka = cfg SUBSEP algo
         e = f[col["closed_form_rel_err"]]; if (e != "") ce[ka, ++nce[ka]] = abs(e + 0)
         e = f[col["replay_rel_err"]]; if (e != "") re[ka, ++nre[ka]] = abs(e + 0)
+        if (hasband && f[col["closed_form_lo_s"]] != "" && f[col["closed_form_hi_s"]] != "" && closed[k] > 0) {
+            blo = f[col["closed_form_lo_s"]] + 0; bhi = f[col["closed_form_hi_s"]] + 0
+            nb[ka]++
+            inb[ka] += blo <= med[k] && med[k] <= bhi
+            bw[ka, nb[ka]] = (bhi - blo) / closed[k]
+        }
         if (hasdrift && f[col["prediction_drift_rel"]] != "" && f[col["closed_form_rel_err"]] != "") {
             nd[ka]++
             eb = f[col["closed_form_rel_err"]] + 0; ea = f[col["closed_form_after_rel_err"]] + 0
@@ -215,14 +228,16 @@ END {
             mc = median(ce, ka, nce[ka]); mr = median(re, ka, nre[ka])
             printf "%-22s %-7s %7d %12s %-8s %12s %-8s %s\n", cfgs[c], algos[a], nce[ka] + 0, pct(mc), verdict(mc), pct(mr), verdict(mr), over[cfgs[c]] == 1 ? "oversubscribed: not meaningful for speed" : ""
         }
-    if (hasdrift) {
+    if (hasdrift || hasband || cells != "") {
+      if (hasdrift) {
         print "\n== drift: median |error| of the closed form on the probe's parameters (error) and on those re-measured after"
         print "   the sweep (error after), the prediction's own drift (after / probe - 1), the |error| left at the best"
         print "   parameters between the two (beyond drift); medians over points >= 1 ms; a miss (error > 10%) is within"
         print "   drift when beyond drift <= 10%, else the model's (or the probe's conditions'); spread: the sweep's own"
         print "   (q3 - q1) / median, the machine during the repetitions (noisy above 10%: the verdict says so)"
         printf "%-22s %-7s %7s %12s %12s %12s %13s %8s  %s\n", "config", "algo", "points", "error", "error after", "pred. drift", "beyond drift", "spread", "verdict"
-        if (cells != "") print "config,algo,points,median_rel_err,median_rel_err_after,median_prediction_drift_rel,median_abs_rel_err,median_abs_prediction_drift,median_abs_rel_err_beyond_drift,verdict,median_iqr_rel" > cells
+      }
+        if (cells != "") print "config,algo,points,median_rel_err,median_rel_err_after,median_prediction_drift_rel,median_abs_rel_err,median_abs_prediction_drift,median_abs_rel_err_beyond_drift,verdict,median_iqr_rel,interval_points,points_in_interval,median_interval_width_rel" > cells
         for (c = 1; c <= ncfg; c++)
             for (a = 1; a <= nalgo; a++) {
                 ka = cfgs[c] SUBSEP algos[a]
@@ -233,11 +248,26 @@ END {
                 # |error| as the main table has it (ce: every point >= 1 ms)
                 mabs = median(ce, ka, nce[ka])
                 v = nce[ka] + 0 == 0 ? "no point >= 1 ms" : drift_verdict(cnt, mabs, mr)
+                nbk = nb[ka] + 0; mw = median(bw, ka, nbk)
+                if (hasdrift)
                 printf "%-22s %-7s %7d %12s %12s %12s %13s %8s  %s%s\n", cfgs[c], algos[a], cnt, pct(nce[ka] + 0 ? mabs : -1), pct(cnt ? maa : -1), cnt ? spct(ms) : "      -", pct(cnt ? mr : -1), pct(cnt ? mq : -1), v, (cnt && mq > 0.10 && v != "ok") ? "; noisy sweep" : ""
                 if (cells != "")
-                    printf "%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s\n", csvq(cfgs[c]), csvq(algos[a]), cnt, g6(cnt, me), g6(cnt, ma), g6(cnt, ms), g6(nce[ka] + 0, mabs), g6(cnt, md), g6(cnt, mr), v, g6(cnt, mq) > cells
+                    printf "%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s\n", csvq(cfgs[c]), csvq(algos[a]), cnt, g6(cnt, me), g6(cnt, ma), g6(cnt, ms), g6(nce[ka] + 0, mabs), g6(cnt, md), g6(cnt, mr), v, g6(cnt, mq), nbk, nbk ? inb[ka] + 0 : "", g6(nbk, mw) > cells
             }
         if (cells != "") close(cells)
+        if (hasband) {
+            print "\n== prediction interval: the closed form with every probed parameter at the low and at the high end of its"
+            print "   95% interval (sgl-probe --intervals); points >= 1 ms whose measured median lies inside, median width"
+            print "   (high - low) / closed form"
+            printf "%-22s %-7s %7s %12s %12s\n", "config", "algo", "points", "inside", "width"
+            for (c = 1; c <= ncfg; c++)
+                for (a = 1; a <= nalgo; a++) {
+                    ka = cfgs[c] SUBSEP algos[a]
+                    if (!(ka in maxn)) continue
+                    nbk = nb[ka] + 0
+                    printf "%-22s %-7s %7d %12s %12s\n", cfgs[c], algos[a], nbk, nbk ? (inb[ka] + 0) " of " nbk : "-", pct(nbk ? median(bw, ka, nbk) : -1)
+                }
+        }
     }
     if (drift != "") drift_params()
     for (a = 1; a <= nalgo; a++) {

@@ -37,7 +37,8 @@ ODD = 'we,ird "q"'  # a label with a comma and quotes
 POINT_COLS = ("config,shape,workers,ranks,threads_per_rank,oversubscribed,"
               "algo,n_elements,reps,median_s,min_s,max_s,q1_s,q3_s,"
               "closed_form_s,closed_form_rel_err,replay_s,replay_rel_err,"
-              "closed_form_one_worker_s,omp_reduction_median_s").split(",")
+              "closed_form_one_worker_s,omp_reduction_median_s,"
+              "closed_form_lo_s,closed_form_hi_s").split(",")
 
 
 def fail(msg):
@@ -54,7 +55,9 @@ def point(config, algo, n, med, closed):
             "closed_form_s": closed,
             "closed_form_rel_err": (closed - med) / med, "replay_s": med,
             "replay_rel_err": 0, "closed_form_one_worker_s": closed,
-            "omp_reduction_median_s": med if algo == "reduce" else ""}
+            "omp_reduction_median_s": med if algo == "reduce" else "",
+            # a 95% interval of +-10% around the closed form
+            "closed_form_lo_s": 0.9 * closed, "closed_form_hi_s": 1.1 * closed}
 
 
 # (config, algo, n, measured, closed form, closed form after); after None:
@@ -189,6 +192,17 @@ if abs(float(beyond["median_iqr_rel"]) - 0.5) > 1e-6 or \
 if "miss beyond drift (model); noisy sweep" not in summary or \
         "miss within drift; noisy" in summary:
     fail("the noisy sweep is not said, or said of a steady one:\n" + summary)
+# The interval: 2x1 psrs (5% off) inside its +-10%, 1x1 reduce (27%) not.
+band = {(r["config"], r["algo"]): (r["interval_points"],
+                                   r["points_in_interval"],
+                                   r["median_interval_width_rel"])
+        for r in crow}
+if band[("2x1", "psrs")][:2] != ("1", "1") or \
+        band[("1x1", "reduce")][:2] != ("2", "0") or \
+        abs(float(band[("1x1", "reduce")][2]) - 0.2) > 1e-6:
+    fail("interval columns of cells.csv: %r" % band)
+if "== prediction interval" not in summary or "1 of 1" not in summary:
+    fail("no prediction interval section:\n" + summary)
 for v in WANT.values():
     if v not in summary:
         fail("summary does not say %r:\n%s" % (v, summary))
