@@ -952,7 +952,7 @@ static const char *drift_header =
 struct drift_out {
     bench_csv_t csv; /* f NULL: no CSV */
     const char *label, *base_file, *base_date, *date;
-    double worst;      /* largest |rel_change| */
+    double worst;      /* the rel_change of largest magnitude */
     char worst_what[128];
 };
 
@@ -974,8 +974,8 @@ static void drift_row(struct drift_out *d, const char *param, long level,
     double scale = !strcmp(unit, "s") ? 1e6 : 1e9;
     printf("  %-34s %12.4f %12.4f %+8.1f%%\n", what, scale * before,
            scale * after, 100 * rel);
-    if (isfinite(rel) && fabs(rel) > d->worst) {
-        d->worst = fabs(rel);
+    if (isfinite(rel) && fabs(rel) > fabs(d->worst)) {
+        d->worst = rel;
         snprintf(d->worst_what, sizeof d->worst_what, "%s", what);
     }
     if (!d->csv.f)

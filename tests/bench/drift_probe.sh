@@ -42,7 +42,7 @@ grep -q '^provenance method "sgl-probe --drift --quick: ' "$tmp/after2.sgl" ||
     fail "a drift file's --quick is lost"
 
 if command -v /usr/bin/python3 > /dev/null; then
-    /usr/bin/python3 - "$tmp/drift.csv" "$base" << 'EOF' || fail "drift.csv"
+    /usr/bin/python3 - "$tmp/drift.csv" "$base" "$tmp/probe.out" << 'EOF' || fail "drift.csv"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
 want = {"l", "g_down", "g_up", "small_g_down", "small_g_up", "exchange_l",
@@ -65,6 +65,12 @@ for r in rows:
         assert a > 0 and abs(float(r["rel_change"]) - (a - b) / b) < 1e-6
         n += 1
 assert n == 6, n  # 3 sizes x busy 1, 2
+# stdout's largest change is the row of largest |rel_change|, with its sign.
+top = max((r for r in rows if r["rel_change"]),
+          key=lambda r: abs(float(r["rel_change"])))
+line = [l for l in open(sys.argv[3]) if l.startswith("largest change: ")][0]
+said = float(line.rsplit(",", 1)[1].strip().rstrip("%"))
+assert abs(said - 100 * float(top["rel_change"])) < 0.051, (line, top)
 EOF
 fi
 
