@@ -249,12 +249,19 @@ END {
                 mabs = median(ce, ka, nce[ka])
                 v = nce[ka] + 0 == 0 ? "no point >= 1 ms" : drift_verdict(cnt, mabs, mr)
                 nbk = nb[ka] + 0; mw = median(bw, ka, nbk)
+                if (v == "ok") t_ok++
+                noisy = (cnt && mq > 0.10) ? ", noisy" : ""
+                if (v == "miss within drift") { t_in++; l_in = l_in sprintf("%s %s %s (%s off, drift %s%s)", t_in > 1 ? ";" : "", cfgs[c], algos[a], cpct(mabs), cpct(ms, 1), noisy) }
+                else if (v ~ /^miss beyond/) { t_out++; l_out = l_out sprintf("%s %s %s (%s off, drift %s%s)", t_out > 1 ? ";" : "", cfgs[c], algos[a], cpct(mabs), cpct(ms, 1), noisy) }
                 if (hasdrift)
                 printf "%-22s %-7s %7d %12s %12s %12s %13s %8s  %s%s\n", cfgs[c], algos[a], cnt, pct(nce[ka] + 0 ? mabs : -1), pct(cnt ? maa : -1), cnt ? spct(ms) : "      -", pct(cnt ? mr : -1), pct(cnt ? mq : -1), v, (cnt && mq > 0.10 && v != "ok") ? "; noisy sweep" : ""
                 if (cells != "")
                     printf "%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s\n", csvq(cfgs[c]), csvq(algos[a]), cnt, g6(cnt, me), g6(cnt, ma), g6(cnt, ms), g6(nce[ka] + 0, mabs), g6(cnt, md), g6(cnt, mr), v, g6(cnt, mq), nbk, nbk ? inb[ka] + 0 : "", g6(nbk, mw) > cells
             }
         if (cells != "") close(cells)
+        if (hasdrift) {
+            printf "cells with points >= 1 ms and a re-measure: %d; goal met: %d; misses within drift: %d%s; beyond drift (model): %d%s\n", t_ok + t_in + t_out, t_ok, t_in, t_in ? " (" substr(l_in, 2) ")" : "", t_out, t_out ? " (" substr(l_out, 2) ")" : ""
+        }
         if (hasband) {
             print "\n== prediction interval: the closed form with every probed parameter at the low and at the high end of its"
             print "   95% interval (sgl-probe --intervals); points >= 1 ms whose measured median lies inside, median width"

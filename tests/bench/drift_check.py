@@ -203,6 +203,12 @@ if band[("2x1", "psrs")][:2] != ("1", "1") or \
     fail("interval columns of cells.csv: %r" % band)
 if "== prediction interval" not in summary or "1 of 1" not in summary:
     fail("no prediction interval section:\n" + summary)
+tally = ("cells with points >= 1 ms and a re-measure: 3; goal met: 1; "
+         "misses within drift: 1 (1x1 reduce (27.0%% off, drift -29.0%%)); "
+         "beyond drift (model): 1 (%s scan (30.0%% off, drift -2.0%%, noisy))"
+         % ODD)
+if tally not in summary:
+    fail("no tally %r in:\n%s" % (tally, summary))
 for v in WANT.values():
     if v not in summary:
         fail("summary does not say %r:\n%s" % (v, summary))
