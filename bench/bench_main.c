@@ -395,6 +395,7 @@ struct point {
     size_t n;
     struct stats meas;
     double closed, replay, seq_pred;
+    double closed_lo, closed_hi; /* on --params-lo / --params-hi */
     double peer[4]; /* reduce: omp, read bound; scan: two-pass, omp scan;
                        psrs: std::sort, gnu parallel */
     /* The timed repetitions themselves (reps each, warm-up left out), for
@@ -445,7 +446,10 @@ static void print_point(const char *config, const struct point *pt)
  * statistics over the repetitions, the predictions and every peer's
  * median: <peer>_median_s for each of peer_names in order
  * (omp_reduction_median_s ... gnu_parallel_sort_median_s), empty in the
- * rows of other algorithms. */
+ * rows of other algorithms; then closed_form_lo_s and closed_form_hi_s,
+ * the closed form on --params-lo and --params-hi (sgl-probe --intervals:
+ * every parameter at the low / high end of its 95% interval; the cost is
+ * monotone in each, so they bound the prediction), empty without them. */
 static const char *points_header =
     "config,shape,workers,ranks,threads_per_rank,oversubscribed,algo,"
     "n_elements,reps,median_s,min_s,max_s,q1_s,q3_s,closed_form_s,"
@@ -476,6 +480,10 @@ static int write_points(const char *path, const struct run_info *ri,
         for (int k = 0; k < 2 && off < sizeof header; k++)
             off += (size_t)snprintf(header + off, sizeof header - off,
                                     ",%s_median_s", peer_names[a][k]);
+    /* After the peers, so that no column moves: the prediction interval. */
+    if (off < sizeof header)
+        snprintf(header + off, sizeof header - off,
+                 ",closed_form_lo_s,closed_form_hi_s");
     bench_csv_t c;
     if (bench_csv_open(&c, path, header, 1, err, sizeof err)) {
         fprintf(stderr, "bench_main: %s\n", err);
@@ -505,6 +513,8 @@ static int write_points(const char *path, const struct run_info *ri,
         for (int a = 0; a < NALGO; a++)
             for (int k = 0; k < 2; k++)
                 bench_csv_num(&c, a == p->algo ? p->peer[k] : NAN);
+        bench_csv_num(&c, p->closed_lo);
+        bench_csv_num(&c, p->closed_hi);
         bench_csv_end(&c);
     }
     return bench_csv_close(&c);
@@ -616,6 +626,8 @@ static int write_json(const char *path, const struct run_info *ri,
         sgl__json_number(&j, "closed_form_s", p->closed);
         sgl__json_number(&j, "replay_s", p->replay);
         sgl__json_number(&j, "closed_form_one_worker_s", p->seq_pred);
+        sgl__json_number(&j, "closed_form_lo_s", p->closed_lo);
+        sgl__json_number(&j, "closed_form_hi_s", p->closed_hi);
         for (int k = 0; k < 2; k++) {
             snprintf(key, sizeof key, "%s_median_s", peer_names[p->algo][k]);
             sgl__json_number(&j, key, p->peer[k]);
@@ -827,6 +839,83 @@ static int predict_file(const char *path, const double *sizes, int nsizes)
     return status;
 }
 
+/* ---- --repredict: the closed form again, on re-measured parameters ----
+ *
+ * bench/run re-measures the probes after a configuration's sweep
+ * (sgl-probe --drift); this evaluates the closed form of every point of
+ * the sweep on the prediction tree built, as the sweep built it, from
+ * --params (closed_form_s: the sweep's own prediction, which bench/run
+ * checks against points.csv) and from --params-after (closed_form_after_s:
+ * the same mapping onto the re-measured files). No runtime: one row per
+ * algorithm and size with n >= the tree's workers, to --csv (header
+ * repredict_header, RFC 4180). */
+static const char *repredict_header =
+    "config,algo,n_elements,closed_form_s,closed_form_after_s";
+
+static int repredict(const char *shape, const char *config,
+                     const char *const *before, int nbefore,
+                     const char *const *after, int nafter, const int *want,
+                     const double *sizes, int nsizes, const char *csv)
+{
+    sgl_machine_t *fb[MAX_PARAMS] = {0}, *fa[MAX_PARAMS] = {0};
+    sgl_machine_t *pb = NULL, *pa = NULL;
+    char how[1024], err[512];
+    int status = 0;
+    if (nbefore != nafter || nbefore == 0) {
+        fprintf(stderr, "bench_main: --repredict needs as many "
+                        "--params-after as --params (one re-measured file "
+                        "per file, in the same order), and at least one\n");
+        return 2;
+    }
+    for (int f = 0; f < nbefore && !status; f++)
+        if (sgl_machine_load(before[f], &fb[f]) ||
+            sgl_machine_load(after[f], &fa[f])) {
+            fprintf(stderr, "bench_main: %s\n", sgl_last_error());
+            status = 1;
+        }
+    if (!status && (build_pred(shape, fb, nbefore, &pb, how, sizeof how) ||
+                    build_pred(shape, fa, nafter, &pa, how, sizeof how))) {
+        fprintf(stderr, "bench_main: --repredict %s: %s\n", shape,
+                sgl_last_error());
+        status = 1;
+    }
+    bench_csv_t c = {0};
+    if (!status && bench_csv_open(&c, csv, repredict_header, 1, err,
+                                  sizeof err)) {
+        fprintf(stderr, "bench_main: %s\n", err);
+        status = 1;
+    }
+    size_t workers = pb ? sgl_machine_workers(pb) : 0;
+    for (int a = 0; a < NALGO && !status; a++)
+        for (int i = 0; want[a] && i < nsizes; i++) {
+            if ((size_t)sizes[i] < workers)
+                continue;
+            sgl_prediction_t rb, ra;
+            double tb = NAN, ta = NAN;
+            if (predict_one(pb, a, (double)(size_t)sizes[i], &rb) == SGL_OK)
+                tb = rb.total;
+            if (predict_one(pa, a, (double)(size_t)sizes[i], &ra) == SGL_OK)
+                ta = ra.total;
+            bench_csv_str(&c, config);
+            bench_csv_str(&c, algo_names[a]);
+            bench_csv_int(&c, (long long)(size_t)sizes[i]);
+            bench_csv_num(&c, tb);
+            bench_csv_num(&c, ta);
+            bench_csv_end(&c);
+        }
+    if (c.f && bench_csv_close(&c)) {
+        fprintf(stderr, "bench_main: cannot write %s\n", csv);
+        status = 1;
+    }
+    for (int f = 0; f < nbefore; f++) {
+        sgl_machine_free(fb[f]);
+        sgl_machine_free(fa[f]);
+    }
+    sgl_machine_free(pb);
+    sgl_machine_free(pa);
+    return status;
+}
+
 /* ---- main ---- */
 
 static int parse_sizes(const char *s, double *out, int max)
@@ -870,15 +959,28 @@ static void usage(FILE *f)
             "  --timeline FILE    write a Perfetto timeline of one run of "
             "each algorithm\n"
             "                     at n = 1e5\n"
-            "  --no-header        do not print the table header\n");
+            "  --no-header        do not print the table header\n"
+            "  --repredict SHAPE  no run: the closed form of each point on\n"
+            "                     the tree SHAPE from --params and from\n"
+            "                     --params-after (re-measured files, same\n"
+            "                     order) into --csv (config, algo,\n"
+            "                     n_elements, closed_form_s,\n"
+            "                     closed_form_after_s)\n"
+            "  --params-after FILE  with --repredict (repeatable)\n"
+            "  --params-lo FILE, --params-hi FILE  the low / high ends of\n"
+            "                     each --params file's intervals (sgl-probe\n"
+            "                     --intervals), same order: the closed\n"
+            "                     form's interval, closed_form_lo_s/_hi_s\n");
 }
 
 int main(int argc, char **argv)
 {
     const char *config = NULL, *csv = NULL, *json = NULL, *predict = NULL;
     const char *meas_csv = NULL;
-    const char *timeline = NULL;
-    const char *param_paths[MAX_PARAMS];
+    const char *timeline = NULL, *repredict_shape = NULL;
+    const char *param_paths[MAX_PARAMS], *after_paths[MAX_PARAMS];
+    const char *lo_paths[MAX_PARAMS], *hi_paths[MAX_PARAMS];
+    int nafter = 0, nlo = 0, nhi = 0;
     int nparams = 0, reps = 5, over = 0, header = 1;
     int want[NALGO] = {1, 1, 1};
     double sizes[MAX_SIZES] = {1e3, 1e4, 1e5, 1e6, 1e7};
@@ -905,6 +1007,22 @@ int main(int argc, char **argv)
             timeline = argv[++i];
         } else if (more && !strcmp(a, "--predict")) {
             predict = argv[++i];
+        } else if (more && !strcmp(a, "--repredict")) {
+            repredict_shape = argv[++i];
+        } else if (more && (!strcmp(a, "--params-lo") ||
+                            !strcmp(a, "--params-hi"))) {
+            int hi = a[9] == 'h';
+            if ((hi ? nhi : nlo) == MAX_PARAMS) {
+                fprintf(stderr, "bench_main: too many %s\n", a);
+                return 2;
+            }
+            (hi ? hi_paths : lo_paths)[hi ? nhi++ : nlo++] = argv[++i];
+        } else if (more && !strcmp(a, "--params-after")) {
+            if (nafter == MAX_PARAMS) {
+                fprintf(stderr, "bench_main: too many --params-after\n");
+                return 2;
+            }
+            after_paths[nafter++] = argv[++i];
         } else if (more && !strcmp(a, "--params")) {
             if (nparams == MAX_PARAMS) {
                 fprintf(stderr, "bench_main: too many --params\n");
@@ -934,6 +1052,24 @@ int main(int argc, char **argv)
     }
     if (predict)
         return predict_file(predict, sizes, nsizes);
+    if (repredict_shape) {
+        if (!csv) {
+            fprintf(stderr, "bench_main: --repredict needs --csv FILE\n");
+            return 2;
+        }
+        return repredict(repredict_shape, config ? config : repredict_shape,
+                         param_paths, nparams, after_paths, nafter, want,
+                         sizes, nsizes, csv);
+    }
+    if (nafter) {
+        fprintf(stderr, "bench_main: --params-after needs --repredict\n");
+        return 2;
+    }
+    if (nlo != nhi || (nlo && nlo != nparams)) {
+        fprintf(stderr, "bench_main: --params-lo and --params-hi go with "
+                        "--params, one each per file in the same order\n");
+        return 2;
+    }
 
     /* The command as given, for the JSON: an MPI may take its own
      * arguments out of argv in sgl_init. */
@@ -992,13 +1128,33 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_main: %s\n", sgl_last_error());
             status = 1;
         }
+    const char *pshape =
+        sgl_machine_shape(rm) ? sgl_machine_shape(rm) : "core:1";
     if (!status && nparams &&
-        build_pred(sgl_machine_shape(rm) ? sgl_machine_shape(rm) : "core:1",
-                   files, nparams, &pred, how, sizeof how)) {
+        build_pred(pshape, files, nparams, &pred, how, sizeof how)) {
         if (p.rank == 0)
             fprintf(stderr, "bench_main: no prediction: %s\n",
                     sgl_last_error());
         pred = NULL;
+    }
+    /* The interval's ends, mapped as the parameters were. */
+    sgl_machine_t *pred_end[2] = {NULL, NULL};
+    for (int e = 0; e < 2 && !status && pred && nlo; e++) {
+        sgl_machine_t *ef[MAX_PARAMS] = {0};
+        char how2[1024];
+        for (int f = 0; f < nparams && !status; f++)
+            if (sgl_machine_load(e ? hi_paths[f] : lo_paths[f], &ef[f])) {
+                fprintf(stderr, "bench_main: %s\n", sgl_last_error());
+                status = 1;
+            }
+        if (!status &&
+            build_pred(pshape, ef, nparams, &pred_end[e], how2, sizeof how2)) {
+            fprintf(stderr, "bench_main: no prediction interval: %s\n",
+                    sgl_last_error());
+            status = 1;
+        }
+        for (int f = 0; f < nparams; f++)
+            sgl_machine_free(ef[f]);
     }
     if (p.rank == 0) {
         fprintf(stderr,
@@ -1160,6 +1316,13 @@ int main(int argc, char **argv)
                     pt->closed = r.total;
                     pt->seq_pred = r.sequential;
                 }
+                pt->closed_lo = pt->closed_hi = NAN;
+                if (pred_end[0] &&
+                    predict_one(pred_end[0], a, (double)n, &r) == SGL_OK)
+                    pt->closed_lo = r.total;
+                if (pred_end[1] &&
+                    predict_one(pred_end[1], a, (double)n, &r) == SGL_OK)
+                    pt->closed_hi = r.total;
                 print_point(config, pt);
                 fflush(stdout);
                 step++;
@@ -1209,6 +1372,8 @@ int main(int argc, char **argv)
     for (int f = 0; f < nparams; f++)
         sgl_machine_free(files[f]);
     sgl_machine_free(pred);
+    sgl_machine_free(pred_end[0]);
+    sgl_machine_free(pred_end[1]);
     MPI_Comm_free(&p.comm);
     sgl_finalize(rt);
     return status;

@@ -5,8 +5,13 @@
 #  bottom  predicted / measured per point (closed form: solid with filled
 #          points, replay: dashed with open points), a line at 1 and a grey
 #          band at 0.9..1.1 (the 10% goal).
+# With band=1 (points.csv has closed_form_lo_s and closed_form_hi_s: the
+# closed form with every probed parameter at the ends of its 95% interval)
+# the top panel shades each configuration's prediction interval and the
+# bottom one gives each closed-form ratio a bar from low / measured to
+# high / measured.
 # The legend sits right of the data; both axes are fitted to the data.
-# gnuplot -e "csv='points.csv'; algo='reduce'; configs='1x1 1x2'; term='png'; outfile='reduce.png'; host='vm'" bench/plot.gp
+# gnuplot -e "csv='points.csv'; algo='reduce'; configs='1x1 1x2'; term='png'; outfile='reduce.png'; host='vm'; band=1" bench/plot.gp
 # points.csv is RFC 4180 (bench/bench_csv.h); columns are read by their
 # names in the header (points_header in bench/bench_main.c). gnuplot 5.4
 # splits quoted fields at the right commas, but strcol() of a quoted field
@@ -14,6 +19,7 @@
 # strcol) must hold no spaces, commas or quotes, as bench/run's do. The
 # shape column, quoted, is never read here.
 if (!exists("host")) host = ""
+if (!exists("band")) band = 0
 if (term eq "svg") {
     set terminal svg size 1100,760 dynamic enhanced font "sans,12"
 } else {
@@ -99,6 +105,21 @@ set grid xtics ytics mytics lw 0.5, lw 0.2
 # lets a wide legend reach back over the plot when the margins are fixed.
 set key at screen 0.72, screen 0.92 left top vertical Left reverse noenhanced \
     samplen 3 spacing 1.1 title "configuration (colour)" left
+if (band) {
+    set style fill transparent solid 0.18 noborder
+    plot for [i = 1:N] csv using (cfg = word(configs, i), column("n_elements")):(1e3 * sel("closed_form_lo_s")):(1e3 * sel("closed_form_hi_s")) \
+             with filledcurves lc i notitle, \
+         for [i = 1:N] csv using (cfg = word(configs, i), column("n_elements")):(1e3 * sel("median_s")):(1e3 * sel("min_s")):(1e3 * sel("max_s")) \
+             with yerrorbars lc i pt 7 ps 0.9 title word(configs, i), \
+         for [i = 1:N] csv using (cfg = word(configs, i), column("n_elements")):(1e3 * sel("closed_form_s")) \
+             with lines lc i lw 2 dt 1 notitle, \
+         for [i = 1:N] csv using (cfg = word(configs, i), column("n_elements")):(1e3 * sel("replay_s")) \
+             with lines lc i lw 1.5 dt 2 notitle, \
+         keyentry with points lc "black" pt 7 title "measured median (bar: min..max)", \
+         keyentry with lines lc "black" lw 2 dt 1 title "closed form", \
+         keyentry with filledcurves lc "black" title "its 95% interval", \
+         keyentry with lines lc "black" lw 1.5 dt 2 title "trace replay"
+} else {
 plot for [i = 1:N] csv using (cfg = word(configs, i), column("n_elements")):(1e3 * sel("median_s")):(1e3 * sel("min_s")):(1e3 * sel("max_s")) \
          with yerrorbars lc i pt 7 ps 0.9 title word(configs, i), \
      for [i = 1:N] csv using (cfg = word(configs, i), column("n_elements")):(1e3 * sel("closed_form_s")) \
@@ -108,6 +129,7 @@ plot for [i = 1:N] csv using (cfg = word(configs, i), column("n_elements")):(1e3
      keyentry with points lc "black" pt 7 title "measured median (bar: min..max)", \
      keyentry with lines lc "black" lw 2 dt 1 title "closed form", \
      keyentry with lines lc "black" lw 1.5 dt 2 title "trace replay"
+}
 
 # ---- bottom: predicted / measured
 set tmargin at screen 0.37
@@ -134,6 +156,17 @@ set object 1 rectangle from graph 0, first 0.9 to graph 1, first 1.1 \
 set arrow 1 from graph 0, first 1 to graph 1, first 1 nohead lc "black" lw 1 front
 set key at screen 0.72, screen 0.37 left top vertical Left reverse noenhanced \
     samplen 3 spacing 1.1 title "" left
+if (band) {
+plot for [i = 1:N] csv using (cfg = word(configs, i), column("n_elements")):(ratio("closed_form_s")):(ratio("closed_form_lo_s")):(ratio("closed_form_hi_s")) \
+         with yerrorbars lc i pt 7 ps 0.8 notitle, \
+     for [i = 1:N] csv using (cfg = word(configs, i), column("n_elements")):(ratio("closed_form_s")) \
+         with lines lc i lw 2 dt 1 notitle, \
+     for [i = 1:N] csv using (cfg = word(configs, i), column("n_elements")):(ratio("replay_s")) \
+         with linespoints lc i lw 1.5 dt 2 pt 6 ps 0.8 notitle, \
+     keyentry with linespoints lc "black" lw 2 dt 1 pt 7 title "closed form / measured (bar: 95%)", \
+     keyentry with linespoints lc "black" lw 1.5 dt 2 pt 6 title "replay / measured", \
+     keyentry with boxes fillcolor rgb "#e0e0e0" fillstyle solid 1.0 noborder title "within 10%"
+} else {
 plot for [i = 1:N] csv using (cfg = word(configs, i), column("n_elements")):(ratio("closed_form_s")) \
          with linespoints lc i lw 2 dt 1 pt 7 ps 0.8 notitle, \
      for [i = 1:N] csv using (cfg = word(configs, i), column("n_elements")):(ratio("replay_s")) \
@@ -141,4 +174,5 @@ plot for [i = 1:N] csv using (cfg = word(configs, i), column("n_elements")):(rat
      keyentry with linespoints lc "black" lw 2 dt 1 pt 7 title "closed form / measured", \
      keyentry with linespoints lc "black" lw 1.5 dt 2 pt 6 title "replay / measured", \
      keyentry with boxes fillcolor rgb "#e0e0e0" fillstyle solid 1.0 noborder title "within 10%"
+}
 unset multiplot

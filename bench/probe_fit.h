@@ -7,10 +7,13 @@
 #include <stddef.h>
 #include <stdio.h>
 
-/* t = a + b x, with R^2 and the largest relative residual. */
+/* t = a + b x, with R^2 and the largest relative residual; [a_lo, a_hi]
+ * and [b_lo, b_hi] the 95% intervals of probe_fit_interval() (a, a and
+ * b, b until it runs). */
 struct probe_fit {
     double a, b, r2, worst;
     size_t points;
+    double a_lo, a_hi, b_lo, b_hi;
 };
 
 /* Weighted least squares of t = a + b x over the n points with
@@ -19,6 +22,21 @@ struct probe_fit {
  * 0. */
 struct probe_fit probe_fit_points(const double *x, const double *t, size_t n,
                                   double lo, double hi);
+
+/* 95% intervals of @p f's a and b (the fit of these points by
+ * probe_fit_points()): a pairs bootstrap, the points in [lo, hi] drawn
+ * with replacement and fitted again, 400 times from a fixed seed, the
+ * 2.5th and 97.5th percentiles of a and of b (widened to hold the fit's
+ * own a and b). Resamples with fewer than two distinct sizes are drawn
+ * again. With fewer than 3 points the interval stays the point. */
+void probe_fit_interval(const double *x, const double *t, size_t n,
+                        double lo, double hi, struct probe_fit *f);
+
+/* The distribution-free 95% interval of the median of @p n values sorted
+ * ascending (order statistics, binomial with p = 1/2: for 21 trials the
+ * 6th and 16th, for 11 the 2nd and 10th, for 5 or fewer the extremes). */
+void probe_median_interval(const double *sorted, int n, double *ret_lo,
+                           double *ret_hi);
 
 /* The fits clamped so far, as one line for the machine file's provenance
  * "note" (empty while none). */

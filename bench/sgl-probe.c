@@ -29,6 +29,14 @@
  * measure_kernels(). MPI levels whose ranks all run on one host are
  * written as sharing memory.
  *
+ * --drift BASE re-measures a probe: the same tree, the same method and
+ * sizes as BASE's probe (--quick or not, from BASE's provenance), the
+ * levels' supersteps, the exchange and the kernels again (not the raw MPI
+ * primitives, which the file does not hold), and writes BASE with the
+ * re-measured values in their place; --drift-csv FILE appends one row per
+ * parameter, before (BASE) and after (now), so that bench/run can say how
+ * far the machine moved while it ran (see write_drift()).
+ *
  * Usage: sgl-probe [--quick] [-o|--output FILE]   (alone, or under mpirun
  * -n N); --help says more. */
 #include <errno.h>
@@ -50,6 +58,7 @@
 #include <sgl/sgl.h>
 #include <sgl/sgl_mpi.h>
 
+#include "bench_csv.h"
 #include "flush_task.h"
 #include "probe_fit.h"
 #include "probe_workers.h"
@@ -71,6 +80,10 @@ struct plan {
     size_t words[MAX_SIZES]; /* total words per measurement */
     double min_time; /* seconds per measured point */
     const char *out;
+    const char *drift_base; /* --drift: the machine file re-measured */
+    const char *drift_csv;  /* --drift-csv: rows appended here */
+    const char *label;      /* --label: the drift rows' first column */
+    int intervals;          /* --intervals */
 };
 
 /* One curve: time per operation at each size. */
@@ -117,7 +130,9 @@ static struct probe_fit fit_line(const struct plan *pl,
     double k[MAX_SIZES];
     for (size_t i = 0; i < pl->nsizes; i++)
         k[i] = 4.0 * (double)pl->words[i];
-    return probe_fit_points(k, c->t, pl->nsizes, lo, hi);
+    struct probe_fit f = probe_fit_points(k, c->t, pl->nsizes, lo, hi);
+    probe_fit_interval(k, c->t, pl->nsizes, lo, hi, &f);
+    return f;
 }
 
 /* Repetitions so that one measured point takes about min_time. */
@@ -556,7 +571,18 @@ struct kernels {
     unsigned busy;        /* Q */
     /* c[0]: one worker, c[1]: Q at once; NAN where not measured */
     double c[2][NKERNELS][KSIZES_MAX];
+    /* the 95% interval of each c, the median's (probe_median_interval()) */
+    double lo[2][NKERNELS][KSIZES_MAX], hi[2][NKERNELS][KSIZES_MAX];
 };
+
+/* c of kernel @p q at size index @p si from @p n trials: their median,
+ * and its interval. Sorts @p v. */
+static void set_c(struct kernels *k, int many, int q, size_t si, double *v,
+                  int n)
+{
+    k->c[many][q][si] = bench_median(v, n);
+    probe_median_interval(v, n, &k->lo[many][q][si], &k->hi[many][q][si]);
+}
 
 /* Timed runs per point of the kernel tables. */
 #define KTRIALS_MAX 21
@@ -637,7 +663,7 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
         }
     }
     for (int w = 0; !rc && w < nw; w++)
-        j->k->c[many][what[w]][j->si] = bench_median(tr[w], trials);
+        set_c(j->k, many, what[w], j->si, tr[w], trials);
     size_t none = 0;
     int r2 = bench_flush_task(root, &none, sizeof none);
     rc = rc ? rc : r2;
@@ -682,9 +708,9 @@ static int kernels_sort(sgl_ctx_t *root, sgl_runtime_t *rt,
         rc = rc ? rc : r2;
     }
     if (!rc) {
-        j->k->c[many][K_SORT][j->si] = bench_median(ts, trials);
+        set_c(j->k, many, K_SORT, j->si, ts, trials);
         if (many)
-            j->k->c[1][K_MERGE][j->si] = bench_median(tm, trials);
+            set_c(j->k, 1, K_MERGE, j->si, tm, trials);
     }
     return rc;
 }
@@ -730,7 +756,7 @@ static int measure_copy(struct kernels *k, int many)
         }
         for (int t = 0; t < trials; t++)
             tr[t] = worst[t + 1] / (double)m;
-        k->c[many][K_COPY][si] = bench_median(tr, trials);
+        set_c(k, many, K_COPY, si, tr, trials);
     }
     return rc;
 }
@@ -864,20 +890,28 @@ static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k,
 }
 
 /* Put both tables into @p out; the plain c of each kernel is its value at
- * the largest size on one worker (Q workers for merge and offset). */
-static int store_kernels(sgl_machine_t *out, const struct kernels *k)
+ * the largest size on one worker (Q workers for merge and offset).
+ * @p end: 0 the medians, -1 the low ends of their intervals, 1 the high
+ * ends. */
+static double kernel_c(const struct kernels *k, int end, int b, int q,
+                       size_t s)
+{
+    return end < 0 ? k->lo[b][q][s] : end > 0 ? k->hi[b][q][s] : k->c[b][q][s];
+}
+
+static int store_kernels(sgl_machine_t *out, const struct kernels *k, int end)
 {
     int rc = SGL_OK;
     for (int q = 0; q < NKERNELS && !rc; q++) {
         int plain = q == K_MERGE || q == K_OFFSET;
-        double c = k->c[plain][q][k->nsizes - 1];
+        double c = kernel_c(k, end, plain, q, k->nsizes - 1);
         rc = sgl_machine_set_kernel(out, kernel_names[q], c);
         for (int b = 0; b < 2 && !rc; b++)
             for (size_t s = 0; s < k->nsizes && !rc; s++)
                 if (!isnan(k->c[b][q][s]))
                     rc = sgl_machine_set_kernel_point(
                         out, kernel_names[q], (double)k->n[s],
-                        b ? k->busy : 1, k->c[b][q][s]);
+                        b ? k->busy : 1, kernel_c(k, end, b, q, s));
     }
     return rc;
 }
@@ -900,6 +934,199 @@ static void print_kernels(const struct kernels *k)
         }
 }
 
+/* ---- drift: a re-measure against the probe it repeats ---- */
+
+static const char *printable(const char *s, char *out, size_t size);
+
+/* The header of --drift-csv: one row per parameter of the re-measured
+ * file. before: BASE's value, after: the re-measure's, rel_change =
+ * (after - before) / before (empty where before is 0). parameter is l,
+ * g_down, g_up, small_g_down, small_g_up (the small-message regime),
+ * exchange_l, exchange_g (with level) or c (with kernel; n_elements and
+ * busy for a point of its size table, empty for its plain c). unit: s,
+ * s/B or s/element. */
+static const char *drift_header =
+    "label,base_file,base_date,date,parameter,level,kernel,n_elements,busy,"
+    "unit,before,after,rel_change";
+
+struct drift_out {
+    bench_csv_t csv; /* f NULL: no CSV */
+    const char *label, *base_file, *base_date, *date;
+    double worst;      /* the rel_change of largest magnitude */
+    char worst_what[128];
+};
+
+static void drift_row(struct drift_out *d, const char *param, long level,
+                      const char *kernel, double n, unsigned busy,
+                      const char *unit, double before, double after)
+{
+    double rel = before > 0 ? (after - before) / before : NAN;
+    char what[128];
+    if (kernel)
+        snprintf(what, sizeof what, "c %s%s", kernel,
+                 n > 0 ? "" : " (plain)");
+    else
+        snprintf(what, sizeof what, "level %ld %s", level, param);
+    if (kernel && n > 0) {
+        size_t len = strlen(what);
+        snprintf(what + len, sizeof what - len, " n %.0e busy %u", n, busy);
+    }
+    double scale = !strcmp(unit, "s") ? 1e6 : 1e9;
+    printf("  %-34s %12.4f %12.4f %+8.1f%%\n", what, scale * before,
+           scale * after, 100 * rel);
+    if (isfinite(rel) && fabs(rel) > fabs(d->worst)) {
+        d->worst = rel;
+        snprintf(d->worst_what, sizeof d->worst_what, "%s", what);
+    }
+    if (!d->csv.f)
+        return;
+    bench_csv_str(&d->csv, d->label);
+    bench_csv_str(&d->csv, d->base_file);
+    bench_csv_str(&d->csv, d->base_date);
+    bench_csv_str(&d->csv, d->date);
+    bench_csv_str(&d->csv, param);
+    if (level >= 0)
+        bench_csv_int(&d->csv, level);
+    else
+        bench_csv_empty(&d->csv);
+    bench_csv_str(&d->csv, kernel);
+    if (n > 0) {
+        bench_csv_int(&d->csv, (long long)n);
+        bench_csv_int(&d->csv, busy);
+    } else {
+        bench_csv_empty(&d->csv);
+        bench_csv_empty(&d->csv);
+    }
+    bench_csv_str(&d->csv, unit);
+    bench_csv_num(&d->csv, before);
+    bench_csv_num(&d->csv, after);
+    bench_csv_num(&d->csv, rel);
+    bench_csv_end(&d->csv);
+}
+
+/* Every parameter the re-measure wrote, @p before (BASE as read) against
+ * @p after (BASE with the re-measured values): on stdout, and as rows of
+ * the drift CSV if @p pl names one. Returns 0, or 1 after saying why the
+ * CSV could not be written. */
+static int write_drift(const struct plan *pl, const sgl_machine_t *before,
+                       const sgl_machine_t *after, const struct kernels *k,
+                       const char *date)
+{
+    struct drift_out d = {.label = pl->label ? pl->label : "",
+                          .base_file = pl->drift_base,
+                          .base_date = sgl_machine_provenance(before, "date"),
+                          .date = date};
+    char err[512];
+    if (pl->drift_csv &&
+        bench_csv_open(&d.csv, pl->drift_csv, drift_header, 1, err,
+                       sizeof err)) {
+        fprintf(stderr, "sgl-probe: --drift-csv: %s\n", err);
+        return 1;
+    }
+    printf("drift against %s (probed %s): before, after (us for l, ns/B "
+           "for g, ns/element for c), change\n",
+           pl->drift_base, d.base_date ? d.base_date : "at an unknown date");
+    for (unsigned L = 0; L < sgl_machine_depth(after); L++) {
+        sgl_link_params_t b, a;
+        double mb;
+        if (sgl_machine_level_params(before, L, &b) == SGL_OK &&
+            sgl_machine_level_params(after, L, &a) == SGL_OK) {
+            drift_row(&d, "l", L, NULL, 0, 0, "s", b.l, a.l);
+            drift_row(&d, "g_down", L, NULL, 0, 0, "s/B", b.g_down, a.g_down);
+            drift_row(&d, "g_up", L, NULL, 0, 0, "s/B", b.g_up, a.g_up);
+        }
+        if (sgl_machine_level_small_params(before, L, &b, &mb) == SGL_OK &&
+            sgl_machine_level_small_params(after, L, &a, &mb) == SGL_OK) {
+            drift_row(&d, "small_g_down", L, NULL, 0, 0, "s/B", b.g_down,
+                      a.g_down);
+            drift_row(&d, "small_g_up", L, NULL, 0, 0, "s/B", b.g_up, a.g_up);
+        }
+        sgl_exchange_params_t xb, xa;
+        if (sgl_machine_level_exchange(before, L, &xb) == SGL_OK &&
+            sgl_machine_level_exchange(after, L, &xa) == SGL_OK) {
+            drift_row(&d, "exchange_l", L, NULL, 0, 0, "s", xb.l, xa.l);
+            drift_row(&d, "exchange_g", L, NULL, 0, 0, "s/B", xb.g, xa.g);
+        }
+    }
+    const sgl_node_t *wb = sgl_machine_worker(before, 0);
+    const sgl_node_t *wa = sgl_machine_worker(after, 0);
+    for (int q = 0; q < NKERNELS; q++) {
+        const char *name = kernel_names[q];
+        double cb = sgl_node_kernel(wb, name), ca = sgl_node_kernel(wa, name);
+        if (!isnan(cb) && !isnan(ca))
+            drift_row(&d, "c", -1, name, 0, 0, "s/element", cb, ca);
+        for (int b = 0; b < 2; b++)
+            for (size_t s = 0; s < k->nsizes; s++) {
+                if (isnan(k->c[b][q][s]) || isnan(cb))
+                    continue;
+                unsigned busy = b ? k->busy : 1;
+                double n = (double)k->n[s];
+                drift_row(&d, "c", -1, name, n, busy, "s/element",
+                          sgl_node_kernel_at(wb, name, n, busy),
+                          k->c[b][q][s]);
+            }
+    }
+    if (d.worst_what[0])
+        printf("largest change: %s, %+.1f%%\n", d.worst_what,
+               100 * d.worst);
+    if (d.csv.f && bench_csv_close(&d.csv)) {
+        fprintf(stderr, "sgl-probe: --drift-csv %s: write failed\n",
+                pl->drift_csv);
+        return 1;
+    }
+    return 0;
+}
+
+/* BASE of --drift, read on rank 0 and checked against the probed tree:
+ * the re-measure must run where BASE was probed, or its changes would be
+ * the trees' difference, not the machine's. @p ret_quick: BASE was
+ * probed with --quick (its method says so). Returns the machine file or
+ * NULL after saying why. */
+static sgl_machine_t *drift_base(const char *path, const sgl_machine_t *m,
+                                 int *ret_quick)
+{
+    char e[1024];
+    sgl_machine_t *base = NULL, *here = NULL;
+    if (sgl_machine_load(path, &base)) {
+        fprintf(stderr, "sgl-probe: --drift: %s\n", sgl_last_error());
+        return NULL;
+    }
+    const char *method = sgl_machine_provenance(base, "method");
+    if (!method || strncmp(method, "sgl-probe", 9)) {
+        fprintf(stderr, "sgl-probe: --drift: %s was not written by sgl-probe "
+                        "(no 'provenance method \"sgl-probe...\"'): nothing "
+                        "to repeat\n",
+                printable(path, e, sizeof e));
+        sgl_machine_free(base);
+        return NULL;
+    }
+    /* "sgl-probe --drift --quick: ..." or "sgl-probe --quick: ...". */
+    const char *colon = strchr(method, ':');
+    size_t head = colon ? (size_t)(colon - method) : strlen(method);
+    char opts[256];
+    snprintf(opts, sizeof opts, "%.*s", (int)(head < 255 ? head : 255),
+             method);
+    *ret_quick = strstr(opts, "--quick") != NULL;
+    sgl_machine_opts_t mo;
+    sgl_machine_opts_default(&mo);
+    mo.keep_single = 1;
+    const char *shape = sgl_machine_shape(m);
+    const char *bshape = sgl_machine_shape(base);
+    if (!shape || sgl_machine_from_shape(shape, &mo, &here) ||
+        !bshape || strcmp(sgl_machine_shape(here), bshape)) {
+        fprintf(stderr, "sgl-probe: --drift: %s is a probe of shape '%s', "
+                        "this run's tree is '%s': re-measure it on the "
+                        "tree it was probed on\n",
+                printable(path, e, sizeof e), bshape ? bshape : "?",
+                here ? sgl_machine_shape(here) : shape ? shape : "?");
+        sgl_machine_free(here);
+        sgl_machine_free(base);
+        return NULL;
+    }
+    sgl_machine_free(here);
+    return base;
+}
+
 /* ---- output ---- */
 
 static void print_fit(const char *what, const struct probe_fit *f,
@@ -917,9 +1144,40 @@ static void print_fit(const char *what, const struct probe_fit *f,
  * small regime, g from each regime's slope, the exchange from its own
  * curve (@p xmpi at an MPI level); negative values clamped into @p
  * clamps. Returns 0, or 1 after saying what failed. */
+/* Level @p L of @p m at one end of the fits' intervals (@p end -1 low, 1
+ * high), negative ends at 0: the box of parameters a prediction interval
+ * is evaluated at (the cost is monotone in every parameter). */
+static int write_level_end(sgl_machine_t *m, unsigned L, int end,
+                           const struct level_result *r, int one_host,
+                           const struct probe_fit *ds,
+                           const struct probe_fit *us,
+                           const struct probe_fit *dl,
+                           const struct probe_fit *ul,
+                           const struct probe_fit *fx)
+{
+#define END(f, v) fmax(0, end < 0 ? (f)->v##_lo : (f)->v##_hi)
+    double l = (END(ds, a) + END(us, a)) / 4;
+    sgl_link_params_t big = {l, END(dl, b), END(ul, b)};
+    sgl_link_params_t small = {l, END(ds, b), END(us, b)};
+    int rc = 0;
+    if (r->link == SGL_LINK_MPI && one_host)
+        rc = sgl_machine_set_level_memory(m, L, SGL_MEMORY_SHARED);
+    if (!rc)
+        rc = sgl_machine_set_level_params(m, L, &big);
+    if (!rc)
+        rc = sgl_machine_set_level_small_params(m, L, &small, SMALL_BYTES);
+    if (!rc && fx && fx->points >= 2) {
+        sgl_exchange_params_t xp = {END(fx, a), END(fx, b)};
+        rc = sgl_machine_set_level_exchange(m, L, &xp);
+    }
+#undef END
+    return rc;
+}
+
 static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
                        const struct level_result *r, const struct xcurve *xmpi,
-                       int one_host, struct probe_clamps *clamps)
+                       int one_host, struct probe_clamps *clamps,
+                       sgl_machine_t *lo, sgl_machine_t *hi)
 {
     printf("level %u (%s):\n", L, sgl_link_name((sgl_link_t)r->link));
     if (r->link == SGL_LINK_THREADS) {
@@ -965,6 +1223,21 @@ static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
     }
     const struct xcurve *xc = r->link == SGL_LINK_THREADS ? &r->xchg : xmpi;
     struct probe_fit fx = probe_fit_points(xc->h, xc->t, xc->n, 0, 1e300);
+    probe_fit_interval(xc->h, xc->t, xc->n, 0, 1e300, &fx);
+    if (lo || hi)
+        printf("  95%% intervals: l [%.3f, %.3f] us, g_down [%.4f, %.4f] "
+               "ns/B, g_up [%.4f, %.4f] ns/B\n",
+               1e6 * fmax(0, (ds.a_lo + us.a_lo) / 4),
+               1e6 * (ds.a_hi + us.a_hi) / 4, 1e9 * fmax(0, dl.b_lo),
+               1e9 * dl.b_hi, 1e9 * fmax(0, ul.b_lo), 1e9 * ul.b_hi);
+    if ((lo && write_level_end(lo, L, -1, r, one_host, &ds, &us, &dl, &ul,
+                               &fx)) ||
+        (hi && write_level_end(hi, L, 1, r, one_host, &ds, &us, &dl, &ul,
+                               &fx))) {
+        fprintf(stderr, "sgl-probe: level %u intervals: %s\n", L,
+                sgl_last_error());
+        return 1;
+    }
     if (fx.points < 2) {
         printf("  exchange: too few points to fit; no exchange record (the "
                "predictor will guess from l, g)\n");
@@ -982,6 +1255,16 @@ static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
         return 1;
     }
     return 0;
+}
+
+/* The path of an interval end: OUT.sgl -> OUT.lo.sgl (or OUT.hi.sgl);
+ * a name without .sgl gets .lo.sgl appended. */
+static void end_path(const char *out, const char *tag, char *buf, size_t len)
+{
+    size_t n = strlen(out);
+    if (n > 4 && !strcmp(out + n - 4, ".sgl"))
+        n -= 4;
+    snprintf(buf, len, "%.*s.%s.sgl", (int)n, out, tag);
 }
 
 /* Whether the machine file can be written, checked before minutes of
@@ -1042,6 +1325,18 @@ static void usage(FILE *out)
           "                     workers running at once (heterogeneous\n"
           "                     workers: the runtime then splits data by\n"
           "                     speed, see sgl_runtime_set_balance())\n"
+          "  --intervals        also write OUT.lo.sgl and OUT.hi.sgl: every\n"
+          "                     parameter at the low / high end of its 95%\n"
+          "                     interval (kernels: the median's over the\n"
+          "                     trials; l, g: a bootstrap of the fits)\n"
+          "  --drift BASE       re-measure the probe BASE (a machine file of\n"
+          "                     this tree, from sgl-probe) by its own method\n"
+          "                     and sizes: levels, exchange and kernels; -o\n"
+          "                     gets BASE with the new values, stdout each\n"
+          "                     parameter's change\n"
+          "  --drift-csv FILE   with --drift: append one row per parameter\n"
+          "                     (before, after, relative change) to FILE\n"
+          "  --label NAME       with --drift-csv: the rows' label column\n"
           "  -h, --help         show this help\n"
           "  -V, --version      show the version\n"
           "\n"
@@ -1054,7 +1349,8 @@ static void usage(FILE *out)
 
 /* Long options without a short form have values above any character, so
  * that getopt_long's optopt tells a long option's fault from a short one's. */
-enum { OPT_QUICK = 256, OPT_PER_WORKER, OPT_HELP, OPT_VERSION };
+enum { OPT_QUICK = 256, OPT_PER_WORKER, OPT_HELP, OPT_VERSION, OPT_DRIFT,
+       OPT_DRIFT_CSV, OPT_LABEL, OPT_INTERVALS };
 
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -1062,6 +1358,10 @@ static const struct option longopts[] = {
     {"per-worker", no_argument, NULL, OPT_PER_WORKER},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
+    {"drift", required_argument, NULL, OPT_DRIFT},
+    {"drift-csv", required_argument, NULL, OPT_DRIFT_CSV},
+    {"label", required_argument, NULL, OPT_LABEL},
+    {"intervals", no_argument, NULL, OPT_INTERVALS},
     {NULL, 0, NULL, 0},
 };
 
@@ -1082,7 +1382,8 @@ static int usage_error(const char *fmt, const char *arg)
 static int unknown_option(char **argv)
 {
     for (const struct option *o = longopts; o->name; o++)
-        if (optopt >= OPT_QUICK && o->val == optopt)
+        if (optopt >= OPT_QUICK && o->val == optopt &&
+            o->has_arg == no_argument)
             return usage_error("option --%s takes no value", o->name);
     if (optopt == 0)
         return usage_error("unknown option '%s'", argv[optind - 1]);
@@ -1120,6 +1421,21 @@ static int parse_args(int argc, char **argv, struct plan *pl)
         case OPT_PER_WORKER:
             pl->per_worker = 1;
             break;
+        case OPT_INTERVALS:
+            pl->intervals = 1;
+            break;
+        case OPT_DRIFT:
+        case OPT_DRIFT_CSV:
+        case OPT_LABEL:
+            if (!*optarg)
+                return usage_error("option %s needs a non-empty value",
+                                   c == OPT_DRIFT       ? "--drift"
+                                   : c == OPT_DRIFT_CSV ? "--drift-csv"
+                                                        : "--label");
+            *(c == OPT_DRIFT       ? &pl->drift_base
+              : c == OPT_DRIFT_CSV ? &pl->drift_csv
+                                   : &pl->label) = optarg;
+            break;
         case 'h':
         case OPT_HELP:
             usage(stdout);
@@ -1128,7 +1444,18 @@ static int parse_args(int argc, char **argv, struct plan *pl)
         case OPT_VERSION:
             printf("sgl-probe %s\n", sgl_version());
             return 0;
-        case ':': /* only -o takes a value */
+        case ':':
+            if (optopt == OPT_DRIFT)
+                return usage_error("option %s needs a FILE argument: the "
+                                   "machine file to re-measure",
+                                   "--drift");
+            if (optopt == OPT_DRIFT_CSV)
+                return usage_error("option %s needs a FILE argument: the "
+                                   "CSV file of the drift rows",
+                                   "--drift-csv");
+            if (optopt == OPT_LABEL)
+                return usage_error("option %s needs a NAME argument",
+                                   "--label");
             return usage_error("option %s needs a FILE argument: the "
                                "machine file to write",
                                typed_option(argv));
@@ -1138,6 +1465,15 @@ static int parse_args(int argc, char **argv, struct plan *pl)
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
+    if ((pl->drift_csv || pl->label) && !pl->drift_base)
+        return usage_error("%s", pl->drift_csv ? "--drift-csv needs --drift"
+                                               : "--label needs --drift");
+    if (pl->drift_base && pl->intervals)
+        return usage_error("%s", "--intervals is for a probe, not for a "
+                                 "--drift re-measure");
+    if (pl->drift_base && pl->per_worker)
+        return usage_error("%s", "--drift re-measures a probe without "
+                                 "--per-worker; give one or the other");
     return -1;
 }
 
@@ -1149,13 +1485,6 @@ int main(int argc, char **argv)
     int status = parse_args(argc, argv, &pl);
     if (status >= 0)
         return status;
-    size_t top = pl.quick ? 1000000 : 10000000;
-    for (size_t w = 1; w <= top && pl.nsizes < MAX_SIZES; w *= 10) {
-        pl.words[pl.nsizes++] = w;
-        if (3 * w <= top)
-            pl.words[pl.nsizes++] = 3 * w;
-    }
-    pl.min_time = pl.quick ? 0.002 : 0.01;
 
     sgl_runtime_t *rt;
     if (sgl_init(&argc, &argv, NULL, &rt) ||
@@ -1170,23 +1499,53 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     /* Rank 0 writes the file: it alone checks, and every rank stops. */
     int werr = rank == 0 ? check_writable(pl.out) : 0;
+    const char *wpath = pl.out;
+    if (!werr && rank == 0 && pl.drift_csv &&
+        (werr = check_writable(pl.drift_csv)))
+        wpath = pl.drift_csv;
     MPI_Allreduce(MPI_IN_PLACE, &werr, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (werr) {
         if (rank == 0)
-            fprintf(stderr, "sgl-probe: cannot write the machine file %s: "
+            fprintf(stderr, "sgl-probe: cannot write %s %s: "
                             "%s (nothing measured)\n",
-                    printable(pl.out, e, sizeof e), strerror(werr));
+                    wpath == pl.out ? "the machine file" : "the drift CSV",
+                    printable(wpath, e, sizeof e), strerror(werr));
         sgl_finalize(rt);
         return 1;
     }
     const sgl_machine_t *m = sgl_runtime_machine(rt);
+    /* --drift: BASE read and checked on rank 0 before anything is
+     * measured; its --quick decides the sizes, as it did for BASE. */
+    sgl_machine_t *base = NULL;
+    if (pl.drift_base) {
+        int q[2] = {0, 0}; /* ok, quick */
+        if (rank == 0 && (base = drift_base(pl.drift_base, m, &q[1])))
+            q[0] = 1;
+        MPI_Bcast(q, 2, MPI_INT, 0, MPI_COMM_WORLD);
+        if (!q[0]) {
+            sgl_finalize(rt);
+            return 1;
+        }
+        pl.quick |= q[1];
+    }
+    size_t top = pl.quick ? 1000000 : 10000000;
+    for (size_t w = 1; w <= top && pl.nsizes < MAX_SIZES; w *= 10) {
+        pl.words[pl.nsizes++] = w;
+        if (3 * w <= top)
+            pl.words[pl.nsizes++] = 3 * w;
+    }
+    pl.min_time = pl.quick ? 0.002 : 0.01;
     unsigned depth = sgl_machine_depth(m);
     double t_start = bench_now();
-    struct progress prog = {0, count_steps(m, size, pl.quick, pl.per_worker), t_start,
-                            rank != 0};
+    /* A re-measure leaves out the raw MPI primitives: the machine file
+     * does not hold them. */
+    int have_raw = size > 1 && !pl.drift_base;
+    struct progress prog = {0,
+                            count_steps(m, have_raw ? size : 1, pl.quick,
+                                        pl.per_worker),
+                            t_start, rank != 0};
 
     struct mpi_raw raw;
-    int have_raw = size > 1;
     if (have_raw) {
         progress(&prog, "raw MPI (%d ranks)", size);
         raw_mpi(&pl, &raw);
@@ -1250,12 +1609,27 @@ int main(int argc, char **argv)
 
     status = 0;
     if (rank == 0) {
-        sgl_machine_t *out = NULL;
+        sgl_machine_t *out = NULL, *ends[2] = {NULL, NULL};
         const char *shape = sgl_machine_shape(m);
         sgl_machine_opts_t mo;
         sgl_machine_opts_default(&mo);
         mo.keep_single = 1;
-        if (!shape || sgl_machine_from_shape(shape, &mo, &out)) {
+        /* --intervals: two more files, every parameter at the low and at
+         * the high end of its 95% interval. */
+        for (int i = 0; i < 2 && pl.intervals && shape; i++)
+            if (sgl_machine_from_shape(shape, &mo, &ends[i])) {
+                fprintf(stderr, "sgl-probe: --intervals: %s\n",
+                        sgl_last_error());
+                status = 1;
+            }
+        if (pl.drift_base) {
+            /* BASE with the re-measured values in their place; what is
+             * not re-measured (per-worker c) stays BASE's. */
+            if (sgl_machine_load(pl.drift_base, &out)) {
+                fprintf(stderr, "sgl-probe: --drift: %s\n", sgl_last_error());
+                status = 1;
+            }
+        } else if (!shape || sgl_machine_from_shape(shape, &mo, &out)) {
             fprintf(stderr, "sgl-probe: cannot describe the tree as a shape: "
                             "%s\n",
                     sgl_last_error());
@@ -1286,7 +1660,7 @@ int main(int argc, char **argv)
         for (unsigned L = 0; out && L < depth; L++)
             if (sgl_machine_level_masters(m, L) &&
                 write_level(out, L, &pl, &res[L], &xmpi[L], one_host,
-                            &clamps))
+                            &clamps, ends[0], ends[1]))
                 status = 1;
         if (out) {
             print_kernels(&k);
@@ -1294,9 +1668,11 @@ int main(int argc, char **argv)
                 status = 1;
             if (kernels_ok && pl.per_worker)
                 probe_workers_print(&wc);
-            if (kernels_ok && (store_kernels(out, &k) ||
+            if (kernels_ok && (store_kernels(out, &k, 0) ||
                                (pl.per_worker &&
-                                probe_workers_store(out, &wc)))) {
+                                probe_workers_store(out, &wc)) ||
+                               (ends[0] && store_kernels(ends[0], &k, -1)) ||
+                               (ends[1] && store_kernels(ends[1], &k, 1)))) {
                 fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_last_error());
                 status = 1;
             }
@@ -1304,9 +1680,16 @@ int main(int argc, char **argv)
             gethostname(host, sizeof host - 1);
             time_t tt = time(NULL);
             strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&tt));
-            char method[1024];
-            snprintf(method, sizeof method,
-                     "sgl-probe%s: runtime scatter/gather supersteps, %zu "
+            char method[1200];
+            int off = 0;
+            if (pl.drift_base)
+                off = snprintf(method, sizeof method,
+                               "sgl-probe --drift%s: a re-measure of %s by "
+                               "its own method, raw MPI left out; ",
+                               pl.quick ? " --quick" : "",
+                               printable(pl.drift_base, e, 512));
+            snprintf(method + off, sizeof method - (size_t)off,
+                     "%s: runtime scatter/gather supersteps, %zu "
                      "sizes 1..%zu words, medians of %d, weighted least "
                      "squares; l from the small regime; %d MPI ranks; "
                      "kernels: the algorithms at %zu block sizes %zu..%zu "
@@ -1315,7 +1698,10 @@ int main(int argc, char **argv)
                      "cold caches for reduce and scan; exchange: "
                      "MPI_Alltoall / neighbour memcpy, 8 B..1 MiB per "
                      "pair%s",
-                     pl.quick ? " --quick" : "", pl.nsizes,
+                     pl.drift_base  ? "as the probe"
+                     : pl.quick     ? "sgl-probe --quick"
+                                    : "sgl-probe",
+                     pl.nsizes,
                      pl.words[pl.nsizes - 1], TRIALS, size, k.nsizes, k.n[0],
                      k.n[k.nsizes - 1], k.busy,
                      pl.per_worker ? "; per worker: sum and sort on every "
@@ -1328,6 +1714,16 @@ int main(int argc, char **argv)
             sgl_machine_set_provenance(out, "sgl_version", sgl_version());
             sgl_machine_set_provenance(out, "method", method);
             sgl_machine_set_provenance(out, "source", sgl_machine_source(m));
+            if (pl.drift_base) {
+                const char *bd = sgl_machine_provenance(base, "date");
+                sgl_machine_set_provenance(out, "drift_base",
+                                           printable(pl.drift_base, e,
+                                                     sizeof e));
+                if (bd)
+                    sgl_machine_set_provenance(out, "drift_base_date", bd);
+                /* BASE's clamps are not this run's. */
+                sgl_machine_set_provenance(out, "note", NULL);
+            }
             if (clamps.count)
                 sgl_machine_set_provenance(out, "note", clamps.note);
             if (sgl_machine_save(out, pl.out)) {
@@ -1336,9 +1732,39 @@ int main(int argc, char **argv)
             } else {
                 printf("wrote %s in %.1f s\n", pl.out, bench_now() - t_start);
             }
+            if (pl.drift_base && kernels_ok &&
+                write_drift(&pl, base, out, &k, date))
+                status = 1;
+            for (int i = 0; i < 2 && ends[i]; i++) {
+                char path[4096];
+                end_path(pl.out, i ? "hi" : "lo", path, sizeof path);
+                for (size_t q = 0; q < sgl_machine_provenance_count(out); q++) {
+                    const char *key = sgl_machine_provenance_key(out, q);
+                    sgl_machine_set_provenance(
+                        ends[i], key, sgl_machine_provenance(out, key));
+                }
+                sgl_machine_set_provenance(
+                    ends[i], "interval",
+                    i ? "high ends of 95% intervals: kernels' c the "
+                        "median's order-statistic interval over the trials, "
+                        "l, g and exchange a pairs bootstrap of the fits"
+                      : "low ends of 95% intervals: kernels' c the "
+                        "median's order-statistic interval over the trials, "
+                        "l, g and exchange a pairs bootstrap of the fits "
+                        "(negative ends at 0)");
+                if (sgl_machine_save(ends[i], path)) {
+                    fprintf(stderr, "sgl-probe: %s\n", sgl_last_error());
+                    status = 1;
+                } else {
+                    printf("wrote %s\n", path);
+                }
+            }
         }
         sgl_machine_free(out);
+        sgl_machine_free(ends[0]);
+        sgl_machine_free(ends[1]);
     }
+    sgl_machine_free(base);
     probe_workers_free(&wc);
     free(res);
     free(xmpi);

@@ -66,8 +66,11 @@ common = ["--sizes", "1e3,2e3", "--reps", str(REPS), "--csv", points,
 # 1. the shape with commas, a label with a comma and quotes (no
 #    prediction: that tree has no shape string, so no replay either);
 # 2. core:2 with a prediction tree: closed form and replay rows.
+# (The core:2 run with a prediction interval: the same file as both ends.)
+paper = os.path.join(src, "machine/machines/paper-16x8.sgl")
 for shape, label, threads in ((SHAPE, LABEL, "3"), ("core:2", "1x2", "2")):
-    r = run([bench_main, "--config", label] + common,
+    ends = ["--params-lo", paper, "--params-hi", paper] if label == "1x2" else []
+    r = run([bench_main, "--config", label] + common + ends,
             {"SGL_SHAPE": shape, "OMP_NUM_THREADS": threads})
     if r.returncode:
         fail(f"bench_main on {shape}: exit {r.returncode}\n{r.stderr}")
@@ -91,6 +94,16 @@ if len(odd) != 6 or any(p["shape"] != SHAPE for p in odd):
          f"{set(p['shape'] for p in odd)}, expected 6 with {SHAPE!r}")
 if len(pts) != 12:
     fail(f"points.csv: {len(pts)} rows, expected 12")
+# The interval's columns follow the peers', so no column moved; with the
+# same file as both ends they are the closed form, without them empty.
+if pheader[-2:] != ["closed_form_lo_s", "closed_form_hi_s"]:
+    fail(f"points.csv: the interval columns are not last: {pheader[-3:]}")
+for p in pts:
+    want = (p["closed_form_s"],) * 2 if p["config"] == "1x2" else ("", "")
+    if (p["closed_form_lo_s"], p["closed_form_hi_s"]) != want:
+        fail(f"points.csv {p['config']} {p['algo']}: interval "
+             f"{p['closed_form_lo_s']!r}..{p['closed_form_hi_s']!r}, "
+             f"expected {want}")
 if any(m["shape"] != SHAPE for m in ms if m["config"] == LABEL):
     fail("measurements.csv: the shape does not round-trip")
 
@@ -158,11 +171,11 @@ if r.stdout.strip() != f"{LABEL} 1x2":
 
 # plot.gp: both panels, from the CSV.
 if run(["gnuplot", "--version"], {}).returncode == 0:
-    for term in ("png", "svg"):
-        out = os.path.join(tmp, "reduce." + term)
+    for term, band in (("png", 0), ("svg", 0), ("svg", 1)):
+        out = os.path.join(tmp, "reduce%s.%s" % ("-band" if band else "", term))
         r = run(["gnuplot", "-e",
                  f"csv='{points}'; algo='reduce'; configs='1x2'; "
-                 f"term='{term}'; outfile='{out}'; host='test'",
+                 f"term='{term}'; outfile='{out}'; host='test'; band={band}",
                  os.path.join(src, "bench/plot.gp")], {})
         if r.returncode or not os.path.isfile(out) or \
                 os.path.getsize(out) < 2000:
@@ -175,6 +188,8 @@ if run(["gnuplot", "--version"], {}).returncode == 0:
         if term == "svg" and (b"predicted / measured" not in data or
                               b"within 10%" not in data):
             fail("plot.gp: no predicted/measured panel in reduce.svg")
+        if band and b"95% interval" not in data:
+            fail("plot.gp band=1: no prediction interval in the legend")
     # No point of the algorithm (or no prediction): a frame that says so,
     # not a gnuplot error and an empty file.
     out = os.path.join(tmp, "none.png")

@@ -145,3 +145,56 @@ Test(probe_fit, note_survives_the_machine_file)
     cr_expect_eq(r.g_up, 0);
     sgl_machine_free(back);
 }
+
+/* The median's interval: order statistics that hold the median with at
+ * least 95% (binomial, p = 1/2), the extremes for 5 trials or fewer. */
+Test(probe_fit, median_interval)
+{
+    double v[21];
+    for (int i = 0; i < 21; i++)
+        v[i] = i + 1;
+    static const int n[] = {1, 5, 6, 11, 21};
+    static const double lo[] = {1, 1, 1, 2, 6}, hi[] = {1, 5, 6, 10, 16};
+    for (size_t i = 0; i < sizeof n / sizeof *n; i++) {
+        double a, b;
+        probe_median_interval(v, n[i], &a, &b);
+        cr_expect_eq(a, lo[i], "n %d: low %g, expected %g", n[i], a, lo[i]);
+        cr_expect_eq(b, hi[i], "n %d: high %g, expected %g", n[i], b, hi[i]);
+    }
+}
+
+/* The bootstrap interval of a fit holds the fit; points exactly on a line
+ * give an interval of no width, noisy ones a wider one; fewer than 3
+ * points leave the interval at the fit. */
+Test(probe_fit, fit_interval)
+{
+    double x[] = {4, 40, 400, 4000, 40000, 400000};
+    double exact[6], noisy[6];
+    static const double wobble[] = {1.08, 0.93, 1.05, 0.9, 1.1, 0.96};
+    for (int i = 0; i < 6; i++) {
+        exact[i] = 1e-6 + 1e-10 * x[i];
+        noisy[i] = exact[i] * wobble[i];
+    }
+    struct probe_fit f = probe_fit_points(x, exact, 6, 0, 1e300);
+    probe_fit_interval(x, exact, 6, 0, 1e300, &f);
+    cr_expect(fabs(f.a_hi - f.a_lo) <= 1e-9 * f.a, "exact a [%g, %g]",
+              f.a_lo, f.a_hi);
+    cr_expect(fabs(f.b_hi - f.b_lo) <= 1e-9 * f.b, "exact b [%g, %g]",
+              f.b_lo, f.b_hi);
+    struct probe_fit g = probe_fit_points(x, noisy, 6, 0, 1e300);
+    probe_fit_interval(x, noisy, 6, 0, 1e300, &g);
+    cr_expect(g.a_lo <= g.a && g.a <= g.a_hi && g.b_lo <= g.b &&
+                  g.b <= g.b_hi,
+              "the fit outside its interval");
+    cr_expect(g.b_hi - g.b_lo > 0.01 * g.b, "noisy b [%g, %g] too narrow",
+              g.b_lo, g.b_hi);
+    /* Deterministic: the same points, the same interval. */
+    struct probe_fit h = probe_fit_points(x, noisy, 6, 0, 1e300);
+    probe_fit_interval(x, noisy, 6, 0, 1e300, &h);
+    cr_expect(h.b_lo == g.b_lo && h.b_hi == g.b_hi, "not repeatable");
+    struct probe_fit two = probe_fit_points(x, noisy, 2, 0, 1e300);
+    probe_fit_interval(x, noisy, 2, 0, 1e300, &two);
+    cr_expect(two.a_lo == two.a && two.a_hi == two.a && two.b_lo == two.b &&
+                  two.b_hi == two.b,
+              "an interval from 2 points");
+}
