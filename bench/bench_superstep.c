@@ -5,7 +5,7 @@
  *       thread level: OpenMP parallel region + barrier
  *       MPI level:    MPI_Scatterv + MPI_Gatherv of one word
  *   nested empty superstep, where the root's children are thread-level
- *   masters too (SGL_SHAPE="pack:2 core:1"): each child runs the empty
+ *   masters too (SGL_SHAPE="pack:2 core:2"): each child runs the empty
  *   superstep on its own children inside one root pardo
  *       thread levels: a nested OpenMP parallel region + barrier inside
  *                      one outer region
@@ -382,18 +382,18 @@ int main(int argc, char **argv)
              bench_median(ps, TRIALS), 0.8},
             {"gather_large_block", pg_name, bench_median(sg, TRIALS),
              bench_median(pg, TRIALS), 0.8},
-            {"nested_empty_step", "omp_nested_parallel_barrier",
+            {"nested_empty_superstep", "omp_nested_parallel_barrier",
              bench_median(sn, TRIALS), bench_median(pn, TRIALS), 1 / 1.5},
         };
         printf("superstep cost, %s level, %u children, %zu doubles, median "
                "of %d trials (%s)\n",
                level, sgl_node_arity(root), c.doubles, TRIALS,
                sgl_machine_source(m));
-        printf("%-20s %-28s %12s %12s %8s %6s %s\n", "case", "peer",
+        printf("%-22s %-28s %12s %12s %8s %6s %s\n", "case", "peer",
                "sgl [us]", "peer [us]", "ratio", "goal", "");
         for (size_t i = 0; i < 3 + (size_t)nested; i++) {
             double ratio = row[i].peer_t / row[i].sgl;
-            printf("%-20s %-28s %12.2f %12.2f %8.3f %6.2f %s\n", row[i].what,
+            printf("%-22s %-28s %12.2f %12.2f %8.3f %6.2f %s\n", row[i].what,
                    row[i].peer, 1e6 * row[i].sgl, 1e6 * row[i].peer_t, ratio,
                    row[i].goal, ratio >= row[i].goal ? "met" : "MISSED");
         }
