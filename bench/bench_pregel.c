@@ -172,9 +172,12 @@ static int parse(int argc, char **argv, struct opts *o)
                                        {"csv", required_argument, 0, 'o'},
                                        {"ckpt-dir", required_argument, 0, 'c'},
                                        {"machine", required_argument, 0, 'm'},
+                                       {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
     int c;
-    while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        if (c == 'h')
+            return -1;
         char *end = NULL;
         unsigned long v = optarg ? strtoul(optarg, &end, 10) : 0;
         if (c == 'o' || c == 'c' || c == 'm') {
@@ -412,11 +415,12 @@ int main(int argc, char **argv)
 {
     bench_default_env();
     struct opts o = {20, 10, 5, NULL, NULL, NULL};
-    if (parse(argc, argv, &o)) {
-        fprintf(stderr, "usage: bench_pregel [--scale S] [--iters K] "
-                        "[--reps R] [--csv FILE] [--ckpt-dir DIR] "
-                        "[--machine FILE]\n");
-        return 2;
+    int bad = parse(argc, argv, &o);
+    if (bad) {
+        fprintf(bad < 0 ? stdout : stderr,
+                "usage: bench_pregel [--scale S] [--iters K] [--reps R] "
+                "[--csv FILE] [--ckpt-dir DIR] [--machine FILE]\n");
+        return bad < 0 ? 0 : 2;
     }
     sgl_runtime_t *rt = NULL;
     if (sgl_init(&argc, &argv, NULL, &rt) || sgl_algorithms_register(rt)) {
