@@ -1,7 +1,8 @@
 # Joins the closed form on re-measured parameters into points.csv
 # (POSIX awk; bench/run runs it after the sweep):
 #
-#   awk -f bench/drift.awk REPREDICT.csv POINTS.csv > NEW-POINTS.csv
+#   awk -f bench/csv.awk -f bench/drift.awk REPREDICT.csv POINTS.csv \
+#       > NEW-POINTS.csv
 #
 # REPREDICT.csv is bench_main --repredict's output (config, algo,
 # n_elements, closed_form_s, closed_form_after_s): per point, the closed
@@ -20,23 +21,6 @@
 # Bad input (a missing column, a field that is not a number, a point twice)
 # is said on stderr with its file and line, exit status 2 (stdout is then
 # incomplete: bench/run keeps the old points.csv).
-function csv_split(rec, f,    n, i, c, q, fld, len) {
-    n = 0; fld = ""; q = 0; len = length(rec)
-    for (i = 1; i <= len; i++) {
-        c = substr(rec, i, 1)
-        if (q) {
-            if (c == "\"") {
-                if (substr(rec, i + 1, 1) == "\"") { fld = fld c; i++ }
-                else q = 0
-            } else fld = fld c
-        } else if (c == "\"") q = 1
-        else if (c == ",") { f[++n] = fld; fld = "" }
-        else fld = fld c
-    }
-    f[++n] = fld
-    return n
-}
-function quotes(s,    t) { t = s; return gsub(/"/, "", t) }
 function fail(msg) {
     printf "drift.awk: %s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr"
     bad = 1

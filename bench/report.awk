@@ -37,28 +37,11 @@
 # order, separated by spaces (bench/run hands them to plot.gp).
 # The file is RFC 4180 CSV (bench/bench_csv.h): quoted fields may hold
 # commas, doubled quotes and line breaks, so records are split by
-# csv_split() below, not by FS. Columns are found by their names in the
+# csv_split() (bench/csv.awk, loaded first: awk -f bench/csv.awk -f
+# bench/report.awk points.csv), not by FS. Columns are found by their names in the
 # header (points_header in bench/bench_main.c), not by position; a peer is
 # every column named <peer>_median_s, and a row's peers are those with a
 # value.
-function csv_split(rec, f,    n, i, c, q, fld, len) {
-    n = 0; fld = ""; q = 0; len = length(rec)
-    for (i = 1; i <= len; i++) {
-        c = substr(rec, i, 1)
-        if (q) {
-            if (c == "\"") {
-                if (substr(rec, i + 1, 1) == "\"") { fld = fld c; i++ }
-                else q = 0
-            } else fld = fld c
-        } else if (c == "\"") q = 1
-        else if (c == ",") { f[++n] = fld; fld = "" }
-        else fld = fld c
-    }
-    f[++n] = fld
-    return n
-}
-# A record with an odd number of quotes so far goes on on the next line.
-function quotes(s,    t) { t = s; return gsub(/"/, "", t) }
 {
     sub(/\r$/, "")
     rec = pending == "" ? $0 : pending "\n" $0

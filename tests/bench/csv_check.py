@@ -160,11 +160,13 @@ if r.returncode == 0 or "other columns" not in r.stderr:
          f"{r.returncode}, {r.stderr!r}")
 
 # report.awk takes the quoted fields (Debian's awk is mawk).
-r = run(["awk", "-f", os.path.join(src, "bench/report.awk"), points], {})
+csv_awk = ["-f", os.path.join(src, "bench/csv.awk")]
+r = run(["awk", *csv_awk, "-f", os.path.join(src, "bench/report.awk"), points],
+        {})
 if r.returncode or LABEL not in r.stdout or "omp_reduction" not in r.stdout:
     fail(f"report.awk: exit {r.returncode}, label or peer missing\n"
          f"{r.stdout}{r.stderr}")
-r = run(["awk", "-v", "list=configs", "-f",
+r = run(["awk", "-v", "list=configs", *csv_awk, "-f",
          os.path.join(src, "bench/report.awk"), points], {})
 if r.stdout.strip() != f"{LABEL} 1x2":
     fail(f"report.awk -v list=configs: {r.stdout!r}")

@@ -30,8 +30,10 @@ import sys
 import tempfile
 
 SRC = sys.argv[1] if len(sys.argv) > 1 else "."
+CSV = os.path.join(SRC, "bench", "csv.awk")
 DRIFT = os.path.join(SRC, "bench", "drift.awk")
 REPORT = os.path.join(SRC, "bench", "report.awk")
+AWK_DRIFT = ["awk", "-f", CSV, "-f", DRIFT]
 ODD = 'we,ird "q"'  # a label with a comma and quotes
 
 POINT_COLS = ("config,shape,workers,ranks,threads_per_rank,oversubscribed,"
@@ -131,7 +133,7 @@ drows = [
         ("c", "", "scan", 1000000, 1, "s/element", 0.84e-9, 0.85e-9)]]
 write_csv(drift, dhead, drows)
 
-joined = run(["awk", "-f", DRIFT, rep, points], what="drift.awk").stdout
+joined = run([*AWK_DRIFT, rep, points], what="drift.awk").stdout
 pts, header = read(joined)
 for c in ("closed_form_after_s", "closed_form_after_rel_err",
           "prediction_drift_rel"):
@@ -164,7 +166,7 @@ with open(points, "w", encoding="utf-8") as f:
     f.write(joined)
 
 summary = run(["awk", "-v", "cells=" + cells, "-v", "drift=" + drift, "-f",
-               REPORT, points], what="report.awk").stdout
+               CSV, "-f", REPORT, points], what="report.awk").stdout
 with open(cells, encoding="utf-8") as f:
     crow, cheader = read(f.read())
 got = {(r["config"], r["algo"]): r["verdict"] for r in crow}
@@ -222,31 +224,32 @@ def refused(args, says, what):
         fail("%s: stderr %r does not say %r" % (what, p.stderr, says))
 
 
-refused(["awk", "-f", DRIFT, rep, points], "joined twice", "join twice")
+refused([*AWK_DRIFT, rep, points], "joined twice",
+        "join twice")
 bad = os.path.join(tmp, "bad.csv")
 with open(bad, "w") as f:
     f.write("config,algo,n_elements,closed_form_s,closed_form_after_s\n"
             "1x1,reduce,1000000,1.27e-3,fast\n")
 write_csv(points, POINT_COLS,
           [point(c, a, n, m, cf) for c, a, n, m, cf, _ in CASES])
-refused(["awk", "-f", DRIFT, bad, points], "'fast' is not a number",
+refused([*AWK_DRIFT, bad, points], "'fast' is not a number",
         "non-numeric re-prediction")
 with open(bad, "w") as f:
     f.write("config,algo,n_elements,closed_form_s,closed_form_after_s\n"
             "1x1,reduce,1000000,1.5e-3,1.2e-3\n")
-refused(["awk", "-f", DRIFT, bad, points], "not the sweep's prediction tree",
+refused([*AWK_DRIFT, bad, points], "not the sweep's prediction tree",
         "re-prediction on another tree")
 with open(bad, "w") as f:
     f.write("config,algo,closed_form_s\n")
-refused(["awk", "-f", DRIFT, bad, points], "no column n_elements",
+refused([*AWK_DRIFT, bad, points], "no column n_elements",
         "re-prediction without n_elements")
 with open(bad, "w") as f:
     f.write("label,parameter,before\nx,l,1\n")
-refused(["awk", "-v", "drift=" + bad, "-f", REPORT, points],
+refused(["awk", "-v", "drift=" + bad, "-f", CSV, "-f", REPORT, points],
         "not a sgl-probe --drift-csv file", "drift file of other columns")
 with open(bad, "w") as f:
     f.write(",".join(dhead) + "\n" +
             "1x1,p.sgl,d,d,l,0,,,,s,1e-5,slow,0.1\n")
-refused(["awk", "-v", "drift=" + bad, "-f", REPORT, points],
+refused(["awk", "-v", "drift=" + bad, "-f", CSV, "-f", REPORT, points],
         "'slow' is not a number", "drift file with a non-number")
 print("ok: drift verdicts, columns and refusals")

@@ -53,7 +53,8 @@ fi
 grep -q 'timeline /nonexistent/timeline.json' "$tmp/err.txt" ||
     fail "no message for an unwritable timeline: $(cat "$tmp/err.txt")"
 grep -q 'psrs' "$tmp/table.txt" || fail "no psrs row in the table"
-awk -f "$src/bench/report.awk" "$tmp/points.csv" > "$tmp/summary.txt" ||
+awk -f "$src/bench/csv.awk" -f "$src/bench/report.awk" "$tmp/points.csv" \
+    > "$tmp/summary.txt" ||
     fail "report.awk"
 grep -q 'speed-up and efficiency' "$tmp/summary.txt" || fail "no speed-up table"
 if command -v gnuplot > /dev/null; then

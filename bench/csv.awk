@@ -1,0 +1,23 @@
+# RFC 4180 fields for the benchmarks' awk programs (report.awk, drift.awk),
+# loaded before them: awk -f bench/csv.awk -f bench/report.awk FILE.
+# csv_split(rec, f): the fields of record rec into f[1..n], quotes
+# removed and "" read as "; returns n.
+function csv_split(rec, f,    n, i, c, q, fld, len) {
+    n = 0; fld = ""; q = 0; len = length(rec)
+    for (i = 1; i <= len; i++) {
+        c = substr(rec, i, 1)
+        if (q) {
+            if (c == "\"") {
+                if (substr(rec, i + 1, 1) == "\"") { fld = fld c; i++ }
+                else q = 0
+            } else fld = fld c
+        } else if (c == "\"") q = 1
+        else if (c == ",") { f[++n] = fld; fld = "" }
+        else fld = fld c
+    }
+    f[++n] = fld
+    return n
+}
+# The quotes in s: a record with an odd number so far goes on on the next
+# line.
+function quotes(s,    t) { t = s; return gsub(/"/, "", t) }
