@@ -1,7 +1,7 @@
 # RFC 4180 fields for the benchmarks' awk programs (report.awk, drift.awk),
 # loaded before them: awk -f bench/csv.awk -f bench/report.awk FILE.
-# csv_split(rec, f): the fields of record rec into f[1..n], quotes
-# removed and "" read as "; returns n.
+# csv_record(line) joins the lines of a record, csv_split(rec, f) splits
+# it into f[1..n], quotes removed and "" read as "; returns n.
 function csv_split(rec, f,    n, i, c, q, fld, len) {
     n = 0; fld = ""; q = 0; len = length(rec)
     for (i = 1; i <= len; i++) {
@@ -18,6 +18,14 @@ function csv_split(rec, f,    n, i, c, q, fld, len) {
     f[++n] = fld
     return n
 }
-# The quotes in s: a record with an odd number so far goes on on the next
-# line.
+# The quotes in s.
 function quotes(s,    t) { t = s; return gsub(/"/, "", t) }
+# Take one input line (a CR before its end dropped): 1 with the record it
+# completes in csv_rec, 0 while a quoted field goes on on the next line.
+function csv_record(line) {
+    sub(/\r$/, "", line)
+    csv_rec = csv_pending == "" ? line : csv_pending "\n" line
+    if (quotes(csv_rec) % 2) { csv_pending = csv_rec; return 0 }
+    csv_pending = ""
+    return 1
+}

@@ -34,13 +34,10 @@ function number(s, what) {
     return s + 0
 }
 function num(x) { return sprintf("%.9g", x) }
-FNR == 1 { file++; ncol = 0; pending = "" }
+FNR == 1 { file++; ncol = 0; csv_pending = "" }
 {
-    sub(/\r$/, "")
-    rec = pending == "" ? $0 : pending "\n" $0
-    if (quotes(rec) % 2) { pending = rec; next }
-    pending = ""
-    nf = csv_split(rec, f)
+    if (!csv_record($0)) next
+    nf = csv_split(csv_rec, f)
     if (!ncol) {
         ncol = nf
         split("", col)
@@ -53,7 +50,7 @@ FNR == 1 { file++; ncol = 0; pending = "" }
         if (file == 2) {
             if ("closed_form_after_s" in col)
                 fail("has the drift columns already (joined twice?)")
-            print rec ",closed_form_after_s,closed_form_after_rel_err,prediction_drift_rel"
+            print csv_rec ",closed_form_after_s,closed_form_after_rel_err,prediction_drift_rel"
         }
         next
     }
@@ -71,7 +68,7 @@ FNR == 1 { file++; ncol = 0; pending = "" }
     med = number(f[col["median_s"]], "median_s")
     cf = number(f[col["closed_form_s"]], "closed_form_s")
     if (!(k in after) || after[k] == "" || cf == "" || before[k] == "") {
-        print rec ",,,"
+        print csv_rec ",,,"
         next
     }
     d = before[k] - cf; if (d < 0) d = -d
@@ -79,7 +76,7 @@ FNR == 1 { file++; ncol = 0; pending = "" }
         fail("closed_form_s " cf " but the re-prediction on the same parameters gives " before[k] \
              ": not the sweep's prediction tree")
     used++
-    print rec "," num(after[k]) "," (med > 0 ? num((after[k] - med) / med) : "") "," num((after[k] - cf) / cf)
+    print csv_rec "," num(after[k]) "," (med > 0 ? num((after[k] - med) / med) : "") "," num((after[k] - cf) / cf)
 }
 END {
     if (bad) exit 2

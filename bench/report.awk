@@ -43,11 +43,8 @@
 # every column named <peer>_median_s, and a row's peers are those with a
 # value.
 {
-    sub(/\r$/, "")
-    rec = pending == "" ? $0 : pending "\n" $0
-    if (quotes(rec) % 2) { pending = rec; next }
-    pending = ""
-    nf = csv_split(rec, f)
+    if (!csv_record($0)) next
+    nf = csv_split(csv_rec, f)
     if (!ncol) {
         ncol = nf
         for (i = 1; i <= nf; i++) col[f[i]] = i
