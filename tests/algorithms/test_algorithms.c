@@ -8,25 +8,12 @@
 #include <stdio.h>
 
 #include "algo_programs.h"
+#include "check_helpers.h"
 
 static sgl_runtime_t *start(const char *shape)
 {
-    sgl_opts_t o;
-    sgl_opts_default(&o);
-    o.shape = shape;
-    sgl_runtime_t *rt = NULL;
-    int rc = sgl_init(NULL, NULL, &o, &rt);
-    cr_assert_eq(rc, SGL_OK, "sgl_init(%s): %s", shape, sgl_last_error());
-    cr_assert_eq(algo_test_register(rt), SGL_OK, "%s", sgl_last_error());
-    return rt;
+    return test_start(shape, algo_test_register);
 }
-
-#define RUN_OK(call)                                                           \
-    do {                                                                       \
-        int rc_ = (call);                                                      \
-        cr_assert_eq(rc_, SGL_OK, "%s: %s (%s)", #call, sgl_err_name(rc_),     \
-                     sgl_last_error());                                        \
-    } while (0)
 
 static size_t workers(sgl_runtime_t *rt)
 {

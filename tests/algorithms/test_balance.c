@@ -6,18 +6,17 @@
 
 #include "algo_programs.h"
 #include "balance_programs.h"
+#include "check_helpers.h"
+
+static int register_all(sgl_runtime_t *rt)
+{
+    int rc = algo_test_register(rt);
+    return rc ? rc : balance_test_register(rt);
+}
 
 static sgl_runtime_t *start(const char *shape)
 {
-    sgl_opts_t o;
-    sgl_opts_default(&o);
-    o.shape = shape;
-    sgl_runtime_t *rt = NULL;
-    int rc = sgl_init(NULL, NULL, &o, &rt);
-    cr_assert_eq(rc, SGL_OK, "sgl_init(%s): %s", shape, sgl_last_error());
-    cr_assert_eq(algo_test_register(rt), SGL_OK, "%s", sgl_last_error());
-    cr_assert_eq(balance_test_register(rt), SGL_OK, "%s", sgl_last_error());
-    return rt;
+    return test_start(shape, register_all);
 }
 
 static void check(const char *shape)

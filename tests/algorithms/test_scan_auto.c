@@ -6,29 +6,19 @@
 #include <math.h>
 #include <string.h>
 
+#include "check_helpers.h"
 #include "scan_auto_programs.h"
+
+static int register_all(sgl_runtime_t *rt)
+{
+    int rc = sgl_algorithms_register(rt);
+    return rc ? rc : scan_auto_register(rt);
+}
 
 static sgl_runtime_t *start(const char *shape)
 {
-    sgl_opts_t o;
-    sgl_opts_default(&o);
-    o.shape = shape;
-    sgl_runtime_t *rt = NULL;
-    int rc = sgl_init(NULL, NULL, &o, &rt);
-    cr_assert_eq(rc, SGL_OK, "sgl_init(%s): %s", shape, sgl_last_error());
-    rc = sgl_algorithms_register(rt);
-    if (!rc)
-        rc = scan_auto_register(rt);
-    cr_assert_eq(rc, SGL_OK, "%s", sgl_last_error());
-    return rt;
+    return test_start(shape, register_all);
 }
-
-#define RUN_OK(call)                                                           \
-    do {                                                                       \
-        int rc_ = (call);                                                      \
-        cr_assert_eq(rc_, SGL_OK, "%s: %s (%s)", #call, sgl_err_name(rc_),     \
-                     sgl_last_error());                                        \
-    } while (0)
 
 /* c in seconds per element: the add far cheaper than the reduction, or
  * far dearer. */

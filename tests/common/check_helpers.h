@@ -1,7 +1,8 @@
 /* Helpers of the check libraries that run SGL programs and report the
  * first difference (tests/trasgo, tests/pregel): prefixing an error's
- * message, expecting a code with a text in its message, and running a
- * table of checks on one shape in a Criterion test. Messages are copied
+ * message, expecting a code with a text in its message; and of the
+ * Criterion tests: starting a runtime on a shape, asserting a call's
+ * SGL_OK, running a table of checks on one shape. Messages are copied
  * before they are reused: sgl_error_set() writes the buffer that
  * sgl_last_error() returns. */
 #ifndef SGL_TEST_CHECK_HELPERS_H
@@ -46,20 +47,40 @@ struct test_check_entry {
 };
 
 #ifdef CRITERION_H_
-/* Start a runtime on @shape (one per test process: MPI starts once per
- * process), register with @reg, run every check, expecting SGL_OK. */
-static inline void test_checks_on_shape(const char *shape,
-                                        int (*reg)(sgl_runtime_t *),
-                                        const struct test_check_entry *c,
-                                        size_t n)
+/* Fail the test unless @call returns SGL_OK, naming the call and its
+ * error. */
+#define RUN_OK(call)                                                           \
+    do {                                                                       \
+        int rc_ = (call);                                                      \
+        cr_assert_eq(rc_, SGL_OK, "%s: %s (%s)", #call, sgl_err_name(rc_),     \
+                     sgl_last_error());                                        \
+    } while (0)
+
+/* A runtime on @shape (NULL: the discovered machine; one per test process:
+ * MPI starts once per process) with @reg's tasks registered; a failure of
+ * either fails the test. */
+static inline sgl_runtime_t *test_start(const char *shape,
+                                        int (*reg)(sgl_runtime_t *))
 {
     sgl_opts_t o;
     sgl_opts_default(&o);
     o.shape = shape;
     sgl_runtime_t *rt = NULL;
-    cr_assert_eq(sgl_init(NULL, NULL, &o, &rt), SGL_OK, "%s: %s", shape,
+    int rc = sgl_init(NULL, NULL, &o, &rt);
+    cr_assert_eq(rc, SGL_OK, "sgl_init(%s): %s", shape ? shape : "discover",
                  sgl_last_error());
     cr_assert_eq(reg(rt), SGL_OK, "%s", sgl_last_error());
+    return rt;
+}
+
+/* Start a runtime on @shape with @reg (test_start()), run every check,
+ * expecting SGL_OK. */
+static inline void test_checks_on_shape(const char *shape,
+                                        int (*reg)(sgl_runtime_t *),
+                                        const struct test_check_entry *c,
+                                        size_t n)
+{
+    sgl_runtime_t *rt = test_start(shape, reg);
     for (size_t k = 0; k < n; k++) {
         int rc = c[k].fn(rt);
         cr_expect_eq(rc, SGL_OK, "%s on %s: %s (%s)", c[k].name, shape,

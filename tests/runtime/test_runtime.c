@@ -10,27 +10,13 @@
 
 #include <sgl/sgl_mpi.h>
 
+#include "check_helpers.h"
 #include "programs.h"
 
 static sgl_runtime_t *start(const char *shape)
 {
-    sgl_opts_t o;
-    sgl_opts_default(&o);
-    o.shape = shape;
-    sgl_runtime_t *rt = NULL;
-    int rc = sgl_init(NULL, NULL, &o, &rt);
-    cr_assert_eq(rc, SGL_OK, "sgl_init(%s): %s", shape ? shape : "discover",
-                 sgl_last_error());
-    cr_assert_eq(prog_register(rt), SGL_OK, "%s", sgl_last_error());
-    return rt;
+    return test_start(shape, prog_register);
 }
-
-#define RUN_OK(call)                                                           \
-    do {                                                                       \
-        int rc_ = (call);                                                      \
-        cr_assert_eq(rc_, SGL_OK, "%s: %s (%s)", #call, sgl_err_name(rc_),     \
-                     sgl_last_error());                                        \
-    } while (0)
 
 /* Everything the runtime must do on any shape. @split_cases: the masters
  * of the shape where prog_split has a hand-computed split (-1: not
