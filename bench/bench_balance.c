@@ -41,8 +41,6 @@ enum { M_FULL, M_EVEN, M_WEIGHTED, NMODE };
 static const char *const alg_names[NALG] = {"reduce f64 x4", "PSRS f64"};
 #define MAX_REPS 31
 
-__extension__ typedef unsigned __int128 u128;
-
 struct opts {
     const char *cgroup, *machine;
     int slow_rank, reps, quick;
@@ -86,29 +84,12 @@ struct job {
 };
 
 /* Per run, at the root: the time of the algorithm's call, its result
- * check, and each worker's share of the vector (the layout by the
- * workers' weights, as sgl_dvec_create() cuts it). */
+ * check, and each worker's share of the vector as created (the layout by
+ * the workers' weights: sgl_dvec_counts()). */
 static double g_time, g_sum;
 static int g_sorted;
 static size_t g_counts[64];
 static sgl_runtime_t *g_rt;
-
-static int layout_counts(const sgl_ctx_t *root, size_t n)
-{
-    size_t p = sgl_ctx_workers(root);
-    double w[64], total = 0;
-    int rc = sgl_ctx_worker_weights(root, NULL, 0, p, w);
-    for (size_t i = 0; !rc && i < p; i++)
-        total += w[i];
-    double prefix = 0;
-    for (size_t i = 0; !rc && i < p; i++) {
-        size_t lo = (size_t)((u128)n * (u128)prefix / (u128)total);
-        prefix += w[i];
-        size_t hi = (size_t)((u128)n * (u128)prefix / (u128)total);
-        g_counts[i] = hi - lo;
-    }
-    return rc;
-}
 
 static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
 {
@@ -118,12 +99,10 @@ static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
     uint64_t seed = j->seed;
     int rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM, &seed,
                              sizeof seed, &v);
-    if (!rc)
-        rc = layout_counts(root, j->n);
-    if (rc) {
-        sgl_dvec_free(root, v);
+    if (rc)
         return rc;
-    }
+    memcpy(g_counts, sgl_dvec_counts(v),
+           sgl_ctx_workers(root) * sizeof *g_counts);
     sgl_trace_clear(g_rt);
     double t0 = bench_now();
     if (j->alg == ALG_REDUCE)
