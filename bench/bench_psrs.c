@@ -38,6 +38,15 @@
 
 void bench_peer_ips4o(double *x, size_t n, int threads);
 
+/* The peers' input, in one process: n doubles in [0, 1) from @seed. */
+static void random_doubles(double *x, size_t n, uint64_t seed)
+{
+    for (size_t i = 0; i < n; i++) {
+        seed = seed * 6364136223846793005u + 1442695040888963407u;
+        x[i] = (double)(seed >> 11) * 0x1p-53;
+    }
+}
+
 struct sort_run {
     size_t n;
     uint64_t seed;
@@ -284,11 +293,7 @@ int main(int argc, char **argv)
             rc = timed_sort(one, n, seed, &o, &po);
         double ips = NAN;
         if (!rc && buf) {
-            uint64_t s = seed;
-            for (size_t i = 0; i < n; i++) {
-                s = s * 6364136223846793005u + 1442695040888963407u;
-                buf[i] = (double)(s >> 11) * 0x1p-53;
-            }
+            random_doubles(buf, n, seed);
             double t0 = MPI_Wtime();
             bench_peer_ips4o(buf, n, (int)P);
             ips = MPI_Wtime() - t0;
@@ -301,13 +306,13 @@ int main(int argc, char **argv)
         double local = NAN, keys = NAN;
         for (int j = 0; j < 2 && !rc && buf; j++) {
             int values_now = (j == 0) == (k % 2 == 0);
-            uint64_t s = seed, *key = (uint64_t *)(void *)buf;
-            for (size_t i = 0; i < n; i++) {
-                s = s * 6364136223846793005u + 1442695040888963407u;
-                double x = (double)(s >> 11) * 0x1p-53;
-                memcpy(&key[i], &x, sizeof x);
-                if (!values_now)
-                    key[i] = sgl__key_f64(key[i]);
+            uint64_t *key = (uint64_t *)(void *)buf;
+            random_doubles(buf, n, seed);
+            for (size_t i = 0; !values_now && i < n; i++) {
+                uint64_t b;
+                memcpy(&b, &buf[i], sizeof b);
+                b = sgl__key_f64(b);
+                memcpy(&buf[i], &b, sizeof b);
             }
             double t0 = MPI_Wtime();
             rc = values_now ? sgl__algo_sort_f64(key, n)
