@@ -207,9 +207,7 @@ int main(int argc, char **argv)
     }
     bench_default_env();
     sgl_opts_t o;
-    sgl_opts_default(&o);
-    if (!getenv("SGL_SHAPE"))
-        o.shape = "core:2";
+    bench_default_opts(&o);
     o.trace = 0;
     sgl_runtime_t *rt;
     int rc = sgl_init(&argc, &argv, &o, &rt);

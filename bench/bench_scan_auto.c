@@ -237,9 +237,7 @@ int main(int argc, char **argv)
                                                .trials = trials_for(b * k)};
     bench_default_env();
     sgl_opts_t o;
-    sgl_opts_default(&o);
-    if (!getenv("SGL_SHAPE"))
-        o.shape = "core:2";
+    bench_default_opts(&o);
     sgl_runtime_t *rt;
     sgl_machine_t *params = NULL;
     int rc = sgl_init(&argc, &argv, &o, &rt);
