@@ -48,7 +48,7 @@ void sgl__cost_children(const struct cost_algo *a, const sgl_node_t *master,
         double w = a->speed ? speed_of(a->speed, sgl_node_first_worker(c),
                                        sgl_node_workers(c))
                             : (double)sgl_node_workers(c);
-        child[i] = (struct cost_task){phase, t->n * (w / below)};
+        child[i] = (struct cost_task){.phase = phase, .n = t->n * (w / below)};
     }
 }
 
@@ -59,26 +59,38 @@ void sgl_predict_opts_default(sgl_predict_opts_t *o)
     o->op_kernel = "sum";
 }
 
-static const char *const names[] = {NULL, "reduce", "scan", "scan-rts",
-                                    "psrs"};
+/* Whether a child of the root has several workers: else PSRS by level
+ * is the flat sort (psrs.c runs it). */
+static int split_by_children(const sgl_machine_t *m)
+{
+    const sgl_node_t *root = sgl_machine_root(m);
+    for (unsigned i = 0; i < sgl_node_arity(root); i++)
+        if (sgl_node_workers(sgl_node_child(root, i)) > 1)
+            return 1;
+    return 0;
+}
+
+static const char *const names[] = {NULL,   "reduce", "scan", "scan-rts",
+                                    "psrs", "psrs-levels"};
 
 const char *sgl_predict_algo_name(sgl_predict_algo_t algo)
 {
-    return algo >= SGL_PREDICT_REDUCE && algo <= SGL_PREDICT_PSRS
+    return algo >= SGL_PREDICT_REDUCE && algo <= SGL_PREDICT_PSRS_LEVELS
                ? names[algo]
                : NULL;
 }
 
 int sgl_predict_algo_from_name(const char *name, sgl_predict_algo_t *ret)
 {
-    for (int i = SGL_PREDICT_REDUCE; name && i <= SGL_PREDICT_PSRS; i++)
+    for (int i = SGL_PREDICT_REDUCE; name && i <= SGL_PREDICT_PSRS_LEVELS;
+         i++)
         if (strcmp(name, names[i]) == 0) {
             *ret = (sgl_predict_algo_t)i;
             return SGL_OK;
         }
     return sgl_error_set(SGL_EINVAL,
                          "unknown algorithm '%.40s' (known: reduce, scan, "
-                         "scan-rts, psrs)",
+                         "scan-rts, psrs, psrs-levels)",
                          name ? name : "(null)");
 }
 
@@ -122,6 +134,10 @@ int sgl_predict_algorithm(const sgl_machine_t *m, sgl_predict_algo_t algo,
         sgl__cost_reduce_program(&prog);
     else if (algo == SGL_PREDICT_PSRS)
         sgl__cost_psrs_program(&prog);
+    else if (algo == SGL_PREDICT_PSRS_LEVELS && split_by_children(m))
+        sgl__cost_psrs_levels_program(&prog);
+    else if (algo == SGL_PREDICT_PSRS_LEVELS) /* the runtime sorts flat */
+        sgl__cost_psrs_program(&prog);
     else
         sgl__cost_scan_program(&prog);
     /* Split as the runtime splits: by the workers' speeds when their c
@@ -136,7 +152,7 @@ int sgl_predict_algorithm(const sgl_machine_t *m, sgl_predict_algo_t algo,
     for (size_t w = 1; w < p; w++)
         alike &= speed[w] == speed[0];
     a.speed = alike || a.o.by_workers ? NULL : speed;
-    struct cost_task root = {COST_ROOT, n};
+    struct cost_task root = {.phase = COST_ROOT, .n = n};
     if (rc == SGL_OK)
         rc = sgl_predict_program(m, &prog, &root, ret);
     free(speed);

@@ -20,12 +20,18 @@ enum cost_phase {
     COST_S1,
     COST_S2,
     COST_S3,
-    COST_X /* an exchange superstep */
+    COST_X, /* an exchange superstep */
+    COST_DESCEND /* PSRS by level: a child sorts its own subtree */
 };
 
 struct cost_task {
     enum cost_phase phase;
     double n; /* elements in the subtree */
+    /* PSRS by level, set by the level's master for the steps below it:
+     * samples per unit, groups (runs in, in the merge), the level's
+     * workers; whether blocks are sorted, whether groups are children */
+    double s, k, wx;
+    int sorted, by_child;
 };
 
 struct cost_algo {
@@ -52,5 +58,6 @@ void sgl__cost_children(const struct cost_algo *a, const sgl_node_t *master,
 void sgl__cost_reduce_program(sgl_program_t *prog);
 void sgl__cost_scan_program(sgl_program_t *prog);
 void sgl__cost_psrs_program(sgl_program_t *prog);
+void sgl__cost_psrs_levels_program(sgl_program_t *prog);
 
 #endif

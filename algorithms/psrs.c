@@ -1,40 +1,51 @@
-/* PSRS (parallel sorting by regular sampling), flattened over all P
- * workers of the tree, in the paper's steps. The root sees only samples,
- * pivots and counts; the data moves once, worker to worker, in an
- * exchange superstep (sgl_exchange()). From the root, each step recursive
- * over the levels (lower masters pass it on and concatenate what comes
- * up):
+/* PSRS (parallel sorting by regular sampling) in the paper's steps, at a
+ * level's master X over the workers below it. The masters see only
+ * samples, pivots and counts; the data moves worker to worker in an
+ * exchange superstep (sgl_exchange()). Each step is recursive over the
+ * levels below X (lower masters pass it on and hand up what comes up):
  *
  *   1 sample     workers radix-sort their block by the values' ordered
  *                integer keys (plain values stay as they are and every
- *                read maps their key; records carry theirs mapped), hand
- *                up its size and P regular samples (struct samples_msg);
- *   2 pivots     the root sorts the <= P^2 samples by (key, global index)
- *                and picks P-1 pivots at ranks i*S/P (by the workers'
- *                speeds when they differ: sgl_ctx_worker_weights());
- *   3 partition  the pivots and the workers' offsets go down (struct
- *                pivots_msg); workers split their block at the pivots and
- *                stage the P buckets, in place, for the exchange;
- *   4 exchange   every bucket goes to its worker;
- *   5 merge      workers P-way merge the runs where the exchange left
- *                them (records: and map their keys back), hand up their
- *                new size.
+ *                read maps their key; records carry theirs mapped) and
+ *                hand up its size and s regular samples (struct
+ *                samples_msg);
+ *   2 pivots     X sorts the samples and picks k-1 pivots between its k
+ *                groups (struct pivots_msg);
+ *   3 partition  workers split their block at the pivots and stage the k
+ *                buckets, in place, for the exchange;
+ *   4 exchange   every bucket goes to its group;
+ *   5 merge      workers merge the runs where the exchange left them,
+ *                and hand up their new size.
  *
- * Ties are broken by the element's global index (its position in the
- * concatenation of the locally sorted blocks), so the composite keys are
- * distinct: all-equal input splits exactly like distinct input (blocks of
- * n/P). Floats are ordered as IEEE totalOrder, except that every NaN (of
- * either sign) sorts after +inf; -0.0 sorts before +0.0.
+ * Two variants (sgl_sort_variant()):
+ *   flat      X is the root and its groups are all P workers, s = P: the
+ *             paper's PSRS. The root sorts P^2 samples; every element
+ *             moves once.
+ *   by level  X's groups are its children, s >= max(k, 256); a master
+ *             below X thins its subtree's samples to s (thin_units()), so
+ *             X sorts s per child; 6 descend: every child then sorts its
+ *             subtree in the same way (the blocks are sorted already, so
+ *             step 1 only samples), down to masters of workers, which
+ *             split flat. Every element moves once per level; a master
+ *             sorts s samples per child instead of P per worker, which at
+ *             P in the thousands is what decides (psrs_cost.c).
  *
- * Why flattened: with recursion per level, every level would sort and
- * exchange the data again; flattening sorts once and moves every element
- * once. Memory per worker: at most twice its block: the block and the
- * radix sort's buffer in step 1, the block (staged in place) and the
- * incoming runs in step 4, the runs and the merged block in step 5 (the
- * old block is freed first, the runs right after the merge). The closed
- * form of the cost is in psrs_cost.c. */
+ * Ties are broken by the element's place (its worker and position in the
+ * worker's sorted block), so the composite keys are distinct and follow
+ * the concatenation of the blocks: all-equal input splits like distinct
+ * input, and records stay in order (stable). Floats are ordered as IEEE
+ * totalOrder, except that every NaN (of either sign) sorts after +inf;
+ * -0.0 sorts before +0.0.
+ *
+ * Memory per worker: at most twice its block: the block and the radix
+ * sort's buffer in step 1, the block (staged in place) and the incoming
+ * runs in step 4, the runs and the merged block in step 5 (the old block
+ * is freed first, the runs right after the merge). The closed forms of
+ * the cost are in psrs_cost.c. */
 #include <stdlib.h>
 #include <string.h>
+
+#include <sgl/predict.h>
 
 #include "algo_internal.h"
 #include "local_sort.h"
@@ -141,77 +152,126 @@ static size_t bound(sgl_dtype_t t, const struct rec_layout *L, const void *a,
                           : sgl__algo_bound_u64(a, n, k, upper);
 }
 
-/* Elements of the sorted block (at global offset @off) below the composite
- * pivot (k, g). */
+/* ---- where an element stands ---- */
+
+/* An element's place in the current distribution: its worker (depth-first
+ * index) and its position in that worker's sorted block, packed as
+ * worker << AT_POS_BITS | position. With the key it makes every element's
+ * composite key distinct, in the order of the concatenated blocks. */
+enum { AT_POS_BITS = 40 };
+#define AT_MAX_WORKERS ((uint64_t)1 << (64 - AT_POS_BITS))
+#define AT_MAX_BLOCK ((uint64_t)1 << AT_POS_BITS)
+
+static uint64_t at_of(size_t worker, size_t pos)
+{
+    return (uint64_t)worker << AT_POS_BITS | pos;
+}
+
+/* Elements of worker @w's sorted block below the composite pivot
+ * (k, at): every key below k, and of the elements equal to k those that
+ * stand before the pivot's place. */
 static size_t split_at(sgl_dtype_t t, const struct rec_layout *L,
-                       const void *a, size_t n, size_t off, uint64_t k,
-                       uint64_t g)
+                       const void *a, size_t n, size_t w, uint64_t k,
+                       uint64_t at)
 {
     size_t lo = bound(t, L, a, n, k, 0), hi = bound(t, L, a, n, k, 1);
-    if (g <= off + lo)
-        return lo;
-    if (g >= off + hi)
-        return hi;
-    return (size_t)(g - off);
+    size_t pw = (size_t)(at >> AT_POS_BITS);
+    size_t pos = (size_t)(at & (AT_MAX_BLOCK - 1));
+    if (w != pw)
+        return w < pw ? hi : lo;
+    return pos < lo ? lo : pos > hi ? hi : pos;
 }
 
 /* ---- message layouts ---- */
 
-/* A regular sample, and a pivot: a key and the global index of its
- * element, so that equal keys still order (the composite keys are
- * distinct). */
+/* A regular sample: a key, its element's place, and its mass: the
+ * elements it stands for, from it up to the next sample of its block (of
+ * its subtree, once a master has thinned the samples). */
 struct sample {
-    uint64_t key, g;
+    uint64_t key, at, mass;
 };
 
-/* What a worker hands up in the sample step: its block's size and P
- * regular samples. */
+/* A unit of the sample step: what a worker hands up (its block's size and
+ * its regular samples), or, in the by-level variant, what a master makes
+ * of its subtree's units (their sizes summed, their samples thinned to at
+ * most as many). Fixed size: room for s samples, ns of them used. */
 struct samples_msg {
     uint64_t count;
-    uint64_t pad;
+    uint64_t ns;
     struct sample s[];
 };
 
-static size_t samples_msg_size(size_t p)
+static size_t samples_msg_size(size_t s)
 {
-    return sizeof(struct samples_msg) + p * sizeof(struct sample);
+    return sizeof(struct samples_msg) + s * sizeof(struct sample);
 }
 
-/* Worker @w's message in a concatenation of them. */
-static struct samples_msg *samples_at(void *msgs, size_t w, size_t p)
+/* Unit @u in a concatenation of them. */
+static struct samples_msg *samples_at(void *msgs, size_t u, size_t s)
 {
-    return (struct samples_msg *)((char *)msgs + w * samples_msg_size(p));
+    return (struct samples_msg *)((char *)msgs + u * samples_msg_size(s));
 }
 
-/* What the root broadcasts in the partition step: the P-1 pivots, then
- * every worker's global offset (its first element's index in the
- * concatenation of the sorted blocks). */
-struct pivots_msg {
-    const struct sample *pivot; /* P - 1 */
-    const uint64_t *offset;     /* P */
+/* A pivot: the composite key that separates two groups. */
+struct pivot {
+    uint64_t key, at;
 };
 
-static size_t pivots_msg_words(size_t p) { return 2 * (p - 1) + p; }
+/* A group of workers that receives one bucket: consecutive workers from
+ * @first; a bucket goes to one of them (partition_worker()). */
+struct group {
+    uint64_t first, workers;
+};
 
-static struct pivots_msg pivots_view(const uint64_t *words, size_t p)
+/* What a level's master broadcasts in the partition step: its first
+ * worker, the k groups its workers' buckets go to, the k-1 pivots between
+ * them. */
+struct pivots_head {
+    uint64_t k, first;
+};
+
+struct pivots_msg {
+    size_t k, first;
+    const struct pivot *pivot; /* k - 1 */
+    const struct group *group; /* k */
+};
+
+static size_t pivots_msg_words(size_t k)
 {
-    return (struct pivots_msg){(const struct sample *)(const void *)words,
-                               words + 2 * (p - 1)};
+    return (sizeof(struct pivots_head) + (k - 1) * sizeof(struct pivot) +
+            k * sizeof(struct group)) / 8;
+}
+
+static struct pivots_msg pivots_view(const uint64_t *words)
+{
+    const struct pivots_head *h = (const void *)words;
+    const struct pivot *pv = (const void *)(h + 1);
+    return (struct pivots_msg){(size_t)h->k, (size_t)h->first, pv,
+                               (const struct group *)(pv + (h->k - 1))};
 }
 
 /* ---- the steps ---- */
 
-enum psrs_step { STEP_SAMPLE = 1, STEP_PARTITION = 2, STEP_MERGE = 3 };
+enum psrs_step {
+    STEP_SAMPLE = 1,
+    STEP_PARTITION = 2,
+    STEP_MERGE = 3,
+    STEP_DESCEND = 4
+};
 
 struct sort_arg {
     uint32_t id;
-    uint32_t dtype;  /* of the key */
-    uint64_t p;      /* workers */
-    uint32_t step;   /* enum psrs_step */
-    uint32_t ko;     /* the key's byte offset in a record */
-    uint64_t es;     /* element (record) bytes */
-    uint64_t s;      /* regular samples per worker: P, more when the
-                        workers' weights differ (oversample()) */
+    uint32_t dtype;   /* of the key */
+    uint32_t step;    /* enum psrs_step */
+    uint32_t ko;      /* the key's byte offset in a record */
+    uint64_t es;      /* element (record) bytes */
+    uint64_t s;       /* regular samples per unit (level_samples()) */
+    uint32_t levels;  /* the by-level variant: masters thin the samples,
+                         lower levels sort their own subtrees */
+    uint32_t sorted;  /* the blocks are sorted already (below the top) */
+    uint32_t last;    /* this level's merge is the sort's last (records
+                         map their keys back after it) */
+    uint32_t pad;
 };
 
 static struct rec_layout layout_of(const struct sort_arg *a,
@@ -232,7 +292,23 @@ static struct algo_block *my_block(sgl_ctx_t *ctx, uint32_t id)
     return b;
 }
 
-/* Sample step, worker: sort the block, hand up its size and P regular
+/* Sort a worker's block unless a level above sorted it already (the merge
+ * leaves it sorted). Plain values stay as they are until the end: the
+ * sort, the bounds and the merge read their keys. Records carry theirs
+ * mapped from the first sort to the last merge. */
+static int sort_block(const struct sort_arg *a, struct algo_block *b)
+{
+    if (a->sorted)
+        return SGL_OK;
+    struct rec_layout L = layout_of(a, b);
+    sgl_dtype_t t = (sgl_dtype_t)a->dtype;
+    if (is_plain(&L))
+        return sort_in_place(t, &L, b->data, b->count);
+    map_record_keys(t, &L, b->data, b->count, 1);
+    return sort_records(&L, b->data, b->count);
+}
+
+/* Sample step, worker: sort the block, hand up its size and s regular
  * samples. */
 static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
 {
@@ -241,28 +317,33 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
         return SGL_ESTATE;
     struct rec_layout L = layout_of(a, b);
     sgl_dtype_t t = (sgl_dtype_t)a->dtype;
-    /* Plain values stay as they are until the end: the sort, the bounds
-     * and the merge read their keys. Records carry theirs mapped. */
-    if (is_plain(&L)) {
-        TRY(sort_in_place(t, &L, b->data, b->count));
-    } else {
-        map_record_keys(t, &L, b->data, b->count, 1);
-        TRY(sort_records(&L, b->data, b->count));
-    }
-    size_t m = b->count, s = a->s;
+    size_t m = b->count, s = a->s, w = sgl_ctx_first_worker(ctx);
+    if (m >= AT_MAX_BLOCK)
+        return sgl_error_set(SGL_ERANGE, "sort: worker %zu holds %zu "
+                                         "elements, more than 2^40",
+                             w, m);
+    TRY(sort_block(a, b));
     struct samples_msg *msg;
     TRY(sgl_put_buffer(ctx, samples_msg_size(s), 1, (void **)&msg));
     msg->count = m;
-    msg->pad = 0;
-    for (size_t j = 0; j < s; j++) {
-        size_t pos = m ? (size_t)(((algo_u128)j * m) / s) : 0;
-        msg->s[j] = (struct sample){m ? key_of(t, &L, b->data, pos) : 0, pos};
+    msg->ns = m ? s : 0;
+    for (size_t j = 0; m && j < s; j++) {
+        size_t pos = (size_t)(((algo_u128)j * m) / s);
+        size_t next = (size_t)(((algo_u128)(j + 1) * m) / s);
+        msg->s[j] = (struct sample){key_of(t, &L, b->data, pos),
+                                    at_of(w, pos), next - pos};
     }
     return SGL_OK;
 }
 
 /* Partition step, worker: split the sorted block at the pivots into one
- * bucket per worker and stage the buckets, in place, for the exchange. */
+ * bucket per group and stage the buckets, in place, for the exchange.
+ * Bucket i goes to worker floor(r W_i / W_X) of group i, r this worker's
+ * index below the level's master: each of the group's workers receives
+ * from about as many senders, consecutive ones, so that the group's
+ * workers hold its elements in their order (the sort stays stable; a
+ * group of one worker takes every bucket of its range: the paper's
+ * PSRS). */
 static int partition_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
                             struct pivots_msg pv)
 {
@@ -270,29 +351,32 @@ static int partition_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
     if (!b)
         return SGL_ESTATE;
     struct rec_layout L = layout_of(a, b);
-    size_t p = a->p, m = b->count;
-    size_t off = pv.offset[sgl_ctx_first_worker(ctx)];
-    size_t *bucket = malloc(p * sizeof *bucket);
-    if (!bucket)
+    size_t w = sgl_ctx_first_worker(ctx), m = b->count;
+    const struct group *last = &pv.group[pv.k - 1];
+    size_t wx = (size_t)(last->first + last->workers) - pv.first;
+    size_t *count = calloc(wx, sizeof *count);
+    if (!count)
         return sgl_error_set(SGL_ENOMEM, "sort: out of memory");
-    size_t prev = 0;
-    for (size_t d = 0; d + 1 < p; d++) {
-        size_t s = split_at((sgl_dtype_t)a->dtype, &L, b->data, m, off,
-                            pv.pivot[d].key, pv.pivot[d].g);
-        if (s < prev)
-            s = prev;
-        bucket[d] = s - prev;
-        prev = s;
+    size_t prev = 0, r = w - pv.first;
+    for (size_t i = 0; i < pv.k; i++) {
+        size_t cut = i + 1 < pv.k
+                         ? split_at((sgl_dtype_t)a->dtype, &L, b->data, m, w,
+                                    pv.pivot[i].key, pv.pivot[i].at)
+                         : m;
+        if (cut < prev)
+            cut = prev;
+        const struct group *g = &pv.group[i];
+        size_t to = (size_t)(((algo_u128)r * g->workers) / wx);
+        count[(size_t)g->first + to - pv.first] = cut - prev;
+        prev = cut;
     }
-    bucket[p - 1] = m - prev;
-    int rc = sgl_exchange_put(ctx, b->data, b->elem_size, 0, p, bucket);
-    free(bucket);
+    int rc = sgl_exchange_put(ctx, b->data, b->elem_size, pv.first, wx, count);
+    free(count);
     return rc;
 }
 
-/* Merge step, worker: the block went out in the exchange; P-way merge the
- * runs that came in, reading them where they lie, and hand up the new
- * size. */
+/* Merge step, worker: the block went out in the exchange; merge the runs
+ * that came in, reading them where they lie, and hand up the new size. */
 static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
 {
     struct algo_block *b = my_block(ctx, a->id);
@@ -302,18 +386,26 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     b->data = NULL;
     b->count = 0;
     void *runs;
-    size_t m, nrun;
+    size_t m, nsrc;
     const size_t *len;
-    TRY(sgl_exchange_recv(ctx, b->elem_size, &runs, &m, &len, &nrun, NULL));
+    TRY(sgl_exchange_recv(ctx, b->elem_size, &runs, &m, &len, &nsrc, NULL));
     size_t es = b->elem_size;
     void *out = malloc(m ? m * es : 1);
-    size_t *scratch = malloc(3 * (nrun ? nrun : 1) * sizeof *scratch);
-    if (!out || !scratch) {
+    size_t *scratch = malloc(3 * (nsrc ? nsrc : 1) * sizeof *scratch);
+    uint64_t *lens = malloc((nsrc ? nsrc : 1) * sizeof *lens);
+    if (!out || !scratch || !lens) {
         free(out);
         free(scratch);
+        free(lens);
         return sgl_error_set(SGL_ENOMEM, "sort: out of memory");
     }
-    const uint64_t *lens = (const uint64_t *)len;
+    /* The runs lie back to back, so leaving out the empty ones (most of
+     * them below a by-level master) keeps the merge's fan-in to the
+     * senders. */
+    size_t nrun = 0;
+    for (size_t i = 0; i < nsrc; i++)
+        if (len[i])
+            lens[nrun++] = len[i];
     struct rec_layout L = layout_of(a, b);
     sgl_dtype_t t = (sgl_dtype_t)a->dtype;
     size_t *pos = scratch + nrun, *end = scratch + 2 * nrun;
@@ -328,22 +420,93 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     else
         sgl__algo_merge_u64(runs, lens, nrun, out, scratch, pos, end);
     free(scratch);
+    free(lens);
     /* The runs are merged: free them before the block is handed on. */
     int rc = sgl_exchange_release(ctx);
     if (rc) {
         free(out);
         return rc;
     }
-    if (!is_plain(&L))
-        map_record_keys(t, &L, out, m, 0);
     b->data = out;
     b->count = m;
     uint64_t count = m;
     return sgl_put(ctx, &count, sizeof count, 1);
 }
 
-/* A master below the root: pass the step on and concatenate what comes
- * up. */
+/* Records carry their keys mapped until the last merge of the sort. */
+static void finish_worker(const struct sort_arg *a, struct algo_block *b)
+{
+    struct rec_layout L = layout_of(a, b);
+    if (!is_plain(&L))
+        map_record_keys((sgl_dtype_t)a->dtype, &L, b->data, b->count, 0);
+}
+
+static int sample_cmp(const void *x, const void *y)
+{
+    const struct sample *a = x, *b = y;
+    if (a->key != b->key)
+        return a->key < b->key ? -1 : 1;
+    return (a->at > b->at) - (a->at < b->at);
+}
+
+/* The @units' samples, sorted by composite key (*ret, *ret_n; free()). */
+static int sorted_samples(void *msgs, size_t units, size_t s,
+                          struct sample **ret, size_t *ret_n,
+                          uint64_t *ret_count)
+{
+    size_t n = 0;
+    uint64_t count = 0;
+    for (size_t u = 0; u < units; u++)
+        n += (size_t)samples_at(msgs, u, s)->ns;
+    struct sample *smp = malloc((n ? n : 1) * sizeof *smp);
+    if (!smp)
+        return sgl_error_set(SGL_ENOMEM, "sort: out of memory for %zu "
+                                         "samples",
+                             n);
+    n = 0;
+    for (size_t u = 0; u < units; u++) {
+        const struct samples_msg *msg = samples_at(msgs, u, s);
+        memcpy(smp + n, msg->s, (size_t)msg->ns * sizeof *smp);
+        n += (size_t)msg->ns;
+        count += msg->count;
+    }
+    qsort(smp, n, sizeof *smp, sample_cmp);
+    *ret = smp;
+    *ret_n = n;
+    *ret_count = count;
+    return SGL_OK;
+}
+
+/* By-level variant, a master below the level's master: one unit for its
+ * subtree from its children's: their sizes summed, their samples sorted
+ * and thinned to at most s of about equal mass (each keeps its first
+ * sample and the mass of those it replaces), so that every level's
+ * master sorts s samples per child, not per worker. */
+static int thin_units(void *msgs, size_t units, size_t s,
+                      struct samples_msg *out)
+{
+    struct sample *smp;
+    size_t n;
+    uint64_t count;
+    TRY(sorted_samples(msgs, units, s, &smp, &n, &count));
+    uint64_t below = 0;
+    size_t ns = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (ns == 0 || below >= (uint64_t)(((algo_u128)ns * count) / s))
+            out->s[ns++] = smp[j];
+        else
+            out->s[ns - 1].mass += smp[j].mass;
+        below += smp[j].mass;
+    }
+    out->count = count;
+    out->ns = ns;
+    free(smp);
+    return SGL_OK;
+}
+
+/* A master below the level's master: pass the step on, and hand up what
+ * comes up: the units concatenated (flat) or thinned to one (by level),
+ * the new sizes concatenated. */
 static int forward(sgl_ctx_t *ctx, const struct sort_arg *a)
 {
     if (a->step == STEP_PARTITION) {
@@ -356,15 +519,68 @@ static int forward(sgl_ctx_t *ctx, const struct sort_arg *a)
     if (a->step == STEP_PARTITION)
         return SGL_OK;
     size_t size = a->step == STEP_SAMPLE ? samples_msg_size(a->s) : 8;
+    size_t units = a->step == STEP_SAMPLE && a->levels
+                       ? sgl_ctx_children(ctx)
+                       : sgl_ctx_workers(ctx);
+    if (a->step == STEP_SAMPLE && a->levels) {
+        void *in = malloc(units * size), *out;
+        int rc = in ? sgl_gather(ctx, in, size, units, NULL)
+                    : sgl_error_set(SGL_ENOMEM, "sort: out of memory");
+        if (!rc)
+            rc = sgl_put_buffer(ctx, size, 1, &out);
+        if (!rc)
+            rc = thin_units(in, units, a->s, out);
+        free(in);
+        return rc;
+    }
     void *up;
-    TRY(sgl_put_buffer(ctx, size, sgl_ctx_workers(ctx), &up));
-    return sgl_gather(ctx, up, size, sgl_ctx_workers(ctx), NULL);
+    TRY(sgl_put_buffer(ctx, size, units, &up));
+    return sgl_gather(ctx, up, size, units, NULL);
+}
+
+static int sort_level(sgl_ctx_t *x, const struct sort_arg *a,
+                      uint64_t *counts, size_t *ret_samples);
+
+/* Whether a child of @x has several workers: only then can the by-level
+ * variant split by children (with one worker each, children are workers
+ * and it is the flat case). */
+static int has_master_child(const sgl_ctx_t *x)
+{
+    for (unsigned i = 0; i < sgl_ctx_children(x); i++)
+        if (sgl_ctx_child_workers(x, i) > 1)
+            return 1;
+    return 0;
+}
+
+/* Descend step (by level): a master sorts its subtree (its level and the
+ * levels below), a worker only finishes; both hand up the new sizes. */
+static int descend(sgl_ctx_t *ctx, const struct sort_arg *a)
+{
+    size_t wx = sgl_ctx_workers(ctx), samples;
+    if (sgl_ctx_is_master(ctx)) {
+        uint64_t *counts = malloc(wx * sizeof *counts);
+        int rc = counts ? sort_level(ctx, a, counts, &samples)
+                        : sgl_error_set(SGL_ENOMEM, "sort: out of memory");
+        if (!rc)
+            rc = sgl_put(ctx, counts, 8, wx);
+        free(counts);
+        return rc;
+    }
+    struct algo_block *b = my_block(ctx, a->id);
+    if (!b)
+        return SGL_ESTATE;
+    TRY(sort_block(a, b));
+    finish_worker(a, b);
+    uint64_t count = b->count;
+    return sgl_put(ctx, &count, sizeof count, 1);
 }
 
 static int sort_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)size;
     const struct sort_arg *a = arg;
+    if (a->step == STEP_DESCEND)
+        return descend(ctx, a);
     if (sgl_ctx_is_master(ctx))
         return forward(ctx, a);
     switch (a->step) {
@@ -374,183 +590,271 @@ static int sort_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         void *pv;
         size_t words;
         TRY(sgl_recv(ctx, 8, &pv, &words));
-        if (words != pivots_msg_words(a->p))
+        struct pivots_msg view = pivots_view(pv);
+        if (words < pivots_msg_words(1) ||
+            words != pivots_msg_words(view.k))
             return sgl_error_set(SGL_ESIZE, "sort: %zu pivot words", words);
-        return partition_worker(ctx, a, pivots_view(pv, a->p));
+        return partition_worker(ctx, a, view);
     }
-    default:
-        return merge_worker(ctx, a);
+    default: {
+        TRY(merge_worker(ctx, a));
+        struct algo_block *b = my_block(ctx, a->id);
+        if (!b)
+            return SGL_ESTATE;
+        if (a->last)
+            finish_worker(a, b);
+        return SGL_OK;
+    }
     }
 }
 
-static int sample_cmp(const void *x, const void *y)
-{
-    const struct sample *a = x, *b = y;
-    if (a->key != b->key)
-        return a->key < b->key ? -1 : 1;
-    return (a->g > b->g) - (a->g < b->g);
-}
-
-/* A sample and the number of elements of its block it stands for (up to
- * the block's next sample). */
-struct weighed_sample {
-    struct sample s;
-    uint64_t mass;
-};
-
-static int weighed_cmp(const void *x, const void *y)
-{
-    return sample_cmp(&((const struct weighed_sample *)x)->s,
-                      &((const struct weighed_sample *)y)->s);
-}
-
-/* Pivot i (of P-1) where the sorted samples' masses reach n S_i / S, S_i
- * the summed weights of workers 0 .. i-1 of @wsum: each worker gets a
- * share of the output in proportion to its speed. With equal weights the
- * paper's rule, rank i*S/P of the S samples, stands (choose_pivots()). */
-static void weighed_pivots(const struct weighed_sample *smp, size_t ns,
-                           const uint64_t *wsum, size_t p, size_t n,
-                           struct sample *pivot)
+/* Pivot i (of k-1) where the sorted samples' masses reach n S_i / S, S_i
+ * the summed weights of groups 0 .. i-1 of @wsum: each group gets a share
+ * of the output in proportion to its speed. */
+static void weighed_pivots(const struct sample *smp, size_t ns,
+                           const uint64_t *wsum, size_t k, uint64_t n,
+                           struct pivot *pivot)
 {
     uint64_t below = 0;
-    size_t k = 0;
-    for (size_t i = 1; i < p; i++) {
-        uint64_t target = (uint64_t)(((algo_u128)n * wsum[i]) / wsum[p]);
-        while (k + 1 < ns && below + smp[k].mass <= target)
-            below += smp[k++].mass;
-        pivot[i - 1] = ns ? smp[k].s : (struct sample){0, 0};
+    size_t j = 0;
+    for (size_t i = 1; i < k; i++) {
+        uint64_t target = (uint64_t)(((algo_u128)n * wsum[i]) / wsum[k]);
+        while (j + 1 < ns && below + smp[j].mass <= target)
+            below += smp[j++].mass;
+        pivot[i - 1] = ns ? (struct pivot){smp[j].key, smp[j].at}
+                          : (struct pivot){0, 0};
     }
 }
 
-/* The root, between the sample and the partition step: the workers'
- * offsets, and P-1 pivots: at ranks i*S/P of the S samples, or by the
- * workers' weights when they differ (@wsum: P + 1 prefix sums, NULL when
- * all are equal). Writes pivots_msg_words(p) words at @words. */
-static int choose_pivots(sgl_dvec_t *v, void *msgs, size_t p, size_t s,
-                         const uint64_t *wsum, uint64_t *words,
-                         size_t *ret_samples)
+/* A level's master, between the sample and the partition step: k-1
+ * pivots from the units' samples, at ranks i*S/k of the S samples (the
+ * paper's rule: flat, all workers of one weight), else where their
+ * masses reach each group's share by weight (@wsum: k + 1 prefix sums;
+ * by level the units and blocks are uneven, and only the masses tell
+ * where a share ends). */
+static int choose_pivots(void *msgs, size_t units, size_t s, size_t k,
+                         const uint64_t *wsum, int by_rank,
+                         struct pivot *pivot, size_t *ret_samples)
 {
-    struct weighed_sample *smp = malloc(p * s * sizeof *smp);
-    if (!smp)
-        return sgl_error_set(SGL_ENOMEM, "sort: out of memory at the root");
-    struct sample *pivot = (struct sample *)(void *)words;
-    uint64_t *offset = words + 2 * (p - 1);
-    size_t ns = 0, off = 0;
-    for (size_t w = 0; w < p; w++) {
-        const struct samples_msg *msg = samples_at(msgs, w, s);
-        offset[w] = off;
-        for (size_t j = 0; msg->count && j < s; j++) {
-            uint64_t next = j + 1 < s ? msg->s[j + 1].g : msg->count;
-            smp[ns++] = (struct weighed_sample){
-                {msg->s[j].key, off + msg->s[j].g}, next - msg->s[j].g};
-        }
-        off += msg->count;
-    }
-    if (off != v->n) {
-        free(smp);
-        return sgl_error_set(SGL_ESIZE, "sort: the workers hold %zu "
-                                        "elements, the vector %zu",
-                             off, v->n);
-    }
-    qsort(smp, ns, sizeof *smp, weighed_cmp);
-    if (wsum)
-        weighed_pivots(smp, ns, wsum, p, off, pivot);
+    struct sample *smp;
+    size_t ns;
+    uint64_t count;
+    TRY(sorted_samples(msgs, units, s, &smp, &ns, &count));
+    if (!by_rank)
+        weighed_pivots(smp, ns, wsum, k, count, pivot);
     else
-        for (size_t i = 1; i < p; i++)
-            pivot[i - 1] = ns ? smp[i * ns / p].s : (struct sample){0, 0};
+        for (size_t i = 1; i < k; i++)
+            pivot[i - 1] = ns ? (struct pivot){smp[i * ns / k].key,
+                                               smp[i * ns / k].at}
+                              : (struct pivot){0, 0};
     free(smp);
     *ret_samples = ns;
     return SGL_OK;
 }
 
-/* Regular samples per worker. P samples place a cut within about n / P^2
- * elements of its target, fine for equal shares; a slow worker's share
- * can be far smaller, so uneven weights take up to 16x as many (the
- * heaviest over the lightest, 4x), as long as the root's P s samples stay
- * below 2^22. */
-static size_t oversample(const uint64_t *wsum, size_t p)
+/* Regular samples per unit. k samples (one per group, the paper's P in
+ * the flat variant) place a cut within about n / k^2 elements of its
+ * target, fine for equal shares; a slow group's share can be far
+ * smaller, so uneven weights take up to 16x as many (the heaviest over
+ * the lightest, 4x). By level, every master takes at least 256: above
+ * other masters its units stand for whole subtrees, whose imbalance the
+ * levels below inherit, and below the top the blocks it splits are
+ * uneven (each holds what a range of senders sent it), where k regular
+ * samples per block bound a cut only by the largest block / k. Beyond
+ * k, the master's units x samples stay below 2^22. */
+static size_t level_samples(const uint64_t *wsum, size_t k, size_t units,
+                            int by_level)
 {
     uint64_t lo = UINT64_MAX, hi = 0;
-    for (size_t i = 0; i < p; i++) {
+    for (size_t i = 0; i < k; i++) {
         uint64_t w = wsum[i + 1] - wsum[i];
         lo = w < lo ? w : lo;
         hi = w > hi ? w : hi;
     }
     size_t f = (size_t)((4 * hi + lo - 1) / lo);
-    size_t room = ((size_t)1 << 22) / (p * p);
-    f = f < 16 ? f : 16;
-    f = f < room ? f : room;
-    return p * (f > 1 ? f : 1);
+    f = f > 1 && hi != lo ? (f < 16 ? f : 16) : 1;
+    size_t s = k * f, room = ((size_t)1 << 22) / units;
+    if (by_level && s < 256)
+        s = 256;
+    room = room > k ? room : k;
+    return s < room ? s : room;
 }
 
-/* The workers' weights as P + 1 prefix sums (the vectors' layout's), or
- * NULL (*ret) when they are all equal; *ret_s the samples per worker. */
-static int worker_weights(sgl_ctx_t *root, size_t p, uint64_t **ret,
-                          size_t *ret_s)
+
+/* One level's PSRS at master @x over its workers: the groups are its
+ * workers (flat: every bucket goes to its final worker) or, by level,
+ * its children, whose masters then sort their subtrees in the same way.
+ * Writes the new size of each of its workers to @counts and the samples
+ * it sorted to *ret_samples. */
+static int sort_level(sgl_ctx_t *x, const struct sort_arg *a,
+                      uint64_t *counts, size_t *ret_samples)
 {
-    uint64_t *s;
-    *ret = NULL;
-    *ret_s = p;
-    TRY(sgl__algo_weight_prefix(root, &s));
-    int equal = 1;
-    for (size_t i = 1; i < p; i++)
-        equal &= s[i + 1] - s[i] == s[1] - s[0];
-    if (equal) {
-        free(s);
-    } else {
-        *ret = s;
-        *ret_s = oversample(s, p);
+    size_t wx = sgl_ctx_workers(x), first = sgl_ctx_first_worker(x);
+    int by_child = a->levels && has_master_child(x);
+    size_t k = by_child ? sgl_ctx_children(x) : wx;
+    size_t units = a->levels ? sgl_ctx_children(x) : wx;
+    struct sort_arg arg = *a;
+    *ret_samples = 0;
+    if (k == 1) { /* one child: nothing to split here */
+        arg.step = STEP_DESCEND;
+        TRY(sgl_pardo(x, sort_task, &arg, sizeof arg));
+        return sgl_gather(x, counts, 8, wx, NULL);
     }
+    uint64_t *all, *wsum = malloc((k + 1) * sizeof *wsum);
+    struct group *group = malloc(k * sizeof *group);
+    int rc = wsum && group ? sgl__algo_weight_prefix(x, &all)
+                           : sgl_error_set(SGL_ENOMEM, "sort: out of memory");
+    if (rc) {
+        free(wsum);
+        free(group);
+        return rc;
+    }
+    int equal = 1;
+    wsum[0] = 0;
+    for (size_t i = 0, w = first; i < k; i++) {
+        size_t n = by_child ? sgl_ctx_child_workers(x, (unsigned)i) : 1;
+        group[i] = (struct group){w, n};
+        wsum[i + 1] = wsum[i] + (all[w + n] - all[w]);
+        equal &= wsum[i + 1] - wsum[i] == wsum[1];
+        w += n;
+    }
+    free(all);
+    arg.s = level_samples(wsum, k, units, a->levels);
+    arg.step = STEP_SAMPLE;
+    arg.last = !by_child;
+    size_t words = pivots_msg_words(k);
+    void *msgs = malloc(units * samples_msg_size(arg.s));
+    uint64_t *pv = malloc(words * 8);
+    if (!msgs || !pv)
+        rc = sgl_error_set(SGL_ENOMEM, "sort: out of memory at a master");
+    /* 1. sample: local sorts (at the top), regular samples up. */
+    if (!rc)
+        rc = sgl_pardo(x, sort_task, &arg, sizeof arg);
+    if (!rc)
+        rc = sgl_gather(x, msgs, samples_msg_size(arg.s), units, NULL);
+    /* 2. pivots, and the groups they separate. */
+    if (!rc) {
+        *(struct pivots_head *)(void *)pv = (struct pivots_head){k, first};
+        struct pivots_msg view = pivots_view(pv);
+        memcpy((void *)view.group, group, k * sizeof *group);
+        rc = choose_pivots(msgs, units, arg.s, k, wsum, equal && !a->levels,
+                           (struct pivot *)view.pivot, ret_samples);
+    }
+    /* 3. partition: pivots down, buckets staged in place. */
+    arg.step = STEP_PARTITION;
+    if (!rc)
+        rc = sgl_bcast(x, pv, 8, words);
+    if (!rc)
+        rc = sgl_pardo(x, sort_task, &arg, sizeof arg);
+    /* 4. exchange: every bucket to its group. */
+    if (!rc)
+        rc = sgl_exchange(x);
+    /* 5. merge: the runs merged, the new sizes up. */
+    arg.step = STEP_MERGE;
+    if (!rc)
+        rc = sgl_pardo(x, sort_task, &arg, sizeof arg);
+    if (!rc)
+        rc = sgl_gather(x, counts, 8, wx, NULL);
+    /* 6. by level: every child sorts its subtree. */
+    arg.step = STEP_DESCEND;
+    arg.sorted = 1;
+    if (!rc && by_child)
+        rc = sgl_pardo(x, sort_task, &arg, sizeof arg);
+    if (!rc && by_child)
+        rc = sgl_gather(x, counts, 8, wx, NULL);
+    free(msgs);
+    free(pv);
+    free(wsum);
+    free(group);
+    return rc;
+}
+
+/* ---- the variant ---- */
+
+/* The by-level variant without machine parameters: when the flat root
+ * would sort more than 2^20 samples (P > 1024) and the tree has a level
+ * to split by. */
+static unsigned variant_by_shape(sgl_ctx_t *root)
+{
+    size_t p = sgl_ctx_workers(root);
+    return p > 1024 && has_master_child(root) ? SGL_SORT_LEVELS
+                                              : SGL_SORT_FLAT;
+}
+
+/* The variant a sort of @n elements runs: SGL_SORT from the root's
+ * environment, else the one the model prices lower on the runtime's
+ * parameters (flat on a tie), else by shape. The root picks, and the pick
+ * travels in the tasks' argument. */
+static int sort_variant(sgl_ctx_t *root, size_t n, unsigned *ret)
+{
+    const char *env = getenv("SGL_SORT");
+    if (env && *env && strcmp(env, "auto") != 0) {
+        if (strcmp(env, "flat") == 0)
+            *ret = SGL_SORT_FLAT;
+        else if (strcmp(env, "levels") == 0)
+            *ret = SGL_SORT_LEVELS;
+        else
+            return sgl_error_set(SGL_EINVAL,
+                                 "SGL_SORT='%.40s': expected flat, levels "
+                                 "or auto",
+                                 env);
+        return SGL_OK;
+    }
+    const sgl_machine_t *m = sgl_ctx_params(root);
+    sgl_prediction_t flat, levels;
+    if (!m || n == 0 || !has_master_child(root) ||
+        sgl_predict_algorithm(m, SGL_PREDICT_PSRS, (double)n, NULL, &flat) ||
+        sgl_predict_algorithm(m, SGL_PREDICT_PSRS_LEVELS, (double)n, NULL,
+                              &levels)) {
+        *ret = variant_by_shape(root);
+        return SGL_OK;
+    }
+    *ret = levels.total < flat.total ? SGL_SORT_LEVELS : SGL_SORT_FLAT;
     return SGL_OK;
 }
 
-/* PSRS at the root, in the paper's steps: the root sees only samples,
- * pivots and counts; the data moves once, worker to worker. */
-static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
-                     size_t ko, sgl_sort_stats_t *st)
+int sgl_sort_variant(sgl_ctx_t *root, size_t n, unsigned *ret_variant)
 {
-    size_t p = sgl_ctx_workers(root);
-    uint64_t *wsum = NULL;
-    size_t s = p, samples = 0;
-    int rc = worker_weights(root, p, &wsum, &s);
-    struct sort_arg a = {v->id,        (uint32_t)kt, p, STEP_SAMPLE,
-                         (uint32_t)ko, v->elem_size, s};
-    void *msgs = malloc(p * samples_msg_size(s));
-    uint64_t *pivots = malloc(pivots_msg_words(p) * 8);
+    TRY(sgl__algo_check_root(root, "sgl_sort_variant"));
+    if (!ret_variant)
+        return sgl_error_set(SGL_EINVAL, "sgl_sort_variant: NULL argument");
+    unsigned v;
+    TRY(sort_variant(root, n, &v));
+    *ret_variant = v;
+    return SGL_OK;
+}
+
+/* PSRS at the root: the root sees only samples, pivots and counts; the
+ * data moves worker to worker, once (flat) or once per level (by
+ * level). */
+static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
+                     size_t ko, unsigned variant, sgl_sort_stats_t *st)
+{
+    size_t p = sgl_ctx_workers(root), samples = 0;
+    if (sgl_machine_workers(sgl_ctx_machine(root)) >= AT_MAX_WORKERS)
+        return sgl_error_set(SGL_ERANGE, "sort: more than 2^24 workers");
+    struct sort_arg a = {.id = v->id,
+                         .dtype = (uint32_t)kt,
+                         .ko = (uint32_t)ko,
+                         .es = v->elem_size,
+                         .levels = variant == SGL_SORT_LEVELS &&
+                                   has_master_child(root)};
     uint64_t *counts = malloc(p * sizeof *counts);
-    if (!rc && !(msgs && pivots && counts))
-        rc = sgl_error_set(SGL_ENOMEM, "sort: out of memory at the root");
-    /* 1. sample: local sorts, regular samples up. */
-    if (!rc)
-        rc = sgl_pardo(root, sort_task, &a, sizeof a);
-    if (!rc)
-        rc = sgl_gather(root, msgs, samples_msg_size(s), p, NULL);
-    /* 2. pivots. */
-    if (!rc)
-        rc = choose_pivots(v, msgs, p, s, wsum, pivots, &samples);
-    /* 3. partition: pivots down, buckets staged in place. */
-    a.step = STEP_PARTITION;
-    if (!rc)
-        rc = sgl_bcast(root, pivots, 8, pivots_msg_words(p));
-    if (!rc)
-        rc = sgl_pardo(root, sort_task, &a, sizeof a);
-    /* 4. exchange: every bucket to its worker. */
-    if (!rc)
-        rc = sgl_exchange(root);
-    /* 5. merge: the runs merged, the new sizes up. */
-    a.step = STEP_MERGE;
-    if (!rc)
-        rc = sgl_pardo(root, sort_task, &a, sizeof a);
-    if (!rc)
-        rc = sgl_gather(root, counts, sizeof *counts, p, NULL);
+    if (!counts)
+        return sgl_error_set(SGL_ENOMEM, "sort: out of memory at the root");
+    int rc = sort_level(root, &a, counts, &samples);
+    uint64_t total = 0;
+    for (size_t w = 0; !rc && w < p; w++)
+        total += counts[w];
+    if (!rc && total != v->n)
+        rc = sgl_error_set(SGL_ESIZE, "sort: the workers hold %llu "
+                                      "elements, the vector %zu",
+                           (unsigned long long)total, v->n);
     for (size_t w = 0; !rc && w < p; w++)
         v->counts[w] = counts[w];
     if (!rc && st)
         st->samples = samples;
-    free(msgs);
-    free(pivots);
     free(counts);
-    free(wsum);
     return rc;
 }
 
@@ -561,6 +865,8 @@ static int dvec_sort(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
 {
     if (st)
         memset(st, 0, sizeof *st);
+    unsigned variant;
+    TRY(sort_variant(root, v->n, &variant));
     if (sgl_ctx_is_worker(root)) {
         struct algo_block *b = my_block(root, v->id);
         if (!b)
@@ -569,7 +875,7 @@ static int dvec_sort(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
         TRY(sort_in_place(kt, &L, b->data, b->count));
         v->counts[0] = b->count;
     } else {
-        TRY(psrs_root(root, v, kt, ko, st));
+        TRY(psrs_root(root, v, kt, ko, variant, st));
     }
     if (st) {
         st->n = v->n;

@@ -5,23 +5,23 @@
  * superstep of its own (so each costs 2 l at every level):
  *   S1: worker radix-sorts its block by key: m*c(sort) (per element,
  *       all passes; records' keys mapped too); hands up its size and
- *       P regular samples (key, global index): (2P+1)*eb; every master
- *       concatenates its children's hand-ups: (2P+1)*W_X*c(copy); the
- *       root sorts the P^2 samples by a P-way merge,
+ *       P regular samples (key, place, mass): 3P+2 words of 8 bytes;
+ *       every master concatenates its children's hand-ups:
+ *       (3P+2)*W_X*c(copy) (per word); the root sorts the P^2 samples,
  *       P^2*log2(P)*c(merge), and picks P-1 pivots.
- *   S2: the pivots (2 elements each) and the workers' block offsets go
- *       down: (2(P-1) + W_i)*eb per child; worker splits its block at the
- *       pivots: P*log2(m)*c(merge); hands up nothing (it stages its
- *       buckets for the exchange in place, no copy).
- *   X:  the exchange at the root. Only counts pass through the masters:
- *       a worker's P send counts up, its P receive counts down, 8 bytes
- *       each: 8P*W_i per child each way. The payload goes worker to
- *       worker: at every master X, l_h + max_i h_i*g_h with, for uniform
- *       keys,
- *           h_i = W_i * m * (W_X - W_i) / P * eb:
+ *   S2: the pivots (2 words each) and the P groups (first worker and
+ *       size: 2 words each) go down, 4P words per child; worker splits
+ *       its block at the pivots: P*log2(m)*c(merge); hands up nothing
+ *       (it stages its buckets for the exchange in place, no copy).
+ *   X:  the exchange at the root, direct (the runtime's default): the
+ *       counts and the payload go process to process, nothing through
+ *       the masters. At every master X, l_h + max_i h_i*g_h with, for
+ *       uniform keys,
+ *           h_i = W_i * m * (W_X - W_i) / P * eb + 8 * W_i * (W_X - W_i):
  *       each worker sends (and receives) m/P elements to (from) every
  *       worker, and only the part that leaves child i's subtree but
- *       stays inside X crosses X's level. So each byte is charged once,
+ *       stays inside X crosses X's level; so do the counts, 8 bytes per
+ *       pair of workers (sent even when zero). So each byte is charged once,
  *       at the level of the lowest master above both ends; the levels'
  *       exchanges are then summed along the critical path as if they ran
  *       one after another. That is the model: the runtime may overlap
@@ -29,10 +29,12 @@
  *       for a deep tree it errs on the slow side.
  *   S3: worker P-way merges its incoming runs, read in place (no copy):
  *       m*log2(P)*c(merge) (records: maps keys back), hands up its new
- *       size: eb.
+ *       size: 8 bytes.
  *   Buckets are taken as n/P each (regular sampling bounds them by
  *   2n/P). c(copy) is optional: a machine without it gets no copy term.
  * One worker alone: n*c(sort). */
+#include <math.h>
+
 #include "cost.h"
 
 /* The root's supersteps, in order. */
@@ -61,22 +63,21 @@ static int step(void *user, const sgl_node_t *master, const void *t,
         double wi = (double)sgl_node_workers(sgl_node_child(master, i));
         switch (ph) {
         case COST_S1:
-            st->up[i] = wi * (2 * P + 1) * eb;
+            st->up[i] = wi * (3 * P + 2) * 8;
             break;
         case COST_S2:
-            st->down[i] = (2 * (P - 1) + wi) * eb;
+            st->down[i] = 4 * P * 8;
             break;
         case COST_X:
-            st->down[i] = st->up[i] = wi * P * 8;
-            st->h[i] = wi * m * (wx - wi) / P * eb;
+            st->h[i] = wi * m * (wx - wi) / P * eb + 8 * wi * (wx - wi);
             break;
         default: /* S3 */
-            st->up[i] = wi * eb;
+            st->up[i] = wi * 8;
             break;
         }
     }
     if (ph == COST_S1 && a->copy)
-        sgl__cost_add(&st->master, "copy", (2 * P + 1) * wx, (2 * P + 1) * wx);
+        sgl__cost_add(&st->master, "copy", (3 * P + 2) * wx, (3 * P + 2) * wx);
     if (ph == COST_S1 && root)
         sgl__cost_add(&st->master, "merge", P * P * sgl__cost_lg(P), P * P);
     return SGL_OK;
@@ -110,4 +111,160 @@ void sgl__cost_psrs_program(sgl_program_t *prog)
     prog->nsteps = nsteps;
     prog->step = step;
     prog->work = work;
+}
+
+/* ---- PSRS by level (SGL_SORT_LEVELS) ----
+ * At a level's master X (the root; then, in the descend step, every
+ * child with several workers), k groups: X's children when one of them
+ * has several workers, else X's workers (the flat case, as above with P
+ * = W_X). u = X's children: the units of the sample step, s samples each
+ * (k, at least 256). m = the worker's block:
+ *   S1: worker radix-sorts its block at the top level only (below, the
+ *       merge left it sorted); every unit hands up (3s+2) words (a
+ *       sample is key, place, mass); a master below X sorts its
+ *       children's k_c s samples and thins them to s,
+ *       k_c*s*log2(k_c)*c(merge); X sorts u*s: u*s*log2(u)*c(merge).
+ *   S2: the pivots and the groups go down, 4k words per child; worker
+ *       splits its block: k*log2(m)*c(merge).
+ *   X:  the exchange at X, direct as above: for uniform keys
+ *       h_i = W_i * m * (W_X - W_i) / W_X * eb + 8 * W_i * (W_X - W_i) at
+ *       X and, inside a child c, m*(W_c - W_i)/W_X per worker at c (and
+ *       the counts across c's children).
+ *   S3: worker merges the runs that came in: W_X / W_g of them (its
+ *       group's share of the senders): m*log2(W_X/W_g)*c(merge); hands
+ *       up its new size.
+ *   D:  (groups = children) every child with several workers sorts its
+ *       subtree in the same way; all hand up their workers' sizes.
+ * Buckets are taken as their group's share of n. The samples per unit
+ * do not grow with uneven weights here (the runtime takes up to 16x as
+ * many), as in the flat form. */
+
+/* Whether a child of @x has several workers (the runtime's test). */
+static int split_by_children(const sgl_node_t *x)
+{
+    for (unsigned i = 0; i < sgl_node_arity(x); i++)
+        if (sgl_node_workers(sgl_node_child(x, i)) > 1)
+            return 1;
+    return 0;
+}
+
+/* A level's supersteps: by children, of workers, or one child. */
+static const enum cost_phase by_children[] = {COST_S1, COST_S2, COST_X,
+                                              COST_S3, COST_DESCEND};
+
+static int level_master(const struct cost_task *t)
+{
+    return t->phase == COST_ROOT || t->phase == COST_DESCEND;
+}
+
+static unsigned levels_nsteps(void *user, const sgl_node_t *master,
+                              const void *t)
+{
+    (void)user;
+    if (!level_master(t))
+        return 1;
+    if (sgl_node_arity(master) == 1)
+        return 1;
+    return split_by_children(master) ? 5 : 4;
+}
+
+/* Samples per unit at a level's master (level_samples() in psrs.c, for
+ * equal weights). */
+static double level_s(double k, double units)
+{
+    double s = k < 256 ? 256 : k, room = floor(4194304.0 / units);
+    room = room > k ? room : k;
+    return s < room ? s : room;
+}
+
+static int levels_step(void *user, const sgl_node_t *master, const void *t,
+                       unsigned s, sgl_pstep_t *st)
+{
+    const struct cost_algo *a = user;
+    const struct cost_task *task = t;
+    double eb = a->o.elem_bytes;
+    double wx = (double)sgl_node_workers(master), m = task->n / wx;
+    double units = st->arity;
+    struct cost_task lv = *task; /* what this step passes down */
+    enum cost_phase ph;
+    if (level_master(task)) {
+        int by_child = split_by_children(master);
+        ph = st->arity == 1 ? COST_DESCEND : by_children[s];
+        lv.k = by_child ? st->arity : wx;
+        lv.wx = wx;
+        lv.s = level_s(lv.k, units);
+        lv.by_child = by_child;
+    } else {
+        ph = task->phase;
+    }
+    sgl__cost_children(a, master, task, st, ph);
+    st->exchange = ph == COST_X;
+    for (unsigned i = 0; i < st->arity; i++) {
+        struct cost_task *c = (struct cost_task *)st->child_task + i;
+        double wi = (double)sgl_node_workers(sgl_node_child(master, i));
+        double n = c->n;
+        *c = lv;
+        c->phase = ph;
+        c->n = n;
+        switch (ph) {
+        case COST_S1: /* one unit from every child */
+            st->up[i] = (3 * lv.s + 2) * 8;
+            break;
+        case COST_S2:
+            st->down[i] = 4 * lv.k * 8;
+            break;
+        case COST_X:
+            st->h[i] = wi * m * (wx - wi) / lv.wx * eb + 8 * wi * (wx - wi);
+            break;
+        case COST_S3: /* runs in: the senders over the group's workers */
+            if (level_master(task))
+                c->k = lv.by_child ? wx / wi : wx;
+            st->up[i] = wi * 8;
+            break;
+        default: /* COST_DESCEND: sorted below a split */
+            c->sorted = lv.sorted || st->arity > 1;
+            st->up[i] = wi * 8;
+            break;
+        }
+    }
+    /* The level's master sorts its units' samples; a master below it
+     * sorts its children's to thin them. */
+    if (ph == COST_S1)
+        sgl__cost_add(&st->master, "merge",
+                      units * lv.s * sgl__cost_lg(units), units * lv.s);
+    return SGL_OK;
+}
+
+static int levels_work(void *user, const sgl_node_t *worker, const void *t,
+                       sgl_work_t *w)
+{
+    const struct cost_task *task = t;
+    double m = task->n;
+    (void)user, (void)worker;
+    switch (task->phase) {
+    case COST_ROOT: /* one worker alone */
+        sgl__cost_add(w, "sort", m, m);
+        break;
+    case COST_S1:
+    case COST_DESCEND: /* a worker below a one-child chain sorts here */
+        if (!task->sorted)
+            sgl__cost_add(w, "sort", m, m);
+        break;
+    case COST_S2:
+        sgl__cost_add(w, "merge", task->k * sgl__cost_lg(m), m);
+        break;
+    case COST_S3:
+        sgl__cost_add(w, "merge", m * sgl__cost_lg(task->k), m);
+        break;
+    default: /* the exchange's payload is the masters' h */
+        break;
+    }
+    return SGL_OK;
+}
+
+void sgl__cost_psrs_levels_program(sgl_program_t *prog)
+{
+    prog->nsteps = levels_nsteps;
+    prog->step = levels_step;
+    prog->work = levels_work;
 }

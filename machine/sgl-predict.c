@@ -25,7 +25,8 @@ static void usage(FILE *out)
             "describes (machine/MACHINE_FILE.md), per level and per phase.\n"
             "\n"
             "  --algo ALGO        reduce, scan (scan-then-offset), scan-rts\n"
-            "                     (reduce-then-scan) or psrs\n"
+            "                     (reduce-then-scan), psrs or psrs-levels\n"
+            "                     (PSRS by level)\n"
             "  --n N              number of elements, e.g. 1e8\n"
             "  --machine FILE     machine file\n"
             "  --elem-bytes B     bytes per element (default 8)\n"
@@ -103,6 +104,8 @@ static const char *algo_title(sgl_predict_algo_t a)
         return "prefix scan, reduce-then-scan";
     case SGL_PREDICT_PSRS:
         return "PSRS sort";
+    case SGL_PREDICT_PSRS_LEVELS:
+        return "PSRS sort by level";
     }
     return "?";
 }

@@ -286,17 +286,47 @@ typedef struct sgl_sort_stats {
     size_t workers;    /**< P */
     size_t max_block;  /**< largest final block (partition) */
     size_t min_block;  /**< smallest final block */
-    size_t samples;    /**< regular samples the root sorted */
+    size_t samples;    /**< regular samples the root sorted (by level:
+                            at its own level) */
 } sgl_sort_stats_t;
 
-/** Sort a distributed vector in place by PSRS (three supersteps and an
- *  exchange over the whole tree; see psrs.c, and psrs_cost.c for its
- *  cost). Types SGL_F64, SGL_F32, SGL_I64, SGL_U64 (not
+/** PSRS variants (sgl_sort_variant()). */
+enum {
+    SGL_SORT_FLAT = 1,   /**< the paper's PSRS over all P workers: the
+                              root sorts P samples of every worker (P^2)
+                              and every element moves once */
+    SGL_SORT_LEVELS = 2, /**< by level (as AMS-sort): a master splits its
+                              data among its children from about
+                              max(fan-out, 256) samples per child (lower
+                              masters thin their subtree's samples), then
+                              every child sorts its subtree in the same
+                              way; every element moves once per level */
+};
+
+/** Which variant a sort of @p n elements runs on @p root's runtime: the
+ *  SGL_SORT environment variable of the root's process (flat, levels or
+ *  auto) where it is set and not auto; else, with parameters given to
+ *  sgl_runtime_set_params(), the variant sgl_predict_algorithm() prices
+ *  lower ("psrs" against "psrs-levels"; flat on a tie or when it cannot
+ *  price both); else SGL_SORT_LEVELS when the flat root would sort more
+ *  than 2^20 samples (P > 1024) and a child of the root has several
+ *  workers, SGL_SORT_FLAT otherwise. On a tree of one level both are the
+ *  same sort. The sorts run exactly this pick.
+ *  @param ret_variant  set on success only.
+ *  @return SGL_OK, SGL_EINVAL (NULL, SGL_SORT set to another word),
+ *          SGL_ESTATE (not the root context). */
+SGL_API int sgl_sort_variant(sgl_ctx_t *root, size_t n, unsigned *ret_variant);
+
+/** Sort a distributed vector in place by PSRS (sample, pivots, partition,
+ *  an exchange and a merge; once over the whole tree, or once per level:
+ *  sgl_sort_variant(); see psrs.c, and psrs_cost.c for the cost). Types SGL_F64, SGL_F32, SGL_I64, SGL_U64 (not
  *  SGL_I8/SGL_U8, nor SGL_USER: use sgl_dvec_sort_by_key()); floats
  *  in IEEE totalOrder except that every NaN sorts after +inf. Afterwards
  *  worker w holds the w-th part of the sorted vector; block sizes change.
  *  @param ret_stats  may be NULL.
- *  @return SGL_OK, SGL_EINVAL (unsupported type), SGL_ENOMEM, SGL_ESTATE. */
+ *  @return SGL_OK, SGL_EINVAL (unsupported type, a bad SGL_SORT),
+ *          SGL_ERANGE (more than 2^24 workers or 2^40 elements on one),
+ *          SGL_ENOMEM, SGL_ESTATE. */
 SGL_API int sgl_dvec_sort(sgl_ctx_t *root, sgl_dvec_t *vec,
                           sgl_sort_stats_t *ret_stats);
 

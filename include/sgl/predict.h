@@ -154,6 +154,7 @@ typedef enum sgl_predict_algo {
     SGL_PREDICT_SCAN = 2,     /**< scan-then-offset (local scan first) */
     SGL_PREDICT_SCAN_RTS = 3, /**< reduce-then-scan */
     SGL_PREDICT_PSRS = 4,     /**< PSRS flattened over all workers */
+    SGL_PREDICT_PSRS_LEVELS = 5, /**< PSRS by level (SGL_SORT_LEVELS) */
 } sgl_predict_algo_t;
 
 /** Options of sgl_predict_algorithm(). Initialise with
@@ -196,8 +197,8 @@ SGL_API int sgl_predict_algorithm(const sgl_machine_t *m,
                                   const sgl_predict_opts_t *opts,
                                   sgl_prediction_t *ret);
 
-/** Name of an algorithm: "reduce", "scan", "scan-rts", "psrs"; NULL if
- *  unknown. */
+/** Name of an algorithm: "reduce", "scan", "scan-rts", "psrs",
+ *  "psrs-levels"; NULL if unknown. */
 SGL_API const char *sgl_predict_algo_name(sgl_predict_algo_t algo);
 /** The algorithm called @p name. @return SGL_OK or SGL_EINVAL. */
 SGL_API int sgl_predict_algo_from_name(const char *name,

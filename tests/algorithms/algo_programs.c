@@ -896,6 +896,16 @@ struct sort_arg_t {
 
 static size_t last_max_block;
 
+/* Whether a child of @root has several workers (else the by-level
+ * variant is the flat one). */
+static int has_split_by_children(const sgl_ctx_t *root)
+{
+    for (unsigned i = 0; i < sgl_ctx_children(root); i++)
+        if (sgl_ctx_child_workers(root, i) > 1)
+            return 1;
+    return 0;
+}
+
 static int sort_main(sgl_ctx_t *root, const void *arg, size_t size)
 {
     (void)size;
@@ -949,11 +959,18 @@ static int sort_main(sgl_ctx_t *root, const void *arg, size_t size)
     TRY(rc);
     CHECK(sum == n && dst.n == n, "sort: blocks hold %zu of %zu", sum, n);
     /* PSRS bound: no block above 2n/P (+ P for the rounding of samples);
-     * all-equal input must split like distinct keys: within one of n/P. */
+     * all-equal input must split like distinct keys: within one of n/P.
+     * By level, cuts fall where the samples' masses reach each share, so
+     * within a sample's mass (at most 1/256 of a unit per level) of it,
+     * whatever the keys. */
     size_t bound = a->pattern == PAT_EQUAL ? n / p + 2 : 2 * n / p + p + 1;
     if (a->pattern == PAT_TWO || a->pattern == PAT_FEW ||
         a->pattern == PAT_SPECIAL || a->pattern == PAT_ORGAN)
         bound = 2 * n / p + p + 1; /* equal keys split by index too */
+    unsigned variant = 0;
+    TRY(sgl_sort_variant(root, n, &variant));
+    if (variant == SGL_SORT_LEVELS && has_split_by_children(root))
+        bound = n / p + n / (16 * p) + p + 2;
     CHECK(dst.max_block <= bound && st.max_block <= bound,
           "sort %s %s n=%zu P=%zu: largest block %zu > %zu", type_names[t],
           pn, n, p, dst.max_block, bound);
@@ -1076,4 +1093,40 @@ int algo_check_errors(sgl_runtime_t *rt)
                SGL_OK, "register again"));
     CHECK(op == mat_op, "registering again gave a new number");
     return sgl_run(rt, errors_main, NULL, 0);
+}
+
+static int sort_variant_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)size;
+    unsigned want = *(const unsigned *)arg, got = 0;
+    enum { N = 1009 };
+    double x[N], y[N];
+    for (size_t i = 0; i < N; i++)
+        x[i] = (double)((i * 7919) % N);
+    int rc = sgl_sort_variant(root, N, &got);
+    TRY(expect(sgl_sort_variant(root, N, NULL), SGL_EINVAL,
+               "sort variant into NULL"));
+    sgl_dvec_t *v;
+    TRY(sgl_dvec_scatter(root, SGL_F64, 0, x, N, &v));
+    int sorted = sgl_dvec_sort(root, v, NULL);
+    int back = sgl_dvec_gather(root, v, y, N);
+    TRY(sgl_dvec_free(root, v));
+    TRY(back);
+    if (want == 0) {
+        TRY(expect(rc, SGL_EINVAL, "sort variant of a bad SGL_SORT"));
+        TRY(expect(sorted, SGL_EINVAL, "sort under a bad SGL_SORT"));
+        CHECK(memcmp(x, y, sizeof x) == 0, "a refused sort moved data");
+        return SGL_OK;
+    }
+    TRY(rc);
+    TRY(sorted);
+    CHECK(got == want, "sort variant %u, expected %u", got, want);
+    for (size_t i = 0; i < N; i++)
+        CHECK(y[i] == (double)i, "sorted[%zu] = %g", i, y[i]);
+    return SGL_OK;
+}
+
+int algo_check_sort_variant(sgl_runtime_t *rt, unsigned want)
+{
+    return sgl_run(rt, sort_variant_main, &want, sizeof want);
 }

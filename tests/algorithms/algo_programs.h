@@ -56,4 +56,10 @@ int algo_check_own_state(sgl_runtime_t *rt);
 /* Every documented error of the algorithms' API. */
 int algo_check_errors(sgl_runtime_t *rt);
 
+/* sgl_sort_variant() at the root says @want (SGL_SORT_FLAT or
+ * SGL_SORT_LEVELS) and a sort of 1009 doubles then succeeds; with @want 0
+ * both refuse with SGL_EINVAL (a bad SGL_SORT) and the vector keeps its
+ * data. */
+int algo_check_sort_variant(sgl_runtime_t *rt, unsigned want);
+
 #endif

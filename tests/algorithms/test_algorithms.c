@@ -6,6 +6,7 @@
 #include <criterion/criterion.h>
 #include <criterion/logging.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "algo_programs.h"
 #include "check_helpers.h"
@@ -104,6 +105,39 @@ Test(algorithms, errors_one_worker)
 {
     sgl_runtime_t *rt = start("core:1");
     RUN_OK(algo_check_errors(rt));
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+/* SGL_SORT of the root's process picks the PSRS variant; without it (or
+ * with auto) a tree of 6 workers and no parameters sorts flat. */
+Test(algorithms, sort_variant_from_the_environment)
+{
+    sgl_runtime_t *rt = start("pack:2 core:3");
+    static const struct {
+        const char *env;
+        unsigned want;
+    } cases[] = {{"levels", SGL_SORT_LEVELS}, {"flat", SGL_SORT_FLAT},
+                 {"auto", SGL_SORT_FLAT},     {"", SGL_SORT_FLAT},
+                 {"fast", 0},                 {"LEVELS", 0}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        cr_assert_eq(setenv("SGL_SORT", cases[i].env, 1), 0);
+        int rc = algo_check_sort_variant(rt, cases[i].want);
+        cr_expect_eq(rc, SGL_OK, "SGL_SORT='%s': %s", cases[i].env,
+                     sgl_last_error());
+    }
+    cr_assert_eq(unsetenv("SGL_SORT"), 0);
+    RUN_OK(algo_check_sort_variant(rt, SGL_SORT_FLAT));
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+/* One worker sorts alone, but a bad SGL_SORT is refused there too. */
+Test(algorithms, sort_variant_refused_on_one_worker)
+{
+    sgl_runtime_t *rt = start("core:1");
+    cr_assert_eq(setenv("SGL_SORT", "fast", 1), 0);
+    int rc = algo_check_sort_variant(rt, 0);
+    cr_assert_eq(unsetenv("SGL_SORT"), 0);
+    cr_expect_eq(rc, SGL_OK, "one worker: %s", sgl_last_error());
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 

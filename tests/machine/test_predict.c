@@ -111,18 +111,20 @@ Test(predict, flat_bsp_prefix_sum)
      * parameters are set, so l_h = l and g_h = max(g_down, g_up) = 1 s
      * per byte. The local sort is a linear radix sort: c(sort) per
      * element. In bytes (eb = 4):
-     * S1: sort m = 1562500; P (2P+1) elements up; the root merges the
-     *     P^2 samples, P^2 log2 P = 4096 * 6 = 24576
-     * S2: 2(P-1) + 1 elements down per worker; split P log2 m; nothing up
-     * X:  P counts of 8 bytes up and down per worker; each worker sends
-     *     m/P elements to each of the P-1 others: h = m (P-1)/P * 4
-     * S3: merge m log2 P = 9375000; 1 element up.
+     * S1: sort m = 1562500; 3P+2 words of 8 bytes up per worker (its
+     *     size, P samples of key, place, mass); the root merges the P^2
+     *     samples, P^2 log2 P = 4096 * 6 = 24576
+     * S2: 4P words down per worker (pivots, groups); split P log2 m;
+     *     nothing up
+     * X:  each worker sends m/P elements to each of the P-1 others and a
+     *     count of 8 bytes to each: h = m (P-1)/P * 4 + 8 (P-1); nothing
+     *     through the root
+     * S3: merge m log2 P = 9375000; its size (8 bytes) up.
      * Workers: W1 = 1562500 + 64 log2(1562500) + 9375000; root: 24576. */
     double mm = n / p;
     double W1 = 1562500 + p * log2(mm) + 9375000;
-    double B = p * (2 * p + 1) * 4 + p * (2 * (p - 1) + 1) * 4 +
-               2 * p * p * 8 + p * 4;
-    double h = mm * (p - 1) / p * 4;
+    double B = p * (3 * p + 2) * 8 + p * 4 * p * 8 + p * 8;
+    double h = mm * (p - 1) / p * 4 + 8 * (p - 1);
     r = predict(m, SGL_PREDICT_PSRS, n, 4);
     expect_near(r.total, W1 + 24576 + B + 8 * l + l + h, "psrs");
     expect_near(r.level[1].work, W1, "psrs workers' work");
@@ -133,12 +135,12 @@ Test(predict, flat_bsp_prefix_sum)
     /* One worker: its radix sort of all n elements, n * c(sort). */
     cr_expect_eq(r.sequential, 1e8, "psrs sequential %.17g", r.sequential);
     /* With a "copy" kernel (c = 2): the root concatenates the samples,
-     * (2P+1) P elements; the workers copy nothing (buckets are staged and
+     * (3P+2) P words; the workers copy nothing (buckets are staged and
      * runs merged in place). */
     cr_assert_eq(sgl_machine_set_kernel(m, "copy", 2), SGL_OK);
     r = predict(m, SGL_PREDICT_PSRS, n, 4);
     expect_near(r.level[1].work, W1, "psrs workers' work, copy");
-    expect_near(r.level[0].work, 24576 + 2 * 129 * 64,
+    expect_near(r.level[0].work, 24576 + 2 * 194 * 64,
                 "psrs root's work, copy");
     cr_expect_eq(r.sequential, 1e8, "psrs sequential, copy");
     sgl_machine_free(m);
@@ -186,14 +188,14 @@ Test(predict, two_levels)
     cr_expect_eq(r.level[0].bytes_up, 2);
     cr_expect_eq(r.sequential, 600);
     /* PSRS copies only (every other c 0, copy 1), n = 600, P = 6: every
-     * master concatenates the (2P+1) = 13 sample elements of each worker
-     * below it: a node 39, the root 78; workers copy nothing. */
+     * master concatenates the 3P+2 = 20 sample words of each worker
+     * below it: a node 60, the root 120; workers copy nothing. */
     set_all_kernels(m, 0);
     cr_assert_eq(sgl_machine_set_kernel(m, "copy", 1), SGL_OK);
     r = predict(m, SGL_PREDICT_PSRS, 600, 1);
     cr_expect_eq(r.level[2].work, 0);
-    cr_expect_eq(r.level[1].work, 39);
-    cr_expect_eq(r.level[0].work, 78);
+    cr_expect_eq(r.level[1].work, 60);
+    cr_expect_eq(r.level[0].work, 120);
     sgl_machine_free(m);
 }
 
@@ -201,20 +203,23 @@ Test(predict, two_levels)
  * level 0: l 100, g 1, exchange l_h 7, g_h 3; level 1: l 10, g 0.5,
  * exchange l_h 1, g_h 2; c(sort) = c(merge) = 1.
  * Exchange h: at the root W_X = 4, W_i = 2: h_i = 2*100*2/4 = 100 bytes
- * (each worker's 25 for each of the 2 workers of the other node); at a
- * node W_X = 2, W_i = 1: h_i = 1*100*1/4 = 25. So the exchange terms are
- * 7 + 100*3 = 307 at the root and 1 + 25*2 = 51 at a node.
+ * (each worker's 25 for each of the 2 workers of the other node) and
+ * 2*2 counts of 8 bytes, 132; at a node W_X = 2, W_i = 1:
+ * h_i = 1*100*1/4 = 25 and one count, 33. So the exchange terms are
+ * 7 + 132*3 = 403 at the root and 1 + 33*2 = 67 at a node; nothing of
+ * the exchange passes through a master.
  * Workers: S1 100, S2 4 log2 100, X 0, S3 100 log2 4 = 200.
- * Node, per superstep (2l = 20):
- *   S1 100 + 2*9 bytes up *0.5 + 20                   = 129
- *   S2 4 log2 100 + 2*(2*3 + 1) down *0.5 + 20        = 27 + 4 log2 100
- *   X  0 + 2*(4*8) down and up *0.5 + 20 + 51         = 135
- *   S3 200 + 2*1 up *0.5 + 20                         = 221
+ * Node, per superstep (2l = 20); a worker's samples are 3*4+2 = 14
+ * words (112 bytes), the pivots 4*4 words (128 bytes):
+ *   S1 100 + 2*112 bytes up *0.5 + 20                 = 232
+ *   S2 4 log2 100 + 2*128 down *0.5 + 20              = 148 + 4 log2 100
+ *   X  0 + 20 + 67                                    = 87
+ *   S3 200 + 2*8 up *0.5 + 20                         = 228
  * Root (2l = 200):
- *   S1 129 + 4*9 up + 200 + merge 4^2 log2 4 = 32     = 397
- *   S2 (27 + 4 log2 100) + 2*(6 + 2) down + 200       = 243 + 4 log2 100
- *   X  135 + 2*(2*4*8) down and up + 200 + 307        = 898
- *   S3 221 + 4*1 up + 200                             = 425 */
+ *   S1 232 + 4*112 up + 200 + merge 4^2 log2 4 = 32   = 912
+ *   S2 (148 + 4 log2 100) + 2*128 down + 200          = 604 + 4 log2 100
+ *   X  87 + 200 + 403                                 = 690
+ *   S3 228 + 4*8 up + 200                             = 460 */
 Test(predict, psrs_exchange_by_hand)
 {
     sgl_machine_t *m = shape("rank:2 core:2");
@@ -225,25 +230,61 @@ Test(predict, psrs_exchange_by_hand)
     cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &x0), SGL_OK);
     cr_assert_eq(sgl_machine_set_level_exchange(m, 1, &x1), SGL_OK);
     sgl_prediction_t r = predict(m, SGL_PREDICT_PSRS, 400, 1);
-    double total = 397 + 243 + 4 * log2(100) + 898 + 425;
+    double total = 912 + 604 + 4 * log2(100) + 690 + 460;
     expect_near(r.total, total, "psrs total");
-    expect_near(r.level[0].exchange, 307, "root's exchange");
-    expect_near(r.level[1].exchange, 51, "node's exchange");
-    cr_expect_eq(r.level[0].bytes_h, 100);
-    cr_expect_eq(r.level[1].bytes_h, 25);
+    expect_near(r.level[0].exchange, 403, "root's exchange");
+    expect_near(r.level[1].exchange, 67, "node's exchange");
+    cr_expect_eq(r.level[0].bytes_h, 132);
+    cr_expect_eq(r.level[1].bytes_h, 33);
     cr_expect_eq(r.level[2].exchange, 0);
     /* A slower exchange link at the root costs h * delta, at the nodes
      * their own h * delta; neither touches the vertical terms. */
     x0.g = 5;
     cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &x0), SGL_OK);
     sgl_prediction_t slow = predict(m, SGL_PREDICT_PSRS, 400, 1);
-    expect_near(slow.total, total + 100 * 2, "root's g_h 3 -> 5");
+    expect_near(slow.total, total + 132 * 2, "root's g_h 3 -> 5");
     cr_expect_eq(slow.level[0].scatter, r.level[0].scatter);
     cr_expect(slow.speedup < r.speedup);
     x1.g = 0;
     cr_assert_eq(sgl_machine_set_level_exchange(m, 1, &x1), SGL_OK);
     slow = predict(m, SGL_PREDICT_PSRS, 400, 1);
-    expect_near(slow.total, total + 100 * 2 - 25 * 2, "node's g_h 2 -> 0");
+    expect_near(slow.total, total + 132 * 2 - 33 * 2, "node's g_h 2 -> 0");
+    sgl_machine_free(m);
+}
+
+/* PSRS by level against flat. On a tree of one level they are one sort
+ * and one price. On 1024 x 16 workers (the shape of
+ * machines/cluster-1024x16.sgl, with its parameters), flat's root sorts
+ * P^2 = 2^28 samples, 2^28 * 14 merge levels * 0.6 ns = 2.25 s alone,
+ * while by level it sorts 1024 units x 1024 samples, 2^20 * 10 * 0.6 ns
+ * = 6.3 ms; each element then moves twice, which costs far less at
+ * n = 1e8 (6104 elements per worker). */
+Test(predict, psrs_levels_where_it_pays)
+{
+    sgl_machine_t *flat = shape("core:8");
+    set_level(flat, 0, 10, 1, 1);
+    set_all_kernels(flat, 1);
+    sgl_prediction_t a = predict(flat, SGL_PREDICT_PSRS, 1e6, 8);
+    sgl_prediction_t b = predict(flat, SGL_PREDICT_PSRS_LEVELS, 1e6, 8);
+    cr_expect_eq(a.total, b.total, "one level: %g and %g", a.total, b.total);
+    sgl_machine_free(flat);
+
+    sgl_machine_t *m = shape("rank:1024 core:16");
+    set_level(m, 0, 150e-6, 0.1e-9, 0.1e-9);
+    set_level(m, 1, 0.8e-6, 0.05e-9, 0.06e-9);
+    set_all_kernels(m, 0.6e-9);
+    cr_assert_eq(sgl_machine_set_kernel(m, "sort", 4e-9), SGL_OK);
+    a = predict(m, SGL_PREDICT_PSRS, 1e8, 8);
+    b = predict(m, SGL_PREDICT_PSRS_LEVELS, 1e8, 8);
+    cr_expect_gt(a.level[0].work, 2.25, "flat root's sample sort %g",
+                 a.level[0].work);
+    expect_near(b.level[0].work, 1048576 * 10 * 0.6e-9,
+                "by level, the root's sample sort");
+    cr_expect_lt(b.total * 100, a.total, "by level %g s, flat %g s", b.total,
+                 a.total);
+    cr_expect_gt(b.speedup, 8, "by level, speed-up %g", b.speedup);
+    /* Every worker sorts once, at the top; by level it merges twice. */
+    cr_expect_eq(b.sequential, a.sequential);
     sgl_machine_free(m);
 }
 
