@@ -1,7 +1,9 @@
 /* PSRS on the exchange superstep, against its peers in the same run:
  * IPS4o's parallel sort on as many threads as the tree has workers, and
  * PSRS on one worker (alone in one process); with several ranks (mpirun),
- * the direct against the routed exchange. Per repetition (the orders
+ * the direct against the routed exchange; where a child of the root has
+ * several workers, the flat sort against the sort by level (SGL_SORT,
+ * which this program sets itself: flat for the direct and routed runs). Per repetition (the orders
  * alternate), random doubles are made on the workers (SGL_FILL_RANDOM) and
  * only the sort is timed. Also measured: the bytes through the root
  * (every byte its supersteps scattered or gathered, from the trace) and
@@ -12,14 +14,15 @@
  * The tree is --shape, else SGL_SHAPE, else the discovered machine.
  * Prints one line per repetition and medians with their spread; the CSV
  * (RFC 4180, bench_csv.h) has one row per measurement: shape, ranks,
- * n_elements, implementation (psrs_direct, psrs_routed, psrs_one_worker,
+ * n_elements, implementation (psrs_direct, psrs_routed, psrs_levels (by
+ * level, direct), psrs_one_worker,
  * ips4o_parallel, local_sort: PSRS's local sort alone, the function its
  * one worker calls, on the same doubles; local_sort_premapped: the key
  * sort on the doubles mapped to keys before the timer starts; the last
  * four alone in one process), workers, rep (1..R),
  * time_s, root_bytes (bytes the root scattered and gathered) and
  * peak_over_share (the busiest rank's peak memory over its share of the
- * input; psrs_direct only). */
+ * input; psrs_direct and psrs_levels). */
 #include <getopt.h>
 #include <malloc.h>
 #include <math.h>
@@ -139,6 +142,17 @@ static int timed_sort(sgl_runtime_t *rt, size_t n, uint64_t seed,
     return SGL_OK;
 }
 
+/* Whether a child of the root has several workers: only there does the
+ * sort by level differ from the flat one. */
+static int splits_by_level(const sgl_machine_t *m)
+{
+    const sgl_node_t *root = sgl_machine_root(m);
+    for (unsigned i = 0; i < sgl_node_arity(root); i++)
+        if (sgl_node_workers(sgl_node_child(root, i)) > 1)
+            return 1;
+    return 0;
+}
+
 static void summary(const char *what, double *v, int n, const char *unit)
 {
     double lo = INFINITY, hi = -INFINITY;
@@ -255,6 +269,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_psrs: %s\n", err);
     double *t_direct = calloc((size_t)reps, sizeof(double));
     double *t_routed = calloc((size_t)reps, sizeof(double));
+    double *t_levels = calloc((size_t)reps, sizeof(double));
+    double *r_levels = calloc((size_t)reps, sizeof(double));
+    double *peak_levels = calloc((size_t)reps, sizeof(double));
+    int levels = splits_by_level(tree);
     double *t_one = calloc((size_t)reps, sizeof(double));
     double *t_ips = calloc((size_t)reps, sizeof(double));
     double *t_local = calloc((size_t)reps, sizeof(double));
@@ -265,8 +283,8 @@ int main(int argc, char **argv)
     double *r_ips = calloc((size_t)reps, sizeof(double));
     double *r_route = calloc((size_t)reps, sizeof(double));
     double *peak = calloc((size_t)reps, sizeof(double));
-    double *peak_all = calloc((size_t)size, sizeof(double));
-    double root_direct = 0, root_routed = 0;
+    double *peak_all = calloc(2 * (size_t)size, sizeof(double));
+    double root_direct = 0, root_routed = 0, root_levels = 0;
     double *buf = size == 1 ? malloc(n * sizeof *buf) : NULL;
     if (rank == 0)
         printf("PSRS of %zu random doubles on %s (%zu workers, %d ranks); "
@@ -276,19 +294,26 @@ int main(int argc, char **argv)
     double t_begin = MPI_Wtime();
     for (int k = 0; k < reps && !rc; k++) {
         uint64_t seed = 1000 + (uint64_t)k;
-        struct sort_run d = {0}, r = {0}, o = {0};
-        double pk = 0, pr = 0, po = 0;
+        struct sort_run d = {0}, r = {0}, o = {0}, lv = {0};
+        double pk = 0, pr = 0, po = 0, pl = 0;
         /* Alternate the order, so that a drift of the machine does not
-         * favour one. */
-        for (int j = 0; j < 2 && !rc; j++) {
-            int direct_now = (j == 0) == (k % 2 == 0);
+         * favour one: by level first in odd repetitions, last in even
+         * ones. Only the root's process reads SGL_SORT. */
+        for (int j = 0; j < 3 && !rc; j++) {
+            int level_now = j == (k % 2 == 0 ? 2 : 0);
+            if (level_now && !levels)
+                continue;
+            int direct_now = level_now || (j == 1) == (k % 2 == 0);
+            setenv("SGL_SORT", level_now ? "levels" : "flat", 1);
             sgl_runtime_set_exchange(rt, UINT32_MAX,
                                      direct_now ? SGL_EXCHANGE_DIRECT
                                                 : SGL_EXCHANGE_ROUTED);
-            rc = timed_sort(rt, n, seed, direct_now ? &d : &r,
-                            direct_now ? &pk : &pr);
+            rc = timed_sort(rt, n, seed,
+                            level_now ? &lv : direct_now ? &d : &r,
+                            level_now ? &pl : direct_now ? &pk : &pr);
         }
         sgl_runtime_set_exchange(rt, UINT32_MAX, SGL_EXCHANGE_AUTO);
+        setenv("SGL_SORT", "flat", 1);
         if (!rc && one)
             rc = timed_sort(one, n, seed, &o, &po);
         double ips = NAN;
@@ -323,17 +348,29 @@ int main(int argc, char **argv)
             break;
         MPI_Gather(&pk, 1, MPI_DOUBLE, peak_all, 1, MPI_DOUBLE, 0,
                    MPI_COMM_WORLD);
+        MPI_Gather(&pl, 1, MPI_DOUBLE, peak_all + size, 1, MPI_DOUBLE, 0,
+                   MPI_COMM_WORLD);
         if (rank != 0)
             continue;
-        double worst = 0;
-        for (int i = 0; i < size; i++)
-            worst = fmax(worst, peak_all[i] / (share * (double)(P / (size_t)size)));
+        /* Over the rank's share: its workers' part of the input. */
+        double rank_share = share * (double)(P / (size_t)size);
+        double worst = 0, worst_levels = 0;
+        for (int i = 0; i < size; i++) {
+            worst = fmax(worst, peak_all[i] / rank_share);
+            worst_levels = fmax(worst_levels, peak_all[size + i] / rank_share);
+        }
         t_direct[k] = d.seconds;
         t_routed[k] = r.seconds;
         r_route[k] = r.seconds / d.seconds;
         peak[k] = worst;
         root_direct = d.root_bytes;
         root_routed = r.root_bytes;
+        if (levels) {
+            t_levels[k] = lv.seconds;
+            r_levels[k] = lv.seconds / d.seconds;
+            peak_levels[k] = worst_levels;
+            root_levels = lv.root_bytes;
+        }
         if (one) {
             t_one[k] = o.seconds;
             t_ips[k] = ips;
@@ -353,6 +390,9 @@ int main(int argc, char **argv)
                 d.seconds, d.root_bytes, worst);
         csv_row(&csv, tree_shape, size, n, "psrs_routed", P, k + 1,
                 r.seconds, r.root_bytes, NAN);
+        if (levels)
+            csv_row(&csv, tree_shape, size, n, "psrs_levels", P, k + 1,
+                    lv.seconds, lv.root_bytes, worst_levels);
         if (one) {
             csv_row(&csv, tree_shape, size, n, "psrs_one_worker", 1, k + 1,
                     o.seconds, o.root_bytes, NAN);
@@ -368,6 +408,14 @@ int main(int argc, char **argv)
         summary("PSRS, direct exchange (psrs_direct)", t_direct, reps, "s");
         summary("PSRS, routed exchange (psrs_routed)", t_routed, reps, "s");
         summary("routed / direct (x faster direct)", r_route, reps, "x");
+        if (levels) {
+            summary("PSRS by level, direct (psrs_levels)", t_levels, reps,
+                    "s");
+            summary("by level / flat (x slower by level)", r_levels, reps,
+                    "x");
+            summary("peak memory / share, busiest rank (by level)",
+                    peak_levels, reps, "x");
+        }
         if (one) {
             summary("PSRS on one worker (psrs_one_worker)", t_one, reps, "s");
             summary("its local sort alone (local_sort)", t_local, reps, "s");
@@ -383,9 +431,12 @@ int main(int argc, char **argv)
         summary("peak memory / share, busiest rank (direct)", peak, reps,
                 "x");
         printf("  bytes through the root: direct %.0f, routed %.0f "
-               "(%.2f%%)\n",
+               "(%.2f%%)",
                root_direct, root_routed,
                root_routed > 0 ? 100 * root_direct / root_routed : 0);
+        if (levels)
+            printf(", by level %.0f", root_levels);
+        printf("\n");
     }
     if (rc && rank == 0)
         fprintf(stderr, "bench_psrs: %s\n", sgl_last_error());
@@ -394,9 +445,10 @@ int main(int argc, char **argv)
         rc = rc ? rc : SGL_EIO;
     }
     free(buf);
-    double *arrays[] = {t_direct, t_routed, t_one,  t_ips,  t_local,
-                        t_keys,   r_speed,  r_ips,  r_route, r_local,
-                        r_keys,   peak,     peak_all};
+    double *arrays[] = {t_direct, t_routed, t_one,   t_ips,    t_local,
+                        t_keys,   r_speed,  r_ips,   r_route,  r_local,
+                        r_keys,   peak,     peak_all, t_levels, r_levels,
+                        peak_levels};
     for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
         free(arrays[i]);
     sgl_finalize(one);
