@@ -242,6 +242,19 @@ static size_t pivots_msg_words(size_t k)
             k * sizeof(struct group)) / 8;
 }
 
+/* Write the head and the groups of a message for k groups at @words
+ * (pivots_msg_words(k) of them); the k-1 pivots are to be filled at the
+ * address returned. */
+static struct pivot *pivots_init(uint64_t *words, size_t k, size_t first,
+                                 const struct group *group)
+{
+    struct pivots_head *h = (struct pivots_head *)(void *)words;
+    *h = (struct pivots_head){k, first};
+    struct pivot *pv = (struct pivot *)(void *)(h + 1);
+    memcpy(pv + (k - 1), group, k * sizeof *group);
+    return pv;
+}
+
 static struct pivots_msg pivots_view(const uint64_t *words)
 {
     const struct pivots_head *h = (const void *)words;
@@ -590,11 +603,10 @@ static int sort_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         void *pv;
         size_t words;
         TRY(sgl_recv(ctx, 8, &pv, &words));
-        struct pivots_msg view = pivots_view(pv);
         if (words < pivots_msg_words(1) ||
-            words != pivots_msg_words(view.k))
+            words != pivots_msg_words(pivots_view(pv).k))
             return sgl_error_set(SGL_ESIZE, "sort: %zu pivot words", words);
-        return partition_worker(ctx, a, view);
+        return partition_worker(ctx, a, pivots_view(pv));
     }
     default: {
         TRY(merge_worker(ctx, a));
@@ -733,13 +745,9 @@ static int sort_level(sgl_ctx_t *x, const struct sort_arg *a,
     if (!rc)
         rc = sgl_gather(x, msgs, samples_msg_size(arg.s), units, NULL);
     /* 2. pivots, and the groups they separate. */
-    if (!rc) {
-        *(struct pivots_head *)(void *)pv = (struct pivots_head){k, first};
-        struct pivots_msg view = pivots_view(pv);
-        memcpy((void *)view.group, group, k * sizeof *group);
+    if (!rc)
         rc = choose_pivots(msgs, units, arg.s, k, wsum, equal && !a->levels,
-                           (struct pivot *)view.pivot, ret_samples);
-    }
+                           pivots_init(pv, k, first, group), ret_samples);
     /* 3. partition: pivots down, buckets staged in place. */
     arg.step = STEP_PARTITION;
     if (!rc)
