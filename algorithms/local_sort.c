@@ -37,9 +37,9 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include <sgl/errors.h>
+#include "big_alloc.h"
 #include "records.h"
 
 /* Tuning, measured on the reference VM (2-core AMD EPYC, 512 KiB L2,
@@ -76,8 +76,6 @@
 #define LS_SKEW 2        /* plain digit if no bucket exceeds 2x target */
 #define LS_SPLIT_MAXB ((2u << LS_TOPBITS) + 2) /* splitter buckets, at most */
 #define LS_RESERVE 130                  /* pool entries kept for 1-bit digits */
-#define LS_HUGE_BYTES ((size_t)4 << 20) /* huge pages from this size */
-#define LS_HUGE_ALIGN ((size_t)2 << 20)
 #define LS_BUSY 2 /* seg flag: the scratch buffer is in use */
 
 #define LS_INLINE static inline __attribute__((always_inline))
@@ -518,21 +516,6 @@ LS_SEG(seg_rk8, c->es, c->ko, 8)
 LS_SEG(seg_rk4, c->es, c->ko, 4)
 #undef LS_SEG
 
-/* The buffer the size of the input; 2 MiB pages when large. */
-static void *alloc_big(size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    if (bytes >= LS_HUGE_BYTES) {
-        void *p;
-        if (posix_memalign(&p, LS_HUGE_ALIGN, bytes))
-            return NULL;
-        (void)madvise(p, bytes, MADV_HUGEPAGE); /* a hint; may fail */
-        return p;
-    }
-#endif
-    return malloc(bytes);
-}
-
 /* Reverse the elements a[l..r]. */
 LS_INLINE void reverse(unsigned char *a, size_t l, size_t r, size_t es)
 {
@@ -612,7 +595,7 @@ LS_INLINE int run(void *data, size_t n, size_t es, size_t ko, unsigned kw,
     int mapped = KW_BYTES(kw) != kw && bytes > LS_LSD_BYTES;
     if (mapped)
         sbytes = key_off + LS_CACHE;
-    unsigned char *tmp = alloc_big(bytes);
+    unsigned char *tmp = sgl__algo_alloc_big(bytes);
     unsigned char *s = malloc(sbytes);
     if (!tmp || !s) {
         free(tmp);

@@ -48,6 +48,7 @@
 #include <sgl/predict.h>
 
 #include "algo_internal.h"
+#include "big_alloc.h"
 #include "local_sort.h"
 #include "records.h"
 
@@ -403,7 +404,7 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     const size_t *len;
     TRY(sgl_exchange_recv(ctx, b->elem_size, &runs, &m, &len, &nsrc, NULL));
     size_t es = b->elem_size;
-    void *out = malloc(m ? m * es : 1);
+    void *out = sgl__algo_alloc_big(m * es);
     size_t *scratch = malloc(3 * (nsrc ? nsrc : 1) * sizeof *scratch);
     uint64_t *lens = malloc((nsrc ? nsrc : 1) * sizeof *lens);
     if (!out || !scratch || !lens) {
