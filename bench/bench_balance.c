@@ -6,6 +6,11 @@
  *   weighted the same, split by the per-worker c of the machine file
  *            (sgl-probe --per-worker under the same quota) through
  *            sgl_runtime_set_params() and SGL_BALANCE_SPEED
+ *   measured the same, split by the workers' rates that this run's trace
+ *            measured in CALIB even runs under the quota before the timed
+ *            rounds (every kernel's per-worker c of the machine file set
+ *            in their proportion): what a program gets that feeds its own
+ *            trace back, free of the probe's conditions
  *   ideal    total work / total speed: T P / sum_i s_i, s_i worker i's
  *            speed in the quota phase relative to its own in the full
  *            phase (task time per element, from the trace, even split)
@@ -37,7 +42,12 @@
 
 enum { ALG_REDUCE, ALG_SORT, NALG };
 enum { REDUCE_BATCH = 4 };
-enum { M_FULL, M_EVEN, M_WEIGHTED, NMODE };
+enum { M_FULL, M_EVEN, M_WEIGHTED, M_MEASURED, NMODE };
+enum { CALIB = 3 };
+static const char *const mode_names[NMODE] = {"full speed, even",
+                                              "quota, even",
+                                              "quota, probe weights",
+                                              "quota, measured weights"};
 static const char *const alg_names[NALG] = {"reduce f64 x4", "PSRS f64"};
 #define MAX_REPS 31
 
@@ -148,6 +158,33 @@ static void task_rates(sgl_runtime_t *rt, const size_t *counts, double *r,
     }
 }
 
+/* The probe's machine file with every kernel's per-worker c set in
+ * proportion to @rate (each worker's seconds per element, measured), so
+ * that the split by speed follows the speeds this run measured. NULL on
+ * failure (a message set). */
+static sgl_machine_t *measured_params(const char *file, const double *rate,
+                                      size_t p)
+{
+    sgl_machine_t *m = NULL;
+    if (sgl_machine_load(file, &m))
+        return NULL;
+    size_t fast = 0;
+    for (size_t w = 1; w < p; w++)
+        if (rate[w] < rate[fast])
+            fast = w;
+    for (size_t k = 0; k < sgl_machine_kernels(m); k++) {
+        const char *name = sgl_machine_kernel_name(m, k);
+        double c = sgl_node_kernel(sgl_machine_worker(m, fast), name);
+        for (size_t w = 0; !isnan(c) && w < p; w++)
+            if (sgl_machine_set_worker_kernel(m, w, name,
+                                              c * rate[w] / rate[fast])) {
+                sgl_machine_free(m);
+                return NULL;
+            }
+    }
+    return m;
+}
+
 static void usage(FILE *f)
 {
     fputs("usage: mpiexec -n P bench_balance --cgroup DIR --machine FILE "
@@ -230,6 +267,34 @@ int main(int argc, char **argv)
     }
     const size_t n[NALG] = {o.quick ? 2000000 : 100000000,
                             o.quick ? 1000000 : 10000000};
+    /* Calibration for the measured weights: CALIB even runs under the
+     * quota per algorithm, each worker's median rate, from rank 0's trace
+     * to every process (each builds the same parameters). */
+    sgl_machine_t *measured[NALG] = {NULL, NULL};
+    double cal[NALG][64];
+    rc = set_quota(&o, rank, 1) ? SGL_EIO : SGL_OK;
+    if (!rc)
+        rc = sgl_runtime_set_balance(rt, SGL_BALANCE_WORKERS);
+    for (int a = 0; !rc && a < NALG; a++) {
+        double each[CALIB][64];
+        for (int c = 0; !rc && c < CALIB; c++) {
+            struct job j = {a, n[a], 101 + (uint64_t)c};
+            rc = sgl_run(rt, job_main, &j, sizeof j);
+            if (!rc && rank == 0)
+                task_rates(rt, g_counts, each[c], p,
+                           a == ALG_REDUCE ? REDUCE_BATCH : 0);
+        }
+        for (size_t w = 0; !rc && w < p; w++) {
+            double v[CALIB];
+            for (int c = 0; c < CALIB; c++)
+                v[c] = each[c][w];
+            cal[a][w] = rank == 0 ? bench_median(v, CALIB) : 0;
+        }
+        if (!rc)
+            MPI_Bcast(cal[a], (int)p, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+        if (!rc && !(measured[a] = measured_params(o.machine, cal[a], p)))
+            rc = SGL_EINVAL;
+    }
     double t[NALG][NMODE][MAX_REPS], rate[NALG][NMODE][MAX_REPS][64];
     double sum[NALG][NMODE];
     int sorted_all = 1, steps = NALG * NMODE * o.reps, step = 0;
@@ -238,14 +303,18 @@ int main(int argc, char **argv)
         for (int k = 0; !rc && k < NMODE; k++) {
             /* Alternate the order of the modes in every round. */
             int mode = r % 2 ? NMODE - 1 - k : k;
+            int by_speed = mode == M_WEIGHTED || mode == M_MEASURED;
             rc = set_quota(&o, rank, mode != M_FULL) ? SGL_EIO : SGL_OK;
             if (!rc)
-                rc = sgl_runtime_set_balance(rt, mode == M_WEIGHTED
+                rc = sgl_runtime_set_balance(rt, by_speed
                                                      ? SGL_BALANCE_SPEED
                                                      : SGL_BALANCE_WORKERS);
-            if (!rc && mode == M_WEIGHTED)
-                rc = sgl_runtime_set_params(rt, params);
             for (int a = 0; !rc && a < NALG; a++) {
+                if (by_speed)
+                    rc = sgl_runtime_set_params(
+                        rt, mode == M_WEIGHTED ? params : measured[a]);
+                if (rc)
+                    break;
                 if (rank == 0 && step > 0)
                     fprintf(stderr, "\rbench_balance: step %d of %d, ETA "
                                     "%.0f s   ",
@@ -271,6 +340,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "bench_balance: %s\n",
                     rc ? sgl_last_error() : "cannot leave the cgroup");
         sgl_machine_free(params);
+        for (int a = 0; a < NALG; a++)
+            sgl_machine_free(measured[a]);
         sgl_finalize(rt);
         return 1;
     }
@@ -278,13 +349,14 @@ int main(int argc, char **argv)
         printf("balance by speed: %d ranks, rank %d in cgroup %s; medians "
                "of %d (min-max)\n",
                nranks, o.slow_rank, o.cgroup, o.reps);
-        printf("%-15s %10s %20s %20s %20s %9s %16s %16s %11s\n", "algorithm", "n",
-               "full speed [ms]", "quota, even [ms]", "quota, weighted [ms]",
-               "ideal", "weighted/ideal", "even/weighted", "even/ideal");
+        printf("%-15s %-24s %22s %10s %12s %12s %14s\n", "algorithm",
+               "split", "time [ms] (min-max)", "ideal [ms]", "/ ideal",
+               "even / this", "/ own ideal");
         int ok = sorted_all;
-        double s_i[NALG][64], ideal_w[NALG], weighted_ms[NALG];
+        double s_i[NALG][64];
         for (int a = 0; a < NALG; a++) {
-            double med[NMODE], lo[NMODE], hi[NMODE], s_sum = 0;
+            double med[NMODE], lo[NMODE], hi[NMODE], own[NMODE];
+            double fm[64], s_sum = 0;
             for (int k = 0; k < NMODE; k++) {
                 double v[MAX_REPS];
                 memcpy(v, t[a][k], (size_t)o.reps * sizeof *v);
@@ -293,34 +365,39 @@ int main(int argc, char **argv)
                 hi[k] = v[o.reps - 1];
             }
             /* s_i: worker i's rate under the quota (even split) over its
-             * rate at full speed, medians over the rounds; and the same in
-             * the weighted runs, which tells whether that split let the
-             * workers finish together at the speeds they then had. */
-            double s_w[64], s_sum_w = 0;
+             * rate at full speed, medians over the rounds; the ideal is
+             * at those speeds. A split's own ideal is at the speeds the
+             * workers had in its runs, which tells whether it let them
+             * finish together. */
             for (size_t w = 0; w < p; w++) {
-                double f[MAX_REPS], q[MAX_REPS], g[MAX_REPS];
+                double f[MAX_REPS], q[MAX_REPS];
                 for (int r = 0; r < o.reps; r++) {
                     f[r] = rate[a][M_FULL][r][w];
                     q[r] = rate[a][M_EVEN][r][w];
-                    g[r] = rate[a][M_WEIGHTED][r][w];
                 }
-                double fm = bench_median(f, o.reps);
-                s_i[a][w] = fm / bench_median(q, o.reps);
-                s_w[w] = fm / bench_median(g, o.reps);
+                fm[w] = bench_median(f, o.reps);
+                s_i[a][w] = fm[w] / bench_median(q, o.reps);
                 s_sum += s_i[a][w];
-                s_sum_w += s_w[w];
             }
-            ideal_w[a] = med[M_FULL] * (double)p / s_sum_w;
             double ideal = med[M_FULL] * (double)p / s_sum;
-            weighted_ms[a] = 1e3 * med[M_WEIGHTED];
-            printf("%-15s %10.0e %8.1f (%4.1f-%4.1f) %8.1f (%4.1f-%4.1f) "
-                   "%8.1f (%4.1f-%4.1f) %9.1f %16.3f %16.3f %11.3f\n",
-                   alg_names[a], (double)n[a], 1e3 * med[M_FULL],
-                   1e3 * lo[M_FULL], 1e3 * hi[M_FULL], 1e3 * med[M_EVEN],
-                   1e3 * lo[M_EVEN], 1e3 * hi[M_EVEN], 1e3 * med[M_WEIGHTED],
-                   1e3 * lo[M_WEIGHTED], 1e3 * hi[M_WEIGHTED], 1e3 * ideal,
-                   med[M_WEIGHTED] / ideal, med[M_EVEN] / med[M_WEIGHTED],
-                   med[M_EVEN] / ideal);
+            for (int k = 0; k < NMODE; k++) {
+                double s_own = 0;
+                for (size_t w = 0; w < p; w++) {
+                    double g[MAX_REPS];
+                    for (int r = 0; r < o.reps; r++)
+                        g[r] = rate[a][k][r][w];
+                    s_own += fm[w] / bench_median(g, o.reps);
+                }
+                own[k] = med[M_FULL] * (double)p / s_own;
+            }
+            for (int k = 0; k < NMODE; k++)
+                printf("%-15s %-24s %8.1f (%5.1f-%5.1f) %10.1f %12.3f "
+                       "%12.3f %14.3f\n",
+                       k ? "" : alg_names[a], mode_names[k], 1e3 * med[k],
+                       1e3 * lo[k], 1e3 * hi[k], k ? 1e3 * ideal : NAN,
+                       k ? med[k] / ideal : NAN,
+                       k ? med[M_EVEN] / med[k] : NAN,
+                       k ? med[k] / own[k] : NAN);
             if (a == ALG_REDUCE)
                 for (int k = 1; k < NMODE; k++)
                     ok &= fabs(sum[a][k] - sum[a][0]) <=
@@ -332,9 +409,10 @@ int main(int argc, char **argv)
                    alg_names[a], p - 1);
             for (size_t w = 0; w < p; w++)
                 printf("%s%.2f", w ? ", " : "", s_i[a][w]);
-            printf("; at the weighted run's own speeds the ideal is %.1f ms "
-                   "(weighted / that %.3f)\n",
-                   1e3 * ideal_w[a], weighted_ms[a] / (1e3 * ideal_w[a]));
+            printf("; measured weights ");
+            for (size_t w = 0; w < p; w++)
+                printf("%s%.3f", w ? ", " : "", cal[a][0] / cal[a][w]);
+            printf(" (speeds relative to worker 0)\n");
         }
         double wts[64];
         printf("speeds used (machine file %s): ", o.machine);
@@ -344,8 +422,9 @@ int main(int argc, char **argv)
             printf("%s%.3f", w ? ", " : "", wts[w] / wts[0]);
         }
         printf(" (sort, relative to worker 0)\n");
-        printf("goals: weighted within 10%% of ideal, >= 1.3x faster than "
-               "even (even/ideal: the most any split could gain here; a "
+        printf("goals: a weighted split within 10%% of ideal (/ ideal <= "
+               "1.1) and >= 1.3x faster than even (even / this); quota, "
+               "even / ideal is the most any split could gain here (a "
                "memory-bound task under a CPU quota keeps more than its "
                "share of speed)\nresults: %s\n",
                ok ? "every sum agrees, every sort is sorted"
@@ -354,6 +433,8 @@ int main(int argc, char **argv)
     }
     MPI_Bcast(&st, 1, MPI_INT, 0, MPI_COMM_WORLD);
     sgl_machine_free(params);
+    for (int a = 0; a < NALG; a++)
+        sgl_machine_free(measured[a]);
     sgl_finalize(rt);
     return st;
 }
