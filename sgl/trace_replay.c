@@ -77,7 +77,10 @@ static int step_cost(const struct replay *r, const struct rstep *s,
                      double *ret);
 
 /* A child master's cost in its parent's superstep: its own replayed
- * supersteps plus its measured time outside them. */
+ * supersteps plus its measured time outside them, less their master_time,
+ * which each step's cost already holds (counted twice, a master that
+ * computes between its supersteps, as PSRS's do, replayed slower than it
+ * ran). */
 static int child_master_cost(const struct replay *r, unsigned level, size_t fw,
                              long parent_seq, double measured, double *ret)
 {
@@ -89,7 +92,7 @@ static int child_master_cost(const struct replay *r, unsigned level, size_t fw,
         if (rc)
             return rc;
         cost += c;
-        inside += r->steps[k].end - r->steps[k].start;
+        inside += r->steps[k].end - r->steps[k].start + r->steps[k].master;
     }
     *ret = cost + fmax(0, measured - inside);
     return SGL_OK;

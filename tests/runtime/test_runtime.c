@@ -309,9 +309,10 @@ Test(runtime, trace_replay_costs_communication_on_the_machine_file)
         }
         double step = s->master_time + mx + down * low.g_down +
                       up * low.g_up + 2 * low.l;
-        /* The pack's measured time outside its superstep is added too. */
+        /* The pack's measured time outside its superstep and its
+         * master_time (already in step) is added too. */
         double outside = fmax(0, root.child_time[s->index] -
-                                     (s->end - s->start));
+                                     (s->end - s->start) - s->master_time);
         child_cost[s->index] = step + outside;
     }
     double down = 0, up = 0;
