@@ -219,8 +219,11 @@ int sgl_trace_replay(sgl_runtime_t *rt, const sgl_machine_t *params,
 /* The measured split of master (@level, @fw)'s supersteps within its
  * parent's superstep @parent_seq (-1: the root's): each step's time not
  * spent in its slowest child goes to @level, the slowest child's own time
- * to the level below, recursively. @m is the runtime's tree, which says
- * whether a child is a worker. @return the time inside those steps. */
+ * to the level below, recursively. An exchange step's master_time is the
+ * master moving the exchange's data (the MPI part of a direct exchange
+ * runs in the process masters before their pardo): @level's exchange,
+ * not its work. @m is the runtime's tree, which says whether a child is a
+ * worker. @return the time inside those steps and those master_times. */
 static double split_master(const struct replay *r, const sgl_machine_t *m,
                            unsigned level, size_t fw, long parent_seq,
                            sgl_trace_level_t *lv)
@@ -240,10 +243,12 @@ static double split_master(const struct replay *r, const sgl_machine_t *m,
         }
         inside += dur;
         lv[level].supersteps++;
-        if (s->exchange)
-            lv[level].exchange += dur - slowest;
-        else
+        if (s->exchange) {
+            lv[level].exchange += dur - slowest + s->master;
+            inside += s->master;
+        } else {
             lv[level].comm += dur - slowest;
+        }
         const sgl_node_t *node = node_at(m, level, fw);
         const sgl_node_t *child = node && at < sgl_node_arity(node)
                                       ? sgl_node_child(node, at)
@@ -284,10 +289,12 @@ int sgl_trace_levels(sgl_runtime_t *rt, sgl_trace_level_t *ret_levels,
         rc = parse_steps(all, total, &r);
         if (!rc && depth > 0) {
             split_master(&r, rt->machine, 0, 0, -1, ret_levels);
-            /* The root's own time before each superstep; after the last
-             * one the trace does not see. */
+            /* The root's own time before each superstep (an exchange's
+             * is in its exchange already); after the last one the trace
+             * does not see. */
             for (size_t i = 0; i < r.n && r.steps[i].level == 0; i++)
-                ret_levels[0].work += r.steps[i].master;
+                if (!r.steps[i].exchange)
+                    ret_levels[0].work += r.steps[i].master;
         }
         free(r.steps);
     }

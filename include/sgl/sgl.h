@@ -628,12 +628,15 @@ SGL_API int sgl_trace_replay(sgl_runtime_t *rt, const sgl_machine_t *params,
 typedef struct sgl_trace_level {
     double supersteps; /**< supersteps the level's critical masters ran */
     double work;       /**< the critical masters' own time outside their
-                            supersteps (the root's: its master_time), or
-                            the critical worker's task time */
+                            supersteps (the root's: its master_time) but
+                            for an exchange's (see exchange), or the
+                            critical worker's task time */
     double comm;       /**< the pardo supersteps' time not spent in their
                             slowest child: scatter, gather, syncs and
                             whatever else the master waited for */
-    double exchange;   /**< the same for the exchange supersteps */
+    double exchange;   /**< the same for the exchange supersteps, plus
+                            their master_time: the masters moving the
+                            exchange's data before their pardo */
 } sgl_trace_level_t;
 
 /** Split the supersteps recorded since the last sgl_trace_clear() by the

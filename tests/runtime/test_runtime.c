@@ -393,6 +393,39 @@ Test(runtime, trace_levels_split_the_time_along_the_critical_path)
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
+Test(runtime, trace_levels_count_an_exchange_as_exchange)
+{
+    /* The exchange supersteps' time outside their slowest child and their
+     * master_time go to the exchange, not to comm or work; the levels
+     * still add up to the root's supersteps and master_times. */
+    sgl_runtime_t *rt = start("pack:2 core:2");
+    sgl_trace_clear(rt);
+    RUN_OK(prog_exchange(rt, 5, SGL_EXCHANGE_DIRECT));
+    sgl_trace_level_t lv[3];
+    RUN_OK(sgl_trace_levels(rt, lv, 3));
+    double whole = 0, xmaster = 0;
+    int exchanges = 0;
+    sgl_trace_step_t st;
+    for (size_t q = 0; q < sgl_trace_steps(rt); q++) {
+        RUN_OK(sgl_trace_step(rt, q, &st));
+        if (st.level != 0)
+            continue;
+        whole += st.end - st.start + st.master_time;
+        if (st.exchange) {
+            exchanges++;
+            xmaster += st.master_time;
+        }
+    }
+    cr_assert_gt(exchanges, 0, "no exchange superstep at the root");
+    cr_assert_geq(lv[0].exchange, xmaster);
+    double sum = 0;
+    for (int d = 0; d < 3; d++)
+        sum += lv[d].work + lv[d].comm + lv[d].exchange;
+    cr_assert_float_eq(sum, whole, 1e-12, "levels %.9g, root steps %.9g",
+                       sum, whole);
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
 Test(runtime, oversubscription_is_allowed_with_a_warning)
 {
     sgl_runtime_t *rt = start("core:64");
