@@ -538,8 +538,8 @@ static int write_points(const char *path, const struct run_info *ri,
  * h g_h) and their sum closed_form_level_s; the measured split of the
  * median repetition along the trace's critical path (sgl_trace_levels():
  * work, the masters' or workers' own time; comm, the pardo supersteps'
- * time outside their slowest child; exchange, the same for exchange
- * supersteps) and its sum measured_level_s; the supersteps each side
+ * time outside their slowest child; exchange, the level's time during
+ * exchange supersteps) and its sum measured_level_s; the supersteps each side
  * counts. closed_form_s and measured_s are the point's whole (the levels
  * add up to them; measured_s is the median repetition's time, so the
  * median_s of points.csv for an odd --reps); level_diff_rel is

@@ -219,11 +219,14 @@ int sgl_trace_replay(sgl_runtime_t *rt, const sgl_machine_t *params,
 /* The measured split of master (@level, @fw)'s supersteps within its
  * parent's superstep @parent_seq (-1: the root's): each step's time not
  * spent in its slowest child goes to @level, the slowest child's own time
- * to the level below, recursively. An exchange step's master_time is the
- * master moving the exchange's data (the MPI part of a direct exchange
- * runs in the process masters before their pardo): @level's exchange,
- * not its work. @m is the runtime's tree, which says whether a child is a
- * worker. @return the time inside those steps and those master_times. */
+ * to the level below, recursively. Time spent during an exchange
+ * superstep is exchange time of the level that spent it, not comm or
+ * work: the step's time outside its slowest child, its master_time and
+ * the slowest child's own time (a direct exchange's process part runs in
+ * the process masters, before their pardo and, waiting for the payload,
+ * after it; the workers copy their blocks). @m is the runtime's tree,
+ * which says whether a child is a worker. @return the time inside those
+ * steps and the exchange steps' master_times. */
 static double split_master(const struct replay *r, const sgl_machine_t *m,
                            unsigned level, size_t fw, long parent_seq,
                            sgl_trace_level_t *lv)
@@ -253,16 +256,18 @@ static double split_master(const struct replay *r, const sgl_machine_t *m,
         const sgl_node_t *child = node && at < sgl_node_arity(node)
                                       ? sgl_node_child(node, at)
                                       : NULL;
-        if (child && sgl_node_arity(child) > 0)
-            /* A child master's own time: its task time outside its
-             * supersteps (before each, as master_time, and after the
-             * last). Not clamped, so that the levels add up exactly. */
-            lv[level + 1].work +=
-                slowest - split_master(r, m, level + 1,
-                                       sgl_node_first_worker(child), s->seq,
-                                       lv);
+        /* A child master's own time: its task time outside its
+         * supersteps (before each, as master_time, and after the last).
+         * Not clamped, so that the levels add up exactly. */
+        double own = child && sgl_node_arity(child) > 0
+                         ? slowest - split_master(r, m, level + 1,
+                                                  sgl_node_first_worker(child),
+                                                  s->seq, lv)
+                         : slowest;
+        if (s->exchange)
+            lv[level + 1].exchange += own;
         else
-            lv[level + 1].work += slowest;
+            lv[level + 1].work += own;
     }
     return inside;
 }

@@ -628,15 +628,18 @@ SGL_API int sgl_trace_replay(sgl_runtime_t *rt, const sgl_machine_t *params,
 typedef struct sgl_trace_level {
     double supersteps; /**< supersteps the level's critical masters ran */
     double work;       /**< the critical masters' own time outside their
-                            supersteps (the root's: its master_time) but
-                            for an exchange's (see exchange), or the
-                            critical worker's task time */
+                            supersteps (the root's: its master_time), or
+                            the critical worker's task time; not during
+                            an exchange (see exchange) */
     double comm;       /**< the pardo supersteps' time not spent in their
                             slowest child: scatter, gather, syncs and
                             whatever else the master waited for */
-    double exchange;   /**< the same for the exchange supersteps, plus
-                            their master_time: the masters moving the
-                            exchange's data before their pardo */
+    double exchange;   /**< the level's time during exchange supersteps:
+                            their time outside their slowest child and
+                            their master_time, and what would be work or
+                            comm within a parent's exchange superstep (a
+                            direct exchange moves its data in the process
+                            masters, before and after their pardo) */
 } sgl_trace_level_t;
 
 /** Split the supersteps recorded since the last sgl_trace_clear() by the
@@ -644,7 +647,8 @@ typedef struct sgl_trace_level {
  *  root superstep down through its slowest child (largest child_time).
  *  A superstep's time (end - start) is its slowest child's task time plus
  *  the master level's comm (or exchange); a child master's task time is
- *  its supersteps' time plus its own (work). So the levels add up to the
+ *  its supersteps' time plus its own (work, or exchange within an
+ *  exchange superstep). So the levels add up to the
  *  root's supersteps plus their master_time; the root's time after its
  *  last superstep is not in the trace (the caller adds what it measured
  *  around the program). The measured side of the per-level terms that

@@ -395,9 +395,10 @@ Test(runtime, trace_levels_split_the_time_along_the_critical_path)
 
 Test(runtime, trace_levels_count_an_exchange_as_exchange)
 {
-    /* The exchange supersteps' time outside their slowest child and their
-     * master_time go to the exchange, not to comm or work; the levels
-     * still add up to the root's supersteps and master_times. */
+    /* Time during the exchange supersteps (outside their slowest child,
+     * their master_time, the children's own) goes to the exchange, not to
+     * comm or work; the levels still add up to the root's supersteps and
+     * master_times. */
     sgl_runtime_t *rt = start("pack:2 core:2");
     sgl_trace_clear(rt);
     RUN_OK(prog_exchange(rt, 5, SGL_EXCHANGE_DIRECT));
@@ -418,6 +419,8 @@ Test(runtime, trace_levels_count_an_exchange_as_exchange)
     }
     cr_assert_gt(exchanges, 0, "no exchange superstep at the root");
     cr_assert_geq(lv[0].exchange, xmaster);
+    /* The workers' copies in the exchange are their level's exchange. */
+    cr_assert_gt(lv[2].exchange, 0);
     double sum = 0;
     for (int d = 0; d < 3; d++)
         sum += lv[d].work + lv[d].comm + lv[d].exchange;
