@@ -1408,8 +1408,7 @@ int main(int argc, char **argv)
                  * in its work (unclamped, so that the levels add up to
                  * the repetition's time). */
                 if (pt->lv_rep && k > 0) {
-                    sgl_trace_level_t *lv =
-                        pt->lv_rep + (size_t)(k - 1) * nlev;
+                    sgl_trace_level_t *lv = pt->lv_rep + (size_t)(k - 1) * nlev;
                     if ((rc = sgl_trace_levels(rt, lv, nlev)))
                         break;
                     lv[0].work += outside;
@@ -1479,8 +1478,9 @@ int main(int argc, char **argv)
                     if (pt->pred_lv && r.levels == nlev)
                         memcpy(pt->pred_lv, r.level, nlev * sizeof *r.level);
                     else if (pt->pred_lv) {
-                        fprintf(stderr, "  levels: the prediction tree has "
-                                        "%u levels, the run's %u: no rows\n",
+                        fprintf(stderr,
+                                "  levels: the prediction tree has "
+                                "%u levels, the run's %u: no rows\n",
                                 r.levels, nlev);
                         pt->lv_at = -1;
                     }

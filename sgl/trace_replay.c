@@ -253,9 +253,8 @@ static double split_master(const struct replay *r, const sgl_machine_t *m,
             lv[level].comm += dur - slowest;
         }
         const sgl_node_t *node = node_at(m, level, fw);
-        const sgl_node_t *child = node && at < sgl_node_arity(node)
-                                      ? sgl_node_child(node, at)
-                                      : NULL;
+        const sgl_node_t *child =
+            node && at < sgl_node_arity(node) ? sgl_node_child(node, at) : NULL;
         /* A child master's own time: its task time outside its
          * supersteps (before each, as master_time, and after the last).
          * Not clamped, so that the levels add up exactly. */

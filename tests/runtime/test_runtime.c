@@ -378,8 +378,7 @@ Test(runtime, trace_levels_split_the_time_along_the_critical_path)
                        "levels add up to %.9g, the root's step %.9g", sum,
                        root.end - root.start + root.master_time);
     for (int d = 3; d < 5; d++)
-        cr_assert(lv[d].work == 0 && lv[d].comm == 0 &&
-                  lv[d].supersteps == 0);
+        cr_assert(lv[d].work == 0 && lv[d].comm == 0 && lv[d].supersteps == 0);
     /* Too few entries, or none, are refused. */
     cr_assert_eq(sgl_trace_levels(rt, lv, 2), SGL_EINVAL);
     cr_assert_eq(sgl_trace_levels(rt, NULL, 3), SGL_EINVAL);
@@ -388,8 +387,7 @@ Test(runtime, trace_levels_split_the_time_along_the_critical_path)
     sgl_trace_clear(rt);
     RUN_OK(sgl_trace_levels(rt, lv, 3));
     for (int d = 0; d < 3; d++)
-        cr_assert(lv[d].supersteps == 0 && lv[d].work == 0 &&
-                  lv[d].comm == 0);
+        cr_assert(lv[d].supersteps == 0 && lv[d].work == 0 && lv[d].comm == 0);
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
@@ -424,8 +422,8 @@ Test(runtime, trace_levels_count_an_exchange_as_exchange)
     double sum = 0;
     for (int d = 0; d < 3; d++)
         sum += lv[d].work + lv[d].comm + lv[d].exchange;
-    cr_assert_float_eq(sum, whole, 1e-12, "levels %.9g, root steps %.9g",
-                       sum, whole);
+    cr_assert_float_eq(sum, whole, 1e-12, "levels %.9g, root steps %.9g", sum,
+                       whole);
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
