@@ -38,7 +38,10 @@
  * RFC 4180 (bench_csv.h) with a header if the file is new; a file with
  * other columns is refused. The CSV headers are points_header and
  * measurements_header below. --timeline writes a Perfetto timeline of one
- * traced run of each algorithm. */
+ * traced run of each algorithm. --levels appends one row per point and
+ * level of the tree: the closed form's terms of that level
+ * (sgl_prediction_t.level) next to the time the trace says the level
+ * spent (sgl_trace_levels()) in the median repetition (levels_header). */
 #include <math.h>
 #include <mpi.h>
 #include <omp.h>
@@ -402,6 +405,12 @@ struct point {
      * measurements.csv: SGL's, the two peers' and the replay of each
      * run's trace (NAN where the replay failed). */
     double *rep_s, *peer_rep_s[2], *replay_rep_s;
+    /* --levels: the closed form per level, and per repetition the
+     * measured split (nlev entries each, the root's time after its last
+     * superstep in level 0's work); lv_at, the median repetition. */
+    sgl_level_cost_t *pred_lv;
+    sgl_trace_level_t *lv_rep;
+    int lv_at;
 };
 
 /* One name per peer, the same in the table, the CSV files and the plots.
@@ -516,6 +525,111 @@ static int write_points(const char *path, const struct run_info *ri,
         bench_csv_num(&c, p->closed_lo);
         bench_csv_num(&c, p->closed_hi);
         bench_csv_end(&c);
+    }
+    return bench_csv_close(&c);
+}
+
+/* levels.csv: one row per (configuration, algorithm, size, level of the
+ * tree), level 0 the root's masters and the last the workers; link the
+ * level's masters' link ("threads", "mpi"; "worker" at the workers) and
+ * children the type of their children ("host", "rank", "core"). The
+ * closed form's terms of the level along its critical path (work; scatter
+ * k_down g_down; gather k_up g_up; syncs 2 l per superstep; exchange l_h +
+ * h g_h) and their sum closed_form_level_s; the measured split of the
+ * median repetition along the trace's critical path (sgl_trace_levels():
+ * work, the masters' or workers' own time; comm, the pardo supersteps'
+ * time outside their slowest child; exchange, the level's time during
+ * exchange supersteps) and its sum measured_level_s; the supersteps each side
+ * counts. closed_form_s and measured_s are the point's whole (the levels
+ * add up to them; measured_s is the median repetition's time, so the
+ * median_s of points.csv for an odd --reps); level_diff_rel is
+ * (closed_form_level_s - measured_level_s) / measured_s, whose sum over
+ * the levels is the point's relative error, and work_diff_rel,
+ * comm_diff_rel (scatter + gather + syncs against comm) and
+ * exchange_diff_rel split it by term. in_trace is 0 for a level whose
+ * masters recorded no superstep (its measured terms are then empty). */
+static const char *levels_header =
+    "config,shape,algo,n_elements,level,link,children,closed_form_work_s,"
+    "closed_form_scatter_s,closed_form_gather_s,closed_form_syncs_s,"
+    "closed_form_exchange_s,closed_form_level_s,closed_form_supersteps,"
+    "measured_work_s,measured_comm_s,measured_exchange_s,measured_level_s,"
+    "measured_supersteps,in_trace,closed_form_s,measured_s,level_diff_rel,"
+    "work_diff_rel,comm_diff_rel,exchange_diff_rel";
+
+/* Whether the trace holds level @p d of a tree of depth @p depth: the
+ * workers' level always (their time is their masters' children's), a
+ * master level if it recorded a superstep. */
+static int level_in_trace(const sgl_trace_level_t *lv, unsigned d,
+                          unsigned depth)
+{
+    return d == depth || lv[d].supersteps > 0;
+}
+
+static int write_levels(const char *path, const struct run_info *ri,
+                        const sgl_machine_t *m, const struct point *pts,
+                        int npts)
+{
+    char err[512];
+    bench_csv_t c;
+    if (bench_csv_open(&c, path, levels_header, 1, err, sizeof err)) {
+        fprintf(stderr, "bench_main: %s\n", err);
+        return -1;
+    }
+    unsigned depth = sgl_machine_depth(m);
+    for (int i = 0; i < npts; i++) {
+        const struct point *p = &pts[i];
+        if (!p->pred_lv || !p->lv_rep || p->lv_at < 0 || !isfinite(p->closed))
+            continue;
+        const sgl_trace_level_t *lv =
+            p->lv_rep + (size_t)p->lv_at * (depth + 1);
+        double meas = p->rep_s[p->lv_at];
+        for (unsigned d = 0; d <= depth; d++) {
+            const sgl_level_cost_t *q = &p->pred_lv[d];
+            const sgl_trace_level_t *t = &lv[d];
+            int in = level_in_trace(lv, d, depth);
+            if (!in)
+                fprintf(stderr,
+                        "bench_main: levels: %s %s n=%zu: level %u has no "
+                        "superstep in the trace (trace off or full?): its "
+                        "measured terms are left empty\n",
+                        ri->config, algo_names[p->algo], p->n, d);
+            double own = sgl_level_cost_own(q);
+            double mlev = t->work + t->comm + t->exchange;
+            double comm = q->scatter + q->gather + q->syncs;
+            const sgl_node_t *ms = sgl_machine_master(m, d, 0);
+            bench_csv_str(&c, ri->config);
+            bench_csv_str(&c, ri->shape);
+            bench_csv_str(&c, algo_names[p->algo]);
+            bench_csv_int(&c, (long long)p->n);
+            bench_csv_int(&c, d);
+            bench_csv_str(&c, d < depth && ms ? sgl_link_name(sgl_node_link(ms))
+                                              : "worker");
+            /* What the level's masters' children are ("host", "rank",
+             * "core"): two MPI levels differ by it. */
+            bench_csv_str(&c, d < depth && ms
+                                  ? sgl_node_type(sgl_node_child(ms, 0))
+                                  : "");
+            bench_csv_num(&c, q->work);
+            bench_csv_num(&c, q->scatter);
+            bench_csv_num(&c, q->gather);
+            bench_csv_num(&c, q->syncs);
+            bench_csv_num(&c, q->exchange);
+            bench_csv_num(&c, own);
+            bench_csv_num(&c, q->supersteps);
+            bench_csv_num(&c, in ? t->work : NAN);
+            bench_csv_num(&c, in ? t->comm : NAN);
+            bench_csv_num(&c, in ? t->exchange : NAN);
+            bench_csv_num(&c, in ? mlev : NAN);
+            bench_csv_num(&c, t->supersteps);
+            bench_csv_int(&c, in);
+            bench_csv_num(&c, p->closed);
+            bench_csv_num(&c, meas);
+            bench_csv_num(&c, in ? (own - mlev) / meas : NAN);
+            bench_csv_num(&c, in ? (q->work - t->work) / meas : NAN);
+            bench_csv_num(&c, in ? (comm - t->comm) / meas : NAN);
+            bench_csv_num(&c, in ? (q->exchange - t->exchange) / meas : NAN);
+            bench_csv_end(&c);
+        }
     }
     return bench_csv_close(&c);
 }
@@ -956,6 +1070,11 @@ static void usage(FILE *f)
             "  --measurements FILE  append one row per timed repetition and "
             "implementation\n"
             "  --json FILE        write this configuration's points\n"
+            "  --levels FILE      append one row per point and level of the "
+            "tree: the\n"
+            "                     closed form's terms of the level and the "
+            "trace's\n"
+            "                     measured split (needs --params)\n"
             "  --timeline FILE    write a Perfetto timeline of one run of "
             "each algorithm\n"
             "                     at n = 1e5\n"
@@ -977,7 +1096,7 @@ int main(int argc, char **argv)
 {
     const char *config = NULL, *csv = NULL, *json = NULL, *predict = NULL;
     const char *meas_csv = NULL;
-    const char *timeline = NULL, *repredict_shape = NULL;
+    const char *timeline = NULL, *repredict_shape = NULL, *levels = NULL;
     const char *param_paths[MAX_PARAMS], *after_paths[MAX_PARAMS];
     const char *lo_paths[MAX_PARAMS], *hi_paths[MAX_PARAMS];
     int nafter = 0, nlo = 0, nhi = 0;
@@ -1003,6 +1122,8 @@ int main(int argc, char **argv)
             meas_csv = argv[++i];
         } else if (more && !strcmp(a, "--json")) {
             json = argv[++i];
+        } else if (more && !strcmp(a, "--levels")) {
+            levels = argv[++i];
         } else if (more && !strcmp(a, "--timeline")) {
             timeline = argv[++i];
         } else if (more && !strcmp(a, "--predict")) {
@@ -1065,6 +1186,11 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_main: --params-after needs --repredict\n");
         return 2;
     }
+    if (levels && !nparams) {
+        fprintf(stderr, "bench_main: --levels needs --params FILE: the "
+                        "closed form's terms per level come from it\n");
+        return 2;
+    }
     if (nlo != nhi || (nlo && nlo != nparams)) {
         fprintf(stderr, "bench_main: --params-lo and --params-hi go with "
                         "--params, one each per file in the same order\n");
@@ -1119,6 +1245,8 @@ int main(int argc, char **argv)
     if (!config)
         config = shape;
 
+    /* Entries of a per-level split: the tree's levels and its workers. */
+    unsigned nlev = sgl_machine_depth(rm) + 1;
     /* The prediction tree (every rank builds it: replay is collective). */
     sgl_machine_t *files[MAX_PARAMS] = {0}, *pred = NULL;
     char how[1024] = "";
@@ -1204,6 +1332,16 @@ int main(int argc, char **argv)
             pt->peer_rep_s[0] = reps_all + reps;
             pt->peer_rep_s[1] = reps_all + 2 * reps;
             pt->replay_rep_s = reps_all + 3 * reps;
+            pt->lv_at = -1;
+            if (levels && pred) {
+                pt->pred_lv = calloc(nlev, sizeof *pt->pred_lv);
+                pt->lv_rep = calloc((size_t)reps * nlev, sizeof *pt->lv_rep);
+                if (!pt->pred_lv || !pt->lv_rep) {
+                    fprintf(stderr, "bench_main: out of memory\n");
+                    status = 1;
+                    break;
+                }
+            }
             double repl[MAX_REPS];
             int nrepl = 0;
             p.n = n;
@@ -1254,14 +1392,26 @@ int main(int argc, char **argv)
                  * superstep otherwise) is computation, as replay takes a
                  * child master's: add it. The time before each superstep
                  * is already in replay, as that step's master_time. */
-                if (p.rank == 0 && isfinite(rs)) {
+                double outside = 0;
+                if (p.rank == 0) {
                     double inside = 0;
                     sgl_trace_step_t st;
                     for (size_t q = 0; q < sgl_trace_steps(rt); q++)
                         if (sgl_trace_step(rt, q, &st) == SGL_OK &&
                             st.level == 0)
                             inside += st.end - st.start + st.master_time;
-                    rs += fmax(0, g_time - inside);
+                    outside = g_time - inside;
+                    if (isfinite(rs))
+                        rs += fmax(0, outside);
+                }
+                /* The measured split per level, the root's outside time
+                 * in its work (unclamped, so that the levels add up to
+                 * the repetition's time). */
+                if (pt->lv_rep && k > 0) {
+                    sgl_trace_level_t *lv = pt->lv_rep + (size_t)(k - 1) * nlev;
+                    if ((rc = sgl_trace_levels(rt, lv, nlev)))
+                        break;
+                    lv[0].work += outside;
                 }
                 if (a == A_PSRS) {
                     j.what = 2;
@@ -1308,6 +1458,16 @@ int main(int argc, char **argv)
             if (p.rank == 0) {
                 pt->meas = stats_of(pt->rep_s, reps);
                 pt->replay = median_of(repl, nrepl);
+                /* The repetition at the median's place (the lower middle
+                 * for an even count): its levels add up to its time. */
+                if (pt->lv_rep) {
+                    double best = INFINITY;
+                    for (int q = 0; q < reps; q++)
+                        if (fabs(pt->rep_s[q] - pt->meas.med) < best) {
+                            best = fabs(pt->rep_s[q] - pt->meas.med);
+                            pt->lv_at = q;
+                        }
+                }
                 pt->peer[0] = median_of(pt->peer_rep_s[0], reps);
                 pt->peer[1] = median_of(pt->peer_rep_s[1], reps);
                 sgl_prediction_t r;
@@ -1315,6 +1475,15 @@ int main(int argc, char **argv)
                 if (pred && predict_one(pred, a, (double)n, &r) == SGL_OK) {
                     pt->closed = r.total;
                     pt->seq_pred = r.sequential;
+                    if (pt->pred_lv && r.levels == nlev)
+                        memcpy(pt->pred_lv, r.level, nlev * sizeof *r.level);
+                    else if (pt->pred_lv) {
+                        fprintf(stderr,
+                                "  levels: the prediction tree has "
+                                "%u levels, the run's %u: no rows\n",
+                                r.levels, nlev);
+                        pt->lv_at = -1;
+                    }
                 }
                 pt->closed_lo = pt->closed_hi = NAN;
                 if (pred_end[0] &&
@@ -1347,6 +1516,7 @@ int main(int argc, char **argv)
         ri.ranks = p.ranks;
         ri.threads = p.threads;
         if ((csv && write_points(csv, &ri, pts, npts)) ||
+            (levels && write_levels(levels, &ri, rm, pts, npts)) ||
             (meas_csv && write_measurements(meas_csv, &ri, pts, npts)))
             status = 1;
         if (json && write_json(json, &ri, pts, npts)) {
@@ -1364,8 +1534,11 @@ int main(int argc, char **argv)
                     sgl_last_error());
         status = 1;
     }
-    for (int i = 0; pts && i < NALGO * nsizes; i++)
+    for (int i = 0; pts && i < NALGO * nsizes; i++) {
         free(pts[i].rep_s); /* also a point left half-done by an error */
+        free(pts[i].pred_lv);
+        free(pts[i].lv_rep);
+    }
     free(pts);
     free(argv0);
     bench_flush_free();

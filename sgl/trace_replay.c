@@ -2,9 +2,13 @@
  * parameters. Communication and synchronisation come from the model
  * (k_down g_down + k_up g_up + 2 l per superstep), computation from the
  * run (workers' task times, masters' own time), so that the result is the
- * cost formula applied to what the program really did. */
+ * cost formula applied to what the program really did. sgl_trace_levels()
+ * walks the same sorted steps down the measured critical path and says
+ * which level spent the time, the measured side of the closed form's
+ * per-level terms. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime_impl.h"
 
@@ -73,7 +77,10 @@ static int step_cost(const struct replay *r, const struct rstep *s,
                      double *ret);
 
 /* A child master's cost in its parent's superstep: its own replayed
- * supersteps plus its measured time outside them. */
+ * supersteps plus its measured time outside them, less their master_time,
+ * which each step's cost already holds (counted twice, a master that
+ * computes between its supersteps, as PSRS's do, replayed slower than it
+ * ran). */
 static int child_master_cost(const struct replay *r, unsigned level, size_t fw,
                              long parent_seq, double measured, double *ret)
 {
@@ -85,7 +92,7 @@ static int child_master_cost(const struct replay *r, unsigned level, size_t fw,
         if (rc)
             return rc;
         cost += c;
-        inside += r->steps[k].end - r->steps[k].start;
+        inside += r->steps[k].end - r->steps[k].start + r->steps[k].master;
     }
     *ret = cost + fmax(0, measured - inside);
     return SGL_OK;
@@ -141,6 +148,37 @@ static int step_cost(const struct replay *r, const struct rstep *s,
     return SGL_OK;
 }
 
+/* On rank 0: the steps of @all (@total doubles, sgl__trace_gather()'s
+ * layout) parsed into @r->steps, sorted by master and parent superstep. */
+static int parse_steps(const double *all, size_t total, struct replay *r)
+{
+    r->n = 0;
+    for (size_t o = 0; o < total; r->n++)
+        o += SGL__TRACE_FIXED + SGL__TRACE_CHILD * (size_t)all[o + 5];
+    r->steps = malloc((r->n ? r->n : 1) * sizeof *r->steps);
+    if (!r->steps)
+        return sgl_error_set(SGL_ENOMEM, "trace: out of memory");
+    size_t k = 0;
+    for (size_t o = 0; o < total; k++) {
+        const double *v = all + o;
+        r->steps[k] = (struct rstep){
+            .level = (unsigned)v[0],
+            .p = (unsigned)v[5],
+            .first_worker = (size_t)v[9],
+            .seq = (long)v[3],
+            .parent_seq = (long)v[4],
+            .start = v[6],
+            .end = v[7],
+            .master = v[8],
+            .exchange = (int)v[10],
+            .child = v + SGL__TRACE_FIXED,
+        };
+        o += SGL__TRACE_FIXED + SGL__TRACE_CHILD * (size_t)v[5];
+    }
+    qsort(r->steps, r->n, sizeof *r->steps, by_key);
+    return SGL_OK;
+}
+
 int sgl_trace_replay(sgl_runtime_t *rt, const sgl_machine_t *params,
                      double *ret_seconds)
 {
@@ -163,30 +201,7 @@ int sgl_trace_replay(sgl_runtime_t *rt, const sgl_machine_t *params,
     *ret_seconds = 0;
     if (rt->rank == 0) {
         struct replay r = {params, NULL, 0};
-        for (size_t o = 0; o < total; r.n++)
-            o += SGL__TRACE_FIXED + SGL__TRACE_CHILD * (size_t)all[o + 5];
-        r.steps = malloc((r.n ? r.n : 1) * sizeof *r.steps);
-        if (!r.steps)
-            rc = sgl_error_set(SGL_ENOMEM, "sgl_trace_replay: out of memory");
-        size_t k = 0;
-        for (size_t o = 0; !rc && o < total; k++) {
-            const double *v = all + o;
-            r.steps[k] = (struct rstep){
-                .level = (unsigned)v[0],
-                .p = (unsigned)v[5],
-                .first_worker = (size_t)v[9],
-                .seq = (long)v[3],
-                .parent_seq = (long)v[4],
-                .start = v[6],
-                .end = v[7],
-                .master = v[8],
-                .exchange = (int)v[10],
-                .child = v + SGL__TRACE_FIXED,
-            };
-            o += SGL__TRACE_FIXED + SGL__TRACE_CHILD * (size_t)v[5];
-        }
-        if (!rc)
-            qsort(r.steps, r.n, sizeof *r.steps, by_key);
+        rc = parse_steps(all, total, &r);
         double sum = 0;
         for (size_t i = 0; !rc && i < r.n && r.steps[i].level == 0; i++) {
             double c;
@@ -194,6 +209,97 @@ int sgl_trace_replay(sgl_runtime_t *rt, const sgl_machine_t *params,
             sum += c;
         }
         *ret_seconds = sum;
+        free(r.steps);
+    }
+    free(all);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, rt->comm);
+    return rc;
+}
+
+/* The measured split of master (@level, @fw)'s supersteps within its
+ * parent's superstep @parent_seq (-1: the root's): each step's time not
+ * spent in its slowest child goes to @level, the slowest child's own time
+ * to the level below, recursively. Time spent during an exchange
+ * superstep is exchange time of the level that spent it, not comm or
+ * work: the step's time outside its slowest child, its master_time and
+ * the slowest child's own time (a direct exchange's process part runs in
+ * the process masters, before their pardo and, waiting for the payload,
+ * after it; the workers copy their blocks). @m is the runtime's tree,
+ * which says whether a child is a worker. @return the time inside those
+ * steps and the exchange steps' master_times. */
+static double split_master(const struct replay *r, const sgl_machine_t *m,
+                           unsigned level, size_t fw, long parent_seq,
+                           sgl_trace_level_t *lv)
+{
+    double inside = 0;
+    for (size_t k = find_first(r, level, fw, parent_seq);
+         k < r->n && key_cmp(&r->steps[k], level, fw, parent_seq) == 0; k++) {
+        const struct rstep *s = &r->steps[k];
+        double dur = s->end - s->start, slowest = 0;
+        unsigned at = 0;
+        for (unsigned i = 0; i < s->p; i++) {
+            double t = s->child[SGL__TRACE_CHILD * (size_t)i + 2];
+            if (i == 0 || t > slowest) {
+                slowest = t;
+                at = i;
+            }
+        }
+        inside += dur;
+        lv[level].supersteps++;
+        if (s->exchange) {
+            lv[level].exchange += dur - slowest + s->master;
+            inside += s->master;
+        } else {
+            lv[level].comm += dur - slowest;
+        }
+        const sgl_node_t *node = node_at(m, level, fw);
+        const sgl_node_t *child =
+            node && at < sgl_node_arity(node) ? sgl_node_child(node, at) : NULL;
+        /* A child master's own time: its task time outside its
+         * supersteps (before each, as master_time, and after the last).
+         * Not clamped, so that the levels add up exactly. */
+        double own = child && sgl_node_arity(child) > 0
+                         ? slowest - split_master(r, m, level + 1,
+                                                  sgl_node_first_worker(child),
+                                                  s->seq, lv)
+                         : slowest;
+        if (s->exchange)
+            lv[level + 1].exchange += own;
+        else
+            lv[level + 1].work += own;
+    }
+    return inside;
+}
+
+int sgl_trace_levels(sgl_runtime_t *rt, sgl_trace_level_t *ret_levels,
+                     unsigned nlevels)
+{
+    if (!rt || !ret_levels)
+        return sgl_error_set(SGL_EINVAL, "sgl_trace_levels: NULL argument");
+    unsigned depth = sgl_machine_depth(rt->machine);
+    if (nlevels < depth + 1)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_trace_levels: %u entries for a tree of "
+                             "%u levels",
+                             nlevels, depth + 1);
+    memset(ret_levels, 0, nlevels * sizeof *ret_levels);
+    double *all = NULL;
+    size_t total = 0;
+    int rc = sgl__trace_gather(rt, &all, &total);
+    if (rc)
+        return rc;
+    if (rt->rank == 0) {
+        struct replay r = {NULL, NULL, 0};
+        rc = parse_steps(all, total, &r);
+        if (!rc && depth > 0) {
+            split_master(&r, rt->machine, 0, 0, -1, ret_levels);
+            /* The root's own time before each superstep (an exchange's
+             * is in its exchange already); after the last one the trace
+             * does not see. */
+            for (size_t i = 0; i < r.n && r.steps[i].level == 0; i++)
+                if (!r.steps[i].exchange)
+                    ret_levels[0].work += r.steps[i].master;
+        }
         free(r.steps);
     }
     free(all);

@@ -623,6 +623,47 @@ SGL_API void sgl_trace_clear(sgl_runtime_t *rt);
 SGL_API int sgl_trace_replay(sgl_runtime_t *rt, const sgl_machine_t *params,
                              double *ret_seconds);
 
+/** Measured time of one level of the tree along a trace's critical path
+ *  (sgl_trace_levels()), in seconds. */
+typedef struct sgl_trace_level {
+    double supersteps; /**< supersteps the level's critical masters ran */
+    double work;       /**< the critical masters' own time outside their
+                            supersteps (the root's: its master_time), or
+                            the critical worker's task time; not during
+                            an exchange (see exchange) */
+    double comm;       /**< the pardo supersteps' time not spent in their
+                            slowest child: scatter, gather, syncs and
+                            whatever else the master waited for */
+    double exchange;   /**< the level's time during exchange supersteps:
+                            their time outside their slowest child and
+                            their master_time, and what would be work or
+                            comm within a parent's exchange superstep (a
+                            direct exchange moves its data in the process
+                            masters, before and after their pardo) */
+} sgl_trace_level_t;
+
+/** Split the supersteps recorded since the last sgl_trace_clear() by the
+ *  level that spent the time, along the measured critical path: from each
+ *  root superstep down through its slowest child (largest child_time).
+ *  A superstep's time (end - start) is its slowest child's task time plus
+ *  the master level's comm (or exchange); a child master's task time is
+ *  its supersteps' time plus its own (work, or exchange within an
+ *  exchange superstep). So the levels add up to the
+ *  root's supersteps plus their master_time; the root's time after its
+ *  last superstep is not in the trace (the caller adds what it measured
+ *  around the program). The measured side of the per-level terms that
+ *  sgl_predict_algorithm() predicts (sgl_level_cost_t).
+ *  @param ret_levels  @p nlevels entries, at least the runtime tree's
+ *         depth + 1; entry d for the nodes at depth d (the last, the
+ *         workers, has only work). A level with masters but no recorded
+ *         superstep (trace off, or dropped: sgl_trace_dropped()) is left
+ *         at zero, as are entries past the tree.
+ *  Collective; the result is meaningful on rank 0.
+ *  @return SGL_OK, SGL_EINVAL (NULL, or @p nlevels too small), SGL_EMPI,
+ *          SGL_ENOMEM. */
+SGL_API int sgl_trace_levels(sgl_runtime_t *rt, sgl_trace_level_t *ret_levels,
+                             unsigned nlevels);
+
 #ifdef __cplusplus
 }
 #endif

@@ -309,9 +309,10 @@ Test(runtime, trace_replay_costs_communication_on_the_machine_file)
         }
         double step = s->master_time + mx + down * low.g_down +
                       up * low.g_up + 2 * low.l;
-        /* The pack's measured time outside its superstep is added too. */
+        /* The pack's measured time outside its superstep and its
+         * master_time (already in step) is added too. */
         double outside = fmax(0, root.child_time[s->index] -
-                                     (s->end - s->start));
+                                     (s->end - s->start) - s->master_time);
         child_cost[s->index] = step + outside;
     }
     double down = 0, up = 0;
@@ -329,6 +330,100 @@ Test(runtime, trace_replay_costs_communication_on_the_machine_file)
     cr_assert_eq(sgl_trace_replay(rt, other, &replay), SGL_EINVAL);
     sgl_machine_free(other);
     sgl_machine_free(m);
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+Test(runtime, trace_levels_split_the_time_along_the_critical_path)
+{
+    /* pack:2 core:2: the root's superstep splits into its time outside
+     * the slowest pack (level 0), that pack's own time and its
+     * superstep's time outside its slowest core (level 1), and that
+     * core's task (level 2); together the root's superstep and its
+     * master_time. */
+    sgl_runtime_t *rt = start("pack:2 core:2");
+    RUN_OK(prog_trace(rt));
+    sgl_trace_level_t lv[5];
+    for (int i = 0; i < 5; i++)
+        lv[i].work = -1; /* past the tree: must come back zero */
+    RUN_OK(sgl_trace_levels(rt, lv, 5));
+    sgl_trace_step_t root;
+    RUN_OK(sgl_trace_step(rt, 0, &root));
+    unsigned slow = root.child_time[1] > root.child_time[0];
+    cr_assert_float_eq(lv[0].comm,
+                       root.end - root.start - root.child_time[slow], 1e-12);
+    cr_assert_float_eq(lv[0].work, root.master_time, 1e-12);
+    cr_assert_eq(lv[0].supersteps, 1);
+    cr_assert_eq(lv[0].exchange, 0);
+    sgl_trace_step_t kid;
+    int found = 0;
+    for (size_t q = 1; q < sgl_trace_steps(rt); q++) {
+        RUN_OK(sgl_trace_step(rt, q, &kid));
+        if (kid.level == 1 && kid.index == slow) {
+            found = 1;
+            break;
+        }
+    }
+    cr_assert(found, "no superstep of the slowest pack");
+    double kslow = fmax(kid.child_time[0], kid.child_time[1]);
+    cr_assert_float_eq(lv[1].comm, kid.end - kid.start - kslow, 1e-12);
+    cr_assert_float_eq(lv[1].work,
+                       root.child_time[slow] - (kid.end - kid.start), 1e-12);
+    cr_assert_eq(lv[1].supersteps, 1);
+    cr_assert_float_eq(lv[2].work, kslow, 1e-12);
+    cr_assert_eq(lv[2].supersteps, 0);
+    double sum = 0;
+    for (int d = 0; d < 3; d++)
+        sum += lv[d].work + lv[d].comm + lv[d].exchange;
+    cr_assert_float_eq(sum, root.end - root.start + root.master_time, 1e-12,
+                       "levels add up to %.9g, the root's step %.9g", sum,
+                       root.end - root.start + root.master_time);
+    for (int d = 3; d < 5; d++)
+        cr_assert(lv[d].work == 0 && lv[d].comm == 0 && lv[d].supersteps == 0);
+    /* Too few entries, or none, are refused. */
+    cr_assert_eq(sgl_trace_levels(rt, lv, 2), SGL_EINVAL);
+    cr_assert_eq(sgl_trace_levels(rt, NULL, 3), SGL_EINVAL);
+    cr_assert_eq(sgl_trace_levels(NULL, lv, 3), SGL_EINVAL);
+    /* An empty trace leaves every level at zero: missing, not made up. */
+    sgl_trace_clear(rt);
+    RUN_OK(sgl_trace_levels(rt, lv, 3));
+    for (int d = 0; d < 3; d++)
+        cr_assert(lv[d].supersteps == 0 && lv[d].work == 0 && lv[d].comm == 0);
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+Test(runtime, trace_levels_count_an_exchange_as_exchange)
+{
+    /* Time during the exchange supersteps (outside their slowest child,
+     * their master_time, the children's own) goes to the exchange, not to
+     * comm or work; the levels still add up to the root's supersteps and
+     * master_times. */
+    sgl_runtime_t *rt = start("pack:2 core:2");
+    sgl_trace_clear(rt);
+    RUN_OK(prog_exchange(rt, 5, SGL_EXCHANGE_DIRECT));
+    sgl_trace_level_t lv[3];
+    RUN_OK(sgl_trace_levels(rt, lv, 3));
+    double whole = 0, xmaster = 0;
+    int exchanges = 0;
+    sgl_trace_step_t st;
+    for (size_t q = 0; q < sgl_trace_steps(rt); q++) {
+        RUN_OK(sgl_trace_step(rt, q, &st));
+        if (st.level != 0)
+            continue;
+        whole += st.end - st.start + st.master_time;
+        if (st.exchange) {
+            exchanges++;
+            xmaster += st.master_time;
+        }
+    }
+    cr_assert_gt(exchanges, 0, "no exchange superstep at the root");
+    cr_assert_geq(lv[0].exchange, xmaster);
+    /* The workers' copies in the exchange are their level's exchange. */
+    cr_assert_gt(lv[2].exchange, 0);
+    double sum = 0;
+    for (int d = 0; d < 3; d++)
+        sum += lv[d].work + lv[d].comm + lv[d].exchange;
+    cr_assert_float_eq(sum, whole, 1e-12, "levels %.9g, root steps %.9g", sum,
+                       whole);
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
