@@ -59,17 +59,6 @@ void sgl_predict_opts_default(sgl_predict_opts_t *o)
     o->op_kernel = "sum";
 }
 
-/* Whether a child of the root has several workers: else PSRS by level
- * is the flat sort (psrs.c runs it). */
-static int split_by_children(const sgl_machine_t *m)
-{
-    const sgl_node_t *root = sgl_machine_root(m);
-    for (unsigned i = 0; i < sgl_node_arity(root); i++)
-        if (sgl_node_workers(sgl_node_child(root, i)) > 1)
-            return 1;
-    return 0;
-}
-
 static const char *const names[] = {NULL,   "reduce", "scan", "scan-rts",
                                     "psrs", "psrs-levels"};
 
@@ -134,7 +123,8 @@ int sgl_predict_algorithm(const sgl_machine_t *m, sgl_predict_algo_t algo,
         sgl__cost_reduce_program(&prog);
     else if (algo == SGL_PREDICT_PSRS)
         sgl__cost_psrs_program(&prog);
-    else if (algo == SGL_PREDICT_PSRS_LEVELS && split_by_children(m))
+    else if (algo == SGL_PREDICT_PSRS_LEVELS &&
+             sgl__cost_split_by_children(sgl_machine_root(m)))
         sgl__cost_psrs_levels_program(&prog);
     else if (algo == SGL_PREDICT_PSRS_LEVELS) /* the runtime sorts flat */
         sgl__cost_psrs_program(&prog);

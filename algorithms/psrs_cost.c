@@ -139,8 +139,7 @@ void sgl__cost_psrs_program(sgl_program_t *prog)
  * do not grow with uneven weights here (the runtime takes up to 16x as
  * many), as in the flat form. */
 
-/* Whether a child of @x has several workers (the runtime's test). */
-static int split_by_children(const sgl_node_t *x)
+int sgl__cost_split_by_children(const sgl_node_t *x)
 {
     for (unsigned i = 0; i < sgl_node_arity(x); i++)
         if (sgl_node_workers(sgl_node_child(x, i)) > 1)
@@ -165,7 +164,7 @@ static unsigned levels_nsteps(void *user, const sgl_node_t *master,
         return 1;
     if (sgl_node_arity(master) == 1)
         return 1;
-    return split_by_children(master) ? 5 : 4;
+    return sgl__cost_split_by_children(master) ? 5 : 4;
 }
 
 /* Samples per unit at a level's master (level_samples() in psrs.c, for
@@ -188,7 +187,7 @@ static int levels_step(void *user, const sgl_node_t *master, const void *t,
     struct cost_task lv = *task; /* what this step passes down */
     enum cost_phase ph;
     if (level_master(task)) {
-        int by_child = split_by_children(master);
+        int by_child = sgl__cost_split_by_children(master);
         ph = st->arity == 1 ? COST_DESCEND : by_children[s];
         lv.k = by_child ? st->arity : wx;
         lv.wx = wx;
