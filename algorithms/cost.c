@@ -59,8 +59,8 @@ void sgl_predict_opts_default(sgl_predict_opts_t *o)
     o->op_kernel = "sum";
 }
 
-static const char *const names[] = {NULL,   "reduce", "scan", "scan-rts",
-                                    "psrs", "psrs-levels"};
+static const char *const names[] = {NULL,       "reduce", "scan",
+                                    "scan-rts", "psrs",   "psrs-levels"};
 
 const char *sgl_predict_algo_name(sgl_predict_algo_t algo)
 {
@@ -71,8 +71,7 @@ const char *sgl_predict_algo_name(sgl_predict_algo_t algo)
 
 int sgl_predict_algo_from_name(const char *name, sgl_predict_algo_t *ret)
 {
-    for (int i = SGL_PREDICT_REDUCE; name && i <= SGL_PREDICT_PSRS_LEVELS;
-         i++)
+    for (int i = SGL_PREDICT_REDUCE; name && i <= SGL_PREDICT_PSRS_LEVELS; i++)
         if (strcmp(name, names[i]) == 0) {
             *ret = (sgl_predict_algo_t)i;
             return SGL_OK;

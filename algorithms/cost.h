@@ -20,7 +20,7 @@ enum cost_phase {
     COST_S1,
     COST_S2,
     COST_S3,
-    COST_X, /* an exchange superstep */
+    COST_X,      /* an exchange superstep */
     COST_DESCEND /* PSRS by level: a child sorts its own subtree */
 };
 

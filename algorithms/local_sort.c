@@ -38,9 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <sgl/errors.h>
 #include "big_alloc.h"
 #include "records.h"
+#include <sgl/errors.h>
 
 /* Tuning, measured on the reference VM (2-core AMD EPYC, 512 KiB L2,
  * 32 MiB L3; bench/bench_local_sort). Each can be overridden with -D for
@@ -75,7 +75,7 @@
 #define LS_SPLIT_BITS 14 /* splitter histogram bits */
 #define LS_SKEW 2        /* plain digit if no bucket exceeds 2x target */
 #define LS_SPLIT_MAXB ((2u << LS_TOPBITS) + 2) /* splitter buckets, at most */
-#define LS_RESERVE 130                  /* pool entries kept for 1-bit digits */
+#define LS_RESERVE 130 /* pool entries kept for 1-bit digits */
 #define LS_BUSY 2 /* seg flag: the scratch buffer is in use */
 
 #define LS_INLINE static inline __attribute__((always_inline))

@@ -171,9 +171,8 @@ static uint64_t at_of(size_t worker, size_t pos)
 /* Elements of worker @w's sorted block below the composite pivot
  * (k, at): every key below k, and of the elements equal to k those that
  * stand before the pivot's place. */
-static size_t split_at(sgl_dtype_t t, const struct rec_layout *L,
-                       const void *a, size_t n, size_t w, uint64_t k,
-                       uint64_t at)
+static size_t split_at(sgl_dtype_t t, const struct rec_layout *L, const void *a,
+                       size_t n, size_t w, uint64_t k, uint64_t at)
 {
     size_t lo = bound(t, L, a, n, k, 0), hi = bound(t, L, a, n, k, 1);
     size_t pw = (size_t)(at >> AT_POS_BITS);
@@ -240,7 +239,8 @@ struct pivots_msg {
 static size_t pivots_msg_words(size_t k)
 {
     return (sizeof(struct pivots_head) + (k - 1) * sizeof(struct pivot) +
-            k * sizeof(struct group)) / 8;
+            k * sizeof(struct group)) /
+           8;
 }
 
 /* Write the head and the groups of a message for k groups at @words
@@ -275,16 +275,16 @@ enum psrs_step {
 
 struct sort_arg {
     uint32_t id;
-    uint32_t dtype;   /* of the key */
-    uint32_t step;    /* enum psrs_step */
-    uint32_t ko;      /* the key's byte offset in a record */
-    uint64_t es;      /* element (record) bytes */
-    uint64_t s;       /* regular samples per unit (level_samples()) */
-    uint32_t levels;  /* the by-level variant: masters thin the samples,
-                         lower levels sort their own subtrees */
-    uint32_t sorted;  /* the blocks are sorted already (below the top) */
-    uint32_t last;    /* this level's merge is the sort's last (records
-                         map their keys back after it) */
+    uint32_t dtype;  /* of the key */
+    uint32_t step;   /* enum psrs_step */
+    uint32_t ko;     /* the key's byte offset in a record */
+    uint64_t es;     /* element (record) bytes */
+    uint64_t s;      /* regular samples per unit (level_samples()) */
+    uint32_t levels; /* the by-level variant: masters thin the samples,
+                        lower levels sort their own subtrees */
+    uint32_t sorted; /* the blocks are sorted already (below the top) */
+    uint32_t last;   /* this level's merge is the sort's last (records
+                        map their keys back after it) */
     uint32_t pad;
 };
 
@@ -333,8 +333,9 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     sgl_dtype_t t = (sgl_dtype_t)a->dtype;
     size_t m = b->count, s = a->s, w = sgl_ctx_first_worker(ctx);
     if (m >= AT_MAX_BLOCK)
-        return sgl_error_set(SGL_ERANGE, "sort: worker %zu holds %zu "
-                                         "elements, more than 2^40",
+        return sgl_error_set(SGL_ERANGE,
+                             "sort: worker %zu holds %zu "
+                             "elements, more than 2^40",
                              w, m);
     TRY(sort_block(a, b));
     struct samples_msg *msg;
@@ -344,8 +345,8 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     for (size_t j = 0; m && j < s; j++) {
         size_t pos = (size_t)(((algo_u128)j * m) / s);
         size_t next = (size_t)(((algo_u128)(j + 1) * m) / s);
-        msg->s[j] = (struct sample){key_of(t, &L, b->data, pos),
-                                    at_of(w, pos), next - pos};
+        msg->s[j] = (struct sample){key_of(t, &L, b->data, pos), at_of(w, pos),
+                                    next - pos};
     }
     return SGL_OK;
 }
@@ -474,8 +475,9 @@ static int sorted_samples(void *msgs, size_t units, size_t s,
         n += (size_t)samples_at(msgs, u, s)->ns;
     struct sample *smp = malloc((n ? n : 1) * sizeof *smp);
     if (!smp)
-        return sgl_error_set(SGL_ENOMEM, "sort: out of memory for %zu "
-                                         "samples",
+        return sgl_error_set(SGL_ENOMEM,
+                             "sort: out of memory for %zu "
+                             "samples",
                              n);
     n = 0;
     for (size_t u = 0; u < units; u++) {
@@ -533,9 +535,8 @@ static int forward(sgl_ctx_t *ctx, const struct sort_arg *a)
     if (a->step == STEP_PARTITION)
         return SGL_OK;
     size_t size = a->step == STEP_SAMPLE ? samples_msg_size(a->s) : 8;
-    size_t units = a->step == STEP_SAMPLE && a->levels
-                       ? sgl_ctx_children(ctx)
-                       : sgl_ctx_workers(ctx);
+    size_t units = a->step == STEP_SAMPLE && a->levels ? sgl_ctx_children(ctx)
+                                                       : sgl_ctx_workers(ctx);
     if (a->step == STEP_SAMPLE && a->levels) {
         void *in = malloc(units * size), *out;
         int rc = in ? sgl_gather(ctx, in, size, units, NULL)
@@ -552,8 +553,8 @@ static int forward(sgl_ctx_t *ctx, const struct sort_arg *a)
     return sgl_gather(ctx, up, size, units, NULL);
 }
 
-static int sort_level(sgl_ctx_t *x, const struct sort_arg *a,
-                      uint64_t *counts, size_t *ret_samples);
+static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
+                      size_t *ret_samples);
 
 /* Whether a child of @x has several workers: only then can the by-level
  * variant split by children (with one worker each, children are workers
@@ -634,8 +635,8 @@ static void weighed_pivots(const struct sample *smp, size_t ns,
         uint64_t target = (uint64_t)(((algo_u128)n * wsum[i]) / wsum[k]);
         while (j + 1 < ns && below + smp[j].mass <= target)
             below += smp[j++].mass;
-        pivot[i - 1] = ns ? (struct pivot){smp[j].key, smp[j].at}
-                          : (struct pivot){0, 0};
+        pivot[i - 1] =
+            ns ? (struct pivot){smp[j].key, smp[j].at} : (struct pivot){0, 0};
     }
 }
 
@@ -646,8 +647,8 @@ static void weighed_pivots(const struct sample *smp, size_t ns,
  * by level the units and blocks are uneven, and only the masses tell
  * where a share ends). */
 static int choose_pivots(void *msgs, size_t units, size_t s, size_t k,
-                         const uint64_t *wsum, int by_rank,
-                         struct pivot *pivot, size_t *ret_samples)
+                         const uint64_t *wsum, int by_rank, struct pivot *pivot,
+                         size_t *ret_samples)
 {
     struct sample *smp;
     size_t ns;
@@ -657,9 +658,9 @@ static int choose_pivots(void *msgs, size_t units, size_t s, size_t k,
         weighed_pivots(smp, ns, wsum, k, count, pivot);
     else
         for (size_t i = 1; i < k; i++)
-            pivot[i - 1] = ns ? (struct pivot){smp[i * ns / k].key,
-                                               smp[i * ns / k].at}
-                              : (struct pivot){0, 0};
+            pivot[i - 1] =
+                ns ? (struct pivot){smp[i * ns / k].key, smp[i * ns / k].at}
+                   : (struct pivot){0, 0};
     free(smp);
     *ret_samples = ns;
     return SGL_OK;
@@ -693,14 +694,13 @@ static size_t level_samples(const uint64_t *wsum, size_t k, size_t units,
     return s < room ? s : room;
 }
 
-
 /* One level's PSRS at master @x over its workers: the groups are its
  * workers (flat: every bucket goes to its final worker) or, by level,
  * its children, whose masters then sort their subtrees in the same way.
  * Writes the new size of each of its workers to @counts and the samples
  * it sorted to *ret_samples. */
-static int sort_level(sgl_ctx_t *x, const struct sort_arg *a,
-                      uint64_t *counts, size_t *ret_samples)
+static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
+                      size_t *ret_samples)
 {
     size_t wx = sgl_ctx_workers(x), first = sgl_ctx_first_worker(x);
     int by_child = a->levels && has_master_child(x);
@@ -786,8 +786,7 @@ static int sort_level(sgl_ctx_t *x, const struct sort_arg *a,
 static unsigned variant_by_shape(sgl_ctx_t *root)
 {
     size_t p = sgl_ctx_workers(root);
-    return p > 1024 && has_master_child(root) ? SGL_SORT_LEVELS
-                                              : SGL_SORT_FLAT;
+    return p > 1024 && has_master_child(root) ? SGL_SORT_LEVELS : SGL_SORT_FLAT;
 }
 
 /* The variant a sort of @n elements runs: SGL_SORT from the root's
@@ -836,8 +835,8 @@ int sgl_sort_variant(sgl_ctx_t *root, size_t n, unsigned *ret_variant)
 /* PSRS at the root: the root sees only samples, pivots and counts; the
  * data moves worker to worker, once (flat) or once per level (by
  * level). */
-static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
-                     size_t ko, unsigned variant, sgl_sort_stats_t *st)
+static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt, size_t ko,
+                     unsigned variant, sgl_sort_stats_t *st)
 {
     size_t p = sgl_ctx_workers(root), samples = 0;
     if (sgl_machine_workers(sgl_ctx_machine(root)) >= AT_MAX_WORKERS)
@@ -856,8 +855,9 @@ static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
     for (size_t w = 0; !rc && w < p; w++)
         total += counts[w];
     if (!rc && total != v->n)
-        rc = sgl_error_set(SGL_ESIZE, "sort: the workers hold %llu "
-                                      "elements, the vector %zu",
+        rc = sgl_error_set(SGL_ESIZE,
+                           "sort: the workers hold %llu "
+                           "elements, the vector %zu",
                            (unsigned long long)total, v->n);
     for (size_t w = 0; !rc && w < p; w++)
         v->counts[w] = counts[w];

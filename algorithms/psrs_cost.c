@@ -148,8 +148,8 @@ int sgl__cost_split_by_children(const sgl_node_t *x)
 }
 
 /* A level's supersteps: by children, of workers, or one child. */
-static const enum cost_phase by_children[] = {COST_S1, COST_S2, COST_X,
-                                              COST_S3, COST_DESCEND};
+static const enum cost_phase by_children[] = {COST_S1, COST_S2, COST_X, COST_S3,
+                                              COST_DESCEND};
 
 static int level_master(const struct cost_task *t)
 {
@@ -229,8 +229,8 @@ static int levels_step(void *user, const sgl_node_t *master, const void *t,
     /* The level's master sorts its units' samples; a master below it
      * sorts its children's to thin them. */
     if (ph == COST_S1)
-        sgl__cost_add(&st->master, "merge",
-                      units * lv.s * sgl__cost_lg(units), units * lv.s);
+        sgl__cost_add(&st->master, "merge", units * lv.s * sgl__cost_lg(units),
+                      units * lv.s);
     return SGL_OK;
 }
 

@@ -44,8 +44,7 @@ enum { ALG_REDUCE, ALG_SORT, NALG };
 enum { REDUCE_BATCH = 4 };
 enum { M_FULL, M_EVEN, M_WEIGHTED, M_MEASURED, NMODE };
 enum { CALIB = 3 };
-static const char *const mode_names[NMODE] = {"full speed, even",
-                                              "quota, even",
+static const char *const mode_names[NMODE] = {"full speed, even", "quota, even",
                                               "quota, probe weights",
                                               "quota, measured weights"};
 static const char *const alg_names[NALG] = {"reduce f64 x4", "PSRS f64"};
@@ -306,9 +305,8 @@ int main(int argc, char **argv)
             int by_speed = mode == M_WEIGHTED || mode == M_MEASURED;
             rc = set_quota(&o, rank, mode != M_FULL) ? SGL_EIO : SGL_OK;
             if (!rc)
-                rc = sgl_runtime_set_balance(rt, by_speed
-                                                     ? SGL_BALANCE_SPEED
-                                                     : SGL_BALANCE_WORKERS);
+                rc = sgl_runtime_set_balance(
+                    rt, by_speed ? SGL_BALANCE_SPEED : SGL_BALANCE_WORKERS);
             for (int a = 0; !rc && a < NALG; a++) {
                 if (by_speed)
                     rc = sgl_runtime_set_params(
@@ -349,9 +347,9 @@ int main(int argc, char **argv)
         printf("balance by speed: %d ranks, rank %d in cgroup %s; medians "
                "of %d (min-max)\n",
                nranks, o.slow_rank, o.cgroup, o.reps);
-        printf("%-15s %-24s %22s %10s %12s %12s %14s\n", "algorithm",
-               "split", "time [ms] (min-max)", "ideal [ms]", "/ ideal",
-               "even / this", "/ own ideal");
+        printf("%-15s %-24s %22s %10s %12s %12s %14s\n", "algorithm", "split",
+               "time [ms] (min-max)", "ideal [ms]", "/ ideal", "even / this",
+               "/ own ideal");
         int ok = sorted_all;
         double s_i[NALG][64];
         for (int a = 0; a < NALG; a++) {
@@ -395,8 +393,7 @@ int main(int argc, char **argv)
                        "%12.3f %14.3f\n",
                        k ? "" : alg_names[a], mode_names[k], 1e3 * med[k],
                        1e3 * lo[k], 1e3 * hi[k], k ? 1e3 * ideal : NAN,
-                       k ? med[k] / ideal : NAN,
-                       k ? med[M_EVEN] / med[k] : NAN,
+                       k ? med[k] / ideal : NAN, k ? med[M_EVEN] / med[k] : NAN,
                        k ? med[k] / own[k] : NAN);
             if (a == ALG_REDUCE)
                 for (int k = 1; k < NMODE; k++)

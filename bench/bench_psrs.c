@@ -3,11 +3,12 @@
  * PSRS on one worker (alone in one process); with several ranks (mpirun),
  * the direct against the routed exchange; where a child of the root has
  * several workers, the flat sort against the sort by level (SGL_SORT,
- * which this program sets itself: flat for the direct and routed runs). Per repetition (the orders
- * alternate), random doubles are made on the workers (SGL_FILL_RANDOM) and
- * only the sort is timed. Also measured: the bytes through the root
- * (every byte its supersteps scattered or gathered, from the trace) and
- * each rank's peak memory during the sort over its share of the input.
+ * which this program sets itself: flat for the direct and routed runs). Per
+ * repetition (the orders alternate), random doubles are made on the workers
+ * (SGL_FILL_RANDOM) and only the sort is timed. Also measured: the bytes
+ * through the root (every byte its supersteps scattered or gathered, from the
+ * trace) and each rank's peak memory during the sort over its share of the
+ * input.
  *
  *   bench_psrs [--n N] [--reps R] [--shape S] [--csv FILE]
  *
@@ -309,8 +310,12 @@ int main(int argc, char **argv)
                                      direct_now ? SGL_EXCHANGE_DIRECT
                                                 : SGL_EXCHANGE_ROUTED);
             rc = timed_sort(rt, n, seed,
-                            level_now ? &lv : direct_now ? &d : &r,
-                            level_now ? &pl : direct_now ? &pk : &pr);
+                            level_now    ? &lv
+                            : direct_now ? &d
+                                         : &r,
+                            level_now    ? &pl
+                            : direct_now ? &pk
+                                         : &pr);
         }
         sgl_runtime_set_exchange(rt, UINT32_MAX, SGL_EXCHANGE_AUTO);
         setenv("SGL_SORT", "flat", 1);
@@ -409,12 +414,10 @@ int main(int argc, char **argv)
         summary("PSRS, routed exchange (psrs_routed)", t_routed, reps, "s");
         summary("routed / direct (x faster direct)", r_route, reps, "x");
         if (levels) {
-            summary("PSRS by level, direct (psrs_levels)", t_levels, reps,
-                    "s");
-            summary("by level / flat (x slower by level)", r_levels, reps,
-                    "x");
-            summary("peak memory / share, busiest rank (by level)",
-                    peak_levels, reps, "x");
+            summary("PSRS by level, direct (psrs_levels)", t_levels, reps, "s");
+            summary("by level / flat (x slower by level)", r_levels, reps, "x");
+            summary("peak memory / share, busiest rank (by level)", peak_levels,
+                    reps, "x");
         }
         if (one) {
             summary("PSRS on one worker (psrs_one_worker)", t_one, reps, "s");
@@ -445,10 +448,10 @@ int main(int argc, char **argv)
         rc = rc ? rc : SGL_EIO;
     }
     free(buf);
-    double *arrays[] = {t_direct, t_routed, t_one,   t_ips,    t_local,
-                        t_keys,   r_speed,  r_ips,   r_route,  r_local,
-                        r_keys,   peak,     peak_all, t_levels, r_levels,
-                        peak_levels};
+    double *arrays[] = {t_direct, t_routed, t_one,    t_ips,
+                        t_local,  t_keys,   r_speed,  r_ips,
+                        r_route,  r_local,  r_keys,   peak,
+                        peak_all, t_levels, r_levels, peak_levels};
     for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
         free(arrays[i]);
     sgl_finalize(one);

@@ -116,9 +116,12 @@ Test(algorithms, sort_variant_from_the_environment)
     static const struct {
         const char *env;
         unsigned want;
-    } cases[] = {{"levels", SGL_SORT_LEVELS}, {"flat", SGL_SORT_FLAT},
-                 {"auto", SGL_SORT_FLAT},     {"", SGL_SORT_FLAT},
-                 {"fast", 0},                 {"LEVELS", 0}};
+    } cases[] = {{"levels", SGL_SORT_LEVELS},
+                 {"flat", SGL_SORT_FLAT},
+                 {"auto", SGL_SORT_FLAT},
+                 {"", SGL_SORT_FLAT},
+                 {"fast", 0},
+                 {"LEVELS", 0}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         cr_assert_eq(setenv("SGL_SORT", cases[i].env, 1), 0);
         int rc = algo_check_sort_variant(rt, cases[i].want);
