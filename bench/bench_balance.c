@@ -285,7 +285,7 @@ int main(int argc, char **argv)
         }
         for (size_t w = 0; !rc && w < p; w++) {
             double v[CALIB];
-            for (int c = 0; c < CALIB; c++)
+            for (int c = 0; rank == 0 && c < CALIB; c++)
                 v[c] = each[c][w];
             cal[a][w] = rank == 0 ? bench_median(v, CALIB) : 0;
         }
