@@ -1,7 +1,8 @@
-# RFC 4180 fields for the benchmarks' awk programs (report.awk, drift.awk),
-# loaded before them: awk -f bench/csv.awk -f bench/report.awk FILE.
-# csv_record(line) joins the lines of a record, csv_split(rec, f) splits
-# it into f[1..n], quotes removed and "" read as "; returns n.
+# RFC 4180 fields for the benchmarks' awk programs (report.awk, drift.awk,
+# levels.awk), loaded before them: awk -f bench/csv.awk -f bench/report.awk
+# FILE. csv_record(line) joins the lines of a record, csv_split(rec, f)
+# splits it into f[1..n], quotes removed and "" read as "; returns n;
+# csv_columns() reads a header.
 function csv_split(rec, f,    n, i, c, q, fld, len) {
     n = 0; fld = ""; q = 0; len = length(rec)
     for (i = 1; i <= len; i++) {
@@ -28,4 +29,13 @@ function csv_record(line) {
     if (quotes(csv_rec) % 2) { csv_pending = csv_rec; return 0 }
     csv_pending = ""
     return 1
+}
+# A header: col[name] = its column for each of f[1..nf] (from csv_split());
+# returns the first of the space-separated names in need that the header
+# lacks, "" when it has them all.
+function csv_columns(f, nf, col, need,    i, nm, n) {
+    for (i = 1; i <= nf; i++) col[f[i]] = i
+    n = split(need, nm, " ")
+    for (i = 1; i <= n; i++) if (!(nm[i] in col)) return nm[i]
+    return ""
 }

@@ -41,12 +41,9 @@ FNR == 1 { file++; ncol = 0; csv_pending = "" }
     if (!ncol) {
         ncol = nf
         split("", col)
-        for (i = 1; i <= nf; i++) col[f[i]] = i
         need = file == 1 ? "config algo n_elements closed_form_s closed_form_after_s" \
                          : "config algo n_elements median_s closed_form_s"
-        nneed = split(need, nm, " ")
-        for (i = 1; i <= nneed; i++)
-            if (!(nm[i] in col)) fail("no column " nm[i])
+        if ((miss = csv_columns(f, nf, col, need)) != "") fail("no column " miss)
         if (file == 2) {
             if ("closed_form_after_s" in col)
                 fail("has the drift columns already (joined twice?)")

@@ -36,11 +36,9 @@ BEGIN { if (min_s == "") min_s = 1e-3 }
     nf = csv_split(csv_rec, f)
     if (!ncol) {
         ncol = nf
-        for (i = 1; i <= nf; i++) col[f[i]] = i
         need = "config algo n_elements level link children closed_form_level_s measured_level_s in_trace closed_form_s measured_s level_diff_rel work_diff_rel comm_diff_rel exchange_diff_rel"
-        nneed = split(need, nm, " ")
-        for (i = 1; i <= nneed; i++)
-            if (!(nm[i] in col)) fail("no column " nm[i] " (not a levels.csv?)")
+        if ((miss = csv_columns(f, nf, col, need)) != "")
+            fail("no column " miss " (not a levels.csv?)")
         next
     }
     if (nf != ncol) fail("record " NR " has " nf " fields, the header " ncol)

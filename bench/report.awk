@@ -47,14 +47,11 @@
     nf = csv_split(csv_rec, f)
     if (!ncol) {
         ncol = nf
-        for (i = 1; i <= nf; i++) col[f[i]] = i
         need = "config algo n_elements workers oversubscribed median_s min_s max_s closed_form_s closed_form_rel_err replay_s replay_rel_err closed_form_one_worker_s"
-        nneed = split(need, nm, " ")
-        for (i = 1; i <= nneed; i++)
-            if (!(nm[i] in col)) {
-                printf "report.awk: %s has no column %s\n", FILENAME, nm[i] > "/dev/stderr"
-                bad = 1; exit 2
-            }
+        if ((miss = csv_columns(f, nf, col, need)) != "") {
+            printf "report.awk: %s has no column %s\n", FILENAME, miss > "/dev/stderr"
+            bad = 1; exit 2
+        }
         for (i = 1; i <= nf; i++)
             if (f[i] ~ /_median_s$/ && f[i] != "median_s")
                 peer_col[++npeer] = i
@@ -141,18 +138,17 @@ function dfail(msg) {
     bad = 1; exit 2
 }
 # sgl-probe --drift-csv rows: checked, then each label's largest changes.
-function drift_params(    rec, nf, g, i, dc, need, nm, nneed, lab, r, x, nl, labs, seen, top, j, t, h, w) {
+function drift_params(    rec, nf, g, i, dc, need, miss, lab, r, x, nl, labs, seen, top, j, t, h, w) {
     dline = 0
     while ((r = (getline rec < drift)) > 0) {
         dline++
         sub(/\r$/, "", rec)
         nf = csv_split(rec, g)
         if (dline == 1) {
-            for (i = 1; i <= nf; i++) dc[g[i]] = i
             dn = nf
-            nneed = split("label base_file base_date date parameter level kernel n_elements busy before after rel_change", nm, " ")
-            for (i = 1; i <= nneed; i++)
-                if (!(nm[i] in dc)) dfail("no column " nm[i] " (not a sgl-probe --drift-csv file)")
+            need = "label base_file base_date date parameter level kernel n_elements busy before after rel_change"
+            if ((miss = csv_columns(g, nf, dc, need)) != "")
+                dfail("no column " miss " (not a sgl-probe --drift-csv file)")
             continue
         }
         if (nf != dn) dfail(sprintf("%d fields, the header has %d", nf, dn))
