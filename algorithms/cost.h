@@ -60,7 +60,8 @@ void sgl__cost_scan_program(sgl_program_t *prog);
 void sgl__cost_psrs_program(sgl_program_t *prog);
 void sgl__cost_psrs_levels_program(sgl_program_t *prog);
 /* Whether a child of master @x has several workers: only there does PSRS
- * by level split by children (psrs.c's test; else it is the flat sort). */
+ * by level split by children (else it is the flat sort). psrs.c decides
+ * by it, and the closed forms follow. */
 int sgl__cost_split_by_children(const sgl_node_t *x);
 
 #endif

@@ -49,6 +49,7 @@
 
 #include "algo_internal.h"
 #include "big_alloc.h"
+#include "cost.h"
 #include "local_sort.h"
 #include "records.h"
 
@@ -556,15 +557,12 @@ static int forward(sgl_ctx_t *ctx, const struct sort_arg *a)
 static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
                       size_t *ret_samples);
 
-/* Whether a child of @x has several workers: only then can the by-level
- * variant split by children (with one worker each, children are workers
- * and it is the flat case). */
+/* Whether the by-level variant splits @x's workers by its children: only
+ * where a child has several workers (with one worker each, children are
+ * workers and it is the flat case). The closed form takes the same test. */
 static int has_master_child(const sgl_ctx_t *x)
 {
-    for (unsigned i = 0; i < sgl_ctx_children(x); i++)
-        if (sgl_ctx_child_workers(x, i) > 1)
-            return 1;
-    return 0;
+    return sgl__cost_split_by_children(sgl_ctx_node(x));
 }
 
 /* Descend step (by level): a master sorts its subtree (its level and the
