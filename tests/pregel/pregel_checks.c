@@ -719,7 +719,6 @@ static void add(void *a, const void *b) { *(double *)a += *(const double *)b; }
 
 static uint32_t bad_program;
 
-
 static int errors_task(sgl_ctx_t *root, const void *arg, size_t size)
 {
     (void)arg, (void)size;
