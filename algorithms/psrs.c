@@ -398,15 +398,27 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     struct algo_block *b = my_block(ctx, a->id);
     if (!b)
         return SGL_ESTATE;
-    free(b->data);
+    /* The block's buckets left in the exchange: its memory becomes the
+     * output where the runs fit in it and fill at least half. Fresh
+     * memory would cost a page fault per page, up to a third of the merge
+     * here. (Its capacity is at least its count.) */
+    void *old = b->data;
+    size_t had = b->count;
     b->data = NULL;
     b->count = 0;
     void *runs;
     size_t m, nsrc;
     const size_t *len;
-    TRY(sgl_exchange_recv(ctx, b->elem_size, &runs, &m, &len, &nsrc, NULL));
+    int rc = sgl_exchange_recv(ctx, b->elem_size, &runs, &m, &len, &nsrc,
+                               NULL);
+    if (rc || m > had || 2 * m < had) {
+        free(old);
+        old = NULL;
+    }
+    if (rc)
+        return rc;
     size_t es = b->elem_size;
-    void *out = sgl__algo_alloc_big(m * es);
+    void *out = old ? old : sgl__algo_alloc_big(m * es);
     size_t *scratch = malloc(3 * (nsrc ? nsrc : 1) * sizeof *scratch);
     uint64_t *lens = malloc((nsrc ? nsrc : 1) * sizeof *lens);
     if (!out || !scratch || !lens) {
@@ -438,7 +450,7 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     free(scratch);
     free(lens);
     /* The runs are merged: free them before the block is handed on. */
-    int rc = sgl_exchange_release(ctx);
+    rc = sgl_exchange_release(ctx);
     if (rc) {
         free(out);
         return rc;

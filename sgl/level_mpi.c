@@ -181,11 +181,13 @@ static void release(struct sgl_ctx *m)
 
 /* Waiting without burning a core. A rank waits for its master's next
  * command for as long as the master computes, and a master for its
- * children's replies: MPI_Wait would poll flat out all that time. So the
- * wait polls for SPIN_S (a reply that comes within a superstep's latency
- * costs nothing extra), then sleeps between polls, the sleep doubling up
- * to SLEEP_MAX_S: over a long wait a poll every 250 us costs a few
- * percent of a core, and a wake-up comes at most that late. */
+ * children's replies. With the active policy (a core of its own:
+ * runtime.c, wait_setting()) the wait polls throughout, as MPI_Wait
+ * would. Else it polls for SPIN_S (a reply that comes within a
+ * superstep's latency costs nothing extra), then sleeps between polls,
+ * the sleep doubling up to SLEEP_MAX_S: over a long wait a poll every
+ * 250 us costs a few percent of a core, and a wake-up comes at most that
+ * late. */
 #define SPIN_S 100e-6
 #define SLEEP_MIN_S 5e-6
 #define SLEEP_MAX_S 250e-6
@@ -198,10 +200,11 @@ static double mono(void)
 }
 
 /* Complete @n requests, marking each in @done (if not NULL) as it
- * completes, so that the watchdog can name the children still out.
- * Without memory for the bookkeeping it waits as MPI_Waitall does. */
+ * completes, so that the watchdog can name the children still out; poll
+ * throughout if @active. Without memory for the bookkeeping it waits as
+ * MPI_Waitall does. */
 static int wait_all(int n, MPI_Request *reqs, MPI_Status *stats,
-                    _Atomic unsigned char *done)
+                    _Atomic unsigned char *done, int active)
 {
     int *idx = malloc((size_t)(n ? n : 1) * sizeof *idx);
     MPI_Status *st = malloc((size_t)(n ? n : 1) * sizeof *st);
@@ -223,7 +226,7 @@ static int wait_all(int n, MPI_Request *reqs, MPI_Status *stats,
             if (done)
                 done[idx[k]] = 1;
         }
-        if (outcount > 0 || mono() - start < SPIN_S)
+        if (outcount > 0 || active || mono() - start < SPIN_S)
             continue;
         struct timespec ts = {0, (long)(sleep_s * 1e9)};
         nanosleep(&ts, NULL);
@@ -359,8 +362,8 @@ static int collect_replies(struct sgl_ctx *m)
 {
     unsigned p = m->node->arity;
     int status = SGL_OK, proto = SGL_OK;
-    if (wait_all((int)p, mm(m)->reqs + 2 * p, mm(m)->stats,
-                 m->returned) != MPI_SUCCESS)
+    if (wait_all((int)p, mm(m)->reqs + 2 * p, mm(m)->stats, m->returned,
+                 m->rt->wait_active) != MPI_SUCCESS)
         proto = sgl_error_set(SGL_EMPI, "sgl_pardo: receiving replies failed");
     for (unsigned i = 0; i < p; i++) {
         int child_status = SGL_OK;
@@ -427,7 +430,7 @@ static int recv_command(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
     MPI_Request req;
     if (MPI_Irecv(e->down.data, cap, MPI_BYTE, master, tag, rt->comm,
                   &req) != MPI_SUCCESS ||
-        wait_all(1, &req, &st, NULL) != MPI_SUCCESS ||
+        wait_all(1, &req, &st, NULL, rt->wait_active) != MPI_SUCCESS ||
         MPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS || n < HDR_BYTES)
         return sgl_error_set(SGL_EMPI, "rank %d: receiving a command from "
                                        "rank %d failed",

@@ -189,6 +189,10 @@ struct sgl_runtime {
                                 which the algorithms' AUTO variants price
                                 on (sgl_ctx_params()); NULL: none given */
     char warning[256];       /* sgl_runtime_warning(); empty if none */
+    int oversubscribed;      /* this process's host runs more worker
+                                threads than it has processing units */
+    int wait_active;         /* MPI waits poll without sleeping (SGL_WAIT;
+                                by default where not oversubscribed) */
     int trace;               /* record supersteps */
     size_t trace_max;        /* records per master */
     double epoch;            /* sgl__now() origin, aligned by a barrier */

@@ -158,6 +158,33 @@ Test(runtime, trace_env_words)
     MPI_Finalize();
 }
 
+/* SGL_WAIT takes active, passive or auto in any case; programs run under
+ * each; any other word is refused with a message that names it. */
+Test(runtime, wait_env_words)
+{
+    int provided, rc;
+    MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
+    const char *words[] = {"active", "PASSIVE", "auto", ""};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+        setenv("SGL_WAIT", words[i], 1);
+        sgl_runtime_t *rt = start_on_self("core:2", &rc);
+        cr_assert_eq(rc, SGL_OK, "SGL_WAIT=%s: %s", words[i],
+                     sgl_last_error());
+        RUN_OK(prog_register(rt));
+        RUN_OK(prog_roundtrip(rt, 1, 100));
+        cr_assert_eq(sgl_finalize(rt), SGL_OK);
+    }
+    setenv("SGL_WAIT", "sometimes", 1);
+    sgl_runtime_t *rt = start_on_self("core:2", &rc);
+    cr_assert_eq(rc, SGL_EINVAL);
+    cr_assert_null(rt);
+    cr_assert(strstr(sgl_last_error(), "SGL_WAIT='sometimes' is not active, "
+                                       "passive or auto"),
+              "%s", sgl_last_error());
+    unsetenv("SGL_WAIT");
+    MPI_Finalize();
+}
+
 /* The program's OpenMP nesting setting survives a runtime that needs
  * nested teams. */
 Test(runtime, finalize_restores_openmp_levels)
