@@ -67,8 +67,15 @@
 #define MAX_SIZES 32
 #define TRIALS 5
 #define SMALL_BYTES 4096.0
-/* Bytes per pair of an exchange measurement. */
-static const double xbytes[] = {8, 64, 512, 4096, 32768, 262144, 1048576};
+/* Bytes per pair of an exchange measurement. Up to 16 MiB: an
+ * algorithm's exchange moves blocks that outgrow the caches (PSRS on 2
+ * ranks: 20 MB a rank at 1e7), and the probe that stopped at 1 MiB priced
+ * cache bandwidth, a fifth to a tenth of what PSRS's exchanges took. */
+static const double xbytes[] = {8,       64,      512,     4096,    32768,
+                                262144,  1048576, 4194304, 8388608, 16777216};
+/* The large regime of the exchange's fit: from here the buffers of two
+ * workers exceed this VM's caches. */
+#define XCHG_LARGE_BYTES 4194304.0
 #define NX (sizeof xbytes / sizeof *xbytes)
 /* Largest buffer one rank allocates for an all-to-all. */
 #define XCHG_MAX_BYTES ((size_t)64 << 20)
@@ -1144,6 +1151,38 @@ static void print_fit(const char *what, const struct probe_fit *f,
  * small regime, g from each regime's slope, the exchange from its own
  * curve (@p xmpi at an MPI level); negative values clamped into @p
  * clamps. Returns 0, or 1 after saying what failed. */
+/* The exchange's l_h and g_h as the level's l and g are fitted: l_h from
+ * the small regime (h <= SMALL_BYTES), g_h from the large one (h >=
+ * XCHG_LARGE_BYTES), since an algorithm's exchanges that matter move
+ * blocks beyond the caches, where the slope was 1.7x (ranks) to 3.5x
+ * (threads) the one through all sizes; one line through all points where
+ * fewer than two large sizes were measured (many ranks: the buffers'
+ * cap). @p ret_small and @p ret_large get the two fits (points 0 when not
+ * used); the result carries their l and g and 95% intervals. */
+static struct probe_fit exchange_fit(const struct xcurve *xc,
+                                     struct probe_fit *ret_small,
+                                     struct probe_fit *ret_large)
+{
+    *ret_small = probe_fit_points(xc->h, xc->t, xc->n, 0, SMALL_BYTES);
+    *ret_large =
+        probe_fit_points(xc->h, xc->t, xc->n, XCHG_LARGE_BYTES, 1e300);
+    if (ret_small->points < 2 || ret_large->points < 2) {
+        struct probe_fit all = probe_fit_points(xc->h, xc->t, xc->n, 0, 1e300);
+        probe_fit_interval(xc->h, xc->t, xc->n, 0, 1e300, &all);
+        ret_large->points = 0;
+        return all;
+    }
+    probe_fit_interval(xc->h, xc->t, xc->n, 0, SMALL_BYTES, ret_small);
+    probe_fit_interval(xc->h, xc->t, xc->n, XCHG_LARGE_BYTES, 1e300,
+                       ret_large);
+    struct probe_fit f = *ret_large;
+    f.a = ret_small->a;
+    f.a_lo = ret_small->a_lo;
+    f.a_hi = ret_small->a_hi;
+    f.points = ret_small->points + ret_large->points;
+    return f;
+}
+
 /* Level @p L of @p m at one end of the fits' intervals (@p end -1 low, 1
  * high), negative ends at 0: the box of parameters a prediction interval
  * is evaluated at (the cost is monotone in every parameter). */
@@ -1222,8 +1261,7 @@ static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
         return 1;
     }
     const struct xcurve *xc = r->link == SGL_LINK_THREADS ? &r->xchg : xmpi;
-    struct probe_fit fx = probe_fit_points(xc->h, xc->t, xc->n, 0, 1e300);
-    probe_fit_interval(xc->h, xc->t, xc->n, 0, 1e300, &fx);
+    struct probe_fit xs, xl, fx = exchange_fit(xc, &xs, &xl);
     if (lo || hi)
         printf("  95%% intervals: l [%.3f, %.3f] us, g_down [%.4f, %.4f] "
                "ns/B, g_up [%.4f, %.4f] ns/B\n",
@@ -1243,9 +1281,17 @@ static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
                "predictor will guess from l, g)\n");
         return 0;
     }
-    print_fit(r->link == SGL_LINK_THREADS ? "exchange, neighbour memcpy"
-                                          : "exchange, MPI_Alltoall",
-              &fx, 1);
+    if (xl.points >= 2) {
+        print_fit("exchange, small regime", &xs, 1);
+        print_fit("exchange, large regime", &xl, 1);
+    } else {
+        print_fit("exchange, all sizes", &fx, 1);
+    }
+    printf("  exchange points (%s; h bytes: us):",
+           r->link == SGL_LINK_THREADS ? "neighbour memcpy" : "MPI_Alltoall");
+    for (size_t i = 0; i < xc->n; i++)
+        printf(" %.0f: %.4g", xc->h[i], 1e6 * xc->t[i]);
+    printf("\n");
     sgl_exchange_params_t xp = {
         probe_clamp(clamps, stderr, L, "exchange l", fx.a, PROBE_SECONDS),
         probe_clamp(clamps, stderr, L, "exchange g", fx.b,
@@ -1696,7 +1742,7 @@ int main(int argc, char **argv)
                      "on 1 worker (whole call per element) and %u at once "
                      "(slowest worker's task per element, from the trace), "
                      "cold caches for reduce and scan; exchange: "
-                     "MPI_Alltoall / neighbour memcpy, 8 B..1 MiB per "
+                     "MPI_Alltoall / neighbour memcpy, 8 B..16 MiB per "
                      "pair%s",
                      pl.drift_base  ? "as the probe"
                      : pl.quick     ? "sgl-probe --quick"
