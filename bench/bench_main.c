@@ -18,7 +18,8 @@
  * a level with the same link kind (threads or MPI) from the --params files,
  * first file first; within a file the level of the same index if its link
  * matches, else the first level of that link kind. The small-message
- * regime and the memory sharing travel with their level. Kernels (c and
+ * regime, the memory sharing and the exchange's l_h, g_h travel with
+ * their level. Kernels (c and
  * size tables) come from the file that gave the last master level (the
  * workers' own link: a probed "rank:2" file measured its busy table on
  * two ranks, a "core:2" file on two threads), else the first that has
@@ -175,6 +176,11 @@ static int build_pred(const char *shape, sgl_machine_t *const *files,
             if (!rc && sgl_machine_level_small_params(files[f], src, &s,
                                                       &mb) == SGL_OK)
                 rc = sgl_machine_set_level_small_params(m, L, &s, mb);
+            /* The probed l_h, g_h; without them the predictor guesses
+             * the exchange from l and g. */
+            sgl_exchange_params_t x;
+            if (!rc && sgl_machine_level_exchange(files[f], src, &x) == SGL_OK)
+                rc = sgl_machine_set_level_exchange(m, L, &x);
             if (rc) {
                 sgl_machine_free(m);
                 return rc;
