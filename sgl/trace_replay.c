@@ -115,6 +115,12 @@ static int step_cost(const struct replay *r, const struct rstep *s,
         return rc;
     int has_small = sgl_machine_level_small_params(r->params, s->level, &small,
                                                    &max_small) == SGL_OK;
+    /* A direct exchange's measured time (its master_time, the workers'
+     * copies and the process masters' sends and receives, in and around
+     * their own exchange supersteps: sgl_trace_levels() counts it all as
+     * exchange) is what the model's l_h + h g_h stands for: only the
+     * replayed supersteps below are kept. */
+    int direct = s->exchange == SGL_EXCHANGE_DIRECT;
     double down = 0, up = 0, max_down = 0, max_up = 0, children = 0, h = 0;
     for (unsigned i = 0; i < s->p; i++) {
         const double *c = s->child + SGL__TRACE_CHILD * (size_t)i;
@@ -124,11 +130,11 @@ static int step_cost(const struct replay *r, const struct rstep *s,
         max_up = fmax(max_up, c[1]);
         h = fmax(h, fmax(c[4], c[5]));
         const sgl_node_t *child = sgl_node_child(m, i);
-        double cost = c[2];
+        double cost = direct ? 0 : c[2];
         if (sgl_node_arity(child) > 0 &&
             (rc = child_master_cost(r, s->level + 1,
                                     sgl_node_first_worker(child), s->seq,
-                                    c[2], &cost)))
+                                    direct ? 0 : c[2], &cost)))
             return rc;
         children = fmax(children, cost);
     }
@@ -139,12 +145,12 @@ static int step_cost(const struct replay *r, const struct rstep *s,
                                                                    : &lp;
     /* A direct exchange moved h bytes of its busiest child sideways. */
     sgl_exchange_params_t xp = {0, 0};
-    if (s->exchange == SGL_EXCHANGE_DIRECT &&
+    if (direct &&
         (rc = sgl_node_exchange_params(m, &xp, NULL)))
         return rc;
-    double x = s->exchange == SGL_EXCHANGE_DIRECT ? xp.l + h * xp.g : 0;
-    *ret = s->master + children + down * pd->g_down + up * pu->g_up + pd->l +
-           pu->l + x;
+    double x = direct ? xp.l + h * xp.g : 0;
+    *ret = (direct ? 0 : s->master) + children + down * pd->g_down +
+           up * pu->g_up + pd->l + pu->l + x;
     return SGL_OK;
 }
 

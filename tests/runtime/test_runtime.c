@@ -360,6 +360,52 @@ Test(runtime, trace_replay_costs_communication_on_the_machine_file)
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
+Test(runtime, trace_replay_prices_a_direct_exchange_by_the_model)
+{
+    /* A direct exchange's measured time (master_time, the workers' copies)
+     * is what l_h + h g_h stands for: the replay charges the model in its
+     * place, once, and every other superstep as before. */
+    sgl_runtime_t *rt = start("core:3");
+    sgl_trace_clear(rt);
+    RUN_OK(prog_exchange(rt, 7, SGL_EXCHANGE_DIRECT));
+    sgl_machine_opts_t mo;
+    sgl_machine_opts_default(&mo);
+    sgl_machine_t *m;
+    RUN_OK(sgl_machine_from_shape("core:3", &mo, &m));
+    sgl_link_params_t lp = {1e-3, 1e-6, 2e-6};
+    sgl_exchange_params_t xp = {5e-3, 3e-6};
+    RUN_OK(sgl_machine_set_level_params(m, 0, &lp));
+    RUN_OK(sgl_machine_set_level_exchange(m, 0, &xp));
+    double replay, want = 0;
+    RUN_OK(sgl_trace_replay(rt, m, &replay));
+    int exchanges = 0;
+    sgl_trace_step_t st;
+    for (size_t q = 0; q < sgl_trace_steps(rt); q++) {
+        RUN_OK(sgl_trace_step(rt, q, &st));
+        cr_assert_eq(st.level, 0);
+        double down = 0, up = 0, slowest = 0, h = 0;
+        for (unsigned i = 0; i < st.children; i++) {
+            down += (double)st.down_bytes[i];
+            up += (double)st.up_bytes[i];
+            slowest = fmax(slowest, st.child_time[i]);
+            h = fmax(h, fmax((double)st.h_sent_bytes[i],
+                             (double)st.h_recv_bytes[i]));
+        }
+        double comm = down * lp.g_down + up * lp.g_up + 2 * lp.l;
+        if (st.exchange == SGL_EXCHANGE_DIRECT) {
+            exchanges++;
+            want += comm + xp.l + h * xp.g;
+        } else {
+            want += st.master_time + slowest + comm;
+        }
+    }
+    cr_assert_gt(exchanges, 0, "no direct exchange superstep");
+    cr_assert_float_eq(replay, want, 1e-12, "replay %.9g, by hand %.9g",
+                       replay, want);
+    sgl_machine_free(m);
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
 Test(runtime, trace_levels_split_the_time_along_the_critical_path)
 {
     /* pack:2 core:2: the root's superstep splits into its time outside
