@@ -399,9 +399,9 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     if (!b)
         return SGL_ESTATE;
     /* The block's buckets left in the exchange: its memory becomes the
-     * output where the runs fit in it and fill at least half. Fresh
-     * memory would cost a page fault per page, up to a third of the merge
-     * here. (Its capacity is at least its count.) */
+     * output where the runs fit in it and fill at least half, since fresh
+     * memory costs a page fault per page (README, "Why a probe and a
+     * sweep differed"). (Its capacity is at least its count.) */
     void *old = b->data;
     size_t had = b->count;
     b->data = NULL;

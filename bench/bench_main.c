@@ -1369,7 +1369,7 @@ int main(int argc, char **argv)
                 /* Each sort right after an untimed one, as the probe
                  * measured c and as the peers run right after SGL: the
                  * peers' sorts leave SGL's memory freed for over a second,
-                 * and on this project's VM such memory came back 15-20x
+                 * and on this project's VM such memory came back 16-24x
                  * slower on 2 MiB pages (README, "Why a probe and a sweep
                  * differed"), which the model does not price. */
                 for (int w = 0; a == A_PSRS && w < 4 && !rc; w++) {
