@@ -74,6 +74,7 @@
  * cache bandwidth, a fifth to a tenth of what PSRS's exchanges took. */
 static const double xbytes[] = {8,       64,      512,     4096,    32768,
                                 262144,  1048576, 4194304, 8388608, 16777216};
+#define NX (sizeof xbytes / sizeof *xbytes)
 /* The large regime of the exchange's fit: from here the buffers of two
  * workers exceed this VM's caches. */
 #define XCHG_LARGE_BYTES 4194304.0
@@ -95,7 +96,6 @@ static void xbuf_free(void *p, size_t bytes)
     if (p)
         munmap(p, bytes);
 }
-#define NX (sizeof xbytes / sizeof *xbytes)
 /* Largest buffer one rank allocates for an all-to-all. */
 #define XCHG_MAX_BYTES ((size_t)64 << 20)
 
@@ -1166,10 +1166,6 @@ static void print_fit(const char *what, const struct probe_fit *f,
            f->points);
 }
 
-/* Print level @p L's fits and put its parameters into @p out: l from the
- * small regime, g from each regime's slope, the exchange from its own
- * curve (@p xmpi at an MPI level); negative values clamped into @p
- * clamps. Returns 0, or 1 after saying what failed. */
 /* The exchange's l_h and g_h as the level's l and g are fitted: l_h from
  * the small regime (h <= SMALL_BYTES), g_h from the large one (h >=
  * XCHG_LARGE_BYTES), since an algorithm's exchanges that matter move
@@ -1232,6 +1228,10 @@ static int write_level_end(sgl_machine_t *m, unsigned L, int end,
     return rc;
 }
 
+/* Print level @p L's fits and put its parameters into @p out: l from the
+ * small regime, g from each regime's slope, the exchange from its own
+ * curve (@p xmpi at an MPI level); negative values clamped into @p
+ * clamps. Returns 0, or 1 after saying what failed. */
 static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
                        const struct level_result *r, const struct xcurve *xmpi,
                        int one_host, struct probe_clamps *clamps,
