@@ -423,6 +423,38 @@ static void index_workers(struct sgl_ctx *c, struct sgl_runtime *rt)
             index_workers(c->child[i], rt);
 }
 
+/* Rank 0's @p name, one of the @p n @p words in any case: its index
+ * into *ret_index, left as it was when the variable is unset or empty;
+ * any other value is refused with a message that lists the words
+ * ("a, b or c"). Collective. */
+static int env_word(struct sgl_runtime *rt, const char *name,
+                    const char *const *words, unsigned n, unsigned *ret_index)
+{
+    char *env = NULL;
+    int rc = rank0_env(rt->comm, rt->rank, name, &env);
+    if (rc == SGL_OK && env && *env) {
+        unsigned k = 0;
+        while (k < n && strcasecmp(env, words[k]) != 0)
+            k++;
+        if (k < n) {
+            *ret_index = k;
+        } else {
+            char list[128] = "";
+            size_t off = 0;
+            for (unsigned i = 0; i < n && off < sizeof list; i++)
+                off += (size_t)snprintf(list + off, sizeof list - off, "%s%s",
+                                        i == 0       ? ""
+                                        : i + 1 == n ? " or "
+                                                     : ", ",
+                                        words[i]);
+            rc = sgl_error_set(SGL_EINVAL, "sgl_init: %s='%.64s' is not %s",
+                               name, env, list);
+        }
+    }
+    free(env);
+    return rc;
+}
+
 /* The exchange's execution at every level: rank 0's SGL_EXCHANGE, else
  * the runtime's choice. The runtime's own tasks come first in the
  * registry, in every process. */
@@ -435,21 +467,11 @@ static int exchange_setting(struct sgl_runtime *rt)
     if (!rt->xmethod || !rt->xauto || !rt->wctx)
         return sgl_error_set(SGL_ENOMEM, "sgl_init: out of memory");
     index_workers(rt->entry, rt);
-    char *env = NULL;
-    int rc = rank0_env(rt->comm, rt->rank, "SGL_EXCHANGE", &env);
-    if (rc == SGL_OK && env && *env) {
-        static const char *const names[] = {"auto", "direct", "routed"};
-        unsigned k = 0;
-        while (k < 3 && strcasecmp(env, names[k]) != 0)
-            k++;
-        if (k < 3)
-            memset(rt->xmethod, (int)k, levels);
-        else
-            rc = sgl_error_set(SGL_EINVAL, "sgl_init: SGL_EXCHANGE='%.64s' "
-                                           "is not auto, direct or routed",
-                               env);
-    }
-    free(env);
+    static const char *const names[] = {"auto", "direct", "routed"};
+    unsigned k = 3;
+    int rc = env_word(rt, "SGL_EXCHANGE", names, 3, &k);
+    if (rc == SGL_OK && k < 3)
+        memset(rt->xmethod, (int)k, levels);
     if (rc == SGL_OK)
         rc = sgl_task_register(rt, sgl__xt_mpi, "sgl.exchange");
     if (rc == SGL_OK)
@@ -463,18 +485,10 @@ static int exchange_setting(struct sgl_runtime *rt)
  * which is by worker count until parameters with per-worker c arrive. */
 static int balance_setting(struct sgl_runtime *rt)
 {
-    char *env = NULL;
-    int rc = rank0_env(rt->comm, rt->rank, "SGL_BALANCE", &env);
-    rt->balance = SGL_BALANCE_SPEED;
-    if (rc == SGL_OK && env && *env) {
-        if (strcasecmp(env, "workers") == 0)
-            rt->balance = SGL_BALANCE_WORKERS;
-        else if (strcasecmp(env, "speed") != 0)
-            rc = sgl_error_set(SGL_EINVAL, "sgl_init: SGL_BALANCE='%.64s' "
-                                           "is not speed or workers",
-                               env);
-    }
-    free(env);
+    static const char *const names[] = {"speed", "workers"};
+    unsigned k = 0;
+    int rc = env_word(rt, "SGL_BALANCE", names, 2, &k);
+    rt->balance = k == 1 ? SGL_BALANCE_WORKERS : SGL_BALANCE_SPEED;
     return rc;
 }
 
@@ -487,20 +501,10 @@ static int balance_setting(struct sgl_runtime *rt)
  * applies the policy to its own host's state. */
 static int wait_setting(struct sgl_runtime *rt)
 {
-    char *env = NULL;
-    int rc = rank0_env(rt->comm, rt->rank, "SGL_WAIT", &env);
-    rt->wait_active = !rt->oversubscribed;
-    if (rc == SGL_OK && env && *env) {
-        if (strcasecmp(env, "active") == 0)
-            rt->wait_active = 1;
-        else if (strcasecmp(env, "passive") == 0)
-            rt->wait_active = 0;
-        else if (strcasecmp(env, "auto") != 0)
-            rc = sgl_error_set(SGL_EINVAL, "sgl_init: SGL_WAIT='%.64s' is "
-                                           "not active, passive or auto",
-                               env);
-    }
-    free(env);
+    static const char *const names[] = {"active", "passive", "auto"};
+    unsigned k = 2;
+    int rc = env_word(rt, "SGL_WAIT", names, 3, &k);
+    rt->wait_active = k == 2 ? !rt->oversubscribed : k == 0;
     return rc;
 }
 

@@ -59,6 +59,7 @@ Test(balance, environment_refused)
     o.shape = "core:2";
     sgl_runtime_t *rt = NULL;
     cr_expect_eq(sgl_init(NULL, NULL, &o, &rt), SGL_EINVAL);
-    cr_expect(strstr(sgl_last_error(), "SGL_BALANCE='fastest'") != NULL,
+    cr_expect(strstr(sgl_last_error(),
+                     "SGL_BALANCE='fastest' is not speed or workers") != NULL,
               "unclear message: %s", sgl_last_error());
 }

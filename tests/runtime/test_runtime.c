@@ -159,7 +159,8 @@ Test(runtime, trace_env_words)
 }
 
 /* SGL_WAIT takes active, passive or auto in any case; programs run under
- * each; any other word is refused with a message that names it. */
+ * each; any other word is refused with a message that names it and the
+ * choices, as SGL_EXCHANGE's is. */
 Test(runtime, wait_env_words)
 {
     int provided, rc;
@@ -182,6 +183,15 @@ Test(runtime, wait_env_words)
                                        "passive or auto"),
               "%s", sgl_last_error());
     unsetenv("SGL_WAIT");
+    /* The same words for SGL_EXCHANGE, with its own choices named. */
+    setenv("SGL_EXCHANGE", "sideways", 1);
+    rt = start_on_self("core:2", &rc);
+    cr_assert_eq(rc, SGL_EINVAL);
+    cr_assert_null(rt);
+    cr_assert(strstr(sgl_last_error(), "SGL_EXCHANGE='sideways' is not auto, "
+                                       "direct or routed"),
+              "%s", sgl_last_error());
+    unsetenv("SGL_EXCHANGE");
     MPI_Finalize();
 }
 
