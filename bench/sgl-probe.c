@@ -552,8 +552,13 @@ static void raw_mpi_exchange(const sgl_machine_t *m, unsigned L, int rank,
 /* c of each kernel as the closed form (the files *_cost.c of algorithms/)
  * charges it, measured on the code the algorithms run, over a table of
  * block sizes (1e4 .. 1e7 elements per worker; 1e4 .. 1e6 with --quick),
- * each point a median of ktrials() timed runs after one warm-up (more at
- * small sizes, where a run is short and the box's noise large); reductions
+ * each point a median of ktrials() timed runs (more at small sizes, where
+ * a run is short and the box's noise large), taken in KPASSES passes over
+ * all sizes and both tables, each run of a pass after one warm-up: this
+ * box's speed moves in phases of seconds (the busy-2 sort 11.7 ns at 1e6
+ * and 18.0 at 3e6 in one probe, 16.6 and 13.6 in the next), and a point
+ * measured in one stretch inherits its phase, where a point measured in
+ * three stretches takes the median over them; reductions
  * and scans from cold caches (bench_flush_task() on every worker), sorts right
  * after the fill of a fresh vector, each as bench_main runs them. Two
  * tables:
@@ -586,6 +591,8 @@ static void raw_mpi_exchange(const sgl_machine_t *m, unsigned L, int rank,
  * MPI_COMM_SELF, with the threads of this process. */
 
 #define KSIZES_MAX 8
+#define KPASSES 3      /* passes over the kernel tables */
+#define KTRIALS_MAX 21 /* timed runs per point, over the passes */
 enum { K_SUM, K_PRODUCT, K_SCAN, K_OFFSET, K_SORT, K_MERGE, K_COPY,
        NKERNELS };
 static const char *const kernel_names[NKERNELS] = {
@@ -599,22 +606,39 @@ struct kernels {
     double c[2][NKERNELS][KSIZES_MAX];
     /* the 95% interval of each c, the median's (probe_median_interval()) */
     double lo[2][NKERNELS][KSIZES_MAX], hi[2][NKERNELS][KSIZES_MAX];
+    /* the trials so far, over the passes */
+    double trial[2][NKERNELS][KSIZES_MAX][KTRIALS_MAX];
+    int ntrials[2][NKERNELS][KSIZES_MAX];
 };
 
-/* c of kernel @p q at size index @p si from @p n trials: their median,
- * and its interval. Sorts @p v. */
-static void set_c(struct kernels *k, int many, int q, size_t si, double *v,
-                  int n)
-{
-    k->c[many][q][si] = bench_median(v, n);
-    probe_median_interval(v, n, &k->lo[many][q][si], &k->hi[many][q][si]);
-}
-
-/* Timed runs per point of the kernel tables. */
-#define KTRIALS_MAX 21
+/* Timed runs per point and pass of the kernel tables. */
 static int ktrials(size_t total_elems)
 {
-    return total_elems <= 3000000 ? KTRIALS_MAX : 11;
+    return total_elems <= 3000000 ? KTRIALS_MAX / KPASSES : 4;
+}
+
+/* Add @p n trials of kernel @p q at size index @p si. */
+static void add_trials(struct kernels *k, int many, int q, size_t si,
+                       const double *v, int n)
+{
+    int *have = &k->ntrials[many][q][si];
+    for (int t = 0; t < n && *have < KTRIALS_MAX; t++)
+        k->trial[many][q][si][(*have)++] = v[t];
+}
+
+/* c of every point with trials: their median, and its interval. */
+static void finish_kernels(struct kernels *k)
+{
+    for (int b = 0; b < 2; b++)
+        for (int q = 0; q < NKERNELS; q++)
+            for (size_t s = 0; s < k->nsizes; s++) {
+                int n = k->ntrials[b][q][s];
+                if (n == 0)
+                    continue;
+                double *v = k->trial[b][q][s];
+                k->c[b][q][s] = bench_median(v, n);
+                probe_median_interval(v, n, &k->lo[b][q][s], &k->hi[b][q][s]);
+            }
 }
 
 struct kjob {
@@ -622,6 +646,7 @@ struct kjob {
     size_t workers; /* of the runtime */
     unsigned threads;
     size_t si;      /* size index */
+    int pass;
     struct kernels *k;
 };
 
@@ -689,7 +714,7 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
         }
     }
     for (int w = 0; !rc && w < nw; w++)
-        set_c(j->k, many, what[w], j->si, tr[w], trials);
+        add_trials(j->k, many, what[w], j->si, tr[w], trials);
     size_t none = 0;
     int r2 = bench_flush_task(root, &none, sizeof none);
     rc = rc ? rc : r2;
@@ -708,7 +733,8 @@ static int kernels_sort(sgl_ctx_t *root, sgl_runtime_t *rt,
     int rc = SGL_OK, trials = ktrials(j->n);
     for (int t = -1; !rc && t < trials; t++) {
         sgl_dvec_t *v = NULL;
-        uint64_t seed = 100 + j->si * 16 + (uint64_t)(t + 1);
+        uint64_t seed = 100 + j->si * 64 + (uint64_t)j->pass * 16 +
+                        (uint64_t)(t + 1);
         rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM, &seed,
                              sizeof seed, &v);
         if (rc)
@@ -734,9 +760,9 @@ static int kernels_sort(sgl_ctx_t *root, sgl_runtime_t *rt,
         rc = rc ? rc : r2;
     }
     if (!rc) {
-        set_c(j->k, many, K_SORT, j->si, ts, trials);
+        add_trials(j->k, many, K_SORT, j->si, ts, trials);
         if (many)
-            set_c(j->k, 1, K_MERGE, j->si, tm, trials);
+            add_trials(j->k, 1, K_MERGE, j->si, tm, trials);
     }
     return rc;
 }
@@ -752,7 +778,7 @@ static int measure_copy(struct kernels *k, int many)
     int rc = SGL_OK;
     for (size_t si = 0; si < k->nsizes; si++) {
         size_t m = k->n[si];
-        int trials = ktrials(m * (size_t)busy);
+        int trials = KPASSES * ktrials(m * (size_t)busy); /* one pass */
         double tr[KTRIALS_MAX], worst[KTRIALS_MAX + 1] = {0};
         int failed = 0;
 #pragma omp parallel num_threads(busy) reduction(| : failed)
@@ -782,7 +808,7 @@ static int measure_copy(struct kernels *k, int many)
         }
         for (int t = 0; t < trials; t++)
             tr[t] = worst[t + 1] / (double)m;
-        set_c(k, many, K_COPY, si, tr, trials);
+        add_trials(k, many, K_COPY, si, tr, trials);
     }
     return rc;
 }
@@ -828,14 +854,16 @@ static int kernel_runtime(const char *shape, unsigned threads,
     return rc;
 }
 
-/* Kernels on a private runtime of this process over @p shape; rank 0. */
-static int kernels_private(const char *shape, unsigned workers,
+/* Pass @p pass of the kernels on a private runtime of this process over
+ * @p shape; rank 0. */
+static int kernels_private(const char *shape, unsigned workers, int pass,
                            struct kernels *k, struct progress *prog)
 {
     int rc = kernel_runtime(shape, workers, &g_krt);
     for (size_t s = 0; !rc && s < k->nsizes; s++) {
-        progress(prog, "kernels, %s x %zu elements", shape, k->n[s]);
-        struct kjob j = {k->n[s] * workers, workers, workers, s, k};
+        progress(prog, "kernels, pass %d of %d, %s x %zu elements", pass + 1,
+                 KPASSES, shape, k->n[s]);
+        struct kjob j = {k->n[s] * workers, workers, workers, s, pass, k};
         rc = sgl_run(g_krt, kernels_task, &j, sizeof j);
     }
     int r2 = g_krt ? sgl_finalize(g_krt) : SGL_OK;
@@ -856,12 +884,12 @@ static size_t kernel_sizes(int quick, size_t *n)
     return count;
 }
 
-/* The steps of measure_kernels(): each size on one worker and on all,
- * then copy. */
+/* The steps of measure_kernels(): in each pass each size on one worker
+ * and on all, then copy. */
 static int kernel_steps(int quick)
 {
     size_t n[KSIZES_MAX];
-    return 2 * (int)kernel_sizes(quick, n) + 1;
+    return KPASSES * 2 * (int)kernel_sizes(quick, n) + 1;
 }
 
 /* Both tables; called on every rank of @p world (the probed runtime), the
@@ -887,30 +915,35 @@ static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k,
     k->busy = flat ? (unsigned)workers
                    : procs > 2 ? (unsigned)(procs < 64 ? procs : 64) : 2;
     int rank = sgl_runtime_rank(world), rc = SGL_OK;
-    if (rank == 0)
-        rc = kernels_private("core:1", 1, k, prog);
-    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
-    if (!rc && flat) {
-        g_krt = world;
-        for (size_t s = 0; !rc && s < k->nsizes; s++) {
-            progress(prog, "kernels, the probed tree (%zu workers) x %zu "
-                           "elements",
-                     workers, k->n[s]);
-            struct kjob j = {k->n[s] * workers, workers, (unsigned)workers,
-                             s, k};
-            rc = sgl_run(world, kernels_task, &j, sizeof j);
+    for (int pass = 0; pass < KPASSES && !rc; pass++) {
+        if (rank == 0)
+            rc = kernels_private("core:1", 1, pass, k, prog);
+        MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (!rc && flat) {
+            g_krt = world;
+            for (size_t s = 0; !rc && s < k->nsizes; s++) {
+                progress(prog, "kernels, pass %d of %d, the probed tree "
+                               "(%zu workers) x %zu elements",
+                         pass + 1, KPASSES, workers, k->n[s]);
+                struct kjob j = {k->n[s] * workers, workers,
+                                 (unsigned)workers, s, pass, k};
+                rc = sgl_run(world, kernels_task, &j, sizeof j);
+            }
+            g_krt = NULL;
+        } else if (!rc && rank == 0) {
+            char shape[32];
+            snprintf(shape, sizeof shape, "core:%u", k->busy);
+            rc = kernels_private(shape, k->busy, pass, k, prog);
         }
-        g_krt = NULL;
-    } else if (!rc && rank == 0) {
-        char shape[32];
-        snprintf(shape, sizeof shape, "core:%u", k->busy);
-        rc = kernels_private(shape, k->busy, k, prog);
+        MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     }
     progress(prog, "kernels, copy");
     if (rank == 0 && !rc)
         rc = measure_copy(k, 0);
     if (rank == 0 && !rc)
         rc = measure_copy(k, 1);
+    if (rank == 0 && !rc)
+        finish_kernels(k);
     MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return rc;
 }
