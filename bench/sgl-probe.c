@@ -1566,9 +1566,6 @@ static int parse_args(int argc, char **argv, struct plan *pl)
     if ((pl->drift_csv || pl->label) && !pl->drift_base)
         return usage_error("%s", pl->drift_csv ? "--drift-csv needs --drift"
                                                : "--label needs --drift");
-    if (pl->drift_base && pl->intervals)
-        return usage_error("%s", "--intervals is for a probe, not for a "
-                                 "--drift re-measure");
     if (pl->drift_base && pl->per_worker)
         return usage_error("%s", "--drift re-measures a probe without "
                                  "--per-worker; give one or the other");
@@ -1715,7 +1712,9 @@ int main(int argc, char **argv)
         /* --intervals: two more files, every parameter at the low and at
          * the high end of its 95% interval. */
         for (int i = 0; i < 2 && pl.intervals && shape; i++)
-            if (sgl_machine_from_shape(shape, &mo, &ends[i])) {
+            if (pl.drift_base ? sgl_machine_load(pl.drift_base, &ends[i])
+                              : sgl_machine_from_shape(shape, &mo,
+                                                       &ends[i])) {
                 fprintf(stderr, "sgl-probe: --intervals: %s\n",
                         sgl_last_error());
                 status = 1;

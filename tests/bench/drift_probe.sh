@@ -35,11 +35,26 @@ grep -q '^provenance method "sgl-probe --drift --quick: ' "$tmp/after.sgl" ||
 grep -q "^provenance drift_base_date \"2026-12-04T12:44:55Z\"" "$tmp/after.sgl" ||
     fail "no drift_base_date"
 "$bin" --predict "$tmp/after.sgl" --sizes 1e6 > /dev/null || fail "the re-measured file does not load"
-# A re-measure of the re-measure: its --quick comes through.
+# A re-measure of the re-measure (bench/run prices a configuration by
+# the latest one): its --quick comes through, and with --intervals the
+# two ends' files hold every re-measured c around the median.
 SGL_SHAPE=core:2 OMP_NUM_THREADS=2 timeout -k 5 120 "$probe" --drift "$tmp/after.sgl" \
-    -o "$tmp/after2.sgl" > /dev/null 2>&1 || fail "sgl-probe --drift of a drift file"
+    --intervals -o "$tmp/after2.sgl" > /dev/null 2>&1 || fail "sgl-probe --drift of a drift file"
 grep -q '^provenance method "sgl-probe --drift --quick: ' "$tmp/after2.sgl" ||
     fail "a drift file's --quick is lost"
+for e in lo hi; do
+    [ -f "$tmp/after2.$e.sgl" ] || fail "--drift --intervals wrote no after2.$e.sgl"
+    grep -qx 'shape core:2' "$tmp/after2.$e.sgl" || fail "after2.$e.sgl changed the shape"
+    "$bin" --predict "$tmp/after2.$e.sgl" --sizes 1e6 > /dev/null ||
+        fail "after2.$e.sgl does not load"
+done
+# kernel NAME C n N busy B: per (kernel, n, busy) lo <= median <= hi.
+awk '{ sub(/#.*/, "") } $1 == "kernel" && NF == 7 { k = $2 " " $5 " " $7; v[FILENAME, k] = $3; keys[k] }
+     END { for (k in keys) { n++
+               if (!(v[ARGV[1], k] <= v[ARGV[2], k] && v[ARGV[2], k] <= v[ARGV[3], k])) exit 1 }
+           if (n < 6) exit 1 }' \
+    "$tmp/after2.lo.sgl" "$tmp/after2.sgl" "$tmp/after2.hi.sgl" ||
+    fail "a re-measured c lies outside its interval's ends (or too few points)"
 
 if command -v /usr/bin/python3 > /dev/null; then
     /usr/bin/python3 - "$tmp/drift.csv" "$base" "$tmp/probe.out" << 'EOF' || fail "drift.csv"
