@@ -7,8 +7,9 @@
  *            (sgl-probe --per-worker under the same quota) through
  *            sgl_runtime_set_params() and SGL_BALANCE_SPEED
  *   measured the same, split by the workers' rates that this run's trace
- *            measured in CALIB even runs under the quota before the timed
- *            rounds (every kernel's per-worker c of the machine file set
+ *            measured under the quota before the timed rounds, in CALIB
+ *            even runs and then REFINE rounds of CALIB runs at the split
+ *            so far (every kernel's per-worker c of the machine file set
  *            in their proportion): what a program gets that feeds its own
  *            trace back, free of the probe's conditions
  *   ideal    total work / total speed: T P / sum_i s_i, s_i worker i's
@@ -43,7 +44,7 @@
 enum { ALG_REDUCE, ALG_SORT, NALG };
 enum { REDUCE_BATCH = 4 };
 enum { M_FULL, M_EVEN, M_WEIGHTED, M_MEASURED, NMODE };
-enum { CALIB = 3 };
+enum { CALIB = 3, REFINE = 3 };
 static const char *const mode_names[NMODE] = {"full speed, even", "quota, even",
                                               "quota, probe weights",
                                               "quota, measured weights"};
@@ -266,33 +267,48 @@ int main(int argc, char **argv)
     }
     const size_t n[NALG] = {o.quick ? 2000000 : 100000000,
                             o.quick ? 1000000 : 10000000};
-    /* Calibration for the measured weights: CALIB even runs under the
-     * quota per algorithm, each worker's median rate, from rank 0's trace
-     * to every process (each builds the same parameters). */
+    /* Calibration for the measured weights, under the quota, per
+     * algorithm: CALIB even runs give each worker's rate (the median, from
+     * rank 0's trace to every process, so that each builds the same
+     * parameters); then REFINE rounds of CALIB runs split by the weights
+     * so far, each moving every worker's seconds per element halfway (in
+     * log) to the rate it had at that split. A memory-bound task's rates
+     * depend on the split itself (README, "Balance by measured speed"):
+     * the even split's rates overshoot, and this loop's fixed point is the
+     * split whose own rates give it back, where the workers finish
+     * together. */
     sgl_machine_t *measured[NALG] = {NULL, NULL};
     double cal[NALG][64];
     rc = set_quota(&o, rank, 1) ? SGL_EIO : SGL_OK;
-    if (!rc)
-        rc = sgl_runtime_set_balance(rt, SGL_BALANCE_WORKERS);
     for (int a = 0; !rc && a < NALG; a++) {
-        double each[CALIB][64];
-        for (int c = 0; !rc && c < CALIB; c++) {
-            struct job j = {a, n[a], 101 + (uint64_t)c};
-            rc = sgl_run(rt, job_main, &j, sizeof j);
-            if (!rc && rank == 0)
-                task_rates(rt, g_counts, each[c], p,
-                           a == ALG_REDUCE ? REDUCE_BATCH : 0);
+        for (int it = 0; !rc && it <= REFINE; it++) {
+            rc = sgl_runtime_set_balance(rt, it ? SGL_BALANCE_SPEED
+                                                : SGL_BALANCE_WORKERS);
+            if (!rc && it)
+                rc = sgl_runtime_set_params(rt, measured[a]);
+            double each[CALIB][64], med[64];
+            for (int c = 0; !rc && c < CALIB; c++) {
+                struct job j = {a, n[a], 101 + (uint64_t)(it * CALIB + c)};
+                rc = sgl_run(rt, job_main, &j, sizeof j);
+                if (!rc && rank == 0)
+                    task_rates(rt, g_counts, each[c], p,
+                               a == ALG_REDUCE ? REDUCE_BATCH : 0);
+            }
+            for (size_t w = 0; !rc && w < p; w++) {
+                double v[CALIB];
+                for (int c = 0; rank == 0 && c < CALIB; c++)
+                    v[c] = each[c][w];
+                med[w] = rank == 0 ? bench_median(v, CALIB) : 0;
+            }
+            if (!rc)
+                MPI_Bcast(med, (int)p, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+            for (size_t w = 0; !rc && w < p; w++)
+                cal[a][w] = it ? sqrt(cal[a][w] * med[w]) : med[w];
+            sgl_machine_free(measured[a]);
+            measured[a] = NULL;
+            if (!rc && !(measured[a] = measured_params(o.machine, cal[a], p)))
+                rc = SGL_EINVAL;
         }
-        for (size_t w = 0; !rc && w < p; w++) {
-            double v[CALIB];
-            for (int c = 0; rank == 0 && c < CALIB; c++)
-                v[c] = each[c][w];
-            cal[a][w] = rank == 0 ? bench_median(v, CALIB) : 0;
-        }
-        if (!rc)
-            MPI_Bcast(cal[a], (int)p, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-        if (!rc && !(measured[a] = measured_params(o.machine, cal[a], p)))
-            rc = SGL_EINVAL;
     }
     double t[NALG][NMODE][MAX_REPS], rate[NALG][NMODE][MAX_REPS][64];
     double sum[NALG][NMODE];
