@@ -555,10 +555,11 @@ static void raw_mpi_exchange(const sgl_machine_t *m, unsigned L, int rank,
  * each point a median of ktrials() timed runs (more at small sizes, where
  * a run is short and the box's noise large), taken in KPASSES passes over
  * all sizes and both tables, each run of a pass after one warm-up: this
- * box's speed moves in phases of seconds (the busy-2 sort 11.7 ns at 1e6
- * and 18.0 at 3e6 in one probe, 16.6 and 13.6 in the next), and a point
- * measured in one stretch inherits its phase, where a point measured in
- * three stretches takes the median over them; reductions
+ * box's speed moves in phases of seconds (the busy-2 sort at 16.5 ns per
+ * element at 3e5 and 11.7 at the next size, 1e6, in one probe; 15.4 and
+ * 16.6 in the next), and a point measured in one stretch inherits its
+ * phase, where a point measured in three stretches takes the median over
+ * them; reductions
  * and scans from cold caches (bench_flush_task() on every worker), sorts right
  * after the fill of a fresh vector, each as bench_main runs them. Two
  * tables:
