@@ -217,8 +217,11 @@ static int build_pred(const char *shape, sgl_machine_t *const *files,
 
 /* ---- the SGL side: programs run by the root ---- */
 
+/* What one sgl_run() of job_main does with the root's vectors. */
+enum job_step { JOB_CREATE, JOB_RUN, JOB_FREE };
+
 struct job {
-    int what; /* 0 create, 1 run algo, 2 free */
+    enum job_step what;
     int algo;
     size_t n;
     uint64_t seed;
@@ -232,13 +235,13 @@ static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
     (void)size;
     const struct job *j = arg;
     int rc = SGL_OK;
-    if (j->what == 0) {
+    if (j->what == JOB_CREATE) {
         rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM,
                              &j->seed, sizeof j->seed, &g_in);
         if (!rc && j->algo == A_SCAN)
             rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_NONE, NULL,
                                  0, &g_out);
-    } else if (j->what == 1) {
+    } else if (j->what == JOB_RUN) {
         double t0 = bench_now(), s;
         if (j->algo == A_REDUCE)
             rc = sgl_dvec_reduce(root, g_in, SGL_OP_SUM, 0, &s);
@@ -784,13 +787,13 @@ static int write_timeline(sgl_runtime_t *rt, const char *path, const int *want,
     for (int a = 0; a < NALGO && !rc; a++) {
         if (!want[a])
             continue;
-        struct job j = {0, a, n, 7};
+        struct job j = {JOB_CREATE, a, n, 7};
         if ((rc = sgl_run(rt, job_main, &j, sizeof j)) != SGL_OK)
             break;
-        j.what = 1;
+        j.what = JOB_RUN;
         rc = sgl_run(rt, job_main, &j, sizeof j);
         /* The vectors go whether or not the algorithm failed. */
-        j.what = 2;
+        j.what = JOB_FREE;
         int frc = sgl_run(rt, job_main, &j, sizeof j);
         rc = rc ? rc : frc;
     }
@@ -1361,7 +1364,7 @@ int main(int argc, char **argv)
                 break;
             }
             peer_fill(&p, 7 + (uint64_t)si);
-            struct job j = {0, a, n, 7 + (uint64_t)si};
+            struct job j = {JOB_CREATE, a, n, 7 + (uint64_t)si};
             if (a != A_PSRS)
                 rc = sgl_run(rt, job_main, &j, sizeof j);
             /* Rep 0 is the warm-up. */
@@ -1372,8 +1375,11 @@ int main(int argc, char **argv)
                  * and on this project's VM such memory came back 16-24x
                  * slower on 2 MiB pages (README, "Why a probe and a sweep
                  * differed"), which the model does not price. */
-                for (int w = 0; a == A_PSRS && w < 4 && !rc; w++) {
-                    j.what = w < 3 ? w : 0;
+                static const enum job_step untimed_sort[] = {
+                    JOB_CREATE, JOB_RUN, JOB_FREE, JOB_CREATE};
+                const size_t steps = sizeof untimed_sort / sizeof *untimed_sort;
+                for (size_t w = 0; a == A_PSRS && w < steps && !rc; w++) {
+                    j.what = untimed_sort[w];
                     j.seed = 100 + (uint64_t)k;
                     rc = sgl_run(rt, job_main, &j, sizeof j);
                 }
@@ -1389,7 +1395,7 @@ int main(int argc, char **argv)
                         MPI_Barrier(p.comm);
                 }
                 sgl_trace_clear(rt);
-                j.what = 1;
+                j.what = JOB_RUN;
                 rc = sgl_run(rt, job_main, &j, sizeof j);
                 if (rc)
                     break;
@@ -1426,7 +1432,7 @@ int main(int argc, char **argv)
                     lv[0].work += outside;
                 }
                 if (a == A_PSRS) {
-                    j.what = 2;
+                    j.what = JOB_FREE;
                     rc = sgl_run(rt, job_main, &j, sizeof j);
                 }
                 double t1 = NAN, t2 = NAN;
@@ -1453,7 +1459,7 @@ int main(int argc, char **argv)
                     repl[nrepl++] = rs;
             }
             if (a != A_PSRS && !rc) {
-                j.what = 2;
+                j.what = JOB_FREE;
                 rc = sgl_run(rt, job_main, &j, sizeof j);
             }
             sgl_trace_clear(rt);
