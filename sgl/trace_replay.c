@@ -130,11 +130,11 @@ static int step_cost(const struct replay *r, const struct rstep *s,
         max_up = fmax(max_up, c[1]);
         h = fmax(h, fmax(c[4], c[5]));
         const sgl_node_t *child = sgl_node_child(m, i);
-        double cost = direct ? 0 : c[2];
+        double own = direct ? 0 : c[2], cost = own;
         if (sgl_node_arity(child) > 0 &&
             (rc = child_master_cost(r, s->level + 1,
                                     sgl_node_first_worker(child), s->seq,
-                                    direct ? 0 : c[2], &cost)))
+                                    own, &cost)))
             return rc;
         children = fmax(children, cost);
     }
