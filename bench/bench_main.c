@@ -55,6 +55,7 @@
 #include "bench_csv.h"
 #include "bench_env.h"
 #include "cache_flush.h"
+#include "state_sensor.h"
 #include "peer_scan.h"
 #include "timing.h"
 
@@ -408,6 +409,9 @@ struct point {
     struct stats meas;
     double closed, replay, seq_pred;
     double closed_lo, closed_hi; /* on --params-lo / --params-hi */
+    /* The machine's state around the repetitions (state_sensor.h): the
+     * median sensed c(sum), and its drift from the priced one. */
+    double state_c, state_drift;
     double peer[4]; /* reduce: omp, read bound; scan: two-pass, omp scan;
                        psrs: std::sort, gnu parallel */
     /* The timed repetitions themselves (reps each, warm-up left out), for
@@ -467,7 +471,11 @@ static void print_point(const char *config, const struct point *pt)
  * rows of other algorithms; then closed_form_lo_s and closed_form_hi_s,
  * the closed form on --params-lo and --params-hi (sgl-probe --intervals:
  * every parameter at the low / high end of its 95% interval; the cost is
- * monotone in each, so they bound the prediction), empty without them. */
+ * monotone in each, so they bound the prediction), empty without them;
+ * then state_c_s, the median over the repetitions of c(sum) sensed right
+ * before each (state_sensor.h), and state_drift_rel, its drift from the
+ * c(sum) the configuration was priced by (state_c_s / priced - 1), empty
+ * where the sensor is off. */
 static const char *points_header =
     "config,shape,workers,ranks,threads_per_rank,oversubscribed,algo,"
     "n_elements,reps,median_s,min_s,max_s,q1_s,q3_s,closed_form_s,"
@@ -498,10 +506,12 @@ static int write_points(const char *path, const struct run_info *ri,
         for (int k = 0; k < 2 && off < sizeof header; k++)
             off += (size_t)snprintf(header + off, sizeof header - off,
                                     ",%s_median_s", peer_names[a][k]);
-    /* After the peers, so that no column moves: the prediction interval. */
+    /* After the peers, so that no column moves: the prediction interval,
+     * then the machine's state during the point. */
     if (off < sizeof header)
         snprintf(header + off, sizeof header - off,
-                 ",closed_form_lo_s,closed_form_hi_s");
+                 ",closed_form_lo_s,closed_form_hi_s,state_c_s,"
+                 "state_drift_rel");
     bench_csv_t c;
     if (bench_csv_open(&c, path, header, 1, err, sizeof err)) {
         fprintf(stderr, "bench_main: %s\n", err);
@@ -533,6 +543,8 @@ static int write_points(const char *path, const struct run_info *ri,
                 bench_csv_num(&c, a == p->algo ? p->peer[k] : NAN);
         bench_csv_num(&c, p->closed_lo);
         bench_csv_num(&c, p->closed_hi);
+        bench_csv_num(&c, p->state_c);
+        bench_csv_num(&c, p->state_drift);
         bench_csv_end(&c);
     }
     return bench_csv_close(&c);
@@ -1293,6 +1305,17 @@ int main(int argc, char **argv)
         for (int f = 0; f < nparams; f++)
             sgl_machine_free(ef[f]);
     }
+    /* The machine's state before each timed repetition, against the
+     * prices (bench/state_sensor.h). */
+    struct state_sensor sensor = {0};
+    double most = 0;
+    for (int si = 0; si < nsizes; si++)
+        most = fmax(most, sizes[si]);
+    if (!status && state_sensor_open(&sensor, rt, pred,
+                                     (size_t)(most / (double)workers),
+                                     p.threads, p.comm) &&
+        p.rank == 0)
+        fprintf(stderr, "bench_main: no state sensor: %s\n", sgl_last_error());
     if (p.rank == 0) {
         fprintf(stderr,
                 "bench_main: config %s: tree %s, %zu workers, %d ranks x %d "
@@ -1351,8 +1374,8 @@ int main(int argc, char **argv)
                     break;
                 }
             }
-            double repl[MAX_REPS];
-            int nrepl = 0;
+            double repl[MAX_REPS], sensed[MAX_REPS];
+            int nrepl = 0, nsensed = 0;
             p.n = n;
             p.lo = n * (size_t)p.rank / (size_t)p.ranks;
             p.hi = n * (size_t)(p.rank + 1) / (size_t)p.ranks;
@@ -1369,6 +1392,9 @@ int main(int argc, char **argv)
                 rc = sgl_run(rt, job_main, &j, sizeof j);
             /* Rep 0 is the warm-up. */
             for (int k = 0; k <= reps && !rc; k++) {
+                double c_now = k > 0 ? state_sensor_read(&sensor, rt) : NAN;
+                if (isfinite(c_now))
+                    sensed[nsensed++] = c_now;
                 /* Each sort right after an untimed one, as the probe
                  * measured c and as the peers run right after SGL: the
                  * peers' sorts leave SGL's memory freed for over a second,
@@ -1503,6 +1529,8 @@ int main(int argc, char **argv)
                         pt->lv_at = -1;
                     }
                 }
+                pt->state_c = nsensed ? median_of(sensed, nsensed) : NAN;
+                pt->state_drift = pt->state_c / sensor.ref - 1;
                 pt->closed_lo = pt->closed_hi = NAN;
                 if (pred_end[0] &&
                     predict_one(pred_end[0], a, (double)n, &r) == SGL_OK)
@@ -1516,9 +1544,10 @@ int main(int argc, char **argv)
                 work_done += fmax((double)n, 1e5);
                 fprintf(stderr,
                         "  %s: step %d of %d: %s n=%zu: %.3f ms median, "
-                        "%.1f s; ETA %.0f s\n",
+                        "c(sum) %+.0f%% of its price, %.1f s; ETA %.0f s\n",
                         config, step, nsteps, algo_names[a], n,
-                        pt->meas.med * 1e3, bench_now() - t0pt,
+                        pt->meas.med * 1e3, 100 * pt->state_drift,
+                        bench_now() - t0pt,
                         (bench_now() - t_first) * (work_all - work_done) /
                             work_done);
             }
@@ -1559,6 +1588,7 @@ int main(int argc, char **argv)
     }
     free(pts);
     free(argv0);
+    state_sensor_close(&sensor, rt);
     bench_flush_free();
     for (int f = 0; f < nparams; f++)
         sgl_machine_free(files[f]);

@@ -32,7 +32,11 @@
 # drift not measured), median_iqr_rel (the sweep's own (q3 - q1) /
 # median: above 10% the summary adds "noisy sweep" to a miss),
 # interval_points (points >= 1 ms with an interval), points_in_interval,
-# median_interval_width_rel ((hi - lo) / closed form).
+# median_interval_width_rel ((hi - lo) / closed form),
+# median_state_drift_rel (state_drift_rel of bench_main: c(sum) sensed
+# right before each repetition over the c(sum) the sweep was priced by,
+# - 1; a miss is also within drift when the prediction scaled by it comes
+# within 10%, or the measurement lies between the two).
 # With -v list=configs it prints only the configurations' names, in their
 # order, separated by spaces (bench/run hands them to plot.gp).
 # The file is RFC 4180 CSV (bench/bench_csv.h): quoted fields may hold
@@ -57,6 +61,7 @@
                 peer_col[++npeer] = i
         hasband = ("closed_form_lo_s" in col) && ("closed_form_hi_s" in col)
         hasdrift = ("closed_form_after_s" in col) && ("closed_form_after_rel_err" in col) && ("prediction_drift_rel" in col)
+        hasstate = ("state_drift_rel" in col)
         next
     }
     cfg = f[col["config"]]; algo = f[col["algo"]]; n = f[col["n_elements"]] + 0
@@ -96,6 +101,16 @@
             # |error| of a prediction between the probe's parameters and
             # the re-measured ones (0 if the measurement lies between)
             dr[ka, nd[ka]] = eb * ea <= 0 ? 0 : (abs(eb) < abs(ea) ? abs(eb) : abs(ea))
+            # the machine's state during the point (c(sum) sensed before
+            # each repetition against its price): granted the same way,
+            # the whole prediction scaled by it
+            if (hasstate && f[col["state_drift_rel"]] != "") {
+                sd = f[col["state_drift_rel"]] + 0
+                es = (1 + eb) * (1 + sd) - 1
+                rs = eb * es <= 0 ? 0 : (abs(eb) < abs(es) ? abs(eb) : abs(es))
+                if (rs < dr[ka, nd[ka]]) dr[ka, nd[ka]] = rs
+                dst[ka, ++nst[ka]] = sd
+            }
             # the sweep's own spread: the machine during the repetitions
             if (("q1_s" in col) && ("q3_s" in col) && med[k] > 0)
                 dq[ka, ++ndq[ka]] = (f[col["q3_s"]] - f[col["q1_s"]]) / med[k]
@@ -207,13 +222,15 @@ END {
     if (hasdrift || hasband || cells != "") {
       if (hasdrift) {
         print "\n== drift: median |error| of the closed form on the probe's parameters (error) and on those re-measured after"
-        print "   the sweep (error after), the prediction's own drift (after / probe - 1), the |error| left at the best"
-        print "   parameters between the two (beyond drift); medians over points >= 1 ms; a miss (error > 10%) is within"
-        print "   drift when beyond drift <= 10%, else the model's (or the probe's conditions'); spread: the sweep's own"
-        print "   (q3 - q1) / median, the machine during the repetitions (noisy above 10%: the verdict says so)"
-        printf "%-22s %-7s %7s %12s %12s %12s %13s %8s  %s\n", "config", "algo", "points", "error", "error after", "pred. drift", "beyond drift", "spread", "verdict"
+        print "   the sweep (error after), the prediction's own drift (after / probe - 1), the machine's state during the"
+        print "   sweep (state: c(sum) sensed right before each repetition, over the c(sum) the sweep was priced by, - 1),"
+        print "   the |error| left at the best prediction between the probe's and the re-measured parameters, or between"
+        print "   the probe's prediction and that prediction scaled by the state (beyond drift); medians over points"
+        print "   >= 1 ms; a miss (error > 10%) is within drift when beyond drift <= 10%, else the model's (or the probe's"
+        print "   conditions'); spread: the sweep's own (q3 - q1) / median (noisy above 10%: the verdict says so)"
+        printf "%-22s %-7s %7s %12s %12s %12s %8s %13s %8s  %s\n", "config", "algo", "points", "error", "error after", "pred. drift", "state", "beyond drift", "spread", "verdict"
       }
-        if (cells != "") print "config,algo,points,median_rel_err,median_rel_err_after,median_prediction_drift_rel,median_abs_rel_err,median_abs_prediction_drift,median_abs_rel_err_beyond_drift,verdict,median_iqr_rel,interval_points,points_in_interval,median_interval_width_rel" > cells
+        if (cells != "") print "config,algo,points,median_rel_err,median_rel_err_after,median_prediction_drift_rel,median_abs_rel_err,median_abs_prediction_drift,median_abs_rel_err_beyond_drift,verdict,median_iqr_rel,interval_points,points_in_interval,median_interval_width_rel,median_state_drift_rel" > cells
         for (c = 1; c <= ncfg; c++)
             for (a = 1; a <= nalgo; a++) {
                 ka = cfgs[c] SUBSEP algos[a]
@@ -221,18 +238,20 @@ END {
                 cnt = nd[ka] + 0
                 me = median(de, ka, cnt); ma = median(da, ka, cnt); md = median(dd, ka, cnt); ms = median(ds, ka, cnt)
                 mr = median(dr, ka, cnt); maa = median(daa, ka, cnt); mq = median(dq, ka, ndq[ka] + 0)
+                nsk = nst[ka] + 0; mst = nsk ? median(dst, ka, nsk) : 0
+                sst = nsk ? ", state " cpct(mst, 1) : ""
                 # |error| as the main table has it (ce: every point >= 1 ms)
                 mabs = median(ce, ka, nce[ka])
                 v = nce[ka] + 0 == 0 ? "no point >= 1 ms" : drift_verdict(cnt, mabs, mr)
                 nbk = nb[ka] + 0; mw = median(bw, ka, nbk)
                 if (v == "ok") t_ok++
                 noisy = (cnt && mq > 0.10) ? ", noisy" : ""
-                if (v == "miss within drift") { t_in++; l_in = l_in sprintf("%s %s %s (%s off, drift %s%s)", t_in > 1 ? ";" : "", cfgs[c], algos[a], cpct(mabs), cpct(ms, 1), noisy) }
-                else if (v ~ /^miss beyond/) { t_out++; l_out = l_out sprintf("%s %s %s (%s off, drift %s%s)", t_out > 1 ? ";" : "", cfgs[c], algos[a], cpct(mabs), cpct(ms, 1), noisy) }
+                if (v == "miss within drift") { t_in++; l_in = l_in sprintf("%s %s %s (%s off, drift %s%s%s)", t_in > 1 ? ";" : "", cfgs[c], algos[a], cpct(mabs), cpct(ms, 1), sst, noisy) }
+                else if (v ~ /^miss beyond/) { t_out++; l_out = l_out sprintf("%s %s %s (%s off, drift %s%s%s)", t_out > 1 ? ";" : "", cfgs[c], algos[a], cpct(mabs), cpct(ms, 1), sst, noisy) }
                 if (hasdrift)
-                printf "%-22s %-7s %7d %12s %12s %12s %13s %8s  %s%s\n", cfgs[c], algos[a], cnt, pct(nce[ka] + 0 ? mabs : -1), pct(cnt ? maa : -1), cnt ? spct(ms) : "      -", pct(cnt ? mr : -1), pct(cnt ? mq : -1), v, (cnt && mq > 0.10 && v != "ok") ? "; noisy sweep" : ""
+                printf "%-22s %-7s %7d %12s %12s %12s %8s %13s %8s  %s%s\n", cfgs[c], algos[a], cnt, pct(nce[ka] + 0 ? mabs : -1), pct(cnt ? maa : -1), cnt ? spct(ms) : "      -", nsk ? spct(mst) : "      -", pct(cnt ? mr : -1), pct(cnt ? mq : -1), v, (cnt && mq > 0.10 && v != "ok") ? "; noisy sweep" : ""
                 if (cells != "")
-                    printf "%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s\n", csvq(cfgs[c]), csvq(algos[a]), cnt, g6(cnt, me), g6(cnt, ma), g6(cnt, ms), g6(nce[ka] + 0, mabs), g6(cnt, md), g6(cnt, mr), v, g6(cnt, mq), nbk, nbk ? inb[ka] + 0 : "", g6(nbk, mw) > cells
+                    printf "%s,%s,%d,%s,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s,%s\n", csvq(cfgs[c]), csvq(algos[a]), cnt, g6(cnt, me), g6(cnt, ma), g6(cnt, ms), g6(nce[ka] + 0, mabs), g6(cnt, md), g6(cnt, mr), v, g6(cnt, mq), nbk, nbk ? inb[ka] + 0 : "", g6(nbk, mw), g6(nsk, mst) > cells
             }
         if (cells != "") close(cells)
         if (hasdrift) {

@@ -96,8 +96,19 @@ if len(pts) != 12:
     fail(f"points.csv: {len(pts)} rows, expected 12")
 # The interval's columns follow the peers', so no column moved; with the
 # same file as both ends they are the closed form, without them empty.
-if pheader[-2:] != ["closed_form_lo_s", "closed_form_hi_s"]:
-    fail(f"points.csv: the interval columns are not last: {pheader[-3:]}")
+# The machine's state follows them: sensed on the flat 1x2 (c(sum) of
+# the paper's file as the price), off on the two-level tree.
+if pheader[-4:] != ["closed_form_lo_s", "closed_form_hi_s", "state_c_s",
+                    "state_drift_rel"]:
+    fail(f"points.csv: the interval and state columns are not last: "
+         f"{pheader[-5:]}")
+for p in pts:
+    if p["config"] == "1x2":
+        c, d = float(p["state_c_s"]), float(p["state_drift_rel"])
+        if not (0 < c < 1e-6 and d > -1):
+            fail(f"points.csv 1x2 {p['algo']}: state {c!r}, drift {d!r}")
+    elif p["state_c_s"] or p["state_drift_rel"]:
+        fail(f"points.csv {p['config']}: a state on a two-level tree")
 for p in pts:
     want = (p["closed_form_s"],) * 2 if p["config"] == "1x2" else ("", "")
     if (p["closed_form_lo_s"], p["closed_form_hi_s"]) != want:

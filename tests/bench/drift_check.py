@@ -8,7 +8,13 @@ reached and can fail:
                               parameters re-measured after the sweep moved
                               by 29%: the machine moved as much
   miss beyond drift (model)   30% off while the re-measured prediction
-                              moved by 2%: the machine held still
+                              moved by 2%: the machine held still (and
+                              the state sensed during the sweep moved
+                              the other way)
+  miss within drift (state)   40% off, the re-measure 1% away, but c(sum)
+                              sensed before each repetition 35% below
+                              its price: the machine ran in another state
+                              during the sweep than around it
   no point >= 1 ms            only small points
   drift not measured          no re-measure for that configuration
 
@@ -40,14 +46,15 @@ POINT_COLS = ("config,shape,workers,ranks,threads_per_rank,oversubscribed,"
               "algo,n_elements,reps,median_s,min_s,max_s,q1_s,q3_s,"
               "closed_form_s,closed_form_rel_err,replay_s,replay_rel_err,"
               "closed_form_one_worker_s,omp_reduction_median_s,"
-              "closed_form_lo_s,closed_form_hi_s").split(",")
+              "closed_form_lo_s,closed_form_hi_s,state_c_s,"
+              "state_drift_rel").split(",")
 
 
 def fail(msg):
     sys.exit("not ok: " + msg)
 
 
-def point(config, algo, n, med, closed):
+def point(config, algo, n, med, closed, state=None):
     # the scan cell's repetitions spread 50% (q1 .. q3): a noisy sweep
     lo, hi = (0.8 * med, 1.3 * med) if algo == "scan" else (med, med)
     return {"config": config, "shape": "rank:2 core:[1,2]", "workers": 2,
@@ -59,19 +66,26 @@ def point(config, algo, n, med, closed):
             "replay_rel_err": 0, "closed_form_one_worker_s": closed,
             "omp_reduction_median_s": med if algo == "reduce" else "",
             # a 95% interval of +-10% around the closed form
-            "closed_form_lo_s": 0.9 * closed, "closed_form_hi_s": 1.1 * closed}
+            "closed_form_lo_s": 0.9 * closed, "closed_form_hi_s": 1.1 * closed,
+            # the sensed c(sum) and its drift from a price of 0.4 ns
+            "state_c_s": "" if state is None else 0.4e-9 * (1 + state),
+            "state_drift_rel": "" if state is None else state}
 
 
-# (config, algo, n, measured, closed form, closed form after); after None:
-# no re-measure.
+# (config, algo, n, measured, closed form, closed form after[, state
+# drift]); after None: no re-measure.
 CASES = [
     # miss within drift: +27%, the re-measured prediction 29% lower
     ("1x1", "reduce", 1000000, 1.0e-3, 1.27e-3, 0.9017e-3),
     ("1x1", "reduce", 3000000, 3.0e-3, 3.81e-3, 2.7051e-3),
     ("1x1", "reduce", 1000, 1.0e-6, 3.0e-6, 3.0e-6),  # < 1 ms: left out
     # miss beyond drift (model): +30%, the prediction moved by 2%
-    (ODD, "scan", 1000000, 2.0e-3, 2.6e-3, 2.548e-3),
-    (ODD, "scan", 3000000, 6.0e-3, 7.8e-3, 7.644e-3),
+    # (the state moved up: a slower machine, no excuse for a high price)
+    (ODD, "scan", 1000000, 2.0e-3, 2.6e-3, 2.548e-3, 0.2),
+    (ODD, "scan", 3000000, 6.0e-3, 7.8e-3, 7.644e-3, 0.2),
+    # miss within drift by the state: +40%, the re-measure -0.7%, c(sum)
+    # during the sweep 35% below its price
+    ("1x2", "reduce", 10000000, 1.4e-3, 1.96e-3, 1.946e-3, -0.35),
     # ok: 5% off
     ("2x1", "psrs", 1000000, 10.0e-3, 10.5e-3, 11.0e-3),
     # no point >= 1 ms
@@ -80,6 +94,7 @@ CASES = [
     ("other", "scan", 1000000, 2.0e-3, 3.0e-3, None),
 ]
 WANT = {("1x1", "reduce"): "miss within drift",
+        ("1x2", "reduce"): "miss within drift",
         (ODD, "scan"): "miss beyond drift (model)",
         ("2x1", "psrs"): "ok",
         ("2x1", "reduce"): "no point >= 1 ms",
@@ -114,12 +129,12 @@ rep = os.path.join(tmp, "repredict.csv")
 drift = os.path.join(tmp, "drift.csv")
 cells = os.path.join(tmp, "cells.csv")
 write_csv(points, POINT_COLS,
-          [point(c, a, n, m, cf) for c, a, n, m, cf, _ in CASES])
+          [point(*case[:5], *case[6:]) for case in CASES])
 write_csv(rep, ["config", "algo", "n_elements", "closed_form_s",
                 "closed_form_after_s"],
           [{"config": c, "algo": a, "n_elements": n, "closed_form_s": cf,
             "closed_form_after_s": af}
-           for c, a, n, m, cf, af in CASES if af is not None])
+           for c, a, n, m, cf, af, *_ in CASES if af is not None])
 dhead = ("label,base_file,base_date,date,parameter,level,kernel,n_elements,"
          "busy,unit,before,after,rel_change").split(",")
 drows = [
@@ -148,7 +163,7 @@ with open(points, encoding="utf-8") as f:
 for o, n in zip(old[1:], joined.splitlines()[1:]):
     if not n.startswith(o + ","):
         fail("a record changed in the join: %r -> %r" % (o, n))
-for (c, a, n, m, cf, af), p in zip(CASES, pts):
+for (c, a, n, m, cf, af, *_), p in zip(CASES, pts):
     if p["config"] != c:
         fail("config %r came back as %r" % (c, p["config"]))
     if af is None:
@@ -181,6 +196,11 @@ for r in crow:
                     "median_abs_rel_err_beyond_drift"):
             float(r[col])
 within = [r for r in crow if r["verdict"] == "miss within drift"][0]
+state = [r for r in crow if r["config"] == "1x2"][0]
+if abs(float(state["median_state_drift_rel"]) + 0.35) > 1e-6 or \
+        float(state["median_abs_rel_err_beyond_drift"]) != 0 or \
+        within["median_state_drift_rel"] != "":
+    fail("state columns of cells.csv: %r, %r" % (state, within))
 if abs(float(within["median_abs_rel_err"]) - 0.27) > 1e-4 or \
         abs(float(within["median_prediction_drift_rel"]) + 0.29) > 1e-3 or \
         float(within["median_abs_rel_err_beyond_drift"]) != 0:
@@ -205,10 +225,11 @@ if band[("2x1", "psrs")][:2] != ("1", "1") or \
     fail("interval columns of cells.csv: %r" % band)
 if "== prediction interval" not in summary or "1 of 1" not in summary:
     fail("no prediction interval section:\n" + summary)
-tally = ("cells with points >= 1 ms and a re-measure: 3; goal met: 1; "
-         "misses within drift: 1 (1x1 reduce (27.0%% off, drift -29.0%%)); "
-         "beyond drift (model): 1 (%s scan (30.0%% off, drift -2.0%%, noisy))"
-         % ODD)
+tally = ("cells with points >= 1 ms and a re-measure: 4; goal met: 1; "
+         "misses within drift: 2 (1x1 reduce (27.0%% off, drift -29.0%%); "
+         "1x2 reduce (40.0%% off, drift -0.7%%, state -35.0%%)); "
+         "beyond drift (model): 1 (%s scan (30.0%% off, drift -2.0%%, "
+         "state +20.0%%, noisy))" % ODD)
 if tally not in summary:
     fail("no tally %r in:\n%s" % (tally, summary))
 for v in WANT.values():
@@ -231,7 +252,7 @@ with open(bad, "w") as f:
     f.write("config,algo,n_elements,closed_form_s,closed_form_after_s\n"
             "1x1,reduce,1000000,1.27e-3,fast\n")
 write_csv(points, POINT_COLS,
-          [point(c, a, n, m, cf) for c, a, n, m, cf, _ in CASES])
+          [point(*case[:5], *case[6:]) for case in CASES])
 refused([*AWK_DRIFT, bad, points], "'fast' is not a number",
         "non-numeric re-prediction")
 with open(bad, "w") as f:
