@@ -28,15 +28,16 @@
 # algo, points, median_rel_err, median_rel_err_after (signed),
 # median_prediction_drift_rel (signed), median_abs_rel_err,
 # median_abs_prediction_drift, median_abs_rel_err_beyond_drift, verdict
-# (ok, miss within drift, miss beyond drift (model), no point >= 1 ms,
+# (ok, miss within drift, miss within drift (state), miss beyond drift
+# (model), no point >= 1 ms,
 # drift not measured), median_iqr_rel (the sweep's own (q3 - q1) /
 # median: above 10% the summary adds "noisy sweep" to a miss),
 # interval_points (points >= 1 ms with an interval), points_in_interval,
 # median_interval_width_rel ((hi - lo) / closed form),
 # median_state_drift_rel (state_drift_rel of bench_main: c(sum) sensed
 # right before each repetition over the c(sum) the sweep was priced by,
-# - 1; a miss is also within drift when the prediction scaled by it comes
-# within 10%, or the measurement lies between the two).
+# - 1; a miss is "within drift (state)" when only the prediction scaled
+# by it comes within 10%, or the measurement lies between the two).
 # With -v list=configs it prints only the configurations' names, in their
 # order, separated by spaces (bench/run hands them to plot.gp).
 # The file is RFC 4180 CSV (bench/bench_csv.h): quoted fields may hold
@@ -101,6 +102,7 @@
             # |error| of a prediction between the probe's parameters and
             # the re-measured ones (0 if the measurement lies between)
             dr[ka, nd[ka]] = eb * ea <= 0 ? 0 : (abs(eb) < abs(ea) ? abs(eb) : abs(ea))
+            drm[ka, nd[ka]] = dr[ka, nd[ka]]
             # the machine's state during the point (c(sum) sensed before
             # each repetition against its price): granted the same way,
             # the whole prediction scaled by it
@@ -141,10 +143,15 @@ function spct(x) { return sprintf("%+6.1f%%", 100 * x) }
 function cpct(x, sign) { return x < 0 && !sign ? "-" : sprintf(sign ? "%+.1f%%" : "%.1f%%", 100 * x) }
 # The drift verdict of a cell: E the median |error| on the probe's
 # parameters, R the median error left once the drift is granted.
-function drift_verdict(cnt, e, r) {
+# R the error left once the state sensed during the sweep is granted too:
+# a miss only the state accounts for is "within drift (state)" (the sum
+# ran at another speed in the sweep than priced: the machine's state, or
+# the sweep's conditions against the probe's).
+function drift_verdict(cnt, e, rm, r) {
     if (cnt == 0) return "drift not measured"
     if (e <= 0.10) return "ok"
-    return r <= 0.10 ? "miss within drift" : "miss beyond drift (model)"
+    if (rm <= 0.10) return "miss within drift"
+    return r <= 0.10 ? "miss within drift (state)" : "miss beyond drift (model)"
 }
 function g6(cnt, x) { return cnt ? sprintf("%.6g", x) : "" }
 function csvq(s) { if (s ~ /[",\n]/) { gsub(/"/, "\"\"", s); s = "\"" s "\"" } return s }
@@ -226,8 +233,10 @@ END {
         print "   sweep (state: c(sum) sensed right before each repetition, over the c(sum) the sweep was priced by, - 1),"
         print "   the |error| left at the best prediction between the probe's and the re-measured parameters, or between"
         print "   the probe's prediction and that prediction scaled by the state (beyond drift); medians over points"
-        print "   >= 1 ms; a miss (error > 10%) is within drift when beyond drift <= 10%, else the model's (or the probe's"
-        print "   conditions'); spread: the sweep's own (q3 - q1) / median (noisy above 10%: the verdict says so)"
+        print "   >= 1 ms; a miss (error > 10%) is within drift when beyond drift <= 10% (\"(state)\": only with the state"
+        print "   granted: the sum ran at another speed in the sweep than priced, by the machine's state or the sweep's"
+        print "   conditions), else the model's (or the probe's conditions'); spread: the sweep's own (q3 - q1) / median"
+        print "   (noisy above 10%: the verdict says so)"
         printf "%-22s %-7s %7s %12s %12s %12s %8s %13s %8s  %s\n", "config", "algo", "points", "error", "error after", "pred. drift", "state", "beyond drift", "spread", "verdict"
       }
         if (cells != "") print "config,algo,points,median_rel_err,median_rel_err_after,median_prediction_drift_rel,median_abs_rel_err,median_abs_prediction_drift,median_abs_rel_err_beyond_drift,verdict,median_iqr_rel,interval_points,points_in_interval,median_interval_width_rel,median_state_drift_rel" > cells
@@ -242,11 +251,11 @@ END {
                 sst = nsk ? ", state " cpct(mst, 1) : ""
                 # |error| as the main table has it (ce: every point >= 1 ms)
                 mabs = median(ce, ka, nce[ka])
-                v = nce[ka] + 0 == 0 ? "no point >= 1 ms" : drift_verdict(cnt, mabs, mr)
+                v = nce[ka] + 0 == 0 ? "no point >= 1 ms" : drift_verdict(cnt, mabs, median(drm, ka, cnt), mr)
                 nbk = nb[ka] + 0; mw = median(bw, ka, nbk)
                 if (v == "ok") t_ok++
                 noisy = (cnt && mq > 0.10) ? ", noisy" : ""
-                if (v == "miss within drift") { t_in++; l_in = l_in sprintf("%s %s %s (%s off, drift %s%s%s)", t_in > 1 ? ";" : "", cfgs[c], algos[a], cpct(mabs), cpct(ms, 1), sst, noisy) }
+                if (v ~ /^miss within/) { t_in++; l_in = l_in sprintf("%s %s %s (%s off, drift %s%s%s)", t_in > 1 ? ";" : "", cfgs[c], algos[a], cpct(mabs), cpct(ms, 1), sst, noisy) }
                 else if (v ~ /^miss beyond/) { t_out++; l_out = l_out sprintf("%s %s %s (%s off, drift %s%s%s)", t_out > 1 ? ";" : "", cfgs[c], algos[a], cpct(mabs), cpct(ms, 1), sst, noisy) }
                 if (hasdrift)
                 printf "%-22s %-7s %7d %12s %12s %12s %8s %13s %8s  %s%s\n", cfgs[c], algos[a], cnt, pct(nce[ka] + 0 ? mabs : -1), pct(cnt ? maa : -1), cnt ? spct(ms) : "      -", nsk ? spct(mst) : "      -", pct(cnt ? mr : -1), pct(cnt ? mq : -1), v, (cnt && mq > 0.10 && v != "ok") ? "; noisy sweep" : ""

@@ -94,7 +94,7 @@ CASES = [
     ("other", "scan", 1000000, 2.0e-3, 3.0e-3, None),
 ]
 WANT = {("1x1", "reduce"): "miss within drift",
-        ("1x2", "reduce"): "miss within drift",
+        ("1x2", "reduce"): "miss within drift (state)",
         (ODD, "scan"): "miss beyond drift (model)",
         ("2x1", "psrs"): "ok",
         ("2x1", "reduce"): "no point >= 1 ms",
