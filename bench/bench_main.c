@@ -55,8 +55,8 @@
 #include "bench_csv.h"
 #include "bench_env.h"
 #include "cache_flush.h"
-#include "state_sensor.h"
 #include "peer_scan.h"
+#include "state_sensor.h"
 #include "timing.h"
 
 #include <sgl/algorithms.h>
@@ -1542,12 +1542,15 @@ int main(int argc, char **argv)
                 fflush(stdout);
                 step++;
                 work_done += fmax((double)n, 1e5);
+                char state[48] = "";
+                if (isfinite(pt->state_drift))
+                    snprintf(state, sizeof state, ", c(sum) %+.0f%% of its price",
+                             100 * pt->state_drift);
                 fprintf(stderr,
-                        "  %s: step %d of %d: %s n=%zu: %.3f ms median, "
-                        "c(sum) %+.0f%% of its price, %.1f s; ETA %.0f s\n",
+                        "  %s: step %d of %d: %s n=%zu: %.3f ms median%s, "
+                        "%.1f s; ETA %.0f s\n",
                         config, step, nsteps, algo_names[a], n,
-                        pt->meas.med * 1e3, 100 * pt->state_drift,
-                        bench_now() - t0pt,
+                        pt->meas.med * 1e3, state, bench_now() - t0pt,
                         (bench_now() - t_first) * (work_all - work_done) /
                             work_done);
             }
