@@ -1544,7 +1544,8 @@ int main(int argc, char **argv)
                 work_done += fmax((double)n, 1e5);
                 char state[48] = "";
                 if (isfinite(pt->state_drift))
-                    snprintf(state, sizeof state, ", c(sum) %+.0f%% of its price",
+                    snprintf(state, sizeof state,
+                             ", c(sum) %+.0f%% of its price",
                              100 * pt->state_drift);
                 fprintf(stderr,
                         "  %s: step %d of %d: %s n=%zu: %.3f ms median%s, "
