@@ -1,6 +1,5 @@
 /* The cache-flushing task of flush_task.h. */
 #include <stdlib.h>
-#include <string.h>
 
 #include "cache_flush.h"
 #include "flush_task.h"
@@ -18,12 +17,11 @@ int bench_flush_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         buf = NULL;
         return SGL_OK;
     }
-    if (!buf && !(buf = malloc(bytes)))
+    if (!buf && !(buf = calloc(bytes, 1)))
         return sgl_error_set(SGL_ENOMEM, "out of memory flushing caches "
                                          "(%zu bytes on worker %zu)",
                              bytes, sgl_ctx_first_worker(ctx));
-    memset(buf, ++v, bytes);
-    __asm__ volatile("" ::"r"(buf) : "memory");
+    bench_evict(buf, bytes, ++v);
     return SGL_OK;
 }
 
