@@ -142,11 +142,11 @@ function pct(x) { return x < 0 ? "      -" : sprintf("%6.1f%%", 100 * x) }
 function spct(x) { return sprintf("%+6.1f%%", 100 * x) }
 function cpct(x, sign) { return x < 0 && !sign ? "-" : sprintf(sign ? "%+.1f%%" : "%.1f%%", 100 * x) }
 # The drift verdict of a cell: E the median |error| on the probe's
-# parameters, R the median error left once the drift is granted.
-# R the error left once the state sensed during the sweep is granted too:
-# a miss only the state accounts for is "within drift (state)" (the sum
-# ran at another speed in the sweep than priced: the machine's state, or
-# the sweep's conditions against the probe's).
+# parameters, RM the median error left once the re-measure's drift is
+# granted, R once the state sensed during the sweep is granted too. A
+# miss only the state accounts for is "within drift (state)": the sum ran
+# at another speed in the sweep than priced, by the machine's state or by
+# the sweep's conditions against the probe's.
 function drift_verdict(cnt, e, rm, r) {
     if (cnt == 0) return "drift not measured"
     if (e <= 0.10) return "ok"
