@@ -64,6 +64,7 @@
 #include "probe_fit.h"
 #include "probe_workers.h"
 #include "timing.h"
+#include "trace_step.h"
 
 #define MAX_SIZES 32
 #define TRIALS 5
@@ -651,27 +652,6 @@ struct kjob {
     struct kernels *k;
 };
 
-/* The slowest child's task time, per element of its block, in the level-0
- * superstep number @p which of the trace (negative: from the end). */
-static double step_per_element(sgl_runtime_t *rt, long which,
-                               const size_t *counts, double per)
-{
-    size_t steps[64], ns = 0;
-    sgl_trace_step_t st;
-    for (size_t q = 0; q < sgl_trace_steps(rt) && ns < 64; q++)
-        if (sgl_trace_step(rt, q, &st) == SGL_OK && st.level == 0)
-            steps[ns++] = q;
-    long at = which >= 0 ? which : (long)ns + which;
-    if (at < 0 || at >= (long)ns ||
-        sgl_trace_step(rt, steps[at], &st) != SGL_OK)
-        return NAN;
-    double worst = 0;
-    for (unsigned i = 0; i < st.children; i++)
-        if (counts[i] > 0)
-            worst = fmax(worst, st.child_time[i] / ((double)counts[i] * per));
-    return worst;
-}
-
 /* Median of TRIALS runs (after a warm-up) of reduce, product, scan and
  * offset (the last only with several workers). Each trial runs every
  * kernel once, so that a change in the host's load moves them alike: the
@@ -708,10 +688,11 @@ static int kernels_stream(sgl_ctx_t *root, sgl_runtime_t *rt,
                                      0, &res);
             double el = bench_now() - a;
             if (t >= 0)
-                tr[w][t] = many ? step_per_element(rt, what[w] == K_SCAN ||
-                                                           what[w] == K_OFFSET,
-                                                   sgl_dvec_counts(x), 1)
-                                : el / (double)j->n;
+                tr[w][t] =
+                    many ? bench_step_per_element(
+                               rt, what[w] == K_SCAN || what[w] == K_OFFSET,
+                               sgl_dvec_counts(x), 1)
+                         : el / (double)j->n;
         }
     }
     for (int w = 0; !rc && w < nw; w++)
@@ -750,9 +731,9 @@ static int kernels_sort(sgl_ctx_t *root, sgl_runtime_t *rt,
         double el = bench_now() - a;
         if (!rc && t >= 0) {
             if (many) {
-                ts[t] = step_per_element(rt, 0, before, 1);
-                tm[t] = step_per_element(rt, -1, sgl_dvec_counts(v),
-                                         log2((double)j->workers));
+                ts[t] = bench_step_per_element(rt, 0, before, 1);
+                tm[t] = bench_step_per_element(rt, -1, sgl_dvec_counts(v),
+                                               log2((double)j->workers));
             } else {
                 ts[t] = el / (double)j->n;
             }

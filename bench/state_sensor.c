@@ -6,6 +6,7 @@
 
 #include "cache_flush.h"
 #include "timing.h"
+#include "trace_step.h"
 
 /* Elements per worker: a size of the probe's kernel tables where the two
  * states differ most (c(sum) at 3e6 per worker on core:2: 0.24 ns per
@@ -40,26 +41,6 @@ static int sensor_main(sgl_ctx_t *root, const void *arg, size_t size)
     if (!rc && s->workers == 1)
         s->one = (bench_now() - t0) / (double)s->per_worker;
     return rc;
-}
-
-/* The slowest worker's task time per element in the first root superstep
- * of the trace (the reduction's pardo), as the probe reads c(sum) with
- * several workers. NAN if the trace has none. */
-static double slowest_per_element(sgl_runtime_t *rt, const size_t *counts)
-{
-    sgl_trace_step_t st;
-    for (size_t q = 0; q < sgl_trace_steps(rt); q++) {
-        if (sgl_trace_step(rt, q, &st) != SGL_OK || st.level != 0)
-            continue;
-        double worst = NAN;
-        for (unsigned i = 0; i < st.children; i++)
-            if (counts[i] > 0) {
-                double c = st.child_time[i] / (double)counts[i];
-                worst = isnan(worst) || c > worst ? c : worst;
-            }
-        return worst;
-    }
-    return NAN;
 }
 
 int state_sensor_open(struct state_sensor *s, sgl_runtime_t *rt,
@@ -108,8 +89,9 @@ double state_sensor_read(struct state_sensor *s, sgl_runtime_t *rt)
     MPI_Comm_rank(s->comm, &rank);
     if (rank != 0)
         return NAN;
-    return s->workers == 1 ? s->one
-                           : slowest_per_element(rt, sgl_dvec_counts(s->vec));
+    return s->workers == 1
+               ? s->one
+               : bench_step_per_element(rt, 0, sgl_dvec_counts(s->vec), 1);
 }
 
 void state_sensor_close(struct state_sensor *s, sgl_runtime_t *rt)
