@@ -26,29 +26,12 @@ static inline void bench_evict(unsigned char *buf, size_t bytes,
     __asm__ volatile("" ::"r"(buf) : "memory");
 }
 
-static unsigned char *bench_flush_buf;
-
-/* Evict the caches with @p threads threads (the process's workers). */
-static inline void bench_flush_caches(int threads)
-{
-    if (!bench_flush_buf)
-        bench_flush_buf = calloc(BENCH_FLUSH_BYTES, 1);
-    if (!bench_flush_buf)
-        return;
-    static unsigned char v;
-    unsigned char val = ++v;
-    int nt = threads > 0 ? threads : 1;
-    size_t chunk = BENCH_FLUSH_BYTES / (size_t)nt;
-#pragma omp parallel for schedule(static, 1) num_threads(nt)
-    for (int t = 0; t < nt; t++)
-        bench_evict(bench_flush_buf + (size_t)t * chunk, chunk, val);
-}
+/* Evict the caches with @p threads threads (the process's workers),
+ * over a buffer of BENCH_FLUSH_BYTES allocated on the first call, one per
+ * process (cache_flush.c). */
+void bench_flush_caches(int threads);
 
 /* Free the buffer (at exit, for leak checkers). */
-static inline void bench_flush_free(void)
-{
-    free(bench_flush_buf);
-    bench_flush_buf = NULL;
-}
+void bench_flush_free(void);
 
 #endif

@@ -102,5 +102,4 @@ void state_sensor_close(struct state_sensor *s, sgl_runtime_t *rt)
         (void)sgl_run(rt, sensor_main, &op, sizeof op);
     }
     s->per_worker = 0;
-    bench_flush_free();
 }
