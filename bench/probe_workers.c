@@ -1,15 +1,23 @@
 /* Per-worker c (sgl-probe --per-worker). Every worker of the probed tree
- * runs the kernel at once, on an even block of its own, as the algorithms
- * run it (a worker under a CPU quota, on a slower host or a busier socket
+ * runs the kernel at once, on a block of its own, as the algorithms run
+ * it (a worker under a CPU quota, on a slower host or a busier socket
  * shows then as it will run); its c is its own task time over its block,
  * read from the trace of the master just above it and gathered from every
  * process:
  *   sum   sgl_dvec_reduce(SUM): the workers' pardo
  *   sort  sgl_dvec_sort: PSRS's first step (the local sort and sampling)
- * Each c is the median of the trials; task times are durations on one
- * clock, so nothing here assumes the processes share a clock. The blocks
- * are even whatever the runtime's balance: the runtime is set to
- * SGL_BALANCE_WORKERS for the measurement and restored after. */
+ * First on even blocks, then in PW_REFINE rounds on blocks split by the
+ * c so far, each moving every worker's c halfway (in log) to the one it
+ * had there. On even blocks a slow worker runs on alone once the others
+ * are done, and a memory-bound kernel runs faster alone (on this VM
+ * 1.5x): its c would come out as if the others never ran. The rounds
+ * converge to the split where all finish together, with every worker
+ * running throughout, which is where a split by these c runs. Each c is a
+ * median over trials; task times are durations on one clock, so nothing
+ * here assumes the processes share a clock. The runtime is set to
+ * SGL_BALANCE_WORKERS for the even trials, then given parameters with
+ * the c so far and SGL_BALANCE_SPEED; its balance is restored after, the
+ * parameters are left (sgl-probe runs nothing after this). */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -23,8 +31,11 @@
 const char *const probe_worker_kernels[PW_KERNELS] = {"sum", "sort"};
 
 #define PW_TRIALS 5
+enum { PW_REFINE = 3, PW_REFINE_TRIALS = 3 };
 
-__extension__ typedef unsigned __int128 u128;
+/* Each worker's block in the last run, as the root created it (rank 0;
+ * broadcast after the run). */
+static uint64_t *pw_counts;
 
 struct pw_job {
     size_t n; /* the whole vector */
@@ -41,6 +52,8 @@ static int pw_main(sgl_ctx_t *root, const void *arg, size_t size)
     double r;
     int rc = sgl_dvec_create(root, SGL_F64, 0, j->n, SGL_FILL_RANDOM, &seed,
                              sizeof seed, &v);
+    for (size_t w = 0; !rc && w < sgl_ctx_workers(root); w++)
+        pw_counts[w] = sgl_dvec_counts(v)[w];
     if (!rc)
         rc = j->kernel == PW_SUM ? sgl_dvec_reduce(root, v, SGL_OP_SUM, 0, &r)
                                  : sgl_dvec_sort(root, v, NULL);
@@ -69,8 +82,9 @@ static const sgl_node_t *master_of(const sgl_machine_t *m, unsigned level,
 /* From this process's trace: each worker's task time in the superstep
  * that ran its kernel (the first one its master recorded after the trace
  * was cleared, the vector's creation being the superstep before: the
- * second), over its block; -1 for the workers of other processes. */
-static void read_trace(sgl_runtime_t *rt, size_t n, double *t)
+ * second), over its block (pw_counts); -1 for the workers of other
+ * processes. */
+static void read_trace(sgl_runtime_t *rt, double *t)
 {
     const sgl_machine_t *m = sgl_runtime_machine(rt);
     size_t p = sgl_machine_workers(m);
@@ -91,9 +105,7 @@ static void read_trace(sgl_runtime_t *rt, size_t n, double *t)
              * kernel's. */
             if (seen[w]++ != 1)
                 continue;
-            size_t first = (size_t)(((u128)n * w) / p);
-            size_t end = (size_t)(((u128)n * (w + 1)) / p);
-            t[w] = st.child_time[i] / (double)(end - first);
+            t[w] = st.child_time[i] / (double)pw_counts[w];
         }
     }
     free(seen);
@@ -112,6 +124,57 @@ static size_t block_for(double seconds, double c, size_t workers)
     return n > (double)lo ? (size_t)n : lo;
 }
 
+/* @ntrials runs of kernel @k on @n elements in all, split as the runtime
+ * splits; each worker's c of trial i into @t[w * @stride + i] (every
+ * process). */
+static int run_trials(sgl_runtime_t *rt, int k, size_t n, int ntrials,
+                      uint64_t seed, double *t, size_t stride, double *one)
+{
+    size_t p = sgl_machine_workers(sgl_runtime_machine(rt));
+    int rc = SGL_OK;
+    for (int trial = 0; !rc && trial < ntrials; trial++) {
+        struct pw_job j = {n, k, seed + (uint64_t)trial};
+        sgl_trace_clear(rt);
+        rc = sgl_run(rt, pw_main, &j, sizeof j);
+        if (rc)
+            break;
+        MPI_Bcast(pw_counts, (int)p, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+        read_trace(rt, one);
+        MPI_Allreduce(MPI_IN_PLACE, one, (int)p, MPI_DOUBLE, MPI_MAX,
+                      MPI_COMM_WORLD);
+        for (size_t w = 0; w < p; w++)
+            t[w * stride + (size_t)trial] = one[w];
+    }
+    return rc;
+}
+
+/* The runtime splits by @c from now on: every measured kernel's
+ * per-worker c set to @c, so that the workers' overall speeds (the
+ * geometric mean over the kernels) are @c's, whatever kernel the runtime
+ * kept from an earlier call. Every process passes the same @c. */
+static int split_by(sgl_runtime_t *rt, const double *c, size_t p)
+{
+    const char *shape = sgl_machine_shape(sgl_runtime_machine(rt));
+    sgl_machine_opts_t mo;
+    sgl_machine_opts_default(&mo);
+    mo.keep_single = 1;
+    sgl_machine_t *m = NULL;
+    int rc = shape ? sgl_machine_from_shape(shape, &mo, &m)
+                   : sgl_error_set(SGL_EINVAL, "sgl-probe: --per-worker "
+                                               "needs a tree that a shape "
+                                               "string describes");
+    for (int k = 0; !rc && k < PW_KERNELS; k++)
+        for (size_t w = 0; !rc && w < p; w++)
+            rc = sgl_machine_set_worker_kernel(m, w, probe_worker_kernels[k],
+                                               c[w]);
+    if (!rc)
+        rc = sgl_runtime_set_params(rt, m);
+    if (!rc)
+        rc = sgl_runtime_set_balance(rt, SGL_BALANCE_SPEED);
+    sgl_machine_free(m);
+    return rc;
+}
+
 int probe_workers(sgl_runtime_t *rt, int quick, const double *c_hint,
                   struct worker_c *ret)
 {
@@ -126,48 +189,58 @@ int probe_workers(sgl_runtime_t *rt, int quick, const double *c_hint,
     for (int k = 0; k < PW_KERNELS; k++)
         ret->n[k] = (size_t)n[k];
     ret->trials = PW_TRIALS;
+    ret->rounds = PW_REFINE;
     sgl_balance_t was = sgl_runtime_balance(rt);
-    int rc = sgl_runtime_set_balance(rt, SGL_BALANCE_WORKERS);
     double *t = malloc(p * PW_TRIALS * sizeof *t);
     double *one = malloc(p * sizeof *one);
-    int ok = t && one;
+    pw_counts = malloc(p * sizeof *pw_counts);
+    int ok = t && one && pw_counts;
     for (int k = 0; k < PW_KERNELS; k++)
         ok &= (ret->c[k] = malloc(p * sizeof *ret->c[k])) != NULL;
-    if (!ok && !rc)
-        rc = sgl_error_set(SGL_ENOMEM, "sgl-probe: out of memory");
+    int rc = ok ? SGL_OK
+                : sgl_error_set(SGL_ENOMEM, "sgl-probe: out of memory");
     for (int k = 0; !rc && k < PW_KERNELS; k++) {
-        for (int trial = -1; !rc && trial < PW_TRIALS; trial++) {
-            struct pw_job j = {ret->n[k] * p, k, 7 + (uint64_t)(trial + 1)};
-            sgl_trace_clear(rt);
-            rc = sgl_run(rt, pw_main, &j, sizeof j);
-            if (rc || trial < 0) /* the first run warms up */
-                continue;
-            read_trace(rt, j.n, one);
-            MPI_Allreduce(MPI_IN_PLACE, one, (int)p, MPI_DOUBLE, MPI_MAX,
-                          MPI_COMM_WORLD);
-            for (size_t w = 0; w < p; w++)
-                t[w * PW_TRIALS + (size_t)trial] = one[w];
-        }
-        for (size_t w = 0; !rc && w < p; w++) {
+        size_t total = ret->n[k] * p;
+        /* Even blocks: a warm-up run, then the trials. */
+        rc = sgl_runtime_set_balance(rt, SGL_BALANCE_WORKERS);
+        if (!rc)
+            rc = run_trials(rt, k, total, 1, 7, t, PW_TRIALS, one);
+        if (!rc)
+            rc = run_trials(rt, k, total, PW_TRIALS, 8, t, PW_TRIALS, one);
+        for (size_t w = 0; !rc && w < p; w++)
             ret->c[k][w] = bench_median(t + w * PW_TRIALS, PW_TRIALS);
+        for (int round = 0; !rc && round < PW_REFINE; round++) {
+            rc = split_by(rt, ret->c[k], p);
+            if (!rc)
+                rc = run_trials(rt, k, total, PW_REFINE_TRIALS,
+                                100 + (uint64_t)(round * PW_REFINE_TRIALS), t,
+                                PW_TRIALS, one);
+            for (size_t w = 0; !rc && w < p; w++)
+                ret->c[k][w] = sqrt(ret->c[k][w] *
+                                    bench_median(t + w * PW_TRIALS,
+                                                 PW_REFINE_TRIALS));
+        }
+        for (size_t w = 0; !rc && w < p; w++)
             if (!(ret->c[k][w] > 0))
                 rc = sgl_error_set(SGL_ESTATE,
                                    "sgl-probe: worker %zu's %s was not in "
                                    "the trace (is SGL_TRACE off?)",
                                    w, probe_worker_kernels[k]);
-        }
     }
     int r2 = sgl_runtime_set_balance(rt, was);
     free(t);
     free(one);
+    free(pw_counts);
+    pw_counts = NULL;
     return rc ? rc : r2;
 }
 
 void probe_workers_print(const struct worker_c *wc)
 {
     printf("per-worker c (ns per element; all workers at once, median of "
-           "%d; elements per worker:",
-           wc->trials);
+           "%d on even blocks, then %d rounds at the split so far; elements "
+           "per worker, even:",
+           wc->trials, wc->rounds);
     for (int k = 0; k < PW_KERNELS; k++)
         printf(" %s %.1e", probe_worker_kernels[k], (double)wc->n[k]);
     printf("):\n  %-8s", "worker");

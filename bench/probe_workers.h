@@ -13,7 +13,8 @@ extern const char *const probe_worker_kernels[PW_KERNELS];
 struct worker_c {
     size_t workers;
     size_t n[PW_KERNELS]; /* elements per worker */
-    int trials;
+    int trials; /* on even blocks */
+    int rounds; /* then at the split by the c so far */
     double *c[PW_KERNELS];
 };
 
@@ -21,7 +22,9 @@ struct worker_c {
 int probe_workers_register(sgl_runtime_t *rt);
 
 /* Measure: collective over the runtime's processes; rank 0 gets the
- * result. Each kernel runs on enough elements per worker for a task of
+ * result. Leaves the runtime with parameters that split by the last
+ * kernel's c (call it last). Each kernel runs on enough elements per
+ * worker for a task of
  * about 20 ms (5 ms with @quick) at the one-worker c of @c_hint (NAN:
  * unknown), at least 1e6 and at most an eighth of the memory over the
  * workers: a CPU quota throttles a process over periods of a few ms, so

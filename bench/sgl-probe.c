@@ -1402,7 +1402,8 @@ static void usage(FILE *out)
           "  -o, --output FILE  machine file to write (default machine.sgl)\n"
           "  --quick            fewer and smaller sizes: seconds, not minutes\n"
           "  --per-worker       also each worker's own c of sum and sort, all\n"
-          "                     workers running at once (heterogeneous\n"
+          "                     workers running at once, at the split where\n"
+          "                     they finish together (heterogeneous\n"
           "                     workers: the runtime then splits data by\n"
           "                     speed, see sgl_runtime_set_balance())\n"
           "  --intervals        also write OUT.lo.sgl and OUT.hi.sgl: every\n"
@@ -1786,7 +1787,10 @@ int main(int argc, char **argv)
                      pl.per_worker ? "; per worker: sum and sort on every "
                                      "worker at once (tasks of about 20 ms, "
                                      "5 ms with --quick), own task time "
-                                     "per element, medians of 5"
+                                     "per element, medians of 5 on even "
+                                     "blocks, then 3 rounds of 3 at the "
+                                     "split by the c so far, each moving "
+                                     "c halfway in log"
                                    : "");
             sgl_machine_set_provenance(out, "host", host);
             sgl_machine_set_provenance(out, "date", date);
