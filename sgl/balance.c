@@ -6,6 +6,7 @@
  * by them are exact in 128 bits: every process, and every master of one
  * tree, cuts at the same element. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "runtime_impl.h"
@@ -23,7 +24,13 @@ int sgl__balance_update(sgl_runtime_t *rt)
     size_t p = sgl_machine_workers(rt->machine);
     double *s = malloc(p * sizeof *s);
     uint32_t *q = malloc(p * sizeof *q);
-    int got = s && q ? sgl__worker_speeds(rt->machine, NULL, s) : -1;
+    /* The balance kernel's speeds where it was measured per worker, else
+     * the overall ones. */
+    int got = -1;
+    if (s && q && rt->balance_kernel[0])
+        got = sgl__worker_speeds(rt->machine, rt->balance_kernel, s);
+    if (s && q && got <= 0)
+        got = sgl__worker_speeds(rt->machine, NULL, s);
     if (got < 0) {
         free(s);
         free(q);
@@ -58,6 +65,26 @@ int sgl_runtime_set_balance(sgl_runtime_t *rt, sgl_balance_t balance)
 sgl_balance_t sgl_runtime_balance(const sgl_runtime_t *rt)
 {
     return rt ? (sgl_balance_t)rt->balance : SGL_BALANCE_SPEED;
+}
+
+int sgl_runtime_set_balance_kernel(sgl_runtime_t *rt, const char *kernel)
+{
+    static const char fn[] = "sgl_runtime_set_balance_kernel";
+    if (!rt)
+        return sgl_error_set(SGL_EINVAL, "%s: NULL runtime", fn);
+    if (kernel && !sgl__valid_name(kernel, SGL_KERNEL_NAME_MAX))
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: bad kernel name '%.40s' (expected "
+                             "[A-Za-z0-9_.-], 1 to %d characters)",
+                             fn, kernel, SGL_KERNEL_NAME_MAX);
+    snprintf(rt->balance_kernel, sizeof rt->balance_kernel, "%s",
+             kernel ? kernel : "");
+    return sgl__balance_update(rt);
+}
+
+const char *sgl_runtime_balance_kernel(const sgl_runtime_t *rt)
+{
+    return rt && rt->balance_kernel[0] ? rt->balance_kernel : NULL;
 }
 
 int sgl_ctx_worker_weights(const sgl_ctx_t *ctx, const char *kernel,

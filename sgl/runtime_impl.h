@@ -183,8 +183,11 @@ struct sgl_runtime {
     unsigned char *xauto;    /* AUTO's pick per level from the machine
                                 parameters; 0: none given */
     int balance;             /* sgl_balance_t */
-    uint32_t *speed;         /* per worker: its overall weight (balance.c)
-                                from the parameters; NULL: all alike */
+    char balance_kernel[SGL_KERNEL_NAME_MAX + 1]; /* splits weigh by its
+                                per-worker c; "": the overall speed */
+    uint32_t *speed;         /* per worker: its weight in splits
+                                (balance.c) from the parameters; NULL: all
+                                alike */
     sgl_machine_t *params;   /* a copy of sgl_runtime_set_params()'s tree,
                                 which the algorithms' AUTO variants price
                                 on (sgl_ctx_params()); NULL: none given */

@@ -229,9 +229,11 @@ SGL_API int sgl_ctx_set_keyed_state(sgl_ctx_t *ctx, const void *key,
 
 /** How splits without explicit weights share data. */
 typedef enum sgl_balance {
-    SGL_BALANCE_SPEED = 0,   /**< in proportion to the workers' overall
-                                  speeds (default); by their number while
-                                  no worker has a c of its own */
+    SGL_BALANCE_SPEED = 0,   /**< in proportion to the workers' speeds
+                                  (default): overall, or the balance
+                                  kernel's (sgl_runtime_set_balance_kernel());
+                                  by their number while no worker has a c
+                                  of its own */
     SGL_BALANCE_WORKERS = 1, /**< the same share for every worker */
 } sgl_balance_t;
 
@@ -248,13 +250,32 @@ SGL_API int sgl_runtime_set_balance(sgl_runtime_t *rt, sgl_balance_t balance);
 /** The balance in force (SGL_BALANCE_SPEED for NULL). */
 SGL_API sgl_balance_t sgl_runtime_balance(const sgl_runtime_t *rt);
 
+/** Splits by speed follow the workers' own c of @p kernel (the kernel at
+ *  hand: "sum" for a vector that will be reduced, "sort" for one that will
+ *  be sorted) instead of their overall speed, from the next split or
+ *  vector on; NULL goes back to the overall speed (the default). A kernel
+ *  that the parameters do not give per worker counts as NULL until they
+ *  do (sgl_runtime_set_params() may come before or after). A memory-bound
+ *  and a compute-bound kernel can rank the same workers differently
+ *  (README, "Balance by measured speed"). Collective in effect: call it in
+ *  every process with the same name. @p kernel is copied.
+ *  @return SGL_OK, SGL_EINVAL (NULL runtime, bad kernel name), SGL_ENOMEM. */
+SGL_API int sgl_runtime_set_balance_kernel(sgl_runtime_t *rt,
+                                           const char *kernel);
+/** The balance kernel, or NULL for the overall speed (and for NULL).
+ *  Owned by the runtime, valid until the next
+ *  sgl_runtime_set_balance_kernel(). */
+SGL_API const char *sgl_runtime_balance_kernel(const sgl_runtime_t *rt);
+
 /** Weights of the tree's workers @p first .. @p first + @p count - 1 (any
  *  workers, not only those below @p ctx), integers from 1 to
  *  SGL_WEIGHT_ONE in proportion to their speeds: with @p kernel, from the
  *  workers' own c of that kernel (the kernel at hand); with NULL, or a
- *  kernel without per-worker values, from their overall speed (the
- *  geometric mean over the kernels that have per-worker values: a worker
- *  under a CPU quota is slow at everything). All SGL_WEIGHT_ONE under
+ *  kernel without per-worker values, the weights splits use: from the
+ *  balance kernel's c (sgl_runtime_set_balance_kernel()) if the
+ *  parameters give it per worker, else from the workers' overall speed
+ *  (the geometric mean over the kernels that have per-worker values: a
+ *  worker under a CPU quota is slow at everything). All SGL_WEIGHT_ONE under
  *  SGL_BALANCE_WORKERS or while no worker has a c of its own. Every
  *  process computes the same weights from the same parameters.
  *  @param ret_weights  @p count entries, written on success.
@@ -274,8 +295,8 @@ SGL_API int sgl_ctx_weights(const sgl_ctx_t *ctx, const char *kernel,
 
 /** Split @p n elements over the children of a master in proportion to
  *  @p weights (sgl_ctx_children() non-negative finite values with a
- *  positive sum), or, with NULL weights, to the workers' overall speeds
- *  below each child (sgl_ctx_weights() with a NULL kernel; exact in
+ *  positive sum), or, with NULL weights, to the workers' speeds below
+ *  each child (sgl_ctx_weights() with a NULL kernel; exact in
  *  integers, so a root's split matches the distributed vectors' layout),
  *  which is the number of workers below each child (every worker gets
  *  n / P elements up to one) under SGL_BALANCE_WORKERS or while no worker

@@ -16,7 +16,7 @@
 __extension__ typedef unsigned __int128 u128;
 
 /* What the root checks: the weights it expects per worker. */
-enum expect { EXPECT_SPEED, EXPECT_EVEN, EXPECT_GEOMETRIC };
+enum expect { EXPECT_SPEED, EXPECT_EVEN, EXPECT_GEOMETRIC, EXPECT_SCAN };
 
 /* Per-worker c of the checks, seconds per element. */
 static double sum_c(size_t w) { return 1e-9 * (double)(1 + w % 3); }
@@ -30,6 +30,8 @@ static double want_weight(enum expect e, size_t w, size_t p)
     double fast_sum = 1 / sum_c(0), fast_scan = 0;
     for (size_t v = 0; v < p && v < 3; v++)
         fast_scan = fmax(fast_scan, 1 / scan_c(v));
+    if (e == EXPECT_SCAN)
+        return (1 / scan_c(w)) / fast_scan * SGL_WEIGHT_ONE;
     double s = (1 / sum_c(w)) / fast_sum;
     if (e == EXPECT_GEOMETRIC) {
         /* The geometric mean of the two kernels' relative speeds,
@@ -276,6 +278,34 @@ int balance_check(sgl_runtime_t *rt)
     return run_expect(rt, EXPECT_EVEN);
 }
 
+int balance_check_kernel(sgl_runtime_t *rt)
+{
+    TRY(sgl_runtime_set_balance(rt, SGL_BALANCE_SPEED));
+    /* Named before the parameters give it per worker: the overall speed
+     * until they do. */
+    TRY(sgl_runtime_set_balance_kernel(rt, "scan"));
+    TRY(with_params(rt, 0, 0));
+    TRY(run_expect(rt, EXPECT_SPEED));
+    TRY(with_params(rt, 1, 0));
+    const char *k = sgl_runtime_balance_kernel(rt);
+    CHECK(k && strcmp(k, "scan") == 0, "balance kernel %s, not scan",
+          k ? k : "(none)");
+    TRY(run_expect(rt, EXPECT_SCAN));
+    TRY(sgl_runtime_set_balance_kernel(rt, "sum"));
+    TRY(run_expect(rt, EXPECT_SPEED));
+    /* Not given per worker: the overall speed. */
+    TRY(sgl_runtime_set_balance_kernel(rt, "sort"));
+    TRY(run_expect(rt, EXPECT_GEOMETRIC));
+    TRY(sgl_runtime_set_balance_kernel(rt, NULL));
+    CHECK(sgl_runtime_balance_kernel(rt) == NULL, "balance kernel left set");
+    TRY(run_expect(rt, EXPECT_GEOMETRIC));
+    /* By workers wins over any kernel. */
+    TRY(sgl_runtime_set_balance_kernel(rt, "scan"));
+    TRY(sgl_runtime_set_balance(rt, SGL_BALANCE_WORKERS));
+    TRY(run_expect(rt, EXPECT_EVEN));
+    return sgl_runtime_set_balance_kernel(rt, NULL);
+}
+
 static int errors_main(sgl_ctx_t *root, const void *arg, size_t size)
 {
     (void)arg, (void)size;
@@ -298,5 +328,14 @@ int balance_check_errors(sgl_runtime_t *rt)
            "unknown balance 7");
     EXPECT(sgl_runtime_set_balance(NULL, SGL_BALANCE_SPEED), SGL_EINVAL,
            "NULL runtime");
+    EXPECT(sgl_runtime_set_balance_kernel(NULL, "sum"), SGL_EINVAL,
+           "NULL runtime");
+    EXPECT(sgl_runtime_set_balance_kernel(rt, "sum up"), SGL_EINVAL,
+           "bad kernel name 'sum up'");
+    EXPECT(sgl_runtime_set_balance_kernel(rt, ""), SGL_EINVAL,
+           "bad kernel name ''");
+    CHECK(sgl_runtime_balance_kernel(rt) == NULL &&
+              sgl_runtime_balance_kernel(NULL) == NULL,
+          "a refused balance kernel was kept");
     return sgl_run(rt, errors_main, NULL, 0);
 }

@@ -18,6 +18,14 @@ int balance_test_register(sgl_runtime_t *rt);
  * workers count (plain c only). */
 int balance_check(sgl_runtime_t *rt);
 
+/* The balance kernel (sgl_runtime_set_balance_kernel()): "scan" named
+ * before the parameters give it per worker is taken up when they do; with
+ * "sum" and "scan" given per worker, splits follow the one named, and the
+ * overall speed for one not given per worker or none. On a runtime whose
+ * "scan" has no per-worker c (a fresh one, or after balance_check()).
+ * Leaves the runtime balanced by workers, with no balance kernel. */
+int balance_check_kernel(sgl_runtime_t *rt);
+
 /* The documented errors of the balance calls. */
 int balance_check_errors(sgl_runtime_t *rt);
 

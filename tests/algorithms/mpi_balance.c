@@ -22,6 +22,7 @@ int main(int argc, char **argv)
     }
     test_check(&tally, "balance by speed, by workers, geometric, reset",
                balance_check(rt));
+    test_check(&tally, "balance kernel", balance_check_kernel(rt));
     test_check(&tally, "balance errors", balance_check_errors(rt));
     if (sgl_finalize(rt) != SGL_OK)
         tally.failed++;

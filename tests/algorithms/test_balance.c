@@ -33,6 +33,18 @@ Test(balance, one_worker) { check("core:1"); }
 Test(balance, nested) { check("numa:2 core:3"); }
 Test(balance, uneven) { check("numa:2 core:[1,4]"); }
 
+static void check_kernel(const char *shape)
+{
+    sgl_runtime_t *rt = start(shape);
+    int rc = balance_check_kernel(rt);
+    cr_expect_eq(rc, SGL_OK, "%s: %s", shape, sgl_last_error());
+    sgl_finalize(rt);
+}
+
+Test(balance, kernel_flat) { check_kernel("core:3"); }
+Test(balance, kernel_two_workers) { check_kernel("core:2"); }
+Test(balance, kernel_nested) { check_kernel("numa:2 core:3"); }
+
 Test(balance, errors)
 {
     sgl_runtime_t *rt = start("core:2");
