@@ -5,7 +5,9 @@
  *   even     the slow rank in its cgroup, even split (SGL_BALANCE_WORKERS)
  *   weighted the same, split by the per-worker c of the machine file
  *            (sgl-probe --per-worker under the same quota) through
- *            sgl_runtime_set_params() and SGL_BALANCE_SPEED
+ *            sgl_runtime_set_params() and SGL_BALANCE_SPEED, of the
+ *            kernel at hand (sgl_runtime_set_balance_kernel(): sum for
+ *            the reduction, sort for PSRS)
  *   measured the same, split by the workers' rates that this run's trace
  *            measured under the quota before the timed rounds, in CALIB
  *            even runs and then REFINE rounds of CALIB runs at the split
@@ -66,6 +68,8 @@ static const char *const mode_names[NMODE] = {
     "full speed, even", "quota, even", "quota, probe weights",
     "quota, measured weights", "quota, slow rank light"};
 static const char *const alg_names[NALG] = {"reduce f64 x4", "PSRS f64"};
+/* The kernel at hand: the probe's per-worker c that split its vector. */
+static const char *const kernel_names[NALG] = {"sum", "sort"};
 #define MAX_REPS 31
 
 struct opts {
@@ -500,7 +504,8 @@ int main(int argc, char **argv)
                 rc = sgl_runtime_set_balance(
                     rt, even ? SGL_BALANCE_WORKERS : SGL_BALANCE_SPEED);
             for (int a = 0; !rc && a < NALG; a++) {
-                if (!even)
+                rc = sgl_runtime_set_balance_kernel(rt, kernel_names[a]);
+                if (!rc && !even)
                     rc = sgl_runtime_set_params(
                         rt, mode == M_WEIGHTED   ? params
                             : mode == M_MEASURED ? measured[a]
@@ -564,13 +569,18 @@ int main(int argc, char **argv)
                 printf("%s%.3f", w ? ", " : "", cal[a][0] / cal[a][w]);
             printf(" (speeds relative to worker 0)\n");
         }
-        printf("speeds used (machine file %s): ", o.machine);
-        double s0 = 1 / sgl_node_kernel(sgl_machine_worker(params, 0), "sort");
-        for (size_t w = 0; w < p; w++)
-            printf("%s%.3f", w ? ", " : "",
-                   1 / sgl_node_kernel(sgl_machine_worker(params, w), "sort") /
-                       s0);
-        printf(" (sort, relative to worker 0)\n");
+        printf("probe weights (machine file %s; speeds relative to worker "
+               "0):",
+               o.machine);
+        for (int a = 0; a < NALG; a++) {
+            const char *k = kernel_names[a];
+            double c0 = sgl_node_kernel(sgl_machine_worker(params, 0), k);
+            printf(" %s", k);
+            for (size_t w = 0; w < p; w++)
+                printf("%s%.3f", w ? ", " : " ",
+                       c0 / sgl_node_kernel(sgl_machine_worker(params, w), k));
+            printf(a + 1 < NALG ? ";" : "\n");
+        }
         printf("goals: a weighted split within 10%% of ideal (/ ideal <= "
                "1.1) and >= 1.3x faster than even (even / this); quota, "
                "even / ideal is the most any split could gain here\n"
