@@ -262,6 +262,7 @@ static double balanced(const struct runs *r, int a, int q, size_t p,
     return (double)total / s;
 }
 
+/* The longest task of run (@a, @mode, @q). */
 static double slowest(const struct runs *r, int a, int mode, int q,
                       size_t p)
 {
