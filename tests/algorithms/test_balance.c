@@ -19,12 +19,19 @@ static sgl_runtime_t *start(const char *shape)
     return test_start(shape, register_all);
 }
 
-static void check(const char *shape)
+/* One of the program library's checks on a fresh runtime of @shape. */
+static void check_on(const char *shape, int (*checks)(sgl_runtime_t *))
 {
     sgl_runtime_t *rt = start(shape);
-    int rc = balance_check(rt);
+    int rc = checks(rt);
     cr_expect_eq(rc, SGL_OK, "%s: %s", shape, sgl_last_error());
     sgl_finalize(rt);
+}
+
+static void check(const char *shape) { check_on(shape, balance_check); }
+static void check_kernel(const char *shape)
+{
+    check_on(shape, balance_check_kernel);
 }
 
 Test(balance, flat) { check("core:3"); }
@@ -32,14 +39,6 @@ Test(balance, two_workers) { check("core:2"); }
 Test(balance, one_worker) { check("core:1"); }
 Test(balance, nested) { check("numa:2 core:3"); }
 Test(balance, uneven) { check("numa:2 core:[1,4]"); }
-
-static void check_kernel(const char *shape)
-{
-    sgl_runtime_t *rt = start(shape);
-    int rc = balance_check_kernel(rt);
-    cr_expect_eq(rc, SGL_OK, "%s: %s", shape, sgl_last_error());
-    sgl_finalize(rt);
-}
 
 Test(balance, kernel_flat) { check_kernel("core:3"); }
 Test(balance, kernel_two_workers) { check_kernel("core:2"); }
