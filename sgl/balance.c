@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "runtime_impl.h"
 
@@ -77,9 +78,16 @@ int sgl_runtime_set_balance_kernel(sgl_runtime_t *rt, const char *kernel)
                              "%s: bad kernel name '%.40s' (expected "
                              "[A-Za-z0-9_.-], 1 to %d characters)",
                              fn, kernel, SGL_KERNEL_NAME_MAX);
+    /* Out of memory for the new weights leaves the old kernel and
+     * weights in force. */
+    char was[sizeof rt->balance_kernel];
+    memcpy(was, rt->balance_kernel, sizeof was);
     snprintf(rt->balance_kernel, sizeof rt->balance_kernel, "%s",
              kernel ? kernel : "");
-    return sgl__balance_update(rt);
+    int rc = sgl__balance_update(rt);
+    if (rc)
+        memcpy(rt->balance_kernel, was, sizeof was);
+    return rc;
 }
 
 const char *sgl_runtime_balance_kernel(const sgl_runtime_t *rt)
