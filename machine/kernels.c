@@ -35,12 +35,8 @@ static struct sgl__kernel *find_kernel(const sgl_machine_t *m,
 static int get_kernel(sgl_machine_t *m, const char *fn, const char *name,
                       struct sgl__kernel **ret)
 {
-    if (!name || !sgl__valid_name(name, SGL_KERNEL_NAME_MAX))
-        return sgl_error_set(SGL_EINVAL,
-                             "%s: bad kernel name '%.40s' (expected "
-                             "[A-Za-z0-9_.-], 1 to %d characters)",
-                             fn, name ? name : "(null)", SGL_KERNEL_NAME_MAX);
-    return sgl__kernel_get(m, name, ret);
+    int rc = sgl__check_kernel_name(fn, name);
+    return rc ? rc : sgl__kernel_get(m, name, ret);
 }
 
 int sgl__kernel_get(sgl_machine_t *m, const char *name,

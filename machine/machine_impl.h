@@ -141,6 +141,9 @@ int sgl__kernel_merge_points(struct sgl__kernel *k,
 /* SGL_OK if @p v is finite and not negative, else SGL_EINVAL with a message
  * naming @p fn and @p what. */
 int sgl__check_value(const char *fn, const char *what, double v);
+/* SGL_OK if @p name is a valid kernel name (sgl__valid_name()), else
+ * SGL_EINVAL with a message naming @p fn and the name. */
+int sgl__check_kernel_name(const char *fn, const char *name);
 /* Nonzero if @p name is a valid kernel or provenance key:
  * [A-Za-z0-9_.-]+ of at most @p max characters. */
 int sgl__valid_name(const char *name, size_t max);

@@ -19,6 +19,16 @@ int sgl__valid_name(const char *name, size_t max)
     return n > 0 && n <= max;
 }
 
+int sgl__check_kernel_name(const char *fn, const char *name)
+{
+    if (!name || !sgl__valid_name(name, SGL_KERNEL_NAME_MAX))
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: bad kernel name '%.40s' (expected "
+                             "[A-Za-z0-9_.-], 1 to %d characters)",
+                             fn, name ? name : "(null)", SGL_KERNEL_NAME_MAX);
+    return SGL_OK;
+}
+
 int sgl__check_value(const char *fn, const char *what, double v)
 {
     if (!isfinite(v))

@@ -73,11 +73,8 @@ int sgl_runtime_set_balance_kernel(sgl_runtime_t *rt, const char *kernel)
     static const char fn[] = "sgl_runtime_set_balance_kernel";
     if (!rt)
         return sgl_error_set(SGL_EINVAL, "%s: NULL runtime", fn);
-    if (kernel && !sgl__valid_name(kernel, SGL_KERNEL_NAME_MAX))
-        return sgl_error_set(SGL_EINVAL,
-                             "%s: bad kernel name '%.40s' (expected "
-                             "[A-Za-z0-9_.-], 1 to %d characters)",
-                             fn, kernel, SGL_KERNEL_NAME_MAX);
+    if (kernel && sgl__check_kernel_name(fn, kernel))
+        return SGL_EINVAL;
     /* Out of memory for the new weights leaves the old kernel and
      * weights in force. */
     char was[sizeof rt->balance_kernel];
