@@ -226,15 +226,20 @@ static int refit(const struct opts *o, double *cal, const double *now,
     return *measured && *light ? SGL_OK : SGL_EINVAL;
 }
 
-/* Every timed run, at rank 0: the algorithm's time, each worker's share,
- * task time per element and task time (from the trace), the reduction's
- * result. */
+/* Every timed run, at rank 0: the algorithm's time, each worker's share
+ * and task time per element (from the trace), the reduction's result. */
 struct runs {
     double t[NALG][NMODE][MAX_REPS];
-    double share[NALG][NMODE][MAX_REPS][64];
-    double rate[NALG][NMODE][MAX_REPS][64], task[NALG][NMODE][MAX_REPS][64];
+    double share[NALG][NMODE][MAX_REPS][64], rate[NALG][NMODE][MAX_REPS][64];
     double sum[NALG][NMODE];
 };
+
+/* Worker @w's task time in run (@a, @mode, @q) (for the reductions: one
+ * pass of the batch). */
+static double task(const struct runs *r, int a, int mode, int q, size_t w)
+{
+    return r->rate[a][mode][q][w] * r->share[a][mode][q][w];
+}
 
 /* The splits by speed: every worker runs until (nearly) the end. */
 static const int by_speed[] = {M_WEIGHTED, M_MEASURED, M_LIGHT};
@@ -247,7 +252,7 @@ static double speed(const struct runs *r, int a, int q, size_t w)
     double n = 0, t = 0;
     for (int k = 0; k < NBY_SPEED; k++) {
         n += r->share[a][by_speed[k]][q][w];
-        t += r->task[a][by_speed[k]][q][w];
+        t += task(r, a, by_speed[k], q, w);
     }
     return n / t;
 }
@@ -268,7 +273,7 @@ static double slowest(const struct runs *r, int a, int mode, int q,
 {
     double m = 0;
     for (size_t w = 0; w < p; w++)
-        m = fmax(m, r->task[a][mode][q][w]);
+        m = fmax(m, task(r, a, mode, q, w));
     return m;
 }
 
@@ -307,7 +312,7 @@ static void print_tasks(const struct runs *r, int a, int mode, size_t p,
     for (size_t w = 0; w < p; w++) {
         double v[MAX_REPS];
         for (int q = 0; q < reps; q++)
-            v[q] = r->task[a][mode][q][w];
+            v[q] = task(r, a, mode, q, w);
         printf("%s%.1f", w ? ", " : " ", 1e3 * bench_median(v, reps));
     }
     printf("\n");
@@ -521,27 +526,21 @@ int main(int argc, char **argv)
                 step++;
                 struct job j = {a, n[a], 11 + (uint64_t)q};
                 rc = sgl_run(rt, job_main, &j, sizeof j);
+                double *rate = r.rate[a][mode][q];
+                if (!rc && rank == 0) {
+                    r.t[a][mode][q] = g_time;
+                    r.sum[a][mode] = g_sum;
+                    sorted_all &= a != ALG_SORT || g_sorted;
+                    task_rates(rt, g_counts, rate, p,
+                               a == ALG_REDUCE ? REDUCE_BATCH : 0);
+                    for (size_t w = 0; w < p; w++)
+                        r.share[a][mode][q][w] = (double)g_counts[w];
+                }
                 if (!rc && mode == M_MEASURED) {
                     /* The program feeds each run's trace back: the next
                      * round's split follows the machine as it is now. */
-                    double now[64];
-                    if (rank == 0)
-                        task_rates(rt, g_counts, now, p,
-                                   a == ALG_REDUCE ? REDUCE_BATCH : 0);
-                    MPI_Bcast(now, (int)p, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-                    rc = refit(&o, cal[a], now, 1, p, &measured[a], &light[a]);
-                }
-                if (rc || rank != 0)
-                    continue;
-                r.t[a][mode][q] = g_time;
-                r.sum[a][mode] = g_sum;
-                sorted_all &= a != ALG_SORT || g_sorted;
-                task_rates(rt, g_counts, r.rate[a][mode][q], p,
-                           a == ALG_REDUCE ? REDUCE_BATCH : 0);
-                for (size_t w = 0; w < p; w++) {
-                    r.share[a][mode][q][w] = (double)g_counts[w];
-                    r.task[a][mode][q][w] =
-                        r.rate[a][mode][q][w] * (double)g_counts[w];
+                    MPI_Bcast(rate, (int)p, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+                    rc = refit(&o, cal[a], rate, 1, p, &measured[a], &light[a]);
                 }
             }
         }
