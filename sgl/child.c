@@ -52,6 +52,7 @@ void sgl__run_local(struct sgl_ctx *m, unsigned i, sgl_task_fn task,
         c->status = rc;
         snprintf(c->errmsg, sizeof c->errmsg, "%s", sgl_last_error());
         c->up_bytes = 0;
+        c->task_start = sgl__now(c->rt);
         c->task_time = c->work = 0;
         m->returned[i] = 1;
         return;
@@ -69,6 +70,8 @@ void sgl__take_local_reply(struct sgl_ctx *m, unsigned i)
     m->pending[i] = 0;
     m->ctime[i] = c->task_time;
     m->cwork[i] = c->work;
+    /* A child of this process hands up as its task ends. */
+    m->cdone[i] = c->task_start + c->task_time - m->step_start;
 }
 
 int sgl__child_failed(const struct sgl_ctx *master, unsigned i, int rank,

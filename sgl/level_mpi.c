@@ -200,18 +200,25 @@ static double mono(void)
 }
 
 /* Complete @n requests, marking each in @done (if not NULL) as it
- * completes, so that the watchdog can name the children still out; poll
- * throughout if @active. Without memory for the bookkeeping it waits as
- * MPI_Waitall does. */
-static int wait_all(int n, MPI_Request *reqs, MPI_Status *stats,
-                    _Atomic unsigned char *done, int active)
+ * completes, so that the watchdog can name the children still out, and
+ * noting in @when (if not NULL) the runtime's clock then (sgl__now(), to
+ * a poll's interval: exact when polling throughout, within SLEEP_MAX_S
+ * else); poll throughout if @rt->wait_active. Without memory for the
+ * bookkeeping it waits as MPI_Waitall does, and notes the end for all. */
+static int wait_all(const struct sgl_runtime *rt, int n, MPI_Request *reqs,
+                    MPI_Status *stats, _Atomic unsigned char *done,
+                    double *when)
 {
+    int active = rt->wait_active;
     int *idx = malloc((size_t)(n ? n : 1) * sizeof *idx);
     MPI_Status *st = malloc((size_t)(n ? n : 1) * sizeof *st);
     if (!idx || !st) {
         free(idx);
         free(st);
-        return MPI_Waitall(n, reqs, stats ? stats : MPI_STATUSES_IGNORE);
+        int rc = MPI_Waitall(n, reqs, stats ? stats : MPI_STATUSES_IGNORE);
+        for (int k = 0; when && k < n; k++)
+            when[k] = sgl__now(rt);
+        return rc;
     }
     int rc = MPI_SUCCESS;
     double start = mono(), sleep_s = SLEEP_MIN_S;
@@ -220,9 +227,12 @@ static int wait_all(int n, MPI_Request *reqs, MPI_Status *stats,
         rc = MPI_Testsome(n, reqs, &outcount, idx, st);
         if (rc != MPI_SUCCESS || outcount == MPI_UNDEFINED)
             break;
+        double now = when && outcount > 0 ? sgl__now(rt) : 0;
         for (int k = 0; k < outcount; k++) {
             if (stats)
                 stats[idx[k]] = st[k];
+            if (when)
+                when[idx[k]] = now;
             if (done)
                 done[idx[k]] = 1;
         }
@@ -362,8 +372,8 @@ static int collect_replies(struct sgl_ctx *m)
 {
     unsigned p = m->node->arity;
     int status = SGL_OK, proto = SGL_OK;
-    if (wait_all((int)p, mm(m)->reqs + 2 * p, mm(m)->stats, m->returned,
-                 m->rt->wait_active) != MPI_SUCCESS)
+    if (wait_all(m->rt, (int)p, mm(m)->reqs + 2 * p, mm(m)->stats,
+                 m->returned, m->cdone) != MPI_SUCCESS)
         proto = sgl_error_set(SGL_EMPI, "sgl_pardo: receiving replies failed");
     for (unsigned i = 0; i < p; i++) {
         int child_status = SGL_OK;
@@ -376,6 +386,8 @@ static int collect_replies(struct sgl_ctx *m)
             m->gdata[i] = NULL;
             m->gbytes[i] = m->pending[i] = 0;
             m->ctime[i] = m->cwork[i] = 0;
+            /* wait_all() noted the clock as the reply came in. */
+            m->cdone[i] = proto ? 0 : m->cdone[i] - m->step_start;
             if (proto)
                 continue;
             if ((proto = read_reply(m, i, &child_status, &msg)))
@@ -430,7 +442,7 @@ static int recv_command(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
     MPI_Request req;
     if (MPI_Irecv(e->down.data, cap, MPI_BYTE, master, tag, rt->comm,
                   &req) != MPI_SUCCESS ||
-        wait_all(1, &req, &st, NULL, rt->wait_active) != MPI_SUCCESS ||
+        wait_all(rt, 1, &req, &st, NULL, NULL) != MPI_SUCCESS ||
         MPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS || n < HDR_BYTES)
         return sgl_error_set(SGL_EMPI, "rank %d: receiving a command from "
                                        "rank %d failed",

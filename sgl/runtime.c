@@ -51,6 +51,7 @@ static void ctx_free(struct sgl_ctx *c)
     free((void *)c->returned);
     free(c->ctime);
     free(c->cwork);
+    free(c->cdone);
     free(c->hsent);
     free(c->hrecv);
     free(c->xo_off);
@@ -83,11 +84,12 @@ static struct sgl_ctx *ctx_new(struct sgl_runtime *rt, const struct sgl_node *n)
     c->returned = calloc(p, sizeof *c->returned);
     c->ctime = calloc(p, sizeof *c->ctime);
     c->cwork = calloc(p, sizeof *c->cwork);
+    c->cdone = calloc(p, sizeof *c->cdone);
     c->hsent = calloc(p, sizeof *c->hsent);
     c->hrecv = calloc(p, sizeof *c->hrecv);
     const struct sgl__level *link = sgl__level_of(c);
     if (!c->child || !c->counts || !c->offsets || !c->gdata || !c->gbytes ||
-        !c->pending || !c->returned || !c->ctime || !c->cwork ||
+        !c->pending || !c->returned || !c->ctime || !c->cwork || !c->cdone ||
         !c->hsent || !c->hrecv ||
         (link->master_init && link->master_init(c) != SGL_OK)) {
         ctx_free(c);

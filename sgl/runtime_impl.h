@@ -155,13 +155,15 @@ struct sgl_ctx {
 
     /* Trace. A child's task: when it started, how long it ran, the work it
      * declared, and the parent's superstep it ran in. A master: its
-     * superstep counter, the end of its last superstep, the children's
-     * times and work of the last pardo, and its records. */
+     * superstep counter, the start of its running superstep and the end
+     * of its last one, the children's times, work and reply times
+     * (seconds after the superstep's start) of the last pardo, and its
+     * records. */
     double task_start, task_time, work;
     long parent_seq;
     unsigned long seq;
-    double last_end;
-    double *ctime, *cwork;   /* arity entries */
+    double step_start, last_end;
+    double *ctime, *cwork, *cdone; /* arity entries */
     struct sgl_trace trace;
 };
 
@@ -243,9 +245,9 @@ int sgl__pardo_with(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
 void sgl__trace_record(struct sgl_ctx *m, double start);
 /* A serialised step: level, index, rank, seq, parent_seq, children,
  * start, end, master, first_worker, exchange; then per child down, up,
- * time, work, h_sent, h_recv. */
+ * time, work, h_sent, h_recv, done. */
 #define SGL__TRACE_FIXED 11
-#define SGL__TRACE_CHILD 6
+#define SGL__TRACE_CHILD 7
 /* Gather every process's steps, serialised, to rank 0 (collective). On
  * rank 0 *ret_all holds *ret_n doubles (free it); elsewhere it is NULL. */
 int sgl__trace_gather(struct sgl_runtime *rt, double **ret_all,

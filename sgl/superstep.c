@@ -173,6 +173,7 @@ int sgl__pardo_with(struct sgl_ctx *ctx, sgl_task_fn task, const void *arg,
                     size_t arg_size, int (*finish)(struct sgl_ctx *, int))
 {
     double start = sgl__now(ctx->rt);
+    ctx->step_start = start;
     ctx->released = 0;
     for (unsigned i = 0; i < ctx->node->arity; i++)
         ctx->returned[i] = 0;

@@ -41,7 +41,7 @@ struct view {
     struct sgl_trace_rec *rec;
     size_t *down, *up;     /* arity entries each */
     size_t *hsent, *hrecv;
-    double *time, *work;
+    double *time, *work, *done;
 };
 
 static struct view view_at(const struct sgl_trace *t, size_t r, size_t p)
@@ -57,7 +57,8 @@ static struct view view_at(const struct sgl_trace *t, size_t r, size_t p)
                          col + 2 * p,
                          col + 3 * p,
                          (double *)(void *)(col + 4 * p),
-                         (double *)(void *)(col + 5 * p)};
+                         (double *)(void *)(col + 5 * p),
+                         (double *)(void *)(col + 6 * p)};
 }
 
 static size_t seg_bytes(const struct sgl_trace *t, size_t k)
@@ -102,7 +103,7 @@ static unsigned char *huge_segment(size_t bytes)
 static int trace_grow(struct sgl_trace *t, size_t p)
 {
     if (!t->seg) {
-        t->stride = sizeof(struct sgl_trace_rec) + 6 * p * sizeof(size_t);
+        t->stride = sizeof(struct sgl_trace_rec) + 7 * p * sizeof(size_t);
         t->first = TRACE_FIRST_BYTES / t->stride;
         t->first = t->first ? t->first : 1;
         t->per = TRACE_SEG_BYTES / t->stride;
@@ -157,6 +158,7 @@ void sgl__trace_record(struct sgl_ctx *m, double start)
         v.up[i] = m->gbytes[i];
         v.time[i] = m->ctime[i];
         v.work[i] = m->cwork[i];
+        v.done[i] = m->cdone[i];
         v.hsent[i] = exchange ? m->hsent[i] : 0;
         v.hrecv[i] = exchange ? m->hrecv[i] : 0;
     }
@@ -250,6 +252,7 @@ int sgl_trace_step(const sgl_runtime_t *rt, size_t i,
         .h_recv_bytes = v.hrecv,
         .child_time = v.time,
         .child_work = v.work,
+        .child_done = v.done,
     };
     return SGL_OK;
 }
@@ -319,6 +322,7 @@ static int serialize(const sgl_runtime_t *rt, double **ret, size_t *ret_n)
             w[3] = s.child_work[c];
             w[4] = (double)s.h_sent_bytes[c];
             w[5] = (double)s.h_recv_bytes[c];
+            w[6] = s.child_done[c];
             w += CHILD;
         }
     }
@@ -342,9 +346,9 @@ static void csv_step(FILE *f, const double *s)
     for (unsigned i = 0; i < p; i++, c += CHILD)
         fprintf(f,
                 "%u,%u,%d,%.0f,%.0f,%.9f,%.9f,%.9f,%u,%.0f,%.0f,%.9f,"
-                "%.17g,%s,%.0f,%.0f\n",
+                "%.17g,%s,%.0f,%.0f,%.9f\n",
                 (unsigned)s[0], (unsigned)s[1], (int)s[2], s[3], s[4], s[6],
-                s[7], s[8], i, c[0], c[1], c[2], c[3], x, c[4], c[5]);
+                s[7], s[8], i, c[0], c[1], c[2], c[3], x, c[4], c[5], c[6]);
 }
 
 /* A child's columns of a step (CHILD doubles at @c), as members of the
@@ -357,6 +361,7 @@ static void child_members(struct sgl__json *j, const double *c)
     sgl__json_number(j, "work", c[3]);
     sgl__json_number(j, "h_sent_bytes", c[4]);
     sgl__json_number(j, "h_recv_bytes", c[5]);
+    sgl__json_number(j, "done_s", c[6]);
 }
 
 static void json_step(struct sgl__json *j, const double *s)
@@ -389,8 +394,9 @@ static void json_step(struct sgl__json *j, const double *s)
  * A master's track holds its supersteps; a child's track holds the tasks
  * it ran in its parent's supersteps. A node that is both (a master below
  * the root) has one of each, since its supersteps lie inside its tasks
- * only approximately (the parent records when the superstep started and
- * how long the child's task ran, not when the task started) and Perfetto
+ * only approximately (the parent records when the superstep started,
+ * when the child's reply came in and how long its task ran, not when the
+ * task started: a task is drawn ending as its reply came in) and Perfetto
  * drops slices of one track that overlap without nesting. Track ids are
  * unique in the tree: (level, first worker) names a node. */
 static uintmax_t track(const sgl_machine_t *m, const struct sgl_node *n,
@@ -539,7 +545,8 @@ static void perfetto_step(struct sgl__json *j, const sgl_machine_t *m,
     sgl__json_end_object(j);
     for (unsigned i = 0; i < p; i++, c += CHILD) {
         const struct sgl_node *ch = n->child[i];
-        span(j, "task", "task", ch->rank, track(m, ch, 1), s[6], s[6] + c[2]);
+        double end = s[6] + fmax(c[6], c[2]);
+        span(j, "task", "task", ch->rank, track(m, ch, 1), end - c[2], end);
         sgl__json_begin_object(j, "args");
         sgl__json_uint(j, "level", n->level);
         sgl__json_uint(j, "master", n->master_index);
@@ -645,7 +652,8 @@ int sgl_trace_write(sgl_runtime_t *rt, const char *path,
         if (format == SGL_TRACE_CSV) {
             fprintf(f, "level,index,rank,seq,parent_seq,start_s,end_s,"
                        "master_s,child,down_bytes,up_bytes,child_time_s,"
-                       "child_work,exchange,h_sent_bytes,h_recv_bytes\n");
+                       "child_work,exchange,h_sent_bytes,h_recv_bytes,"
+                       "child_done_s\n");
             for (size_t o = 0; o < total;
                  o += FIXED + CHILD * (size_t)all[o + 5])
                 csv_step(f, all + o);

@@ -592,6 +592,16 @@ typedef struct sgl_trace_step {
                                      each child sent to the master's other
                                      children's workers (0 otherwise) */
     const size_t *h_recv_bytes; /**< and received from them */
+    const double *child_done; /**< when each child's reply was in the
+                                   master's hands, seconds after @c start:
+                                   its task's time plus the command's and
+                                   the reply's way, and any time the child
+                                   could not run on either side of its task
+                                   (a rank under a CPU quota pays for its
+                                   task's CPU there too). A child of the
+                                   master's own process: its task's end.
+                                   Read as the replies came in, to the
+                                   wait's poll interval (SGL_WAIT) */
 } sgl_trace_step_t;
 
 /** Trace export formats. */

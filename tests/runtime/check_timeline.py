@@ -2,7 +2,8 @@
 """Checks a Perfetto / Chrome trace-event timeline from sgl_trace_write():
 every event has ph, pid, tid and ts; every process and thread track that
 holds a slice is named; slices on one track nest (Perfetto drops those that
-overlap otherwise); each superstep has one task slice per child, inside it.
+overlap otherwise); each superstep has one task slice per child, inside it,
+ending as the child's reply came in.
 
     check_timeline.py [--workers W] FILE [-- CMD ...]
 
@@ -89,6 +90,12 @@ def main(argv):
                 t["ts"] + t["dur"] > s["ts"] + s["dur"] + EPS_US):
             fail("task %r [%g, +%g] outside its superstep [%g, +%g]" %
                  (a, t["ts"], t["dur"], s["ts"], s["dur"]))
+        # A task is drawn ending as its reply came in (or after its time,
+        # if another process's clock timed it longer).
+        end = s["ts"] + 1e6 * max(a["done_s"], a["time_s"])
+        if abs(t["ts"] + t["dur"] - end) > EPS_US:
+            fail("task %r ends at %g, its reply came in at %g" %
+                 (a, t["ts"] + t["dur"], end))
         per_step.setdefault(id(s), set()).add(a["child"])
     for s in steps.values():
         got = per_step.get(id(s), set())

@@ -899,6 +899,14 @@ int prog_trace(sgl_runtime_t *rt)
         CHECK(r.child_time[i] >= 0 && r.child_time[i] <= r.end - r.start,
               "trace: child %u time %g outside its superstep", i,
               r.child_time[i]);
+        /* The reply comes after the task (the child's clock timed it:
+         * allow for a rate difference) and before the superstep ends (the
+         * master's clock for both). */
+        CHECK(r.child_done[i] >= r.child_time[i] * (1 - 1e-6) - 1e-6 &&
+                  r.child_done[i] <= r.end - r.start,
+              "trace: child %u's reply at %g s, after a task of %g s, in a "
+              "superstep of %g s",
+              i, r.child_done[i], r.child_time[i], r.end - r.start);
     }
     /* Every other step of this process ran inside the root's superstep,
      * one per master that rank 0 plays. */
