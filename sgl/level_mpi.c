@@ -203,11 +203,15 @@ static double mono(void)
  * completes, so that the watchdog can name the children still out, and
  * noting in @when (if not NULL) the runtime's clock then (sgl__now(), to
  * a poll's interval: exact when polling throughout, within SLEEP_MAX_S
- * else); poll throughout if @rt->wait_active. Without memory for the
- * bookkeeping it waits as MPI_Waitall does, and notes the end for all. */
+ * else), or @since for those complete at the first two polls (they came
+ * in before the wait began, at @since: Open MPI's test calls progress
+ * the transport only when nothing has completed, so a reply already
+ * there may take a second call); poll throughout if
+ * @rt->wait_active. Without memory for the bookkeeping it waits as
+ * MPI_Waitall does, and notes the end for all. */
 static int wait_all(const struct sgl_runtime *rt, int n, MPI_Request *reqs,
                     MPI_Status *stats, _Atomic unsigned char *done,
-                    double *when)
+                    double *when, double since)
 {
     int active = rt->wait_active;
     int *idx = malloc((size_t)(n ? n : 1) * sizeof *idx);
@@ -222,12 +226,14 @@ static int wait_all(const struct sgl_runtime *rt, int n, MPI_Request *reqs,
     }
     int rc = MPI_SUCCESS;
     double start = mono(), sleep_s = SLEEP_MIN_S;
-    for (;;) {
+    for (int poll = 0;; poll++) {
         int outcount = 0;
         rc = MPI_Testsome(n, reqs, &outcount, idx, st);
         if (rc != MPI_SUCCESS || outcount == MPI_UNDEFINED)
             break;
-        double now = when && outcount > 0 ? sgl__now(rt) : 0;
+        double now = !when || outcount == 0 ? 0
+                     : poll < 2             ? since
+                                            : sgl__now(rt);
         for (int k = 0; k < outcount; k++) {
             if (stats)
                 stats[idx[k]] = st[k];
@@ -372,8 +378,13 @@ static int collect_replies(struct sgl_ctx *m)
 {
     unsigned p = m->node->arity;
     int status = SGL_OK, proto = SGL_OK;
+    /* The local children have run: the wait for the others begins. */
+    double since = sgl__now(m->rt);
+    for (unsigned i = 0; i < p; i++)
+        if (!m->child[i])
+            m->cwait = since - m->step_start;
     if (wait_all(m->rt, (int)p, mm(m)->reqs + 2 * p, mm(m)->stats,
-                 m->returned, m->cdone) != MPI_SUCCESS)
+                 m->returned, m->cdone, since) != MPI_SUCCESS)
         proto = sgl_error_set(SGL_EMPI, "sgl_pardo: receiving replies failed");
     for (unsigned i = 0; i < p; i++) {
         int child_status = SGL_OK;
@@ -442,7 +453,7 @@ static int recv_command(struct sgl_runtime *rt, struct sgl_ctx *e, int master,
     MPI_Request req;
     if (MPI_Irecv(e->down.data, cap, MPI_BYTE, master, tag, rt->comm,
                   &req) != MPI_SUCCESS ||
-        wait_all(rt, 1, &req, &st, NULL, NULL) != MPI_SUCCESS ||
+        wait_all(rt, 1, &req, &st, NULL, NULL, 0) != MPI_SUCCESS ||
         MPI_Get_count(&st, MPI_BYTE, &n) != MPI_SUCCESS || n < HDR_BYTES)
         return sgl_error_set(SGL_EMPI, "rank %d: receiving a command from "
                                        "rank %d failed",

@@ -68,6 +68,7 @@ struct sgl_trace_rec {
     unsigned long seq;
     long parent_seq;
     double start, end, master;
+    double wait;           /* sgl_trace_step_t.wait_start */
     int exchange;          /* sgl_exchange_method_t that ran, 0: a pardo */
 };
 
@@ -156,13 +157,14 @@ struct sgl_ctx {
     /* Trace. A child's task: when it started, how long it ran, the work it
      * declared, and the parent's superstep it ran in. A master: its
      * superstep counter, the start of its running superstep and the end
-     * of its last one, the children's times, work and reply times
-     * (seconds after the superstep's start) of the last pardo, and its
+     * of its last one; of the last pardo, the children's times, work and
+     * reply times and when it began to wait for other processes' replies
+     * (seconds after the superstep's start; sgl_trace_step_t); and its
      * records. */
     double task_start, task_time, work;
     long parent_seq;
     unsigned long seq;
-    double step_start, last_end;
+    double step_start, last_end, cwait;
     double *ctime, *cwork, *cdone; /* arity entries */
     struct sgl_trace trace;
 };
@@ -244,9 +246,9 @@ int sgl__pardo_with(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
 /* Record the superstep @m just ran from @start to now. */
 void sgl__trace_record(struct sgl_ctx *m, double start);
 /* A serialised step: level, index, rank, seq, parent_seq, children,
- * start, end, master, first_worker, exchange; then per child down, up,
- * time, work, h_sent, h_recv, done. */
-#define SGL__TRACE_FIXED 11
+ * start, end, master, first_worker, exchange, wait; then per child down,
+ * up, time, work, h_sent, h_recv, done. */
+#define SGL__TRACE_FIXED 12
 #define SGL__TRACE_CHILD 7
 /* Gather every process's steps, serialised, to rank 0 (collective). On
  * rank 0 *ret_all holds *ret_n doubles (free it); elsewhere it is NULL. */

@@ -174,6 +174,7 @@ int sgl__pardo_with(struct sgl_ctx *ctx, sgl_task_fn task, const void *arg,
 {
     double start = sgl__now(ctx->rt);
     ctx->step_start = start;
+    ctx->cwait = 0;
     ctx->released = 0;
     for (unsigned i = 0; i < ctx->node->arity; i++)
         ctx->returned[i] = 0;

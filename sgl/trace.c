@@ -151,8 +151,8 @@ void sgl__trace_record(struct sgl_ctx *m, double start)
         return;
     }
     struct view v = view_at(t, t->n, p);
-    *v.rec = (struct sgl_trace_rec){seq,   m->parent_seq, start,
-                                    end,   master,        exchange};
+    *v.rec = (struct sgl_trace_rec){seq,    m->parent_seq, start,   end,
+                                    master, m->cwait,      exchange};
     for (unsigned i = 0; i < p; i++) {
         v.down[i] = m->staged == SGL_STAGED_NONE ? 0 : m->counts[i];
         v.up[i] = m->gbytes[i];
@@ -245,6 +245,7 @@ int sgl_trace_step(const sgl_runtime_t *rt, size_t i,
         .start = v.rec->start,
         .end = v.rec->end,
         .master_time = v.rec->master,
+        .wait_start = v.rec->wait,
         .exchange = v.rec->exchange,
         .down_bytes = v.down,
         .up_bytes = v.up,
@@ -312,7 +313,7 @@ static int serialize(const sgl_runtime_t *rt, double **ret, size_t *ret_n)
                                (double)s.parent_seq, s.children,
                                s.start,         s.end,
                                s.master_time,   (double)s.first_worker,
-                               s.exchange};
+                               s.exchange,      s.wait_start};
         memcpy(w, fixed, sizeof fixed);
         w += FIXED;
         for (unsigned c = 0; c < s.children; c++) {
@@ -346,9 +347,10 @@ static void csv_step(FILE *f, const double *s)
     for (unsigned i = 0; i < p; i++, c += CHILD)
         fprintf(f,
                 "%u,%u,%d,%.0f,%.0f,%.9f,%.9f,%.9f,%u,%.0f,%.0f,%.9f,"
-                "%.17g,%s,%.0f,%.0f,%.9f\n",
+                "%.17g,%s,%.0f,%.0f,%.9f,%.9f\n",
                 (unsigned)s[0], (unsigned)s[1], (int)s[2], s[3], s[4], s[6],
-                s[7], s[8], i, c[0], c[1], c[2], c[3], x, c[4], c[5], c[6]);
+                s[7], s[8], i, c[0], c[1], c[2], c[3], x, c[4], c[5], c[6],
+                s[11]);
 }
 
 /* A child's columns of a step (CHILD doubles at @c), as members of the
@@ -377,6 +379,7 @@ static void json_step(struct sgl__json *j, const double *s)
     sgl__json_number(j, "start_s", s[6]);
     sgl__json_number(j, "end_s", s[7]);
     sgl__json_number(j, "master_s", s[8]);
+    sgl__json_number(j, "wait_start_s", s[11]);
     sgl__json_uint(j, "syncs", 2);
     sgl__json_string(j, "exchange", exchange_name(s[10]));
     sgl__json_begin_array(j, "children");
@@ -396,7 +399,8 @@ static void json_step(struct sgl__json *j, const double *s)
  * the root) has one of each, since its supersteps lie inside its tasks
  * only approximately (the parent records when the superstep started,
  * when the child's reply came in and how long its task ran, not when the
- * task started: a task is drawn ending as its reply came in) and Perfetto
+ * task started: a task is drawn ending as its reply came in, or from the
+ * superstep's start where that is not known) and Perfetto
  * drops slices of one track that overlap without nesting. Track ids are
  * unique in the tree: (level, first worker) names a node. */
 static uintmax_t track(const sgl_machine_t *m, const struct sgl_node *n,
@@ -539,13 +543,17 @@ static void perfetto_step(struct sgl__json *j, const sgl_machine_t *m,
     sgl__json_number(j, "down_bytes", down);
     sgl__json_number(j, "up_bytes", up);
     sgl__json_number(j, "master_s", s[8]);
+    sgl__json_number(j, "wait_start_s", s[11]);
     sgl__json_string(j, "exchange", exchange_name(s[10]));
     sgl__json_number(j, "h_sent_bytes", h);
     sgl__json_end_object(j);
     sgl__json_end_object(j);
     for (unsigned i = 0; i < p; i++, c += CHILD) {
         const struct sgl_node *ch = n->child[i];
-        double end = s[6] + fmax(c[6], c[2]);
+        /* A reply in before the master waited came in at an unknown
+         * time: that task is drawn from the superstep's start. */
+        int known = !(s[11] > 0 && c[6] == s[11]);
+        double end = s[6] + (known ? fmax(c[6], c[2]) : c[2]);
         span(j, "task", "task", ch->rank, track(m, ch, 1), end - c[2], end);
         sgl__json_begin_object(j, "args");
         sgl__json_uint(j, "level", n->level);
@@ -653,7 +661,7 @@ int sgl_trace_write(sgl_runtime_t *rt, const char *path,
             fprintf(f, "level,index,rank,seq,parent_seq,start_s,end_s,"
                        "master_s,child,down_bytes,up_bytes,child_time_s,"
                        "child_work,exchange,h_sent_bytes,h_recv_bytes,"
-                       "child_done_s\n");
+                       "child_done_s,wait_start_s\n");
             for (size_t o = 0; o < total;
                  o += FIXED + CHILD * (size_t)all[o + 5])
                 csv_step(f, all + o);

@@ -581,6 +581,10 @@ typedef struct sgl_trace_step {
     double start, end;     /**< pardo entry and return */
     double master_time;    /**< master's own time since its last superstep
                                 (or its task start): the w0 c0 term */
+    double wait_start;     /**< when the master, having run the children
+                                of its own process, began to wait for the
+                                others' replies, seconds after @c start;
+                                0 if every child is its process's */
     int exchange;          /**< 0 for a pardo; for a superstep of an
                                 exchange, the sgl_exchange_method_t that
                                 ran (a routed exchange is two supersteps) */
@@ -601,7 +605,10 @@ typedef struct sgl_trace_step {
                                    task's CPU there too). A child of the
                                    master's own process: its task's end.
                                    Read as the replies came in, to the
-                                   wait's poll interval (SGL_WAIT) */
+                                   wait's poll interval (SGL_WAIT); a reply
+                                   in before @c wait_start reads as
+                                   @c wait_start: it came in while the
+                                   master ran children of its own */
 } sgl_trace_step_t;
 
 /** Trace export formats. */

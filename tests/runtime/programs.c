@@ -907,6 +907,15 @@ int prog_trace(sgl_runtime_t *rt)
               "trace: child %u's reply at %g s, after a task of %g s, in a "
               "superstep of %g s",
               i, r.child_done[i], r.child_time[i], r.end - r.start);
+        /* The master waits for other processes' replies once its own
+         * children are done. */
+        int own = sgl_node_rank(c) == sgl_runtime_rank(rt);
+        CHECK(own ? r.wait_start == 0 || r.child_done[i] < r.wait_start
+                  : r.wait_start > 0 && r.child_done[i] >= r.wait_start,
+              "trace: child %u (%s process) replied at %g s, the master "
+              "waited from %g s",
+              i, own ? "the master's" : "another", r.child_done[i],
+              r.wait_start);
     }
     /* Every other step of this process ran inside the root's superstep,
      * one per master that rank 0 plays. */
