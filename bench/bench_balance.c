@@ -8,8 +8,8 @@
  *            sgl_runtime_set_params() and SGL_BALANCE_SPEED, of the
  *            kernel at hand (sgl_runtime_set_balance_kernel(): sum for
  *            the reduction, sort for PSRS)
- *   measured the same, split by the workers' rates that this run's trace
- *            measured under the quota before the timed rounds, in CALIB
+ *   measured the same, split by the workers' rates (replies) that this
+ *            run's trace measured under the quota before the timed rounds, in CALIB
  *            even runs and then REFINE rounds of CALIB runs at the split
  *            so far (every kernel's per-worker c of the machine file set
  *            in their proportion), and again after each of its timed runs:
@@ -19,16 +19,16 @@
  *            it finishes first, with every other worker running
  *            throughout (not judged; for the ideal)
  *   ideal    total work / total speed, per round: each worker's speed its
- *            elements over its task time (from the trace) summed over the
- *            three splits by speed (weighted, measured, light), where
- *            every worker runs until (nearly) the end, as in a split
- *            where all finish together; a split's ideal is its own time
- *            with its slowest task shortened to the ideal one. The
- *            even split's speeds, this benchmark's first ideal, printed
- *            as "/ even's", put the slow worker's time alone after the
- *            others are done (faster, on a memory-bound task) into its
- *            speed: a bound that no split reaches (README, "Balance by
- *            measured speed")
+ *            elements over the time its reply was in (the trace's
+ *            child_done) summed over the three splits by speed (weighted,
+ *            measured, light), where every worker runs until (nearly) the
+ *            end, as in a split where all finish together; a split's
+ *            ideal is its own time with its slowest reply brought to the
+ *            ideal one. A rank under a quota is throttled on either side
+ *            of its task too, paying for the CPU its task used, so its
+ *            task time alone overstates its speed; the ideal by task
+ *            times, this benchmark's before the trace had the replies, is
+ *            printed as "/ tasks'" (README, "Balance by measured speed")
  *
  * for a reduction (sgl_dvec_reduce, sum of doubles; REDUCE_BATCH of them
  * back to back per timed run, about 100 ms: one takes some 25 ms, a dozen
@@ -57,6 +57,7 @@
 
 #include "bench_env.h"
 #include "timing.h"
+#include "trace_step.h"
 
 enum { ALG_REDUCE, ALG_SORT, NALG };
 enum { REDUCE_BATCH = 4 };
@@ -120,7 +121,11 @@ struct job {
 static double g_time, g_sum;
 static int g_sorted;
 static size_t g_counts[64];
+static double g_task[64], g_done[64];
 static sgl_runtime_t *g_rt;
+
+static void read_rates(sgl_runtime_t *rt, const size_t *counts, size_t p,
+                       int batch);
 
 static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
 {
@@ -142,6 +147,9 @@ static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
     else
         rc = sgl_dvec_sort(root, v, NULL);
     g_time = bench_now() - t0;
+    /* Before the vector's free, whose superstep is not the work's. */
+    read_rates(g_rt, g_counts, sgl_ctx_workers(root),
+               j->alg == ALG_REDUCE ? REDUCE_BATCH : 0);
     if (!rc && j->alg == ALG_SORT) {
         double *x = malloc(j->n * sizeof *x);
         rc = x ? sgl_dvec_gather(root, v, x, j->n) : SGL_ENOMEM;
@@ -155,24 +163,29 @@ static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
     return rc ? rc : r2;
 }
 
-/* Each worker's task time per element of its share (rank 0's trace: a
- * flat tree's root has the workers as children): in the first root
- * superstep after the clear (PSRS's local sort), or with @batch > 0 summed
- * over every root superstep, per element of @batch passes (the batched
- * reductions; their broadcasts add microseconds). */
-static void task_rates(sgl_runtime_t *rt, const size_t *counts, double *r,
-                       size_t p, int batch)
+/* Each worker's seconds per element of its share, from rank 0's trace (a
+ * flat tree's root has the workers as children), into g_task (its task
+ * time) and g_done (its time to deliver, bench_step_delivered(): under a
+ * CPU quota the rank is also throttled on either side of its task, for
+ * the CPU its task used): in the first root superstep after
+ * the clear (PSRS's local sort), or with @batch > 0 summed over every
+ * root superstep, per element of @batch passes (the batched reductions;
+ * their broadcasts add microseconds). */
+static void read_rates(sgl_runtime_t *rt, const size_t *counts, size_t p,
+                       int batch)
 {
     sgl_trace_step_t st;
     for (size_t w = 0; w < p; w++)
-        r[w] = batch > 0 ? 0 : NAN;
+        g_task[w] = g_done[w] = batch > 0 ? 0 : NAN;
     for (size_t q = 0; q < sgl_trace_steps(rt); q++) {
         if (sgl_trace_step(rt, q, &st) != SGL_OK || st.level != 0)
             continue;
         for (size_t w = 0; w < p && w < st.children; w++) {
-            double each = counts[w] ? st.child_time[w] / (double)counts[w]
-                                    : NAN;
-            r[w] = batch > 0 ? r[w] + each / batch : each;
+            double n = counts[w] ? (double)counts[w] : NAN;
+            double task = st.child_time[w] / n;
+            double done = bench_step_delivered(&st, (unsigned)w) / n;
+            g_task[w] = batch > 0 ? g_task[w] + task / batch : task;
+            g_done[w] = batch > 0 ? g_done[w] + done / batch : done;
         }
         if (batch <= 0)
             return;
@@ -227,18 +240,22 @@ static int refit(const struct opts *o, double *cal, const double *now,
 }
 
 /* Every timed run, at rank 0: the algorithm's time, each worker's share
- * and task time per element (from the trace), the reduction's result. */
+ * and seconds per element (from the trace: its task, its reply), the
+ * reduction's result. */
+enum { TASK, DONE, NKIND };
 struct runs {
     double t[NALG][NMODE][MAX_REPS];
-    double share[NALG][NMODE][MAX_REPS][64], rate[NALG][NMODE][MAX_REPS][64];
+    double share[NALG][NMODE][MAX_REPS][64];
+    double rate[NKIND][NALG][NMODE][MAX_REPS][64];
     double sum[NALG][NMODE];
 };
 
-/* Worker @w's task time in run (@a, @mode, @q) (for the reductions: one
- * pass of the batch). */
-static double task(const struct runs *r, int a, int mode, int q, size_t w)
+/* Worker @w's task time (@kind TASK) or the time its reply was in (DONE)
+ * in run (@a, @mode, @q) (for the reductions: one pass of the batch). */
+static double took(const struct runs *r, int kind, int a, int mode, int q,
+                   size_t w)
 {
-    return r->rate[a][mode][q][w] * r->share[a][mode][q][w];
+    return r->rate[kind][a][mode][q][w] * r->share[a][mode][q][w];
 }
 
 /* The splits by speed: every worker runs until (nearly) the end. */
@@ -246,48 +263,45 @@ static const int by_speed[] = {M_WEIGHTED, M_MEASURED, M_LIGHT};
 enum { NBY_SPEED = sizeof by_speed / sizeof *by_speed };
 
 /* Worker @w's speed in round @q's splits by speed, elements per second:
- * its elements over its task time, summed over the three. */
-static double speed(const struct runs *r, int a, int q, size_t w)
+ * its elements over its times (@kind), summed over the three. */
+static double speed(const struct runs *r, int kind, int a, int q, size_t w)
 {
     double n = 0, t = 0;
     for (int k = 0; k < NBY_SPEED; k++) {
         n += r->share[a][by_speed[k]][q][w];
-        t += task(r, a, by_speed[k], q, w);
+        t += took(r, kind, a, by_speed[k], q, w);
     }
     return n / t;
 }
 
-/* Round @q's ideal task time: total work over total speed. */
-static double balanced(const struct runs *r, int a, int q, size_t p,
-                       size_t total)
+/* Round @q's ideal time of a worker's part: total work over total speed. */
+static double balanced(const struct runs *r, int kind, int a, int q,
+                       size_t p, size_t total)
 {
     double s = 0;
     for (size_t w = 0; w < p; w++)
-        s += speed(r, a, q, w);
+        s += speed(r, kind, a, q, w);
     return (double)total / s;
 }
 
-/* The longest task of run (@a, @mode, @q). */
-static double slowest(const struct runs *r, int a, int mode, int q,
-                      size_t p)
+/* The longest time (@kind) of a worker in run (@a, @mode, @q). */
+static double slowest(const struct runs *r, int kind, int a, int mode,
+                      int q, size_t p)
 {
     double m = 0;
     for (size_t w = 0; w < p; w++)
-        m = fmax(m, task(r, a, mode, q, w));
+        m = fmax(m, took(r, kind, a, mode, q, w));
     return m;
 }
 
-/* The ideal at the even split's speeds, as this benchmark had it first:
- * T P / sum_i s_i at the full-speed run's time T, s_i worker i's speed
- * under the quota over its own at full speed. The slow worker's even
- * speed counts its time alone after the others are done, faster on a
- * memory-bound task, which no split keeps: a bound below the ideal. */
-static double even_ideal(const struct runs *r, int a, int q, size_t p)
+/* Run (@a, @mode, @q)'s ideal: its time with its slowest worker's time
+ * (@kind) shortened to the balanced one, every phase taken to shrink as
+ * the work did. */
+static double ideal(const struct runs *r, int kind, int a, int mode, int q,
+                    size_t p, size_t total)
 {
-    double s = 0;
-    for (size_t w = 0; w < p; w++)
-        s += r->rate[a][M_FULL][q][w] / r->rate[a][M_EVEN][q][w];
-    return r->t[a][M_FULL][q] * (double)p / s;
+    return r->t[a][mode][q] * balanced(r, kind, a, q, p, total) /
+           slowest(r, kind, a, mode, q, p);
 }
 
 /* "median (min-max)" of @v[0..n) into @buf; sorts @v. */
@@ -303,72 +317,76 @@ static const char *spread(char *buf, size_t size, double *v, int n,
     return buf;
 }
 
-/* Each worker's median task time in @mode's runs [ms] (for
- * the reductions: one pass of the batch): whether the split let them
- * finish together. */
-static void print_tasks(const struct runs *r, int a, int mode, size_t p,
-                        int reps)
+/* Each worker's median time (@kind) in @mode's runs [ms] (for the
+ * reductions: one pass of the batch): whether the split let them finish
+ * together. */
+static void print_times(const struct runs *r, int kind, int a, int mode,
+                        size_t p, int reps)
 {
     for (size_t w = 0; w < p; w++) {
         double v[MAX_REPS];
         for (int q = 0; q < reps; q++)
-            v[q] = task(r, a, mode, q, w);
-        printf("%s%.1f", w ? ", " : " ", 1e3 * bench_median(v, reps));
+            v[q] = took(r, kind, a, mode, q, w);
+        printf("%s%.1f", w ? ", " : "", 1e3 * bench_median(v, reps));
     }
-    printf("\n");
 }
 
-/* Algorithm @a's table: per split its time, its ideal (the split's time
- * with its slowest task shortened to the balanced one: every phase taken
- * to shrink as the work did), time / ideal, the gain over the even
- * split, time over the even split's ideal, each a median over the rounds
- * of the ratio within the round, and each worker's task time; then the
- * ideal task time and the speeds it came from. */
+/* Algorithm @a's table: per split its time, its ideal (ideal()), time /
+ * ideal, the gain over the even split, time over the ideal that task
+ * times give (this benchmark's ideal before the trace had the replies),
+ * each a median over the rounds of the ratio within the round, and each
+ * worker's reply and task time; then the ideal time of a worker's part
+ * and the speeds it came from. */
 static void report(const struct runs *r, int a, size_t p, int reps,
                    size_t total)
 {
-    printf("\n%s\n%-24s %22s %10s %20s %20s %10s  %s\n", alg_names[a],
+    printf("\n%s\n%-24s %22s %10s %20s %20s %9s  %s\n", alg_names[a],
            "split", "time [ms] (min-max)", "ideal [ms]", "/ ideal",
-           "even / this", "/ even's", "tasks [ms] (worker 0, 1, ...)");
-    double bal[MAX_REPS];
-    for (int q = 0; q < reps; q++)
-        bal[q] = balanced(r, a, q, p, total);
+           "even / this", "/ tasks'",
+           "replies; tasks [ms] (worker 0, 1, ...)");
     for (int k = 0; k < NMODE; k++) {
         double tv[MAX_REPS], x[MAX_REPS], y[MAX_REPS], u[MAX_REPS],
             idv[MAX_REPS];
         for (int q = 0; q < reps; q++) {
             tv[q] = r->t[a][k][q];
-            idv[q] = r->t[a][k][q] * bal[q] / slowest(r, a, k, q, p);
+            idv[q] = ideal(r, DONE, a, k, q, p, total);
             x[q] = r->t[a][k][q] / idv[q];
             y[q] = r->t[a][M_EVEN][q] / r->t[a][k][q];
-            u[q] = r->t[a][k][q] / even_ideal(r, a, q, p);
+            u[q] = r->t[a][k][q] / ideal(r, TASK, a, k, q, p, total);
         }
         char b0[128], b1[128], b2[128];
         printf("%-24s %22s", mode_names[k],
                spread(b0, sizeof b0, tv, reps, 1e3, "%.1f"));
         if (k == M_FULL)
-            printf(" %10s %20s %20s %10s ", "", "", "", "");
+            printf(" %10s %20s %20s %9s  ", "", "", "", "");
         else
-            printf(" %10.1f %20s %20s %10.3f ", 1e3 * bench_median(idv, reps),
+            printf(" %10.1f %20s %20s %9.3f  ", 1e3 * bench_median(idv, reps),
                    spread(b1, sizeof b1, x, reps, 1, "%.3f"),
                    spread(b2, sizeof b2, y, reps, 1, "%.3f"),
                    bench_median(u, reps));
-        print_tasks(r, a, k, p, reps);
+        print_times(r, DONE, a, k, p, reps);
+        printf("; ");
+        print_times(r, TASK, a, k, p, reps);
+        printf("\n");
     }
-    printf("ideal task %.1f ms; speeds under the quota over full speed "
-           "(worker 0, 1, ...): splits by speed ",
+    double bal[MAX_REPS];
+    for (int q = 0; q < reps; q++)
+        bal[q] = balanced(r, DONE, a, q, p, total);
+    printf("ideal part %.1f ms; speeds under the quota over full speed, by "
+           "replies (worker 0, 1, ...): splits by speed ",
            1e3 * bench_median(bal, reps));
     for (size_t w = 0; w < p; w++) {
         double v[MAX_REPS];
         for (int q = 0; q < reps; q++)
-            v[q] = r->rate[a][M_FULL][q][w] * speed(r, a, q, w);
+            v[q] = r->rate[DONE][a][M_FULL][q][w] * speed(r, DONE, a, q, w);
         printf("%s%.2f", w ? ", " : "", bench_median(v, reps));
     }
     printf("; even split ");
     for (size_t w = 0; w < p; w++) {
         double v[MAX_REPS];
         for (int q = 0; q < reps; q++)
-            v[q] = r->rate[a][M_FULL][q][w] / r->rate[a][M_EVEN][q][w];
+            v[q] = r->rate[DONE][a][M_FULL][q][w] /
+                   r->rate[DONE][a][M_EVEN][q][w];
         printf("%s%.2f", w ? ", " : "", bench_median(v, reps));
     }
     printf("\n");
@@ -481,8 +499,7 @@ int main(int argc, char **argv)
                 struct job j = {a, n[a], 101 + (uint64_t)(it * CALIB + c)};
                 rc = sgl_run(rt, job_main, &j, sizeof j);
                 if (!rc && rank == 0)
-                    task_rates(rt, g_counts, each[c], p,
-                               a == ALG_REDUCE ? REDUCE_BATCH : 0);
+                    memcpy(each[c], g_done, p * sizeof *g_done);
             }
             for (size_t w = 0; !rc && w < p; w++) {
                 double v[CALIB];
@@ -526,13 +543,14 @@ int main(int argc, char **argv)
                 step++;
                 struct job j = {a, n[a], 11 + (uint64_t)q};
                 rc = sgl_run(rt, job_main, &j, sizeof j);
-                double *rate = r.rate[a][mode][q];
+                double *rate = r.rate[DONE][a][mode][q];
                 if (!rc && rank == 0) {
                     r.t[a][mode][q] = g_time;
                     r.sum[a][mode] = g_sum;
                     sorted_all &= a != ALG_SORT || g_sorted;
-                    task_rates(rt, g_counts, rate, p,
-                               a == ALG_REDUCE ? REDUCE_BATCH : 0);
+                    memcpy(rate, g_done, p * sizeof *g_done);
+                    memcpy(r.rate[TASK][a][mode][q], g_task,
+                           p * sizeof *g_task);
                     for (size_t w = 0; w < p; w++)
                         r.share[a][mode][q][w] = (double)g_counts[w];
                 }

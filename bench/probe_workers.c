@@ -1,9 +1,10 @@
 /* Per-worker c (sgl-probe --per-worker). Every worker of the probed tree
  * runs the kernel at once, on a block of its own, as the algorithms run
  * it (a worker under a CPU quota, on a slower host or a busier socket
- * shows then as it will run); its c is its own task time over its block,
- * read from the trace of the master just above it and gathered from every
- * process:
+ * shows then as it will run); its c is its time to deliver (its reply's
+ * time in the trace of the master just above it, which counts a quota's
+ * throttling on either side of its task; bench_step_delivered()) over its
+ * block, gathered from every process:
  *   sum   sgl_dvec_reduce(SUM): the workers' pardo
  *   sort  sgl_dvec_sort: PSRS's first step (the local sort and sampling)
  * First on even blocks, then in PW_REFINE rounds on blocks split by the
@@ -13,8 +14,8 @@
  * 1.5x): its c would come out as if the others never ran. The rounds
  * converge to the split where all finish together, with every worker
  * running throughout, which is where a split by these c runs. Each c is a
- * median over trials; task times are durations on one clock, so nothing
- * here assumes the processes share a clock. The runtime is set to
+ * median over trials; the times are durations, each on one process's
+ * clock, so nothing here assumes the processes share a clock. The runtime is set to
  * SGL_BALANCE_WORKERS for the even trials, then given parameters with
  * the c so far and SGL_BALANCE_SPEED; its balance is restored after, the
  * parameters are left (sgl-probe runs nothing after this). */
@@ -27,6 +28,7 @@
 
 #include "probe_workers.h"
 #include "timing.h"
+#include "trace_step.h"
 
 const char *const probe_worker_kernels[PW_KERNELS] = {"sum", "sort"};
 
@@ -79,7 +81,8 @@ static const sgl_node_t *master_of(const sgl_machine_t *m, unsigned level,
     return NULL;
 }
 
-/* From this process's trace: each worker's task time in the superstep
+/* From this process's trace: each worker's time to deliver its part
+ * (bench_step_delivered()) in the superstep
  * that ran its kernel (the first one its master recorded after the trace
  * was cleared, the vector's creation being the superstep before: the
  * second), over its block (pw_counts); -1 for the workers of other
@@ -105,7 +108,7 @@ static void read_trace(sgl_runtime_t *rt, double *t)
              * kernel's. */
             if (seen[w]++ != 1)
                 continue;
-            t[w] = st.child_time[i] / (double)pw_counts[w];
+            t[w] = bench_step_delivered(&st, i) / (double)pw_counts[w];
         }
     }
     free(seen);

@@ -1786,7 +1786,7 @@ int main(int argc, char **argv)
                      k.n[k.nsizes - 1], k.busy,
                      pl.per_worker ? "; per worker: sum and sort on every "
                                      "worker at once (tasks of about 20 ms, "
-                                     "5 ms with --quick), own task time "
+                                     "5 ms with --quick), time to deliver "
                                      "per element, medians of 5 on even "
                                      "blocks, then 3 rounds of 3 at the "
                                      "split by the c so far, each moving "

@@ -23,10 +23,10 @@ for k in sum sort; do
 done
 grep -q "every sum agrees, every sort is sorted" "$out/table.txt" ||
     { echo "FAIL: bench_balance's results disagree"; exit 1; }
-# The ideal comes from every worker's share and task time in the splits
+# The ideal comes from every worker's share and delivery time in the splits
 # by speed: a share or a task missing from the trace shows as nan or inf.
-[ "$(grep -c '^ideal task [0-9.]* ms' "$out/table.txt")" = 2 ] ||
-    { echo "FAIL: no ideal task time for both algorithms"; exit 1; }
+[ "$(grep -c '^ideal part [0-9.]* ms' "$out/table.txt")" = 2 ] ||
+    { echo "FAIL: no ideal part time for both algorithms"; exit 1; }
 # (Lines naming a path are left out: a temporary name may hold "nan".)
 if grep -v '/' "$out/table.txt" | grep -Ewiq 'nan|inf'; then
     echo "FAIL: a time, ideal or ratio is not a number"; exit 1
