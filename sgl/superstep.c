@@ -176,8 +176,10 @@ int sgl__pardo_with(struct sgl_ctx *ctx, sgl_task_fn task, const void *arg,
     ctx->step_start = start;
     ctx->cwait = 0;
     ctx->released = 0;
-    for (unsigned i = 0; i < ctx->node->arity; i++)
+    for (unsigned i = 0; i < ctx->node->arity; i++) {
         ctx->returned[i] = 0;
+        ctx->cdone[i] = 0;
+    }
     ctx->pardo_start = sgl__watch_clock();
     int rc = sgl__level_of(ctx)->pardo(ctx, task, arg, arg_size);
     ctx->pardo_start = 0;
