@@ -203,10 +203,10 @@ static double mono(void)
  * completes, so that the watchdog can name the children still out, and
  * noting in @when (if not NULL) the runtime's clock then (sgl__now(), to
  * a poll's interval: exact when polling throughout, within SLEEP_MAX_S
- * else), or @since for those complete at the first two polls (they came
- * in before the wait began, at @since: Open MPI's test calls progress
- * the transport only when nothing has completed, so a reply already
- * there may take a second call); poll throughout if
+ * else), or @since for those complete before two polls in a row find
+ * nothing (they were in when the wait began, at @since: Open MPI's test
+ * calls progress the transport only when nothing has completed, and one
+ * call may take in only part of what is there); poll throughout if
  * @rt->wait_active. Without memory for the bookkeeping it waits as
  * MPI_Waitall does, and notes the end for all. */
 static int wait_all(const struct sgl_runtime *rt, int n, MPI_Request *reqs,
@@ -226,13 +226,15 @@ static int wait_all(const struct sgl_runtime *rt, int n, MPI_Request *reqs,
     }
     int rc = MPI_SUCCESS;
     double start = mono(), sleep_s = SLEEP_MIN_S;
-    for (int poll = 0;; poll++) {
+    for (int early = 1, empty = 0;;) {
         int outcount = 0;
         rc = MPI_Testsome(n, reqs, &outcount, idx, st);
         if (rc != MPI_SUCCESS || outcount == MPI_UNDEFINED)
             break;
+        empty = outcount > 0 ? 0 : empty + 1;
+        early = early && empty < 2;
         double now = !when || outcount == 0 ? 0
-                     : poll < 2             ? since
+                     : early                ? since
                                             : sgl__now(rt);
         for (int k = 0; k < outcount; k++) {
             if (stats)

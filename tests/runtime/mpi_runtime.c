@@ -91,6 +91,7 @@ int main(int argc, char **argv)
     test_check(&tally, "keyed states beside the program's",
                prog_keyed_state(rt));
     test_check(&tally, "trace counts bytes and work", prog_trace(rt));
+    test_check(&tally, "trace times replies", prog_reply_times(rt));
     test_check(&tally, "exchange, direct",
                prog_exchange(rt, 21, SGL_EXCHANGE_DIRECT));
     test_check(&tally, "exchange, routed",

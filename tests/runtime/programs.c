@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "programs.h"
 #include "test_util.h"
@@ -1621,6 +1622,67 @@ int prog_reduce(sgl_runtime_t *rt, uint64_t seed, size_t n)
     return SGL_OK;
 }
 
+/* prog_reply_times: the root's child given as the argument sleeps
+ * REPLY_SLEEP_S, the others return at once. */
+#define REPLY_SLEEP_S 0.2
+
+static int reply_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    unsigned slow;
+    CHECK(size == sizeof slow, "reply_task: argument of %zu bytes", size);
+    memcpy(&slow, arg, sizeof slow);
+    if (sgl_ctx_index(ctx) != slow)
+        return SGL_OK;
+    struct timespec ts = {0, (long)(REPLY_SLEEP_S * 1e9)};
+    while (nanosleep(&ts, &ts) != 0)
+        ;
+    return SGL_OK;
+}
+
+static int reply_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    return sgl_pardo(root, reply_task, arg, size);
+}
+
+int prog_reply_times(sgl_runtime_t *rt)
+{
+    const sgl_node_t *root = sgl_machine_root(sgl_runtime_machine(rt));
+    unsigned p = sgl_node_arity(root);
+    if (p < 2)
+        return SGL_OK;
+    const unsigned slows[] = {0, p - 1};
+    for (int k = 0; k < 2; k++) {
+        unsigned slow = slows[k];
+        sgl_trace_clear(rt);
+        TRY(sgl_run(rt, reply_main, &slow, sizeof slow));
+        if (sgl_runtime_rank(rt) != 0)
+            continue;
+        sgl_trace_step_t s;
+        TRY(sgl_trace_step(rt, 0, &s));
+        CHECK(s.level == 0 && s.children == p,
+              "reply times: first step is level %u with %u children",
+              s.level, s.children);
+        int slow_own = sgl_node_rank(sgl_node_child(root, slow)) == 0;
+        for (unsigned i = 0; i < p; i++) {
+            int own = sgl_node_rank(sgl_node_child(root, i)) == 0;
+            double d = s.child_done[i];
+            if (i == slow)
+                /* A reply the master waited for is timed as it came in. */
+                CHECK(d >= REPLY_SLEEP_S && (own || d > s.wait_start),
+                      "reply times: slow child %u (%s process) replied at "
+                      "%g s, the master waited from %g s",
+                      i, own ? "the master's" : "another", d, s.wait_start);
+            else if (!own && slow_own)
+                /* It was in while the master ran its own slow child. */
+                CHECK(d == s.wait_start && s.wait_start >= REPLY_SLEEP_S,
+                      "reply times: child %u replied at %g s, not when the "
+                      "master began to wait (%g s) after its own slow child",
+                      i, d, s.wait_start);
+        }
+    }
+    return SGL_OK;
+}
+
 int prog_register(sgl_runtime_t *rt)
 {
     TRY(sgl_task_register(rt, distribute_task, "distribute"));
@@ -1637,5 +1699,6 @@ int prog_register(sgl_runtime_t *rt)
     TRY(sgl_task_register(rt, trip_task, "trip"));
     TRY(sgl_task_register(rt, esize_task, "esize"));
     TRY(sgl_task_register(rt, rsum_task, "rsum"));
+    TRY(sgl_task_register(rt, reply_task, "reply"));
     return prog_exchange_register(rt);
 }

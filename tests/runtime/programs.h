@@ -54,6 +54,12 @@ int prog_keyed_state(sgl_runtime_t *rt);
  * declared work and nesting. */
 int prog_trace(sgl_runtime_t *rt);
 
+/* One child of the root sleeps, first the master's own (child 0), then
+ * the last: on rank 0 the trace must time a reply the master waited for
+ * as it came in, and one that came in while the master ran its own child
+ * as the moment it began to wait (sgl_trace_step_t.wait_start). */
+int prog_reply_times(sgl_runtime_t *rt);
+
 /* The root's block is the run's argument and its put the run's result:
  * the root checks a writable copy of a 7-uint32 argument and puts it
  * reversed, then sgl_run_result() must give it (on rank 0, and on every

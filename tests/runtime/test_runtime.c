@@ -48,6 +48,7 @@ static void exercise(const char *shape, int split_cases)
     RUN_OK(prog_exchange(rt, 12, SGL_EXCHANGE_ROUTED));
     RUN_OK(prog_exchange_misuse(rt));
     RUN_OK(prog_trace(rt));
+    RUN_OK(prog_reply_times(rt));
     RUN_OK(prog_misuse(rt));
     RUN_OK(prog_failing_worker(rt, 0));
     RUN_OK(prog_failing_worker(rt, p - 1));
