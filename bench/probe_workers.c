@@ -8,12 +8,14 @@
  *   sum   sgl_dvec_reduce(SUM): the workers' pardo
  *   sort  sgl_dvec_sort: PSRS's first step (the local sort and sampling)
  * First on even blocks, then in PW_REFINE rounds on blocks split by the
- * c so far, each moving every worker's c halfway (in log) to the one it
- * had there. On even blocks a slow worker runs on alone once the others
- * are done, and a memory-bound kernel runs faster alone (on this VM
- * 1.5x): its c would come out as if the others never ran. The rounds
- * converge to the split where all finish together, with every worker
- * running throughout, which is where a split by these c runs. Each c is a
+ * c so far, each taking every worker's c measured there. On even blocks a
+ * slow worker runs on alone once the others are done, and a memory-bound
+ * kernel runs faster alone (on this VM 1.5x): its c would come out as if
+ * the others never ran. The rounds converge to the split where all finish
+ * together, with every worker running throughout, which is where a split
+ * by these c runs. (Moving c only halfway from that far start, three
+ * rounds ended short: the reduction split by their sum left the rank
+ * under bench/balance.sh's quota last in 12 of 16 runs.) Each c is a
  * median over trials; the times are durations, each on one process's
  * clock, so nothing here assumes the processes share a clock. The runtime is set to
  * SGL_BALANCE_WORKERS for the even trials, then given parameters with
@@ -33,7 +35,7 @@
 const char *const probe_worker_kernels[PW_KERNELS] = {"sum", "sort"};
 
 #define PW_TRIALS 5
-enum { PW_REFINE = 3, PW_REFINE_TRIALS = 3 };
+enum { PW_REFINE = 5, PW_REFINE_TRIALS = 3 };
 
 /* Each worker's block in the last run, as the root created it (rank 0;
  * broadcast after the run). */
@@ -219,9 +221,8 @@ int probe_workers(sgl_runtime_t *rt, int quick, const double *c_hint,
                                 100 + (uint64_t)(round * PW_REFINE_TRIALS), t,
                                 PW_TRIALS, one);
             for (size_t w = 0; !rc && w < p; w++)
-                ret->c[k][w] = sqrt(ret->c[k][w] *
-                                    bench_median(t + w * PW_TRIALS,
-                                                 PW_REFINE_TRIALS));
+                ret->c[k][w] = bench_median(t + w * PW_TRIALS,
+                                            PW_REFINE_TRIALS);
         }
         for (size_t w = 0; !rc && w < p; w++)
             if (!(ret->c[k][w] > 0))

@@ -1788,9 +1788,9 @@ int main(int argc, char **argv)
                                      "worker at once (tasks of about 20 ms, "
                                      "5 ms with --quick), time to deliver "
                                      "per element, medians of 5 on even "
-                                     "blocks, then 3 rounds of 3 at the "
-                                     "split by the c so far, each moving "
-                                     "c halfway in log"
+                                     "blocks, then 5 rounds of 3 at the "
+                                     "split by the c so far, each taking "
+                                     "the c measured there"
                                    : "");
             sgl_machine_set_provenance(out, "host", host);
             sgl_machine_set_provenance(out, "date", date);
