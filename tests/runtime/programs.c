@@ -1623,8 +1623,10 @@ int prog_reduce(sgl_runtime_t *rt, uint64_t seed, size_t n)
 }
 
 /* prog_reply_times: the root's child given as the argument sleeps
- * REPLY_SLEEP_S, the others return at once. */
-#define REPLY_SLEEP_S 0.2
+ * REPLY_SLEEP_S, the others return at once. Long enough that the others'
+ * replies are in before a sleeping master waits, even with six ranks on
+ * two cores under a sanitizer. */
+#define REPLY_SLEEP_S 0.5
 
 static int reply_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
