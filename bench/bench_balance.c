@@ -12,10 +12,11 @@
  *            run's trace measured under the quota before the timed
  *            rounds, in CALIB even runs and then REFINE rounds of CALIB
  *            runs at the split so far (every kernel's per-worker c of the
- *            machine file set in their proportion), and moved halfway (in
- *            log) to each of its timed runs' rates after it:
- *            what a program gets that feeds its own trace back, free of
- *            the probe's conditions, following the machine as it changes
+ *            machine file set in their proportion); after each of its
+ *            timed runs priced from the rates of its last three runs,
+ *            robust to the range they span (robust_rates()): what a
+ *            program gets that feeds its own trace back, free of the
+ *            probe's conditions, following the machine as it changes
  *   light    the same, the slow rank priced 1.5x as slow as measured:
  *            it finishes first, with every other worker running
  *            throughout (not judged; for the ideal)
@@ -220,19 +221,67 @@ static sgl_machine_t *measured_params(const char *file, const double *rate,
     return m;
 }
 
-/* Moves the measured rates @cal (each worker's seconds per element) to
- * the rates @now of a run at the split they gave, halfway in log (@move;
- * else takes @now), and makes the measured and the light splits' machine
- * files from them. */
-static int refit(const struct opts *o, double *cal, const double *now,
-                 int move, size_t p, sgl_machine_t **measured,
-                 sgl_machine_t **light)
+/* The rates (each worker's seconds per element) the measured split was
+ * last seen to run at: the calibration's final round, then each timed
+ * run's, the newest WINDOW of them. */
+enum { WINDOW = 3 };
+struct seen {
+    double rate[WINDOW][64];
+    int n, next;
+};
+
+static void seen_add(struct seen *s, const double *rate, size_t p)
 {
-    double slower[64];
+    memcpy(s->rate[s->next], rate, p * sizeof *rate);
+    s->next = (s->next + 1) % WINDOW;
+    s->n += s->n < WINDOW;
+}
+
+/* Rates for the next split from the window @s: each worker's ratio to
+ * the newest run's fastest worker ranges over [lo, hi] in the window
+ * (this VM's state can flip between rounds and move it by 20-30%), and
+ * it is priced at lo (1 + hi) / (1 + lo). For two workers that is the
+ * split whose worst time over the range, against that ratio's ideal, is
+ * least: it finishes together at neither end but loses the same there,
+ * (1 + lo) / lo times the slow share at hi. Pricing at either end loses
+ * more at the other, and the costs are not symmetric: a slow worker
+ * priced too fast holds up the run by its whole excess, one priced too
+ * slow only moves its lack to the others. For more workers it is the
+ * same rule for each against the fastest. A window of one (the
+ * calibration) takes its rates as they are. */
+static void robust_rates(const struct seen *s, size_t p, double *cal)
+{
+    const double *now = s->rate[(s->next + WINDOW - 1) % WINDOW];
+    size_t fast = 0;
+    for (size_t w = 1; w < p; w++)
+        if (now[w] < now[fast])
+            fast = w;
     for (size_t w = 0; w < p; w++) {
-        cal[w] = move ? sqrt(cal[w] * now[w]) : now[w];
-        slower[w] = cal[w] * ((int)w == o->slow_rank ? LIGHT : 1);
+        double lo = INFINITY, hi = 0;
+        for (int j = 0; j < s->n; j++) {
+            double r = s->rate[j][w] / s->rate[j][fast];
+            lo = fmin(lo, r);
+            hi = fmax(hi, r);
+        }
+        cal[w] = now[fast] * lo * (1 + hi) / (1 + lo);
     }
+}
+
+/* Adds the rates @now of a run at the measured split to @s (a
+ * calibration round first empties it: its rates belong to another
+ * split), prices every worker from it (robust_rates()) into @cal, and
+ * makes the measured and the light splits' machine files from those. */
+static int refit(const struct opts *o, struct seen *s, const double *now,
+                 int calibrating, size_t p, double *cal,
+                 sgl_machine_t **measured, sgl_machine_t **light)
+{
+    if (calibrating)
+        s->n = s->next = 0;
+    seen_add(s, now, p);
+    robust_rates(s, p, cal);
+    double slower[64];
+    for (size_t w = 0; w < p; w++)
+        slower[w] = cal[w] * ((int)w == o->slow_rank ? LIGHT : 1);
     sgl_machine_free(*measured);
     sgl_machine_free(*light);
     *measured = measured_params(o->machine, cal, p);
@@ -491,6 +540,7 @@ int main(int argc, char **argv)
      * runs then left the slow rank last in 9 of 10 runs. */
     sgl_machine_t *measured[NALG] = {NULL, NULL}, *light[NALG] = {NULL, NULL};
     double cal[NALG][64];
+    static struct seen seen[NALG];
     rc = set_quota(&o, rank, 1) ? SGL_EIO : SGL_OK;
     for (int a = 0; !rc && a < NALG; a++) {
         for (int it = 0; !rc && it <= REFINE; it++) {
@@ -514,7 +564,7 @@ int main(int argc, char **argv)
             if (!rc)
                 MPI_Bcast(med, (int)p, MPI_DOUBLE, 0, MPI_COMM_WORLD);
             if (!rc)
-                rc = refit(&o, cal[a], med, 0, p, &measured[a],
+                rc = refit(&o, &seen[a], med, 1, p, cal[a], &measured[a],
                            &light[a]);
         }
     }
@@ -562,7 +612,8 @@ int main(int argc, char **argv)
                     /* The program feeds each run's trace back: the next
                      * round's split follows the machine as it is now. */
                     MPI_Bcast(rate, (int)p, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-                    rc = refit(&o, cal[a], rate, 1, p, &measured[a], &light[a]);
+                    rc = refit(&o, &seen[a], rate, 0, p, cal[a], &measured[a],
+                               &light[a]);
                 }
             }
         }
