@@ -54,12 +54,12 @@ void sgl__run_local(struct sgl_ctx *m, unsigned i, sgl_task_fn task,
         c->up_bytes = 0;
         c->task_start = sgl__now(c->rt);
         c->task_time = c->work = 0;
-        m->returned[i] = 1;
+        sgl__publish_returned(m, i, 1);
         return;
     }
     c->parent_seq = (long)m->seq;
     sgl__run_child(c, task, arg, arg_size);
-    m->returned[i] = 1;
+    sgl__publish_returned(m, i, 1);
 }
 
 void sgl__take_local_reply(struct sgl_ctx *m, unsigned i)

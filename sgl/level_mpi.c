@@ -242,7 +242,7 @@ static int wait_all(const struct sgl_runtime *rt, int n, MPI_Request *reqs,
             if (when)
                 when[idx[k]] = now;
             if (done)
-                done[idx[k]] = 1;
+                atomic_store_explicit(&done[idx[k]], 1, memory_order_relaxed);
         }
         if (outcount > 0 || active || mono() - start < SPIN_S)
             continue;
@@ -386,7 +386,8 @@ static int collect_replies(struct sgl_ctx *m)
         if (!m->child[i])
             m->cwait = since - m->step_start;
     if (wait_all(m->rt, (int)p, mm(m)->reqs + 2 * p, mm(m)->stats,
-                 m->returned, m->cdone, since) != MPI_SUCCESS)
+                 m->rt->dog ? m->returned : NULL, m->cdone,
+                 since) != MPI_SUCCESS)
         proto = sgl_error_set(SGL_EMPI, "sgl_pardo: receiving replies failed");
     for (unsigned i = 0; i < p; i++) {
         int child_status = SGL_OK;

@@ -6,6 +6,7 @@
 
 #include <hwloc.h>
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -124,8 +125,9 @@ struct sgl_ctx {
     size_t *pending;         /* arity: bytes of blocks the link still holds
                                 (level.h, fetch) */
     void *link_state;        /* what the link keeps at this master */
-    /* Read by the watchdog's thread: when the running pardo started (0
-     * between pardos) and which children have returned from it. */
+    /* Read by the watchdog's thread, and kept only where it runs: when
+     * the running pardo started (0 between pardos) and which children
+     * have returned from it. */
     _Atomic double pardo_start;
     _Atomic unsigned char *returned; /* arity entries */
 
@@ -238,6 +240,17 @@ int sgl__split_by_speed(const struct sgl_ctx *ctx, size_t n, size_t *counts);
 
 /* Seconds since the runtime's epoch. */
 double sgl__now(const struct sgl_runtime *rt);
+
+/* Child @i of @m out (@v 0) or returned (1), for the watchdog's thread
+ * where it runs (nothing else reads it): relaxed, since it needs whole
+ * values and no order, and a fence on every superstep cost more than the
+ * store. */
+static inline void sgl__publish_returned(struct sgl_ctx *m, unsigned i,
+                                         unsigned char v)
+{
+    if (m->rt->dog)
+        atomic_store_explicit(&m->returned[i], v, memory_order_relaxed);
+}
 /* A pardo (superstep.c) whose result and trace record are completed by
  * @finish (may be NULL), called with the pardo's status: the exchange
  * reads the children's counts there. */

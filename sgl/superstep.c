@@ -173,16 +173,22 @@ int sgl__pardo_with(struct sgl_ctx *ctx, sgl_task_fn task, const void *arg,
                     size_t arg_size, int (*finish)(struct sgl_ctx *, int))
 {
     double start = sgl__now(ctx->rt);
+    int watched = ctx->rt->dog != NULL;
     ctx->step_start = start;
     ctx->cwait = 0;
     ctx->released = 0;
     for (unsigned i = 0; i < ctx->node->arity; i++) {
-        ctx->returned[i] = 0;
+        sgl__publish_returned(ctx, i, 0);
         ctx->cdone[i] = 0;
     }
-    ctx->pardo_start = sgl__watch_clock();
+    /* What only the watchdog reads is published only where it runs: a
+     * clock read and the stores of every superstep otherwise. */
+    if (watched)
+        atomic_store_explicit(&ctx->pardo_start, sgl__watch_clock(),
+                              memory_order_relaxed);
     int rc = sgl__level_of(ctx)->pardo(ctx, task, arg, arg_size);
-    ctx->pardo_start = 0;
+    if (watched)
+        atomic_store_explicit(&ctx->pardo_start, 0, memory_order_relaxed);
     if (finish)
         rc = finish(ctx, rc);
     sgl__trace_record(ctx, start);

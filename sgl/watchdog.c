@@ -34,7 +34,7 @@ static const struct sgl_ctx *overdue(const struct sgl_ctx *c, double now,
 {
     if (!c || c->node->arity == 0)
         return NULL;
-    double start = c->pardo_start;
+    double start = atomic_load_explicit(&c->pardo_start, memory_order_relaxed);
     if (start > 0 && now - start > limit) {
         *ret_ran = now - start;
         return c;
@@ -59,7 +59,7 @@ static void bark(const struct sgl_runtime *rt, const struct sgl_ctx *m,
                        n->type, n->index, n->level, rt->rank, ran,
                        rt->watchdog);
     for (unsigned i = 0; i < n->arity && len < (int)sizeof msg; i++)
-        if (!m->returned[i])
+        if (!atomic_load_explicit(&m->returned[i], memory_order_relaxed))
             len += snprintf(msg + len, sizeof msg - (size_t)len,
                             " %u (rank %d)", i, n->child[i]->rank);
     /* The library never prints, except here: the process ends next and
