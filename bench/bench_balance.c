@@ -242,13 +242,13 @@ static void seen_add(struct seen *s, const double *rate, size_t p)
  * (this VM's state can flip between rounds and move it by 20-30%), and
  * it is priced at lo (1 + hi) / (1 + lo). For two workers that is the
  * split whose worst time over the range, against that ratio's ideal, is
- * least: it finishes together at neither end but loses the same there,
- * (1 + lo) / lo times the slow share at hi. Pricing at either end loses
- * more at the other, and the costs are not symmetric: a slow worker
- * priced too fast holds up the run by its whole excess, one priced too
- * slow only moves its lack to the others. For more workers it is the
- * same rule for each against the fastest. A window of one (the
- * calibration) takes its rates as they are. */
+ * least: it finishes together at neither end but loses the same at both
+ * (5.3% for a ratio of 2.6 or 3.4, priced at 3.18). Pricing at either
+ * end loses more at the other, and the costs are not symmetric: a slow
+ * worker priced too fast holds up the run by its whole excess, one
+ * priced too slow only moves its lack to the others. For more workers
+ * it is the same rule for each against the fastest. A window of one
+ * (the calibration) takes its rates as they are. */
 static void robust_rates(const struct seen *s, size_t p, double *cal)
 {
     const double *now = s->rate[(s->next + WINDOW - 1) % WINDOW];

@@ -251,6 +251,7 @@ static inline void sgl__publish_returned(struct sgl_ctx *m, unsigned i,
     if (m->rt->dog)
         atomic_store_explicit(&m->returned[i], v, memory_order_relaxed);
 }
+
 /* A pardo (superstep.c) whose result and trace record are completed by
  * @finish (may be NULL), called with the pardo's status: the exchange
  * reads the children's counts there. */
