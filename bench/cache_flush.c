@@ -1,19 +1,54 @@
 /* The cache flush of cache_flush.h: one buffer per process, whichever
- * file flushes. */
+ * file flushes, sized from this host's caches. */
+#include <hwloc.h>
+
 #include "cache_flush.h"
 
 static unsigned char *bench_flush_buf;
 
+/* The largest data or unified cache of any level on this host, 0 if
+ * hwloc finds none. */
+static size_t largest_cache(void)
+{
+    static const hwloc_obj_type_t levels[] = {
+        HWLOC_OBJ_L1CACHE, HWLOC_OBJ_L2CACHE, HWLOC_OBJ_L3CACHE,
+        HWLOC_OBJ_L4CACHE, HWLOC_OBJ_L5CACHE};
+    hwloc_topology_t topo;
+    size_t largest = 0;
+    if (hwloc_topology_init(&topo))
+        return 0;
+    if (hwloc_topology_load(topo) == 0)
+        for (size_t k = 0; k < sizeof levels / sizeof *levels; k++)
+            for (hwloc_obj_t o = hwloc_get_next_obj_by_type(topo, levels[k],
+                                                            NULL);
+                 o; o = hwloc_get_next_obj_by_type(topo, levels[k], o))
+                if (o->attr && o->attr->cache.size > largest)
+                    largest = (size_t)o->attr->cache.size;
+    hwloc_topology_destroy(topo);
+    return largest;
+}
+
+size_t bench_flush_total(void)
+{
+    static size_t total;
+    if (!total) {
+        size_t twice = 2 * largest_cache();
+        total = twice > BENCH_FLUSH_MIN_BYTES ? twice : BENCH_FLUSH_MIN_BYTES;
+    }
+    return total;
+}
+
 void bench_flush_caches(int threads)
 {
+    size_t total = bench_flush_total();
     if (!bench_flush_buf)
-        bench_flush_buf = calloc(BENCH_FLUSH_BYTES, 1);
+        bench_flush_buf = calloc(total, 1);
     if (!bench_flush_buf)
         return;
     static unsigned char v;
     unsigned char val = ++v;
     int nt = threads > 0 ? threads : 1;
-    size_t chunk = BENCH_FLUSH_BYTES / (size_t)nt;
+    size_t chunk = total / (size_t)nt;
 #pragma omp parallel for schedule(static, 1) num_threads(nt)
     for (int t = 0; t < nt; t++)
         bench_evict(bench_flush_buf + (size_t)t * chunk, chunk, val);

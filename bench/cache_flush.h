@@ -3,13 +3,23 @@
  * and the shared one hold none of the data a timed run reads. The probe
  * measures the kernels' c this way and the main job times reductions and
  * scans (SGL and peers alike) this way, so that c and the runs agree at
- * sizes that would otherwise stay in cache between repetitions. */
+ * sizes that would otherwise stay in cache between repetitions. The
+ * buffer is sized from the largest cache hwloc finds on this host, not
+ * fixed: see bench_flush_total(). */
 #ifndef SGL_BENCH_CACHE_FLUSH_H
 #define SGL_BENCH_CACHE_FLUSH_H
 
 #include <stdlib.h>
 
-#define BENCH_FLUSH_BYTES ((size_t)96 << 20)
+/* The least a flush writes, whatever the caches: what served on the AMD
+ * EPYC VMs this project first ran on (32 MiB of L3). */
+#define BENCH_FLUSH_MIN_BYTES ((size_t)96 << 20)
+
+/* The bytes a flush writes on this host: twice the largest cache hwloc
+ * reports (replacement is not LRU, so one cache's worth leaves lines of
+ * the run in it), at least BENCH_FLUSH_MIN_BYTES. Measured once per
+ * process; each process measures its own host. */
+size_t bench_flush_total(void);
 
 /* Evict: every cache line of @p buf read and written with ordinary
  * loads and stores, which allocate in the caches. Not memset: glibc's
@@ -27,8 +37,8 @@ static inline void bench_evict(unsigned char *buf, size_t bytes,
 }
 
 /* Evict the caches with @p threads threads (the process's workers),
- * over a buffer of BENCH_FLUSH_BYTES allocated on the first call, one per
- * process (cache_flush.c). */
+ * over a buffer of bench_flush_total() bytes allocated on the first call,
+ * one per process (cache_flush.c). */
 void bench_flush_caches(int threads);
 
 /* Free the buffer (at exit, for leak checkers). */

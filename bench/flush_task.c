@@ -27,6 +27,6 @@ int bench_flush_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 
 size_t bench_flush_bytes(size_t workers)
 {
-    size_t b = BENCH_FLUSH_BYTES / (workers ? workers : 1);
+    size_t b = bench_flush_total() / (workers ? workers : 1);
     return b > ((size_t)16 << 20) ? b : (size_t)16 << 20;
 }

@@ -14,7 +14,7 @@
  * buffers. Register it (sgl_task_register()) in every process. */
 int bench_flush_task(sgl_ctx_t *ctx, const void *arg, size_t size);
 
-/* The bytes each of @workers workers writes: BENCH_FLUSH_BYTES shared
+/* The bytes each of @workers workers writes: bench_flush_total() shared
  * among them, at least 16 MiB. */
 size_t bench_flush_bytes(size_t workers);
 
