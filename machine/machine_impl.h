@@ -19,26 +19,28 @@ struct hwloc_topology;
 struct hwloc_bitmap_s;
 
 struct sgl_node {
-    char type[16];          /* "node", "core", ... */
-    int os_index;           /* hwloc os_index, -1 if none */
-    int rank;               /* rank that plays the node, set by finalize;
-                               a builder may preset it on a process node
-                               (discovery: the rank in its communicator) */
+    /* What every superstep reads comes first, in one cache line: from
+     * cold caches each line of a node is a miss on the master's path. */
+    struct sgl_node *parent;
+    struct sgl_node **child;
     sgl_link_t link;        /* to the children */
     unsigned level;         /* set by finalize */
     unsigned index;         /* among siblings, set by finalize */
     unsigned arity;
-    unsigned cap;           /* allocated child slots */
     size_t workers;         /* leaves below, set by finalize */
     size_t first_worker;    /* set by finalize */
+    int os_index;           /* hwloc os_index, -1 if none */
+    int rank;               /* rank that plays the node, set by finalize;
+                               a builder may preset it on a process node
+                               (discovery: the rank in its communicator) */
+    unsigned cap;           /* allocated child slots */
+    char type[16];          /* "node", "core", ... */
     char *host;             /* discovered MPI nodes only */
     const struct sgl_machine *machine; /* owning tree, set by finish */
     size_t master_index;    /* among the masters of its level, set by
                                finish (masters only) */
     int has_params;         /* nonzero: params overrides the level's */
     sgl_link_params_t params;
-    struct sgl_node *parent;
-    struct sgl_node **child;
 };
 
 struct sgl_machine {

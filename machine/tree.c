@@ -7,7 +7,12 @@
 
 struct sgl_node *sgl__node_new(const char *type, int os_index)
 {
-    struct sgl_node *n = calloc(1, sizeof *n);
+    /* Line-aligned, so that the fields a superstep reads (first in the
+     * struct) share one cache line. */
+    size_t bytes = (sizeof(struct sgl_node) + 63) & ~(size_t)63;
+    struct sgl_node *n = aligned_alloc(64, bytes);
+    if (n)
+        memset(n, 0, bytes);
     if (!n) {
         sgl_error_set(SGL_ENOMEM, "out of memory allocating a tree node");
         return NULL;

@@ -31,13 +31,14 @@ void sgl__run_child(struct sgl_ctx *child, sgl_task_fn task, const void *arg,
 {
     child->up_bytes = 0;
     child->down_released = 0;
-    child->errmsg[0] = '\0';
     child->work = 0;
     child->task_start = child->last_end = sgl__now(child->rt);
     child->in_task = 1;
     child->status = task(child, arg, arg_size);
     child->in_task = 0;
     child->task_time = sgl__now(child->rt) - child->task_start;
+    /* errmsg is read only where status < 0, and is always written then:
+     * left alone otherwise, its line stays out of the superstep's path. */
     if (child->status < 0)
         snprintf(child->errmsg, sizeof child->errmsg, "%s", sgl_last_error());
 }

@@ -12,11 +12,6 @@ const struct sgl__level *sgl__level_below(const struct sgl_node *n)
     return levels[n->link];
 }
 
-const struct sgl__level *sgl__level_of(const struct sgl_ctx *m)
-{
-    return sgl__level_below(m->node);
-}
-
 const struct sgl__level *sgl__level_above(const struct sgl_ctx *c)
 {
     return levels[c->node->parent->link];

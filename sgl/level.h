@@ -45,7 +45,10 @@ extern const struct sgl__level sgl__level_threads;
 extern const struct sgl__level sgl__level_mpi;
 
 /* The operations of the link below master @m. */
-const struct sgl__level *sgl__level_of(const struct sgl_ctx *m);
+static inline const struct sgl__level *sgl__level_of(const struct sgl_ctx *m)
+{
+    return m->link;
+}
 
 /* The operations of the link below tree node @n (a master). */
 const struct sgl__level *sgl__level_below(const struct sgl_node *n);

@@ -12,9 +12,7 @@
 static void bind_to(const struct sgl_ctx *c)
 {
     static _Thread_local int bound = -1;
-    const sgl_node_t *w = sgl_machine_worker(c->rt->machine,
-                                             c->node->first_worker);
-    int pu = sgl_node_os_index(w);
+    int pu = c->pu;
     if (pu < 0 || pu == bound)
         return;
     hwloc_bitmap_t set = hwloc_bitmap_alloc();

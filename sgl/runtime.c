@@ -42,18 +42,7 @@ static void ctx_free(struct sgl_ctx *c)
     if (c->node->arity && sgl__level_of(c)->master_free)
         sgl__level_of(c)->master_free(c);
     sgl__ctx_states_free(c);
-    free(c->child);
-    free(c->counts);
-    free(c->offsets);
-    free(c->gdata);
-    free(c->gbytes);
-    free(c->pending);
-    free((void *)c->returned);
-    free(c->ctime);
-    free(c->cwork);
-    free(c->cdone);
-    free(c->hsent);
-    free(c->hrecv);
+    free(c->child); /* and every per-child array (per_child_alloc) */
     free(c->xo_off);
     free(c->xin_off);
     free(c->xin_elems);
@@ -64,33 +53,71 @@ static void ctx_free(struct sgl_ctx *c)
     free(c);
 }
 
+/* @bytes of zeros, aligned to a cache line; freed by free(). */
+static void *line_calloc(size_t bytes)
+{
+    bytes = (bytes + 63) & ~(size_t)63;
+    void *p = aligned_alloc(64, bytes);
+    if (p)
+        memset(p, 0, bytes);
+    return p;
+}
+
+/* The next @bytes of a block being carved into arrays. */
+static void *carve(char **b, size_t bytes)
+{
+    void *p = *b;
+    *b += bytes;
+    return p;
+}
+
+/* A master's per-child arrays, carved from one line-aligned block in the
+ * order a superstep uses them, so that with a few children they share a
+ * few cache lines (as separate allocations they took one or two each).
+ * All but the last have 8-byte entries, so none needs padding. */
+static int per_child_alloc(struct sgl_ctx *c, size_t p)
+{
+    _Static_assert(sizeof(size_t) == 8 && sizeof(double) == 8 &&
+                       sizeof(void *) == 8,
+                   "the per-child arrays are carved without padding");
+    size_t each = sizeof *c->child + sizeof *c->counts + sizeof *c->offsets +
+                  sizeof *c->gdata + sizeof *c->gbytes + sizeof *c->pending +
+                  sizeof *c->ctime + sizeof *c->cwork + sizeof *c->cdone +
+                  sizeof *c->hsent + sizeof *c->hrecv + sizeof *c->returned;
+    char *b = line_calloc(p * each);
+    if (!b)
+        return SGL_ENOMEM;
+    c->child = carve(&b, p * sizeof *c->child);
+    c->counts = carve(&b, p * sizeof *c->counts);
+    c->offsets = carve(&b, p * sizeof *c->offsets);
+    c->gdata = carve(&b, p * sizeof *c->gdata);
+    c->gbytes = carve(&b, p * sizeof *c->gbytes);
+    c->pending = carve(&b, p * sizeof *c->pending);
+    c->ctime = carve(&b, p * sizeof *c->ctime);
+    c->cwork = carve(&b, p * sizeof *c->cwork);
+    c->cdone = carve(&b, p * sizeof *c->cdone);
+    c->hsent = carve(&b, p * sizeof *c->hsent);
+    c->hrecv = carve(&b, p * sizeof *c->hrecv);
+    c->returned = carve(&b, p * sizeof *c->returned);
+    return SGL_OK;
+}
+
 /* Contexts for @n and every descendant this process plays. */
 static struct sgl_ctx *ctx_new(struct sgl_runtime *rt, const struct sgl_node *n)
 {
-    struct sgl_ctx *c = calloc(1, sizeof *c);
+    struct sgl_ctx *c = line_calloc(sizeof *c);
     if (!c)
         return NULL;
     c->rt = rt;
     c->node = n;
+    c->link = sgl__level_below(n);
+    c->pu = sgl_node_os_index(sgl_machine_worker(rt->machine,
+                                                 n->first_worker));
     unsigned p = n->arity;
     if (p == 0)
         return c;
-    c->child = calloc(p, sizeof *c->child);
-    c->counts = calloc(p, sizeof *c->counts);
-    c->offsets = calloc(p, sizeof *c->offsets);
-    c->gdata = calloc(p, sizeof *c->gdata);
-    c->gbytes = calloc(p, sizeof *c->gbytes);
-    c->pending = calloc(p, sizeof *c->pending);
-    c->returned = calloc(p, sizeof *c->returned);
-    c->ctime = calloc(p, sizeof *c->ctime);
-    c->cwork = calloc(p, sizeof *c->cwork);
-    c->cdone = calloc(p, sizeof *c->cdone);
-    c->hsent = calloc(p, sizeof *c->hsent);
-    c->hrecv = calloc(p, sizeof *c->hrecv);
     const struct sgl__level *link = sgl__level_of(c);
-    if (!c->child || !c->counts || !c->offsets || !c->gdata || !c->gbytes ||
-        !c->pending || !c->returned || !c->ctime || !c->cwork || !c->cdone ||
-        !c->hsent || !c->hrecv ||
+    if (per_child_alloc(c, p) != SGL_OK ||
         (link->master_init && link->master_init(c) != SGL_OK)) {
         ctx_free(c);
         return NULL;
@@ -538,7 +565,7 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
         sgl_opts_default(&defaults);
         opts = &defaults;
     }
-    struct sgl_runtime *rt = calloc(1, sizeof *rt);
+    struct sgl_runtime *rt = line_calloc(sizeof *rt);
     if (!rt)
         return sgl_error_set(SGL_ENOMEM, "sgl_init: out of memory");
     rt->own_mpi = own_mpi;

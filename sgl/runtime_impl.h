@@ -89,15 +89,26 @@ struct sgl_keyed {
     void (*destroy)(void *);
 };
 
+struct sgl__level;
+
 /* Destroy every state of @c (program's and libraries'). */
 void sgl__ctx_states_free(struct sgl_ctx *c);
 
+/* A context. The fields are ordered by use: first what every superstep
+ * reads or writes (a child's side, then its master's), last the
+ * watchdog's, the exchange's and a failed task's message. From cold
+ * caches every cache line a superstep touches is a miss on its path, so
+ * the lines it touches are kept few: contexts are line-aligned, and a
+ * master's per-child arrays share one allocation. */
 struct sgl_ctx {
     struct sgl_runtime *rt;
     const struct sgl_node *node;
     /* Children played by this process (all of them below a thread link,
      * only the first below an MPI link); NULL entries are remote. */
     struct sgl_ctx **child;
+    /* The operations of the link below (level.h), kept here rather than
+     * looked up in a table: one cache line less on a superstep's path. */
+    const struct sgl__level *link;
 
     /* Child side: the block received in the current pardo and the block
      * handed up. down_msg holds a whole MPI message at an MPI entry node. */
@@ -109,27 +120,55 @@ struct sgl_ctx {
     int down_released;    /* sgl_recv_release() in the current task */
     int in_task;
     int status;                   /* the task's return code */
-    char errmsg[SGL_ERRMSG_MAX];  /* its message when status < 0 */
+    int pu;       /* OS index of the PU of the first worker below, or -1 */
 
     /* Master side: what the next pardo sends, and what the last returned. */
     enum sgl_staged staged;
-    const void *src;
-    size_t elem_size;
-    size_t *counts;   /* arity entries, bytes per child */
-    size_t *offsets;  /* arity entries, byte offset of each child's block */
     int gathered;
     int released;            /* sgl_gather_release() since the last pardo */
     int consumed;            /* a block went straight into a gather's dst */
-    const void **gdata;      /* arity entries */
-    size_t *gbytes;          /* arity entries */
-    size_t *pending;         /* arity: bytes of blocks the link still holds
+    int xkind;               /* how the last exchange ran (0: a pardo) */
+
+    /* Trace. A child's task: when it started, how long it ran, the work it
+     * declared, and the parent's superstep it ran in. A master: its
+     * superstep counter, the start of its running superstep and the end
+     * of its last one; of the last pardo, the children's times, work and
+     * reply times and when it began to wait for other processes' replies
+     * (seconds after the superstep's start; sgl_trace_step_t); and its
+     * records. */
+    double task_start, task_time, work;
+    long parent_seq;
+    double last_end;
+
+    /* Programs' and libraries' states (a worker's blocks: every task). */
+    void *state;
+    void (*destroy)(void *);
+    struct sgl_keyed *keyed; /* libraries' states, by key */
+    size_t nkeyed;
+
+    unsigned long seq;
+    double step_start, cwait;
+    const void *src;
+    size_t elem_size;
+    /* Per child, arity entries each, in one allocation (child first). */
+    size_t *counts;   /* bytes per child */
+    size_t *offsets;  /* byte offset of each child's block */
+    const void **gdata;
+    size_t *gbytes;
+    size_t *pending;         /* bytes of blocks the link still holds
                                 (level.h, fetch) */
+    double *ctime, *cwork, *cdone;
+    /* What the last exchange moved across each child's boundary (for the
+     * trace). */
+    size_t *hsent, *hrecv;
     void *link_state;        /* what the link keeps at this master */
+    struct sgl_trace trace;
+
     /* Read by the watchdog's thread, and kept only where it runs: when
      * the running pardo started (0 between pardos) and which children
-     * have returned from it. */
+     * have returned from it (arity entries). */
     _Atomic double pardo_start;
-    _Atomic unsigned char *returned; /* arity entries */
+    _Atomic unsigned char *returned;
 
     /* Exchange (exchange.h), worker side: the blocks staged for the next
      * exchange (the caller's memory, bytes per destination) and the blocks
@@ -145,44 +184,29 @@ struct sgl_ctx {
     size_t *xin_elems;       /* xin_n element counts, for the caller */
     size_t xin_cap;
     int xin_released;
-    /* Master side: what the last exchange moved across each child's
-     * boundary (for the trace), and how it ran (0: a pardo). */
-    size_t *hsent, *hrecv;   /* arity entries */
-    int xkind;
     int xroot;               /* the exchange's own master, in it */
 
-    void *state;
-    void (*destroy)(void *);
-    struct sgl_keyed *keyed; /* libraries' states, by key */
-    size_t nkeyed;
-
-    /* Trace. A child's task: when it started, how long it ran, the work it
-     * declared, and the parent's superstep it ran in. A master: its
-     * superstep counter, the start of its running superstep and the end
-     * of its last one; of the last pardo, the children's times, work and
-     * reply times and when it began to wait for other processes' replies
-     * (seconds after the superstep's start; sgl_trace_step_t); and its
-     * records. */
-    double task_start, task_time, work;
-    long parent_seq;
-    unsigned long seq;
-    double step_start, last_end, cwait;
-    double *ctime, *cwork, *cdone; /* arity entries */
-    struct sgl_trace trace;
+    char errmsg[SGL_ERRMSG_MAX];  /* the task's message when status < 0 */
 };
 
 struct sgl_runtime {
-    MPI_Comm comm;
-    MPI_Comm xcomm;          /* the direct exchange's messages */
+    /* What every superstep reads, in the first cache line (see struct
+     * sgl_ctx). */
+    double epoch;            /* sgl__now() origin, aligned by a barrier */
+    int trace;               /* record supersteps */
+    size_t trace_max;        /* records per master */
+    struct sgl_watchdog *dog; /* its thread, when on */
+    struct sgl_ctx *entry;   /* the highest node this process plays */
     int rank;
-    int size;
-    int own_mpi;             /* sgl_init called MPI_Init_thread */
-    sgl_machine_t *machine;
     int bind;                /* bind threads to their workers' PUs */
     unsigned team_max;       /* threads a thread-level pardo asks for at
                                 most; its other children share them */
+    MPI_Comm comm;
+    MPI_Comm xcomm;          /* the direct exchange's messages */
+    int size;
+    int own_mpi;             /* sgl_init called MPI_Init_thread */
+    sgl_machine_t *machine;
     hwloc_topology_t topo;   /* loaded only when binding */
-    struct sgl_ctx *entry;   /* the highest node this process plays */
     struct sgl_ctx **wctx;   /* this process's workers, by index - wfirst */
     size_t wfirst, wn;
     unsigned char *xmethod;  /* sgl_exchange_method_t per level */
@@ -202,9 +226,6 @@ struct sgl_runtime {
                                 threads than it has processing units */
     int wait_active;         /* MPI waits poll without sleeping (SGL_WAIT;
                                 by default where not oversubscribed) */
-    int trace;               /* record supersteps */
-    size_t trace_max;        /* records per master */
-    double epoch;            /* sgl__now() origin, aligned by a barrier */
     /* Pointers to every record of this process in order of start, built
      * on demand by sgl_trace_step(). */
     struct sgl_trace_ref *index;
@@ -224,7 +245,6 @@ struct sgl_runtime {
     double watchdog;         /* seconds a superstep may run; 0 = off */
     int omp_levels;          /* OpenMP max-active-levels before sgl_init
                                 (restored by sgl_finalize), -1 unset */
-    struct sgl_watchdog *dog; /* its thread, when on */
 };
 
 uint32_t sgl__hash(const char *s);
