@@ -71,34 +71,29 @@ static void *carve(char **b, size_t bytes)
     return p;
 }
 
-/* A master's per-child arrays, carved from one line-aligned block in the
- * order a superstep uses them, so that with a few children they share a
+/* A master's per-child arrays, in the order a superstep uses them: carved
+ * from one line-aligned block, so that with a few children they share a
  * few cache lines (as separate allocations they took one or two each).
  * All but the last have 8-byte entries, so none needs padding. */
+#define PER_CHILD_ARRAYS(X)                                                 \
+    X(child) X(counts) X(offsets) X(gdata) X(gbytes) X(pending) X(ctime)    \
+    X(cwork) X(cdone) X(hsent) X(hrecv) X(returned)
+
 static int per_child_alloc(struct sgl_ctx *c, size_t p)
 {
     _Static_assert(sizeof(size_t) == 8 && sizeof(double) == 8 &&
                        sizeof(void *) == 8,
                    "the per-child arrays are carved without padding");
-    size_t each = sizeof *c->child + sizeof *c->counts + sizeof *c->offsets +
-                  sizeof *c->gdata + sizeof *c->gbytes + sizeof *c->pending +
-                  sizeof *c->ctime + sizeof *c->cwork + sizeof *c->cdone +
-                  sizeof *c->hsent + sizeof *c->hrecv + sizeof *c->returned;
+    size_t each = 0;
+#define ENTRY_BYTES(f) each += sizeof *c->f;
+    PER_CHILD_ARRAYS(ENTRY_BYTES)
+#undef ENTRY_BYTES
     char *b = line_calloc(p * each);
     if (!b)
         return SGL_ENOMEM;
-    c->child = carve(&b, p * sizeof *c->child);
-    c->counts = carve(&b, p * sizeof *c->counts);
-    c->offsets = carve(&b, p * sizeof *c->offsets);
-    c->gdata = carve(&b, p * sizeof *c->gdata);
-    c->gbytes = carve(&b, p * sizeof *c->gbytes);
-    c->pending = carve(&b, p * sizeof *c->pending);
-    c->ctime = carve(&b, p * sizeof *c->ctime);
-    c->cwork = carve(&b, p * sizeof *c->cwork);
-    c->cdone = carve(&b, p * sizeof *c->cdone);
-    c->hsent = carve(&b, p * sizeof *c->hsent);
-    c->hrecv = carve(&b, p * sizeof *c->hrecv);
-    c->returned = carve(&b, p * sizeof *c->returned);
+#define CARVE(f) c->f = carve(&b, p * sizeof *c->f);
+    PER_CHILD_ARRAYS(CARVE)
+#undef CARVE
     return SGL_OK;
 }
 
