@@ -129,13 +129,9 @@ struct sgl_ctx {
     int consumed;            /* a block went straight into a gather's dst */
     int xkind;               /* how the last exchange ran (0: a pardo) */
 
-    /* Trace. A child's task: when it started, how long it ran, the work it
-     * declared, and the parent's superstep it ran in. A master: its
-     * superstep counter, the start of its running superstep and the end
-     * of its last one; of the last pardo, the children's times, work and
-     * reply times and when it began to wait for other processes' replies
-     * (seconds after the superstep's start; sgl_trace_step_t); and its
-     * records. */
+    /* Trace, a child's side: when its task started, how long it ran, the
+     * work it declared and the parent's superstep it ran in; and (a
+     * master's too) when its last superstep ended. */
     double task_start, task_time, work;
     long parent_seq;
     double last_end;
@@ -146,11 +142,18 @@ struct sgl_ctx {
     struct sgl_keyed *keyed; /* libraries' states, by key */
     size_t nkeyed;
 
+    /* Trace, a master's side: its superstep counter, the start of its
+     * running superstep and when it began to wait for other processes'
+     * replies (seconds after that start); of the last pardo, the
+     * children's times, work and reply times (ctime, cwork, cdone below;
+     * sgl_trace_step_t); its records (trace). */
     unsigned long seq;
     double step_start, cwait;
+
+    /* The staged scatter's source and element size. */
     const void *src;
     size_t elem_size;
-    /* Per child, arity entries each, in one allocation (child first). */
+    /* Per child, arity entries each (one block: per_child_alloc()). */
     size_t *counts;   /* bytes per child */
     size_t *offsets;  /* byte offset of each child's block */
     const void **gdata;
