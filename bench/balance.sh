@@ -7,10 +7,12 @@
 # ideal (total work / total speed). Needs root; exits 77 (skipped) where
 # no cpu controller can be written.
 #   bench/balance.sh [--quick] [--reps K] [--quota PERCENT] [--out DIR]
+# The probe's machine file and output go to DIR; by default a new folder
+# under results/ (ignored by git), not the current folder.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${SGL_BUILD:-$root/build}
-quick=() reps=7 quota=50 out=.
+quick=() reps=7 quota=50 out=$root/results/balance-$(date +%Y%m%d-%H%M%S)
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) quick=(--quick) ;;
@@ -65,6 +67,7 @@ fi
 trap 'rmdir "$cg" 2>/dev/null || true' EXIT
 mkdir -p "$out"
 machine=$out/balance-probe.sgl
+echo "balance.sh: the probe's files in $out" >&2
 echo "balance.sh: rank 1 of 2 at ${quota}% of a CPU (cgroup $cg)" >&2
 # The probe's rank 1 joins the cgroup before it starts (its pid is the
 # shell's, which execs the probe).
