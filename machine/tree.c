@@ -9,10 +9,7 @@ struct sgl_node *sgl__node_new(const char *type, int os_index)
 {
     /* Line-aligned, so that the fields a superstep reads (first in the
      * struct) share one cache line. */
-    size_t bytes = (sizeof(struct sgl_node) + 63) & ~(size_t)63;
-    struct sgl_node *n = aligned_alloc(64, bytes);
-    if (n)
-        memset(n, 0, bytes);
+    struct sgl_node *n = sgl__line_calloc(sizeof *n);
     if (!n) {
         sgl_error_set(SGL_ENOMEM, "out of memory allocating a tree node");
         return NULL;

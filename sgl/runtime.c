@@ -53,16 +53,6 @@ static void ctx_free(struct sgl_ctx *c)
     free(c);
 }
 
-/* @bytes of zeros, aligned to a cache line; freed by free(). */
-static void *line_calloc(size_t bytes)
-{
-    bytes = (bytes + 63) & ~(size_t)63;
-    void *p = aligned_alloc(64, bytes);
-    if (p)
-        memset(p, 0, bytes);
-    return p;
-}
-
 /* The next @bytes of a block being carved into arrays. */
 static void *carve(char **b, size_t bytes)
 {
@@ -88,7 +78,7 @@ static int per_child_alloc(struct sgl_ctx *c, size_t p)
 #define ENTRY_BYTES(f) each += sizeof *c->f;
     PER_CHILD_ARRAYS(ENTRY_BYTES)
 #undef ENTRY_BYTES
-    char *b = line_calloc(p * each);
+    char *b = sgl__line_calloc(p * each);
     if (!b)
         return SGL_ENOMEM;
 #define CARVE(f) c->f = carve(&b, p * sizeof *c->f);
@@ -100,7 +90,7 @@ static int per_child_alloc(struct sgl_ctx *c, size_t p)
 /* Contexts for @n and every descendant this process plays. */
 static struct sgl_ctx *ctx_new(struct sgl_runtime *rt, const struct sgl_node *n)
 {
-    struct sgl_ctx *c = line_calloc(sizeof *c);
+    struct sgl_ctx *c = sgl__line_calloc(sizeof *c);
     if (!c)
         return NULL;
     c->rt = rt;
@@ -560,7 +550,7 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
         sgl_opts_default(&defaults);
         opts = &defaults;
     }
-    struct sgl_runtime *rt = line_calloc(sizeof *rt);
+    struct sgl_runtime *rt = sgl__line_calloc(sizeof *rt);
     if (!rt)
         return sgl_error_set(SGL_ENOMEM, "sgl_init: out of memory");
     rt->own_mpi = own_mpi;
