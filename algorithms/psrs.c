@@ -323,6 +323,13 @@ static int sort_block(const struct sort_arg *a, struct algo_block *b)
     return sort_records(&L, b->data, b->count);
 }
 
+/* The local sort's elements, the work of kernel "sort" (for the trace,
+ * and for sgl_runtime_refit_kernel()); only this step declares work. */
+static int declare_sort(sgl_ctx_t *ctx, const struct sort_arg *a, size_t n)
+{
+    return a->sorted ? SGL_OK : sgl_ctx_add_work(ctx, (double)n);
+}
+
 /* Sample step, worker: sort the block, hand up its size and s regular
  * samples. */
 static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
@@ -339,6 +346,7 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
                              "elements, more than 2^40",
                              w, m);
     TRY(sort_block(a, b));
+    TRY(declare_sort(ctx, a, m));
     struct samples_msg *msg;
     TRY(sgl_put_buffer(ctx, samples_msg_size(s), 1, (void **)&msg));
     msg->count = m;
@@ -595,6 +603,7 @@ static int descend(sgl_ctx_t *ctx, const struct sort_arg *a)
     if (!b)
         return SGL_ESTATE;
     TRY(sort_block(a, b));
+    TRY(declare_sort(ctx, a, b->count));
     finish_worker(a, b);
     uint64_t count = b->count;
     return sgl_put(ctx, &count, sizeof count, 1);

@@ -71,7 +71,7 @@ static int creduce(sgl_ctx_t *ctx, const struct reduce_arg *a,
     if (sgl_ctx_is_worker(ctx)) {
         memcpy(res, op->identity, op->acc_size);
         sgl__algo_local_reduce(op, src, n, res);
-        return SGL_OK;
+        return sgl_ctx_add_work(ctx, (double)n);
     }
     size_t *counts = malloc(sgl_ctx_children(ctx) * sizeof *counts);
     if (!counts)
@@ -113,7 +113,9 @@ static int dreduce(sgl_ctx_t *ctx, const struct reduce_arg *a,
                                  sgl_ctx_first_worker(ctx), a->op.id);
         memcpy(res, op->identity, op->acc_size);
         sgl__algo_local_reduce(op, b->data, b->count, res);
-        return SGL_OK;
+        /* Elements of the operator's kernel: for the trace, and for
+         * sgl_runtime_refit_kernel() (every worker declares, even 0). */
+        return sgl_ctx_add_work(ctx, (double)b->count);
     }
     TRY(sgl_pardo(ctx, dreduce_task, a, sizeof *a));
     return fold_children(ctx, op, res);

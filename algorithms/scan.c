@@ -72,9 +72,12 @@ static int pass1(sgl_ctx_t *ctx, const struct scan_arg *a,
     if (sgl_ctx_is_worker(ctx)) {
         struct algo_block *in, *out;
         TRY(blocks(ctx, a, &in, &out));
+        /* The pass that runs the local scan declares its elements: the
+         * work of kernel "scan" (the other pass is another kernel's). */
         if (a->op.flags & SGL_SCAN_LOCAL_FIRST) {
             sgl__algo_local_scan(op, in->data, out->data, in->count, NULL,
                                  a->op.flags & SGL_SCAN_EXCLUSIVE, total);
+            TRY(sgl_ctx_add_work(ctx, (double)in->count));
         } else {
             memcpy(total, op->identity, op->elem_size);
             sgl__algo_local_reduce(op, in->data, in->count, total);
@@ -121,6 +124,7 @@ static int pass2(sgl_ctx_t *ctx, const struct scan_arg *a,
             sgl__algo_local_scan(op, in->data, out->data, in->count,
                                  first ? NULL : off,
                                  a->op.flags & SGL_SCAN_EXCLUSIVE, total);
+            TRY(sgl_ctx_add_work(ctx, (double)in->count));
         }
         return SGL_OK;
     }

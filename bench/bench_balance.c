@@ -8,15 +8,16 @@
  *            sgl_runtime_set_params() and SGL_BALANCE_SPEED, of the
  *            kernel at hand (sgl_runtime_set_balance_kernel(): sum for
  *            the reduction, sort for PSRS)
- *   measured the same, split by the workers' rates (replies) that this
- *            run's trace measured under the quota before the timed
- *            rounds, in CALIB even runs and then REFINE rounds of CALIB
- *            runs at the split so far (every kernel's per-worker c of the
- *            machine file set in their proportion); after each of its
- *            timed runs priced from the rates of its last three runs,
- *            robust to the range they span (robust_rates()): what a
- *            program gets that feeds its own trace back, free of the
- *            probe's conditions, following the machine as it changes
+ *   measured the same, split by the c that the library fits from this
+ *            run's trace (sgl_runtime_refit_kernel(): each worker's time
+ *            to deliver its declared work) under the quota: before the
+ *            timed rounds from CALIB even runs and then REFINE rounds of
+ *            CALIB runs at the split so far (every kernel's per-worker c
+ *            of the machine file set in their proportion); after each of
+ *            its timed runs from that run, priced over the range of its
+ *            last WINDOW fits: what a program gets that feeds its own
+ *            trace back, free of the probe's conditions, following the
+ *            machine as it changes
  *   light    the same, the slow rank priced 1.5x as slow as measured:
  *            it finishes first, with every other worker running
  *            throughout (not judged; for the ideal)
@@ -65,6 +66,8 @@ enum { ALG_REDUCE, ALG_SORT, NALG };
 enum { REDUCE_BATCH = 4 };
 enum { M_FULL, M_EVEN, M_WEIGHTED, M_MEASURED, M_LIGHT, NMODE };
 enum { CALIB = 3, REFINE = 5 };
+/* Fits the measured split is priced over (sgl_runtime_refit_kernel()). */
+enum { WINDOW = 3 };
 /* How much slower than measured the light split prices the slow rank. */
 #define LIGHT 1.5
 static const char *const mode_names[NMODE] = {
@@ -126,8 +129,7 @@ static size_t g_counts[64];
 static double g_task[64], g_done[64];
 static sgl_runtime_t *g_rt;
 
-static void read_rates(sgl_runtime_t *rt, const size_t *counts, size_t p,
-                       int batch);
+static void read_rates(sgl_runtime_t *rt, const size_t *counts, size_t p);
 
 static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
 {
@@ -141,7 +143,6 @@ static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
         return rc;
     memcpy(g_counts, sgl_dvec_counts(v),
            sgl_ctx_workers(root) * sizeof *g_counts);
-    sgl_trace_clear(g_rt);
     double t0 = bench_now();
     if (j->alg == ALG_REDUCE)
         for (int b = 0; !rc && b < REDUCE_BATCH; b++)
@@ -149,9 +150,7 @@ static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
     else
         rc = sgl_dvec_sort(root, v, NULL);
     g_time = bench_now() - t0;
-    /* Before the vector's free, whose superstep is not the work's. */
-    read_rates(g_rt, g_counts, sgl_ctx_workers(root),
-               j->alg == ALG_REDUCE ? REDUCE_BATCH : 0);
+    read_rates(g_rt, g_counts, sgl_ctx_workers(root));
     if (!rc && j->alg == ALG_SORT) {
         double *x = malloc(j->n * sizeof *x);
         rc = x ? sgl_dvec_gather(root, v, x, j->n) : SGL_ENOMEM;
@@ -165,39 +164,45 @@ static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
     return rc ? rc : r2;
 }
 
-/* Each worker's seconds per element of its share, from rank 0's trace (a
- * flat tree's root has the workers as children), into g_task (its task
- * time) and g_done (its time to deliver, bench_step_delivered(): under a
- * CPU quota the rank is also throttled on either side of its task, for
- * the CPU its task used): in the first root superstep after
- * the clear (PSRS's local sort), or with @batch > 0 summed over every
- * root superstep, per element of @batch passes (the batched reductions;
- * their broadcasts add microseconds). */
-static void read_rates(sgl_runtime_t *rt, const size_t *counts, size_t p,
-                       int batch)
+/* Each worker's seconds per element of its share, from rank 0's trace of
+ * this run (a flat tree's root has the workers as children), into g_task
+ * (its task time) and g_done (its time to deliver, bench_step_delivered():
+ * under a CPU quota the rank is also throttled on either side of its
+ * task, for the CPU its task used), per pass: averaged over the root
+ * supersteps in which work was declared (the batch's reductions, PSRS's
+ * local sort), the steps that sgl_runtime_refit_kernel() reads. */
+static void read_rates(sgl_runtime_t *rt, const size_t *counts, size_t p)
 {
     sgl_trace_step_t st;
+    int passes = 0;
     for (size_t w = 0; w < p; w++)
-        g_task[w] = g_done[w] = batch > 0 ? 0 : NAN;
+        g_task[w] = g_done[w] = 0;
     for (size_t q = 0; q < sgl_trace_steps(rt); q++) {
-        if (sgl_trace_step(rt, q, &st) != SGL_OK || st.level != 0)
+        if (sgl_trace_step(rt, q, &st) != SGL_OK || st.level != 0 ||
+            st.children != p)
             continue;
-        for (size_t w = 0; w < p && w < st.children; w++) {
+        double work = 0;
+        for (size_t w = 0; w < p; w++)
+            work += st.child_work[w];
+        if (!(work > 0))
+            continue;
+        passes++;
+        for (size_t w = 0; w < p; w++) {
             double n = counts[w] ? (double)counts[w] : NAN;
-            double task = st.child_time[w] / n;
-            double done = bench_step_delivered(&st, (unsigned)w) / n;
-            g_task[w] = batch > 0 ? g_task[w] + task / batch : task;
-            g_done[w] = batch > 0 ? g_done[w] + done / batch : done;
+            g_task[w] += st.child_time[w] / n;
+            g_done[w] += bench_step_delivered(&st, (unsigned)w) / n;
         }
-        if (batch <= 0)
-            return;
+    }
+    for (size_t w = 0; w < p; w++) {
+        g_task[w] = passes ? g_task[w] / passes : NAN;
+        g_done[w] = passes ? g_done[w] / passes : NAN;
     }
 }
 
 /* The probe's machine file with every kernel's per-worker c set in
- * proportion to @rate (each worker's seconds per element, measured), so
- * that the split by speed follows the speeds this run measured. NULL on
- * failure (a message set). */
+ * proportion to @rate (each worker's seconds per element, fitted from
+ * this run's trace), so that the split by speed follows the speeds this
+ * run measured. NULL on failure (a message set). */
 static sgl_machine_t *measured_params(const char *file, const double *rate,
                                       size_t p)
 {
@@ -221,64 +226,11 @@ static sgl_machine_t *measured_params(const char *file, const double *rate,
     return m;
 }
 
-/* The rates (each worker's seconds per element) the measured split was
- * last seen to run at: the calibration's final round, then each timed
- * run's, the newest WINDOW of them. */
-enum { WINDOW = 3 };
-struct seen {
-    double rate[WINDOW][64];
-    int n, next;
-};
-
-static void seen_add(struct seen *s, const double *rate, size_t p)
+/* The measured and the light splits' machine files from @cal, the c the
+ * library fitted (sgl_runtime_refit_kernel()). */
+static int measured_files(const struct opts *o, const double *cal, size_t p,
+                          sgl_machine_t **measured, sgl_machine_t **light)
 {
-    memcpy(s->rate[s->next], rate, p * sizeof *rate);
-    s->next = (s->next + 1) % WINDOW;
-    s->n += s->n < WINDOW;
-}
-
-/* Rates for the next split from the window @s: each worker's ratio to
- * the newest run's fastest worker ranges over [lo, hi] in the window
- * (this VM's state can flip between rounds and move it by 20-30%), and
- * it is priced at lo (1 + hi) / (1 + lo). For two workers that is the
- * split whose worst time over the range, against that ratio's ideal, is
- * least: it finishes together at neither end but loses the same at both
- * (5.3% for a ratio of 2.6 or 3.4, priced at 3.18). Pricing at either
- * end loses more at the other, and the costs are not symmetric: a slow
- * worker priced too fast holds up the run by its whole excess, one
- * priced too slow only moves its lack to the others. For more workers
- * it is the same rule for each against the fastest. A window of one
- * (the calibration) takes its rates as they are. */
-static void robust_rates(const struct seen *s, size_t p, double *cal)
-{
-    const double *now = s->rate[(s->next + WINDOW - 1) % WINDOW];
-    size_t fast = 0;
-    for (size_t w = 1; w < p; w++)
-        if (now[w] < now[fast])
-            fast = w;
-    for (size_t w = 0; w < p; w++) {
-        double lo = INFINITY, hi = 0;
-        for (int j = 0; j < s->n; j++) {
-            double r = s->rate[j][w] / s->rate[j][fast];
-            lo = fmin(lo, r);
-            hi = fmax(hi, r);
-        }
-        cal[w] = now[fast] * lo * (1 + hi) / (1 + lo);
-    }
-}
-
-/* Adds the rates @now of a run at the measured split to @s (a
- * calibration round first empties it: its rates belong to another
- * split), prices every worker from it (robust_rates()) into @cal, and
- * makes the measured and the light splits' machine files from those. */
-static int refit(const struct opts *o, struct seen *s, const double *now,
-                 int calibrating, size_t p, double *cal,
-                 sgl_machine_t **measured, sgl_machine_t **light)
-{
-    if (calibrating)
-        s->n = s->next = 0;
-    seen_add(s, now, p);
-    robust_rates(s, p, cal);
     double slower[64];
     for (size_t w = 0; w < p; w++)
         slower[w] = cal[w] * ((int)w == o->slow_rank ? LIGHT : 1);
@@ -526,10 +478,10 @@ int main(int argc, char **argv)
     const size_t n[NALG] = {o.quick ? 2000000 : 100000000,
                             o.quick ? 1000000 : 10000000};
     /* Calibration for the measured weights, under the quota, per
-     * algorithm: CALIB even runs give each worker's rate (the median, from
-     * rank 0's trace to every process, so that each builds the same
-     * parameters); then REFINE rounds of CALIB runs split by the weights
-     * so far, each taking the rates that split gave. A memory-bound task's
+     * algorithm: the library fits c from the trace of CALIB even runs
+     * (every process gets the same c); then REFINE rounds of CALIB runs
+     * split by the c so far, each fit taking the rates that split gave
+     * (a window of one fit: the split moved). A memory-bound task's
      * rates depend on the split itself (README, "Balance by measured
      * speed"): the even split's rates overshoot (the slow rank's sum at
      * 2.3x the fast one's seconds per element against about 3.2x at the
@@ -540,7 +492,6 @@ int main(int argc, char **argv)
      * runs then left the slow rank last in 9 of 10 runs. */
     sgl_machine_t *measured[NALG] = {NULL, NULL}, *light[NALG] = {NULL, NULL};
     double cal[NALG][64];
-    static struct seen seen[NALG];
     rc = set_quota(&o, rank, 1) ? SGL_EIO : SGL_OK;
     for (int a = 0; !rc && a < NALG; a++) {
         for (int it = 0; !rc && it <= REFINE; it++) {
@@ -548,24 +499,15 @@ int main(int argc, char **argv)
                                                 : SGL_BALANCE_WORKERS);
             if (!rc && it)
                 rc = sgl_runtime_set_params(rt, measured[a]);
-            double each[CALIB][64], med[64];
+            sgl_trace_clear(rt);
             for (int c = 0; !rc && c < CALIB; c++) {
                 struct job j = {a, n[a], 101 + (uint64_t)(it * CALIB + c)};
                 rc = sgl_run(rt, job_main, &j, sizeof j);
-                if (!rc && rank == 0)
-                    memcpy(each[c], g_done, p * sizeof *g_done);
-            }
-            for (size_t w = 0; !rc && w < p; w++) {
-                double v[CALIB];
-                for (int c = 0; rank == 0 && c < CALIB; c++)
-                    v[c] = each[c][w];
-                med[w] = rank == 0 ? bench_median(v, CALIB) : 0;
             }
             if (!rc)
-                MPI_Bcast(med, (int)p, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+                rc = sgl_runtime_refit_kernel(rt, kernel_names[a], 1, cal[a]);
             if (!rc)
-                rc = refit(&o, &seen[a], med, 1, p, cal[a], &measured[a],
-                           &light[a]);
+                rc = measured_files(&o, cal[a], p, &measured[a], &light[a]);
         }
     }
     static struct runs r;
@@ -596,6 +538,7 @@ int main(int argc, char **argv)
                             bench_eta(bench_now() - t_start, step, steps));
                 step++;
                 struct job j = {a, n[a], 11 + (uint64_t)q};
+                sgl_trace_clear(rt);
                 rc = sgl_run(rt, job_main, &j, sizeof j);
                 double *rate = r.rate[DONE][a][mode][q];
                 if (!rc && rank == 0) {
@@ -611,9 +554,11 @@ int main(int argc, char **argv)
                 if (!rc && mode == M_MEASURED) {
                     /* The program feeds each run's trace back: the next
                      * round's split follows the machine as it is now. */
-                    MPI_Bcast(rate, (int)p, MPI_DOUBLE, 0, MPI_COMM_WORLD);
-                    rc = refit(&o, &seen[a], rate, 0, p, cal[a], &measured[a],
-                               &light[a]);
+                    rc = sgl_runtime_refit_kernel(rt, kernel_names[a], WINDOW,
+                                                  cal[a]);
+                    if (!rc)
+                        rc = measured_files(&o, cal[a], p, &measured[a],
+                                            &light[a]);
                 }
             }
         }

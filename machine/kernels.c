@@ -111,6 +111,23 @@ int sgl_machine_set_worker_kernel(sgl_machine_t *m, size_t worker,
     return SGL_OK;
 }
 
+int sgl__kernel_set_workers(sgl_machine_t *m, const char *name,
+                            const double *c)
+{
+    struct sgl__kernel *k = find_kernel(m, name);
+    double *w = k ? k->worker_c : NULL;
+    if (!w && !(w = malloc(m->workers * sizeof *w)))
+        return sgl_error_set(SGL_ENOMEM,
+                             "out of memory setting the workers' kernel");
+    if (!k && sgl__kernel_get(m, name, &k)) {
+        free(w);
+        return SGL_ENOMEM;
+    }
+    memcpy(w, c, m->workers * sizeof *w);
+    k->worker_c = w;
+    return SGL_OK;
+}
+
 /* The kernel of @p node's machine, or NULL; *own gets the node's own c
  * (NAN if it has none). */
 static const struct sgl__kernel *node_kernel(const sgl_node_t *n,

@@ -125,8 +125,11 @@ struct sgl__kernel *sgl__kernel_find(const sgl_machine_t *m, const char *name);
 /* The kernel called @p name, added with no values if new. */
 int sgl__kernel_get(sgl_machine_t *m, const char *name,
                     struct sgl__kernel **ret);
-/* Merge @p n points, sorted by (busy, n) and none already in @p k's size
- * table, into it in one pass. */
+/* Every worker's own c of @p kernel at once (m->workers finite,
+ * non-negative values, checked by the caller), the kernel added if new:
+ * all or nothing (SGL_ENOMEM changes nothing). */
+int sgl__kernel_set_workers(sgl_machine_t *m, const char *name,
+                            const double *c);
 /* Relative speeds of every worker (m->workers entries into @speed, the
  * fastest 1): for @kernel, 1 / the worker's own c; for NULL, the
  * geometric mean over every kernel that has per-worker values of the
@@ -138,6 +141,8 @@ int sgl__kernel_get(sgl_machine_t *m, const char *name,
 int sgl__worker_speeds(const sgl_machine_t *m, const char *kernel,
                        double *speed);
 
+/* Merge @p n points, sorted by (busy, n) and none already in @p k's size
+ * table, into it in one pass. */
 int sgl__kernel_merge_points(struct sgl__kernel *k,
                              const struct sgl__kpoint *pts, size_t n);
 /* SGL_OK if @p v is finite and not negative, else SGL_EINVAL with a message

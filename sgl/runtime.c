@@ -224,13 +224,13 @@ static int build_machine(const struct sgl_runtime *rt, const sgl_opts_t *o,
 }
 
 /* Every rank reaches the same verdict, so that no rank goes on alone. */
-static int agree(MPI_Comm comm, int rc)
+int sgl__agree(MPI_Comm comm, int rc, const char *fn)
 {
     int worst = rc;
     if (MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
-        return sgl_error_set(SGL_EMPI, "sgl_init: MPI_Allreduce failed");
+        return sgl_error_set(SGL_EMPI, "%s: MPI_Allreduce failed", fn);
     if (worst < 0 && rc == 0)
-        return sgl_error_set(worst, "sgl_init failed on another rank: %s",
+        return sgl_error_set(worst, "%s failed on another rank: %s", fn,
                              sgl_strerror(worst));
     return worst;
 }
@@ -260,8 +260,9 @@ static int check_same_tree(struct sgl_runtime *rt)
     uint64_t *all = malloc((size_t)rt->size * sizeof *all);
     char *shapes = malloc((size_t)rt->size * SHAPE_MAX);
     int rc = all && shapes ? SGL_OK : SGL_ENOMEM;
-    rc = agree(rt->comm, rc ? sgl_error_set(rc, "sgl_init: out of memory")
-                            : SGL_OK);
+    rc = sgl__agree(rt->comm,
+                    rc ? sgl_error_set(rc, "sgl_init: out of memory") : SGL_OK,
+                    "sgl_init");
     if (rc == SGL_OK &&
         MPI_Allgather(&mine, 1, MPI_UINT64_T, all, 1, MPI_UINT64_T,
                       rt->comm) != MPI_SUCCESS)
@@ -582,7 +583,7 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
             "are running",
             sgl_machine_source(rt->machine),
             sgl_machine_processes(rt->machine), rt->size);
-    rc = agree(rt->comm, rc);
+    rc = sgl__agree(rt->comm, rc, "sgl_init");
     if (rc == SGL_OK)
         rc = check_same_tree(rt);
     if (rc == SGL_OK) {
@@ -592,7 +593,7 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
         if (!rt->entry)
             rc = sgl_error_set(SGL_ENOMEM, "sgl_init: out of memory "
                                            "building contexts");
-        rc = agree(rt->comm, rc);
+        rc = sgl__agree(rt->comm, rc, "sgl_init");
     }
     if (rc == SGL_OK && (hwloc_topology_init(&rt->topo) != 0 ||
                          hwloc_topology_load(rt->topo) != 0)) {
@@ -608,7 +609,7 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
                !getenv("OMP_PLACES") && !getenv("OMP_PROC_BIND");
     int pus = rt->topo ? check_oversubscription(rt) : 0;
     if (rc == SGL_OK)
-        rc = agree(rt->comm, plan_threads(rt, pus));
+        rc = sgl__agree(rt->comm, plan_threads(rt, pus), "sgl_init");
     if (rc == SGL_OK)
         check_host(rt);
     if (rc != SGL_OK) {
@@ -636,7 +637,7 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
         rc = watchdog_setting(rt, opts);
     if (rc == SGL_OK)
         rc = sgl__watchdog_start(rt);
-    if ((rc = agree(rt->comm, rc)) != SGL_OK) {
+    if ((rc = sgl__agree(rt->comm, rc, "sgl_init")) != SGL_OK) {
         char msg[SGL_ERRMSG_MAX];
         snprintf(msg, sizeof msg, "%s", sgl_last_error());
         sgl_finalize(rt);
@@ -726,6 +727,7 @@ int sgl_finalize(sgl_runtime_t *rt)
     free(rt->xmethod);
     free(rt->xauto);
     free(rt->speed);
+    sgl__fits_free(rt);
     sgl__buf_free(&rt->result);
     if (rt->xcomm != MPI_COMM_NULL)
         MPI_Comm_free(&rt->xcomm);

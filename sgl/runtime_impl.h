@@ -221,6 +221,9 @@ struct sgl_runtime {
     uint32_t *speed;         /* per worker: its weight in splits
                                 (balance.c) from the parameters; NULL: all
                                 alike */
+    struct sgl__fits *fits;  /* sgl_runtime_refit_kernel()'s newest fits,
+                                per kernel (refit.c) */
+    size_t nfits;
     sgl_machine_t *params;   /* a copy of sgl_runtime_set_params()'s tree,
                                 which the algorithms' AUTO variants price
                                 on (sgl_ctx_params()); NULL: none given */
@@ -252,12 +255,19 @@ struct sgl_runtime {
 
 uint32_t sgl__hash(const char *s);
 
+/* Every process of @comm returns the worst (lowest) of their @rc, so that
+ * none goes on alone; a process that had succeeded reports that @fn
+ * failed on another. Collective. */
+int sgl__agree(MPI_Comm comm, int rc, const char *fn);
+
 /* Nonzero if the two trees have the same levels, sizes and workers. */
 int sgl__same_shape(const sgl_machine_t *a, const sgl_machine_t *b);
 
 /* The workers' overall weights (rt->speed) from the kernels of
  * rt->machine (balance.c). */
 int sgl__balance_update(struct sgl_runtime *rt);
+/* Free the refit's fits (refit.c). */
+void sgl__fits_free(struct sgl_runtime *rt);
 /* sgl_ctx_split()'s counts by rt->speed (which must be set), exact. */
 int sgl__split_by_speed(const struct sgl_ctx *ctx, size_t n, size_t *counts);
 

@@ -192,6 +192,11 @@ int sgl__pardo_with(struct sgl_ctx *ctx, sgl_task_fn task, const void *arg,
     if (finish)
         rc = finish(ctx, rc);
     sgl__trace_record(ctx, start);
+    /* The work done below is this node's for the level above (a refit
+     * there weighs whole subtrees). */
+    if (ctx->in_task)
+        for (unsigned i = 0; i < ctx->node->arity; i++)
+            ctx->work += ctx->cwork[i];
     /* Staged blocks belong to one superstep, whatever its outcome. */
     ctx->staged = SGL_STAGED_NONE;
     ctx->src = NULL;

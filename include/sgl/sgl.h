@@ -267,6 +267,49 @@ SGL_API int sgl_runtime_set_balance_kernel(sgl_runtime_t *rt,
  *  sgl_runtime_set_balance_kernel(). */
 SGL_API const char *sgl_runtime_balance_kernel(const sgl_runtime_t *rt);
 
+/** The most fits sgl_runtime_refit_kernel() prices a worker over. */
+#define SGL_REFIT_WINDOW_MAX 8
+
+/** Balance by the speeds a run measured: refit every worker's c of
+ *  @p kernel from this runtime's trace, so that the next splits follow the
+ *  machine as it is now rather than as a probe once found it (README,
+ *  "Balance by measured speed"). The supersteps recorded since the last
+ *  sgl_trace_clear() in which children declared work (sgl_ctx_add_work();
+ *  the reduction, the scan and PSRS's local sort of algorithms.h declare
+ *  their elements) give each child its units per second to deliver them
+ *  (child_done: a rank under a CPU quota is also throttled around its
+ *  task). At the highest level with such steps the children take those
+ *  speeds as they are; below a measured child, its children share its
+ *  speed out in their own proportions; workers under no measured step keep
+ *  their c. Clear the trace before the work of @p kernel: every step with
+ *  declared work counts as @p kernel's.
+ *  Each fit is kept, per kernel, and each worker is priced over the
+ *  newest @p window fits, this one included: its c's ratio r to the
+ *  fastest worker's ranges over [lo, hi] in them, and it is priced at
+ *  lo (1 + hi) / (1 + lo) times the fastest's c, the split that loses the
+ *  least against the ideal at the worse end of the range (for two
+ *  workers; for more, each against the fastest). A window of 1 takes this
+ *  fit as it is and forgets the older ones: after the split moved far
+ *  (from even, say), whose rates a memory-bound kernel's depend on.
+ *  The c are set per worker in the runtime's tree, as
+ *  sgl_machine_set_worker_kernel() would, and splits by speed follow them
+ *  where @p kernel is the balance kernel (sgl_runtime_set_balance_kernel())
+ *  or the only kernel given per worker; sgl_ctx_params() keeps what
+ *  sgl_runtime_set_params() gave, and a later call of it replaces the fit.
+ *  Collective: call it between programs in every process with the same
+ *  arguments; every process gets the same c.
+ *  @param ret_c  NULL, or sgl_machine_workers() entries: the c set, in
+ *                seconds per unit.
+ *  @return SGL_OK; SGL_EINVAL (NULL runtime or kernel, bad kernel name,
+ *          @p window 0 or over SGL_REFIT_WINDOW_MAX); SGL_ESTATE (called in
+ *          a program, the trace off, no step since the clear declared
+ *          work, or a worker has neither a measurement nor a c to keep);
+ *          SGL_ENOMEM, SGL_EMPI. Nothing changes on an error, except that
+ *          after SGL_ENOMEM or SGL_EMPI from another process this one may
+ *          have taken the fit: set the parameters again then. */
+SGL_API int sgl_runtime_refit_kernel(sgl_runtime_t *rt, const char *kernel,
+                                     unsigned window, double *ret_c);
+
 /** Weights of the tree's workers @p first .. @p first + @p count - 1 (any
  *  workers, not only those below @p ctx), integers from 1 to
  *  SGL_WEIGHT_ONE in proportion to their speeds: with @p kernel, from the
@@ -447,7 +490,9 @@ SGL_API int sgl_put_buffer(sgl_ctx_t *ctx, size_t elem_size, size_t count,
 
 /** Declare @p units of work done by this node in the current task (the
  *  w of the cost model, in elements of the kernel that bounds it). Adds up
- *  over the task; the trace reports it next to the measured time.
+ *  over the task, with what the workers below declared in its pardos; the
+ *  trace reports it next to the measured time, and
+ *  sgl_runtime_refit_kernel() fits speeds from the two.
  *  @return SGL_OK, or SGL_ESTATE outside a task. */
 SGL_API int sgl_ctx_add_work(sgl_ctx_t *ctx, double units);
 
@@ -591,7 +636,8 @@ typedef struct sgl_trace_step {
     const size_t *down_bytes; /**< staged for each child */
     const size_t *up_bytes;   /**< handed up by each child */
     const double *child_time; /**< each child's task time, seconds */
-    const double *child_work; /**< each child's declared work units */
+    const double *child_work; /**< each child's declared work units,
+                                   its subtree's included */
     const size_t *h_sent_bytes; /**< direct exchange: bytes the workers of
                                      each child sent to the master's other
                                      children's workers (0 otherwise) */

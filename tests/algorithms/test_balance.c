@@ -1,5 +1,6 @@
 /* Balance by speed in one process, on thread levels: flat, nested and
- * uneven trees (balance_programs.c), and the SGL_BALANCE setting. */
+ * uneven trees (balance_programs.c), the refit of c from the trace
+ * (refit_programs.c), and the SGL_BALANCE and SGL_TRACE settings. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,11 +8,14 @@
 #include "algo_programs.h"
 #include "balance_programs.h"
 #include "check_helpers.h"
+#include "refit_programs.h"
 
 static int register_all(sgl_runtime_t *rt)
 {
     int rc = algo_test_register(rt);
-    return rc ? rc : balance_test_register(rt);
+    if (!rc)
+        rc = balance_test_register(rt);
+    return rc ? rc : refit_test_register(rt);
 }
 
 static sgl_runtime_t *start(const char *shape)
@@ -43,6 +47,26 @@ Test(balance, uneven) { check("numa:2 core:[1,4]"); }
 Test(balance, kernel_flat) { check_kernel("core:3"); }
 Test(balance, kernel_two_workers) { check_kernel("core:2"); }
 Test(balance, kernel_nested) { check_kernel("numa:2 core:3"); }
+
+static void check_refit(const char *shape) { check_on(shape, refit_check); }
+
+Test(balance, refit_flat) { check_refit("core:3"); }
+Test(balance, refit_two_workers) { check_refit("core:2"); }
+Test(balance, refit_one_worker) { check_refit("core:1"); }
+Test(balance, refit_nested) { check_refit("numa:2 core:3"); }
+Test(balance, refit_uneven) { check_refit("numa:2 core:[1,4]"); }
+Test(balance, refit_errors) { check_on("core:2", refit_check_errors); }
+
+/* With the trace off there is nothing to fit from. */
+Test(balance, refit_trace_off)
+{
+    setenv("SGL_TRACE", "0", 1);
+    sgl_runtime_t *rt = start("core:2");
+    cr_expect_eq(sgl_runtime_refit_kernel(rt, "sum", 1, NULL), SGL_ESTATE);
+    cr_expect(strstr(sgl_last_error(), "the trace is off") != NULL,
+              "unclear message: %s", sgl_last_error());
+    sgl_finalize(rt);
+}
 
 Test(balance, errors)
 {

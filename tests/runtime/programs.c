@@ -894,7 +894,10 @@ int prog_trace(sgl_runtime_t *rt)
               "trace: child %u down %zu bytes", i, r.down_bytes[i]);
         CHECK(r.up_bytes[i] == 2 * (size_t)(i + 1), "trace: child %u up %zu",
               i, r.up_bytes[i]);
-        double want = sgl_node_arity(c) ? 0 : (double)sgl_node_first_worker(c) + 1;
+        /* Each worker declares its index + 1; a master's work is its
+         * workers'. */
+        size_t first = sgl_node_first_worker(c), k = sgl_node_workers(c);
+        double want = (double)(k * (2 * first + k + 1) / 2);
         CHECK(r.child_work[i] == want, "trace: child %u work %g, want %g", i,
               r.child_work[i], want);
         CHECK(r.child_time[i] >= 0 && r.child_time[i] <= r.end - r.start,

@@ -1,0 +1,290 @@
+/* Balance by the speeds a run measured (sgl_runtime_refit_kernel()): the
+ * trace's supersteps give each child the work it declared per second it
+ * took to deliver it; those speeds go down the tree, taken as they are at
+ * the highest level measured and shared out in their proportions below
+ * it; each worker is then priced over the range its speed spanned in the
+ * newest fits, and the runtime's tree takes the c. The rule was tried in
+ * bench/bench_balance.c first, against a rank under a CPU quota (README,
+ * "Balance by measured speed"). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "runtime_impl.h"
+
+/* The newest fits of one kernel, a ring of SGL_REFIT_WINDOW_MAX rows of
+ * c per worker. */
+struct sgl__fits {
+    char kernel[SGL_KERNEL_NAME_MAX + 1];
+    unsigned n, next;
+    double *c;
+};
+
+void sgl__fits_free(struct sgl_runtime *rt)
+{
+    for (size_t i = 0; i < rt->nfits; i++)
+        free(rt->fits[i].c);
+    free(rt->fits);
+    rt->fits = NULL;
+    rt->nfits = 0;
+}
+
+/* The fits of @kernel, a new empty entry if it has none; NULL if out of
+ * memory. */
+static struct sgl__fits *fits_of(struct sgl_runtime *rt, const char *kernel)
+{
+    for (size_t i = 0; i < rt->nfits; i++)
+        if (strcmp(rt->fits[i].kernel, kernel) == 0)
+            return &rt->fits[i];
+    size_t p = sgl_machine_workers(rt->machine);
+    double *c = malloc(SGL_REFIT_WINDOW_MAX * p * sizeof *c);
+    struct sgl__fits *f =
+        c ? realloc(rt->fits, (rt->nfits + 1) * sizeof *f) : NULL;
+    if (!f) {
+        free(c);
+        return NULL;
+    }
+    rt->fits = f;
+    f = &rt->fits[rt->nfits++];
+    *f = (struct sgl__fits){.c = c};
+    strcpy(f->kernel, kernel);
+    return f;
+}
+
+/* Child @i's time to deliver its part in @st: until its reply was in the
+ * master's hands (child_done), which counts what its task time leaves
+ * out, such as a rank under a CPU quota throttled on either side of its
+ * task for the CPU the task used. A reply in before the master began to
+ * wait came in at an unknown time: its task time then, a lower bound. */
+static double delivered(const sgl_trace_step_t *st, unsigned i)
+{
+    int known = !(st->wait_start > 0 && st->child_done[i] == st->wait_start);
+    return known ? fmax(st->child_done[i], st->child_time[i])
+                 : st->child_time[i];
+}
+
+/* The master that recorded @st: its first worker's ancestor at its
+ * level. */
+static const struct sgl_node *step_master(const sgl_machine_t *m,
+                                          const sgl_trace_step_t *st)
+{
+    if (st->first_worker >= m->workers)
+        return NULL;
+    const struct sgl_node *n = m->worker[st->first_worker];
+    while (n && n->level > st->level)
+        n = n->parent;
+    return n && n->level == st->level && n->arity == st->children ? n : NULL;
+}
+
+/* Per child of every master, summed over this process's recorded steps
+ * in which it declared work: seconds to deliver (@time) and units of work
+ * (@work), at [level of the master * P + the child's first worker]. */
+static int collect(const struct sgl_runtime *rt, double *time, double *work)
+{
+    const sgl_machine_t *m = rt->machine;
+    size_t p = m->workers;
+    sgl_trace_step_t st;
+    for (size_t q = 0; q < sgl_trace_steps(rt); q++) {
+        int rc = sgl_trace_step(rt, q, &st);
+        if (rc)
+            return rc;
+        const struct sgl_node *master = step_master(m, &st);
+        for (unsigned i = 0; master && i < st.children; i++) {
+            double t = delivered(&st, i);
+            if (!(st.child_work[i] > 0) || !(t > 0))
+                continue;
+            size_t at = st.level * p + master->child[i]->first_worker;
+            time[at] += t;
+            work[at] += st.child_work[i];
+        }
+    }
+    return SGL_OK;
+}
+
+/* Sets the speeds of the workers below @child to @target in all,
+ * in their proportions where they all have one, else alike. */
+static void share(const struct sgl_node *child, double target, double *s,
+                  unsigned char *set)
+{
+    double now = 0;
+    for (size_t k = 0; k < child->workers; k++)
+        now += s[child->first_worker + k];
+    for (size_t k = 0; k < child->workers; k++) {
+        size_t w = child->first_worker + k;
+        s[w] = now > 0 ? s[w] * (target / now)
+                       : target / (double)child->workers;
+        set[w] = 1;
+    }
+}
+
+/* Each worker's speed in units per second, into @s (which holds the
+ * speeds from the kernel's c as they are, NAN where unknown), top down:
+ * at a master whose workers no measurement above has set, its measured
+ * children take their measured speeds; below a measured child, they
+ * share its speed out in proportion to theirs. Children without a
+ * measurement keep what they had. */
+static void spread(const sgl_machine_t *m, const double *time,
+                   const double *work, double *s, unsigned char *set)
+{
+    size_t p = m->workers;
+    for (unsigned level = 0; level < m->depth; level++)
+        for (size_t k = 0; k < m->level_masters[level]; k++) {
+            const struct sgl_node *master =
+                m->master[m->master_first[level] + k];
+            double measured = 0, had = 0;
+            for (unsigned i = 0; i < master->arity; i++) {
+                const struct sgl_node *ch = master->child[i];
+                size_t at = level * p + ch->first_worker;
+                if (!(work[at] > 0 && time[at] > 0))
+                    continue;
+                measured += work[at] / time[at];
+                for (size_t j = 0; j < ch->workers; j++)
+                    had += s[ch->first_worker + j];
+            }
+            if (!(measured > 0))
+                continue;
+            int below_measured = set[master->first_worker];
+            for (unsigned i = 0; i < master->arity; i++) {
+                const struct sgl_node *ch = master->child[i];
+                size_t at = level * p + ch->first_worker;
+                if (!(work[at] > 0 && time[at] > 0))
+                    continue;
+                double speed = work[at] / time[at];
+                share(ch, below_measured ? had * speed / measured : speed, s,
+                      set);
+            }
+        }
+}
+
+/* Prices each worker over the newest @window fits (@fresh, and the
+ * newest window - 1 of @f): its c's ratio to the fastest worker's (of
+ * @fresh) ranges over [lo, hi], and it is priced at lo (1 + hi) / (1 +
+ * lo) times the fastest worker's c now. For two workers that split loses
+ * the same against the ideal at either end of the range, and less than
+ * at any other price at its worse end; for more, each against the
+ * fastest. */
+static void price(const struct sgl__fits *f, unsigned window,
+                  const double *fresh, size_t p, double *c)
+{
+    size_t fast = 0;
+    for (size_t w = 1; w < p; w++)
+        if (fresh[w] < fresh[fast])
+            fast = w;
+    unsigned old = window - 1 < f->n ? window - 1 : f->n;
+    for (size_t w = 0; w < p; w++) {
+        double lo = fresh[w] / fresh[fast], hi = lo;
+        for (unsigned j = 1; j <= old; j++) {
+            const double *row =
+                f->c + (size_t)((f->next + SGL_REFIT_WINDOW_MAX - j) %
+                                SGL_REFIT_WINDOW_MAX) *
+                           p;
+            double r = row[w] / row[fast];
+            lo = fmin(lo, r);
+            hi = fmax(hi, r);
+        }
+        c[w] = fresh[fast] * lo * (1 + hi) / (1 + lo);
+    }
+}
+
+/* Keeps @fresh as @f's newest fit; window 1 forgets the older ones. */
+static void remember(struct sgl__fits *f, unsigned window,
+                     const double *fresh, size_t p)
+{
+    if (window == 1)
+        f->n = f->next = 0;
+    memcpy(f->c + (size_t)f->next * p, fresh, p * sizeof *fresh);
+    f->next = (f->next + 1) % SGL_REFIT_WINDOW_MAX;
+    f->n += f->n < SGL_REFIT_WINDOW_MAX;
+}
+
+/* The fit itself, once the arguments are checked: fills @c with the
+ * priced c (P entries) and remembers the fresh fit. */
+static int refit(struct sgl_runtime *rt, const char *kernel, unsigned window,
+                 double *c)
+{
+    static const char fn[] = "sgl_runtime_refit_kernel";
+    const sgl_machine_t *m = rt->machine;
+    size_t p = m->workers, cells = (size_t)m->depth * p;
+    double *sum = calloc(2 * cells + p, sizeof *sum);
+    unsigned char *set = calloc(p, 1);
+    struct sgl__fits *f = fits_of(rt, kernel);
+    int rc = sum && set && f ? SGL_OK
+                             : sgl_error_set(SGL_ENOMEM, "%s: out of memory",
+                                             fn);
+    if (!rc)
+        rc = collect(rt, sum, sum + cells);
+    rc = sgl__agree(rt->comm, rc, fn);
+    if (!rc && MPI_Allreduce(MPI_IN_PLACE, sum, (int)(2 * cells), MPI_DOUBLE,
+                             MPI_SUM, rt->comm) != MPI_SUCCESS)
+        rc = sgl_error_set(SGL_EMPI, "%s: MPI_Allreduce failed", fn);
+    double *s = sum ? sum + 2 * cells : NULL;
+    double any = 0;
+    for (size_t i = 0; !rc && i < cells; i++)
+        any += sum[cells + i];
+    if (!rc && !(any > 0))
+        rc = sgl_error_set(SGL_ESTATE,
+                           "%s: no superstep recorded since the trace's last "
+                           "clear declared work (sgl_ctx_add_work()); run "
+                           "the work of kernel %s first",
+                           fn, kernel);
+    for (size_t w = 0; !rc && w < p; w++) {
+        double cw = sgl_node_kernel(m->worker[w], kernel);
+        s[w] = cw > 0 && isfinite(cw) ? 1 / cw : NAN;
+    }
+    if (!rc)
+        spread(m, sum, sum + cells, s, set);
+    for (size_t w = 0; !rc && w < p; w++)
+        if (!(s[w] > 0 && isfinite(s[w])))
+            rc = sgl_error_set(SGL_ESTATE,
+                               "%s: worker %zu declared no work in the trace "
+                               "and has no c of kernel %s to keep",
+                               fn, w, kernel);
+    for (size_t w = 0; !rc && w < p; w++)
+        s[w] = 1 / s[w]; /* the fresh fit's c */
+    if (!rc) {
+        price(f, window, s, p, c);
+        rc = sgl__kernel_set_workers(rt->machine, kernel, c);
+        rc = sgl__agree(rt->comm, rc, fn);
+    }
+    if (!rc) {
+        remember(f, window, s, p);
+        rc = sgl__balance_update(rt);
+    }
+    free(sum);
+    free(set);
+    return rc;
+}
+
+int sgl_runtime_refit_kernel(sgl_runtime_t *rt, const char *kernel,
+                             unsigned window, double *ret_c)
+{
+    static const char fn[] = "sgl_runtime_refit_kernel";
+    if (!rt || !kernel)
+        return sgl_error_set(SGL_EINVAL, "%s: NULL argument", fn);
+    if (sgl__check_kernel_name(fn, kernel))
+        return SGL_EINVAL;
+    if (window < 1 || window > SGL_REFIT_WINDOW_MAX)
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: window %u is outside 1..%d (fits)", fn,
+                             window, SGL_REFIT_WINDOW_MAX);
+    if (rt->entry && rt->entry->in_task)
+        return sgl_error_set(SGL_ESTATE,
+                             "%s: called in a program; call it between "
+                             "programs, in every process",
+                             fn);
+    if (!rt->trace)
+        return sgl_error_set(SGL_ESTATE,
+                             "%s: the trace is off (sgl_opts_t.trace, "
+                             "SGL_TRACE=0): there are no times to fit",
+                             fn);
+    size_t p = sgl_machine_workers(rt->machine);
+    double *c = malloc(p * sizeof *c);
+    int rc = c ? SGL_OK : sgl_error_set(SGL_ENOMEM, "%s: out of memory", fn);
+    rc = sgl__agree(rt->comm, rc, fn);
+    if (!rc)
+        rc = refit(rt, kernel, window, c);
+    if (!rc && ret_c)
+        memcpy(ret_c, c, p * sizeof *c);
+    free(c);
+    return rc;
+}

@@ -1,0 +1,292 @@
+/* Checks of sgl_runtime_refit_kernel() against the public API alone: the
+ * trace is made to measure a known speed profile (equal sleeps, unequal
+ * declared work), and every c, ratio and weight the refit gives is
+ * recomputed here from that profile. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <sgl/algorithms.h>
+
+#include "check_helpers.h"
+#include "refit_programs.h"
+#include "test_util.h"
+
+/* Every worker's task sleeps this long: the times the refit reads are
+ * all this plus the scheduler's lateness, so their ratios are those of
+ * the declared work within a few per cent. */
+#define SLEEP_S 0.04
+/* Work that a worker of relative c 1 declares. */
+#define UNITS 1e6
+/* How far a fitted ratio may stray from the profile's: the sleeps'
+ * lateness (a few ms on a loaded machine) against SLEEP_S. */
+#define RATIO_TOL 0.15
+
+/* Worker @w's c relative to worker 0's in profile @k. */
+static double profile(unsigned k, size_t w) { return 1 + k * (double)(w % 3); }
+
+enum mode { SLEEP, WEIGHTS };
+struct walk_arg {
+    enum mode mode;
+    unsigned k;
+};
+
+/* Down to every worker. SLEEP: sleep SLEEP_S and declare
+ * UNITS / profile(k, w); WEIGHTS: hand up the worker's weight in kernel
+ * "refit" as its own process computes it. Masters hand up their workers'
+ * values in worker order. */
+static int walk_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)size;
+    const struct walk_arg *a = arg;
+    if (sgl_ctx_is_master(ctx)) {
+        TRY(sgl_pardo(ctx, walk_task, a, sizeof *a));
+        void *v = NULL;
+        size_t n;
+        TRY(sgl_gather_alloc(ctx, sizeof(double), &v, &n, NULL));
+        int rc = sgl_put(ctx, v, sizeof(double), n);
+        free(v);
+        return rc;
+    }
+    size_t w = sgl_ctx_first_worker(ctx);
+    double out = 0;
+    if (a->mode == SLEEP) {
+        struct timespec t = {0, (long)(SLEEP_S * 1e9)};
+        while (nanosleep(&t, &t) != 0)
+            ;
+        TRY(sgl_ctx_add_work(ctx, UNITS / profile(a->k, w)));
+    } else {
+        TRY(sgl_ctx_worker_weights(ctx, "refit", w, 1, &out));
+    }
+    return sgl_put(ctx, &out, sizeof out, 1);
+}
+
+/* At the root, with the c the refit gave (P doubles) as its argument:
+ * every worker's weight, computed in its own process, is the one these
+ * c give (the fastest SGL_WEIGHT_ONE, the others in proportion). */
+static int weights_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    const double *c = arg;
+    size_t p = sgl_ctx_workers(root);
+    CHECK(size == p * sizeof *c, "weights: %zu bytes of c for %zu workers",
+          size, p);
+    struct walk_arg a = {WEIGHTS, 0};
+    TRY(sgl_pardo(root, walk_task, &a, sizeof a));
+    double *got = NULL;
+    size_t n;
+    TRY(sgl_gather_alloc(root, sizeof *got, (void **)&got, &n, NULL));
+    double fast = INFINITY;
+    for (size_t w = 0; w < p; w++)
+        fast = fmin(fast, c[w]);
+    int rc = n == p ? SGL_OK
+                    : sgl_error_set(SGL_ETASK, "weights: %zu of %zu", n, p);
+    for (size_t w = 0; !rc && w < p; w++) {
+        double want = nearbyint(fast / c[w] * SGL_WEIGHT_ONE);
+        want = fmax(1, want);
+        if (fabs(got[w] - want) > 1)
+            rc = sgl_error_set(SGL_ETASK,
+                               "worker %zu weighs %.0f in its process, "
+                               "the refit's c give %.0f",
+                               w, got[w], want);
+    }
+    free(got);
+    return rc;
+}
+
+/* A program that calls the refit from its root task: refused. */
+static sgl_runtime_t *g_rt;
+static int inside_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)root, (void)arg, (void)size;
+    EXPECT(sgl_runtime_refit_kernel(g_rt, "refit", 1, NULL), SGL_ESTATE,
+           "called in a program");
+    return SGL_OK;
+}
+
+/* A vector reduced (@sort 0) or sorted: work the algorithms declare. */
+static int algo_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)size;
+    int sort = *(const int *)arg;
+    uint64_t seed = 7;
+    sgl_dvec_t *v = NULL;
+    TRY(sgl_dvec_create(root, SGL_F64, 0, 100003, SGL_FILL_RANDOM, &seed,
+                        sizeof seed, &v));
+    double sum;
+    int rc = sort ? sgl_dvec_sort(root, v, NULL)
+                  : sgl_dvec_reduce(root, v, SGL_OP_SUM, 0, &sum);
+    int r2 = sgl_dvec_free(root, v);
+    return rc ? rc : r2;
+}
+
+int refit_test_register(sgl_runtime_t *rt)
+{
+    g_rt = rt;
+    int rc = sgl_task_register(rt, walk_task, "test.refit.walk");
+    if (!rc)
+        rc = sgl_task_register(rt, weights_main, "test.refit.weights");
+    if (!rc)
+        rc = sgl_task_register(rt, inside_main, "test.refit.inside");
+    return rc ? rc : sgl_task_register(rt, algo_main, "test.refit.algo");
+}
+
+/* A fresh trace of one run in which the workers measure profile @k. */
+static int measure(sgl_runtime_t *rt, unsigned k)
+{
+    sgl_trace_clear(rt);
+    struct walk_arg a = {SLEEP, k};
+    return sgl_run(rt, walk_task, &a, sizeof a);
+}
+
+/* Every worker's c against worker 0's is @want(w) within RATIO_TOL, and
+ * the runtime's tree holds exactly @c. */
+static int check_ratios(sgl_runtime_t *rt, const double *c, size_t p,
+                        double (*want)(size_t), const char *what)
+{
+    const sgl_machine_t *m = sgl_runtime_machine(rt);
+    for (size_t w = 0; w < p; w++) {
+        double r = c[w] / c[0], x = want(w);
+        CHECK(fabs(r / x - 1) <= RATIO_TOL,
+              "%s: worker %zu's c is %.3f times worker 0's, expected %.3f",
+              what, w, r, x);
+        double in_tree = sgl_node_kernel(sgl_machine_worker(m, w), "refit");
+        CHECK(in_tree == c[w], "%s: worker %zu's c in the tree is %g, the "
+                               "refit gave %g",
+              what, w, in_tree, c[w]);
+    }
+    return SGL_OK;
+}
+
+static double want_k1(size_t w) { return profile(1, w); }
+static double want_k8(size_t w) { return profile(8, w); }
+/* Two fits, ratios lo = profile 1's and hi = profile 8's: priced at
+ * lo (1 + hi) / (1 + lo), 26-35% from either end. */
+static double want_window(size_t w)
+{
+    double lo = profile(1, w), hi = profile(8, w);
+    return lo * (1 + hi) / (1 + lo);
+}
+
+/* Each worker's c is at least the sleep's time per unit it declared:
+ * what was measured is never faster than the sleep (and at most ten
+ * times it, a bound only a broken fit crosses). */
+static int check_absolute(const double *c, size_t p, unsigned k)
+{
+    for (size_t w = 0; w < p; w++) {
+        double t = c[w] * UNITS / profile(k, w);
+        CHECK(t >= SLEEP_S * 0.999 && t <= 10 * SLEEP_S,
+              "worker %zu's c gives %.4f s for its work, slept %.3f s", w, t,
+              SLEEP_S);
+    }
+    return SGL_OK;
+}
+
+/* The c of kernel @k in the runtime's tree, every worker's, into @c. */
+static void tree_c(sgl_runtime_t *rt, const char *k, double *c, size_t p)
+{
+    const sgl_machine_t *m = sgl_runtime_machine(rt);
+    for (size_t w = 0; w < p; w++)
+        c[w] = sgl_node_kernel(sgl_machine_worker(m, w), k);
+}
+
+static int check_fits(sgl_runtime_t *rt, double *c, size_t p)
+{
+    TRY(measure(rt, 1));
+    if (p == 1) {
+        /* A tree of one worker runs no superstep: nothing measures it. */
+        EXPECT(sgl_runtime_refit_kernel(rt, "refit", 1, c), SGL_ESTATE,
+               "declared work");
+        return SGL_OK;
+    }
+    TRY(sgl_runtime_refit_kernel(rt, "refit", 1, c));
+    TRY(check_ratios(rt, c, p, want_k1, "profile 1"));
+    TRY(check_absolute(c, p, 1));
+    TRY(sgl_run(rt, weights_main, c, p * sizeof *c));
+    /* The window: the range of the two newest fits prices each worker. */
+    TRY(measure(rt, 8));
+    TRY(sgl_runtime_refit_kernel(rt, "refit", 2, c));
+    TRY(check_ratios(rt, c, p, want_window, "window of 2"));
+    TRY(sgl_run(rt, weights_main, c, p * sizeof *c));
+    /* A window of one takes the newest fit alone. */
+    TRY(sgl_runtime_refit_kernel(rt, "refit", 1, c));
+    TRY(check_ratios(rt, c, p, want_k8, "window of 1"));
+    return check_absolute(c, p, 8);
+}
+
+/* The algorithms declare their kernels' work: a refit of each after it
+ * ran gives every worker a c. */
+static int check_algorithms(sgl_runtime_t *rt, double *c, size_t p)
+{
+    static const char *const kernel[2] = {"sum", "sort"};
+    for (int sort = 0; sort < 2; sort++) {
+        sgl_trace_clear(rt);
+        TRY(sgl_run(rt, algo_main, &sort, sizeof sort));
+        if (p == 1) {
+            EXPECT(sgl_runtime_refit_kernel(rt, kernel[sort], 1, c),
+                   SGL_ESTATE, "declared work");
+            continue;
+        }
+        TRY(sgl_runtime_refit_kernel(rt, kernel[sort], 1, c));
+        for (size_t w = 0; w < p; w++)
+            CHECK(c[w] > 0 && isfinite(c[w]),
+                  "%s: worker %zu's c is %g after the algorithm ran",
+                  kernel[sort], w, c[w]);
+    }
+    return SGL_OK;
+}
+
+int refit_check(sgl_runtime_t *rt)
+{
+    size_t p = sgl_machine_workers(sgl_runtime_machine(rt));
+    double *c = malloc(p * sizeof *c);
+    CHECK(c, "out of memory");
+    int rc = sgl_runtime_set_balance(rt, SGL_BALANCE_SPEED);
+    if (!rc)
+        rc = check_fits(rt, c, p);
+    if (!rc)
+        rc = check_algorithms(rt, c, p);
+    free(c);
+    int r2 = sgl_runtime_set_balance(rt, SGL_BALANCE_WORKERS);
+    return rc ? rc : r2;
+}
+
+int refit_check_errors(sgl_runtime_t *rt)
+{
+    size_t p = sgl_machine_workers(sgl_runtime_machine(rt));
+    double *was = malloc(2 * p * sizeof *was), *now = was + p;
+    CHECK(was, "out of memory");
+    tree_c(rt, "refit", was, p);
+    int rc = SGL_OK;
+#define REFUSED(call, code, text)                                             \
+    if (!rc)                                                                  \
+    rc = test_expect((call), (code), (text), #call)
+    REFUSED(sgl_runtime_refit_kernel(NULL, "refit", 1, NULL), SGL_EINVAL,
+            "NULL argument");
+    REFUSED(sgl_runtime_refit_kernel(rt, NULL, 1, NULL), SGL_EINVAL,
+            "NULL argument");
+    REFUSED(sgl_runtime_refit_kernel(rt, "re fit", 1, NULL), SGL_EINVAL,
+            "bad kernel name 're fit'");
+    REFUSED(sgl_runtime_refit_kernel(rt, "refit", 0, NULL), SGL_EINVAL,
+            "window 0 is outside 1..8");
+    REFUSED(sgl_runtime_refit_kernel(rt, "refit", SGL_REFIT_WINDOW_MAX + 1,
+                                     NULL),
+            SGL_EINVAL, "window 9 is outside 1..8");
+    /* A trace without declared work: nothing to fit. */
+    sgl_trace_clear(rt);
+    REFUSED(sgl_runtime_refit_kernel(rt, "refit", 1, NULL), SGL_ESTATE,
+            "declared work (sgl_ctx_add_work())");
+    if (!rc)
+        rc = sgl_run(rt, inside_main, NULL, 0);
+#undef REFUSED
+    tree_c(rt, "refit", now, p);
+    for (size_t w = 0; !rc && w < p; w++)
+        if (memcmp(&was[w], &now[w], sizeof *was) != 0)
+            rc = sgl_error_set(SGL_ETASK,
+                               "a refused refit changed worker %zu's c from "
+                               "%g to %g",
+                               w, was[w], now[w]);
+    free(was);
+    return rc;
+}
