@@ -77,9 +77,11 @@ static const struct sgl_node *step_master(const sgl_machine_t *m,
 }
 
 /* Per child of every master, summed over this process's recorded steps
- * in which it declared work: seconds to deliver (@time) and units of work
- * (@work), at [level of the master * P + the child's first worker]. */
-static int collect(const struct sgl_runtime *rt, double *time, double *work)
+ * that started at @since or later and in which it declared work: seconds
+ * to deliver (@time) and units of work (@work), at [level of the master *
+ * P + the child's first worker]. */
+static int collect(const struct sgl_runtime *rt, double since, double *time,
+                   double *work)
 {
     const sgl_machine_t *m = rt->machine;
     size_t p = m->workers;
@@ -88,6 +90,8 @@ static int collect(const struct sgl_runtime *rt, double *time, double *work)
         int rc = sgl_trace_step(rt, q, &st);
         if (rc)
             return rc;
+        if (st.start < since)
+            continue;
         const struct sgl_node *master = step_master(m, &st);
         for (unsigned i = 0; master && i < st.children; i++) {
             double t = delivered(&st, i);
@@ -197,10 +201,12 @@ static void remember(struct sgl__fits *f, unsigned window,
     f->n += f->n < SGL_REFIT_WINDOW_MAX;
 }
 
-/* The fit itself, once the arguments are checked: fills @c with the
- * priced c (P entries) and remembers the fresh fit. */
+/* The fit itself, once the arguments are checked, from the steps since
+ * @since: fills @c with the priced c (P entries) and remembers the fresh
+ * fit. With @quiet, a trace that measures no work or leaves a worker
+ * without a c is no error: nothing changes (1 is returned). */
 static int refit(struct sgl_runtime *rt, const char *kernel, unsigned window,
-                 double *c)
+                 double since, int quiet, double *c)
 {
     static const char fn[] = "sgl_runtime_refit_kernel";
     const sgl_machine_t *m = rt->machine;
@@ -212,7 +218,7 @@ static int refit(struct sgl_runtime *rt, const char *kernel, unsigned window,
                              : sgl_error_set(SGL_ENOMEM, "%s: out of memory",
                                              fn);
     if (!rc)
-        rc = collect(rt, sum, sum + cells);
+        rc = collect(rt, since, sum, sum + cells);
     rc = sgl__agree(rt->comm, rc, fn);
     if (!rc && MPI_Allreduce(MPI_IN_PLACE, sum, (int)(2 * cells), MPI_DOUBLE,
                              MPI_SUM, rt->comm) != MPI_SUCCESS)
@@ -222,7 +228,7 @@ static int refit(struct sgl_runtime *rt, const char *kernel, unsigned window,
     for (size_t i = 0; !rc && i < cells; i++)
         any += sum[cells + i];
     if (!rc && !(any > 0))
-        rc = sgl_error_set(SGL_ESTATE,
+        rc = quiet ? 1 : sgl_error_set(SGL_ESTATE,
                            "%s: no superstep recorded since the trace's last "
                            "clear declared work (sgl_ctx_add_work()); run "
                            "the work of kernel %s first",
@@ -235,7 +241,7 @@ static int refit(struct sgl_runtime *rt, const char *kernel, unsigned window,
         spread(m, sum, sum + cells, s, set);
     for (size_t w = 0; !rc && w < p; w++)
         if (!(s[w] > 0 && isfinite(s[w])))
-            rc = sgl_error_set(SGL_ESTATE,
+            rc = quiet ? 1 : sgl_error_set(SGL_ESTATE,
                                "%s: worker %zu declared no work in the trace "
                                "and has no c of kernel %s to keep",
                                fn, w, kernel);
@@ -253,6 +259,48 @@ static int refit(struct sgl_runtime *rt, const char *kernel, unsigned window,
     free(sum);
     free(set);
     return rc;
+}
+
+/* The refit with its buffer for the c, every process agreeing on it. */
+static int refit_agreed(struct sgl_runtime *rt, const char *kernel,
+                        unsigned window, double since, int quiet,
+                        double *ret_c)
+{
+    static const char fn[] = "sgl_runtime_refit_kernel";
+    size_t p = sgl_machine_workers(rt->machine);
+    double *c = malloc(p * sizeof *c);
+    int rc = c ? SGL_OK : sgl_error_set(SGL_ENOMEM, "%s: out of memory", fn);
+    rc = sgl__agree(rt->comm, rc, fn);
+    if (!rc)
+        rc = refit(rt, kernel, window, since, quiet, c);
+    if (!rc && ret_c)
+        memcpy(ret_c, c, p * sizeof *c);
+    free(c);
+    return rc > 0 ? SGL_OK : rc;
+}
+
+int sgl__refit_run(struct sgl_runtime *rt, double since)
+{
+    return refit_agreed(rt, rt->balance_kernel, rt->refit, since, 1, NULL);
+}
+
+int sgl_runtime_set_refit(sgl_runtime_t *rt, unsigned window)
+{
+    if (!rt)
+        return sgl_error_set(SGL_EINVAL, "sgl_runtime_set_refit: NULL "
+                                         "runtime");
+    if (window > SGL_REFIT_WINDOW_MAX)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_runtime_set_refit: window %u is over %d "
+                             "(fits); 0 turns the refit off",
+                             window, SGL_REFIT_WINDOW_MAX);
+    rt->refit = window;
+    return SGL_OK;
+}
+
+unsigned sgl_runtime_refit_window(const sgl_runtime_t *rt)
+{
+    return rt ? rt->refit : 0;
 }
 
 int sgl_runtime_refit_kernel(sgl_runtime_t *rt, const char *kernel,
@@ -277,14 +325,5 @@ int sgl_runtime_refit_kernel(sgl_runtime_t *rt, const char *kernel,
                              "%s: the trace is off (sgl_opts_t.trace, "
                              "SGL_TRACE=0): there are no times to fit",
                              fn);
-    size_t p = sgl_machine_workers(rt->machine);
-    double *c = malloc(p * sizeof *c);
-    int rc = c ? SGL_OK : sgl_error_set(SGL_ENOMEM, "%s: out of memory", fn);
-    rc = sgl__agree(rt->comm, rc, fn);
-    if (!rc)
-        rc = refit(rt, kernel, window, c);
-    if (!rc && ret_c)
-        memcpy(ret_c, c, p * sizeof *c);
-    free(c);
-    return rc;
+    return refit_agreed(rt, kernel, window, -INFINITY, 0, ret_c);
 }

@@ -507,6 +507,20 @@ static int balance_setting(struct sgl_runtime *rt)
     return rc;
 }
 
+/* The refit after each run: rank 0's SGL_REFIT, off or a window of 1 to
+ * SGL_REFIT_WINDOW_MAX fits (sgl_runtime_set_refit()). */
+static int refit_setting(struct sgl_runtime *rt)
+{
+    static const char *const names[] = {"off", "1", "2", "3", "4",
+                                        "5",   "6", "7", "8"};
+    _Static_assert(sizeof names / sizeof *names == SGL_REFIT_WINDOW_MAX + 1,
+                   "a name for every window");
+    unsigned k = 0;
+    int rc = env_word(rt, "SGL_REFIT", names, SGL_REFIT_WINDOW_MAX + 1, &k);
+    rt->refit = k;
+    return rc;
+}
+
 /* How MPI waits wait: rank 0's SGL_WAIT (active, passive or auto), by
  * default active unless this host is oversubscribed. Polling flat out
  * answers at once, and a rank with a core of its own has nothing better
@@ -633,6 +647,8 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
         rc = balance_setting(rt);
     if (rc == SGL_OK)
         rc = wait_setting(rt);
+    if (rc == SGL_OK)
+        rc = refit_setting(rt);
     if (rc == SGL_OK)
         rc = watchdog_setting(rt, opts);
     if (rc == SGL_OK)
@@ -810,6 +826,7 @@ int sgl_run(sgl_runtime_t *rt, sgl_task_fn task, const void *arg,
     if (!rt)
         return sgl_error_set(SGL_EINVAL, "sgl_run: runtime is NULL");
     rt->has_result = 0;
+    double started = sgl__now(rt);
     int status;
     if (rt->entry->node->parent) {
         /* A child process: serve, then pass the stop on. */
@@ -845,6 +862,18 @@ int sgl_run(sgl_runtime_t *rt, sgl_task_fn task, const void *arg,
     int rc = stop_below(rt->entry, status, msg);
     if (!rc && status == SGL_OK && rt->share_result)
         rc = share_result(rt);
+    if (rt->refit && rt->balance_kernel[0]) {
+        /* The refit is collective: every process first learns whether
+         * the run succeeded everywhere. */
+        int all = sgl__agree(rt->comm, rc ? rc : status < 0 ? status : SGL_OK,
+                             "sgl_run");
+        if (all == SGL_OK && (rc = sgl__refit_run(rt, started)) != SGL_OK) {
+            snprintf(msg, sizeof msg, "%s", sgl_last_error());
+            return sgl_error_set(rc, "sgl_run: the run succeeded, the refit "
+                                     "after it failed: %s",
+                                 msg);
+        }
+    }
     if (rc)
         return rc;
     if (status < 0)

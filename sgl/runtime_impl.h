@@ -224,6 +224,8 @@ struct sgl_runtime {
     struct sgl__fits *fits;  /* sgl_runtime_refit_kernel()'s newest fits,
                                 per kernel (refit.c) */
     size_t nfits;
+    unsigned refit;          /* refit the balance kernel after each run
+                                over this many fits; 0: off */
     sgl_machine_t *params;   /* a copy of sgl_runtime_set_params()'s tree,
                                 which the algorithms' AUTO variants price
                                 on (sgl_ctx_params()); NULL: none given */
@@ -268,6 +270,10 @@ int sgl__same_shape(const sgl_machine_t *a, const sgl_machine_t *b);
 int sgl__balance_update(struct sgl_runtime *rt);
 /* Free the refit's fits (refit.c). */
 void sgl__fits_free(struct sgl_runtime *rt);
+/* The refit after a run (rt->refit fits of the balance kernel) from the
+ * steps that started at @since or later; a run that measured nothing
+ * changes nothing. Collective. */
+int sgl__refit_run(struct sgl_runtime *rt, double since);
 /* sgl_ctx_split()'s counts by rt->speed (which must be set), exact. */
 int sgl__split_by_speed(const struct sgl_ctx *ctx, size_t n, size_t *counts);
 

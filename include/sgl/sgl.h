@@ -310,6 +310,24 @@ SGL_API const char *sgl_runtime_balance_kernel(const sgl_runtime_t *rt);
 SGL_API int sgl_runtime_refit_kernel(sgl_runtime_t *rt, const char *kernel,
                                      unsigned window, double *ret_c);
 
+/** Automatic balance by measured speed: with @p window 1 to
+ *  SGL_REFIT_WINDOW_MAX, every sgl_run() that succeeded ends with a refit
+ *  of the balance kernel (sgl_runtime_set_balance_kernel(); none set:
+ *  nothing) from that run's own supersteps, as
+ *  sgl_runtime_refit_kernel() with that window would after clearing the
+ *  trace before the run (the trace itself is kept). A run whose steps
+ *  measure no work, or leave a worker without a c, changes nothing; a
+ *  refit that fails (out of memory, MPI) fails the run with a message
+ *  that says so. 0 turns it off, the default; rank 0's SGL_REFIT (off,
+ *  or a window 1 to 8) sets it at sgl_init(). Collective in effect: call
+ *  it in every process with the same value. It costs each run a few
+ *  allreduces (statuses, and the sums of the fit).
+ *  @return SGL_OK, SGL_EINVAL (NULL, @p window over
+ *          SGL_REFIT_WINDOW_MAX). */
+SGL_API int sgl_runtime_set_refit(sgl_runtime_t *rt, unsigned window);
+/** The window of the refit after each run, 0 when off (and for NULL). */
+SGL_API unsigned sgl_runtime_refit_window(const sgl_runtime_t *rt);
+
 /** Weights of the tree's workers @p first .. @p first + @p count - 1 (any
  *  workers, not only those below @p ctx), integers from 1 to
  *  SGL_WEIGHT_ONE in proportion to their speeds: with @p kernel, from the

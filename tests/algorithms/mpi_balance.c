@@ -29,6 +29,7 @@ int main(int argc, char **argv)
     test_check(&tally, "balance errors", balance_check_errors(rt));
     test_check(&tally, "refit from the trace", refit_check(rt));
     test_check(&tally, "refit errors", refit_check_errors(rt));
+    test_check(&tally, "refit after each run", refit_check_auto(rt));
     if (sgl_finalize(rt) != SGL_OK)
         tally.failed++;
     if (tally.report)

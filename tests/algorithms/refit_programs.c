@@ -293,3 +293,67 @@ int refit_check_errors(sgl_runtime_t *rt)
     free(was);
     return rc;
 }
+
+/* Whether the c of "refit" in the runtime's tree are still @was. */
+static int same_c(sgl_runtime_t *rt, const double *was, double *now, size_t p,
+                  const char *what)
+{
+    tree_c(rt, "refit", now, p);
+    for (size_t w = 0; w < p; w++)
+        CHECK(memcmp(&was[w], &now[w], sizeof *was) == 0,
+              "%s changed worker %zu's c from %g to %g", what, w, was[w],
+              now[w]);
+    return SGL_OK;
+}
+
+static int check_auto(sgl_runtime_t *rt, double *c, double *now, size_t p)
+{
+    TRY(sgl_runtime_set_balance_kernel(rt, "refit"));
+    TRY(sgl_runtime_set_refit(rt, 1));
+    CHECK(sgl_runtime_refit_window(rt) == 1, "refit window %u, set 1",
+          sgl_runtime_refit_window(rt));
+    /* The trace is not cleared: the refit reads this run's steps only. */
+    struct walk_arg a = {SLEEP, 8};
+    TRY(sgl_run(rt, walk_task, &a, sizeof a));
+    a.k = 1;
+    TRY(sgl_run(rt, walk_task, &a, sizeof a));
+    tree_c(rt, "refit", c, p);
+    if (p == 1)
+        /* No superstep measured the one worker: no c of its own. */
+        return isnan(c[0]) ? SGL_OK
+                           : sgl_error_set(SGL_ETASK, "one worker got c %g",
+                                           c[0]);
+    TRY(check_ratios(rt, c, p, want_k1, "after a run"));
+    TRY(check_absolute(c, p, 1));
+    /* A run that declares no work measures nothing. */
+    TRY(sgl_run(rt, weights_main, c, p * sizeof *c));
+    TRY(same_c(rt, c, now, p, "a run without work"));
+    /* Off: runs leave the c. */
+    TRY(sgl_runtime_set_refit(rt, 0));
+    a.k = 8;
+    TRY(sgl_run(rt, walk_task, &a, sizeof a));
+    return same_c(rt, c, now, p, "a run with the refit off");
+}
+
+int refit_check_auto(sgl_runtime_t *rt)
+{
+    size_t p = sgl_machine_workers(sgl_runtime_machine(rt));
+    double *c = malloc(2 * p * sizeof *c);
+    CHECK(c, "out of memory");
+    int rc = sgl_runtime_set_balance(rt, SGL_BALANCE_SPEED);
+    if (!rc)
+        rc = check_auto(rt, c, c + p, p);
+    if (!rc)
+        rc = test_expect(sgl_runtime_set_refit(rt, SGL_REFIT_WINDOW_MAX + 1),
+                         SGL_EINVAL, "window 9 is over 8", "set_refit(9)");
+    if (!rc)
+        rc = test_expect(sgl_runtime_set_refit(NULL, 1), SGL_EINVAL,
+                         "NULL runtime", "set_refit(NULL)");
+    free(c);
+    int r2 = sgl_runtime_set_refit(rt, 0);
+    if (!r2)
+        r2 = sgl_runtime_set_balance_kernel(rt, NULL);
+    if (!r2)
+        r2 = sgl_runtime_set_balance(rt, SGL_BALANCE_WORKERS);
+    return rc ? rc : r2;
+}

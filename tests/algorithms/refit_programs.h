@@ -23,4 +23,10 @@ int refit_check(sgl_runtime_t *rt);
  * c as they were. Collective. */
 int refit_check_errors(sgl_runtime_t *rt);
 
+/* The refit after each run (sgl_runtime_set_refit()): a run that measures
+ * the profile sets the balance kernel's c without a call, a run without
+ * declared work and a run with the refit off leave them. Collective.
+ * Leaves the refit off and the runtime balanced by workers. */
+int refit_check_auto(sgl_runtime_t *rt);
+
 #endif

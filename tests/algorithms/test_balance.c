@@ -56,6 +56,37 @@ Test(balance, refit_one_worker) { check_refit("core:1"); }
 Test(balance, refit_nested) { check_refit("numa:2 core:3"); }
 Test(balance, refit_uneven) { check_refit("numa:2 core:[1,4]"); }
 Test(balance, refit_errors) { check_on("core:2", refit_check_errors); }
+Test(balance, refit_after_runs) { check_on("core:3", refit_check_auto); }
+Test(balance, refit_after_runs_nested)
+{
+    check_on("numa:2 core:3", refit_check_auto);
+}
+Test(balance, refit_after_runs_one_worker)
+{
+    check_on("core:1", refit_check_auto);
+}
+
+/* Rank 0's SGL_REFIT sets the refit after each run. */
+Test(balance, refit_environment)
+{
+    setenv("SGL_REFIT", "3", 1);
+    sgl_runtime_t *rt = start("core:2");
+    cr_expect_eq(sgl_runtime_refit_window(rt), 3);
+    sgl_finalize(rt);
+}
+
+Test(balance, refit_environment_refused)
+{
+    setenv("SGL_REFIT", "9", 1);
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = "core:2";
+    sgl_runtime_t *rt = NULL;
+    cr_expect_eq(sgl_init(NULL, NULL, &o, &rt), SGL_EINVAL);
+    cr_expect(strstr(sgl_last_error(), "SGL_REFIT='9' is not off, 1, 2") !=
+                  NULL,
+              "unclear message: %s", sgl_last_error());
+}
 
 /* With the trace off there is nothing to fit from. */
 Test(balance, refit_trace_off)
