@@ -6,6 +6,7 @@
  * newest fits, and the runtime's tree takes the c. The rule was tried in
  * bench/bench_balance.c first, against a rank under a CPU quota (README,
  * "Balance by measured speed"). */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,16 +52,35 @@ static struct sgl__fits *fits_of(struct sgl_runtime *rt, const char *kernel)
     return f;
 }
 
-/* Child @i's time to deliver its part in @st: until its reply was in the
- * master's hands (child_done), which counts what its task time leaves
- * out, such as a rank under a CPU quota throttled on either side of its
- * task for the CPU the task used. A reply in before the master began to
- * wait came in at an unknown time: its task time then, a lower bound. */
-static double delivered(const sgl_trace_step_t *st, unsigned i)
+/* Child @i's time to deliver its part in @st. Another process's child:
+ * until its reply was in the master's hands (child_done), which counts
+ * what its task time leaves out, such as a rank under a CPU quota
+ * throttled on either side of its task for the CPU the task used; a
+ * reply in before the master began to wait came in at an unknown time:
+ * its task time then, a lower bound. A child of the master's own process
+ * (@local): its task time, since its child_done also counts its wait for
+ * a thread (a team smaller than the children: OMP_THREAD_LIMIT) or for
+ * the master's sends, which is not its speed. */
+static double delivered(const sgl_trace_step_t *st, unsigned i, int local)
 {
-    int known = !(st->wait_start > 0 && st->child_done[i] == st->wait_start);
+    int known = !local &&
+                !(st->wait_start > 0 && st->child_done[i] == st->wait_start);
     return known ? fmax(st->child_done[i], st->child_time[i])
                  : st->child_time[i];
+}
+
+/* The masters of every level. */
+static size_t masters(const sgl_machine_t *m)
+{
+    return m->master_first[m->depth] + m->level_masters[m->depth];
+}
+
+/* The cell of a node in the fit's sums (masters() + P of them): masters
+ * by their index over all levels, then workers by theirs. */
+static size_t cell_of(const sgl_machine_t *m, const struct sgl_node *n)
+{
+    return n->arity ? m->master_first[n->level] + n->master_index
+                    : masters(m) + n->first_worker;
 }
 
 /* The master that recorded @st: its first worker's ancestor at its
@@ -78,13 +98,13 @@ static const struct sgl_node *step_master(const sgl_machine_t *m,
 
 /* Per child of every master, summed over this process's recorded steps
  * that started at @since or later and in which it declared work: seconds
- * to deliver (@time) and units of work (@work), at [level of the master *
- * P + the child's first worker]. */
+ * to deliver (@time) and units of work (@work), at the child's cell
+ * (cell_of()). Each master is played by one process, so each cell has
+ * one contributor and the sums over processes are exact. */
 static int collect(const struct sgl_runtime *rt, double since, double *time,
                    double *work)
 {
     const sgl_machine_t *m = rt->machine;
-    size_t p = m->workers;
     sgl_trace_step_t st;
     for (size_t q = 0; q < sgl_trace_steps(rt); q++) {
         int rc = sgl_trace_step(rt, q, &st);
@@ -94,10 +114,11 @@ static int collect(const struct sgl_runtime *rt, double since, double *time,
             continue;
         const struct sgl_node *master = step_master(m, &st);
         for (unsigned i = 0; master && i < st.children; i++) {
-            double t = delivered(&st, i);
+            const struct sgl_node *ch = master->child[i];
+            double t = delivered(&st, i, ch->rank == st.rank);
             if (!(st.child_work[i] > 0) || !(t > 0))
                 continue;
-            size_t at = st.level * p + master->child[i]->first_worker;
+            size_t at = cell_of(m, ch);
             time[at] += t;
             work[at] += st.child_work[i];
         }
@@ -130,7 +151,6 @@ static void share(const struct sgl_node *child, double target, double *s,
 static void spread(const sgl_machine_t *m, const double *time,
                    const double *work, double *s, unsigned char *set)
 {
-    size_t p = m->workers;
     for (unsigned level = 0; level < m->depth; level++)
         for (size_t k = 0; k < m->level_masters[level]; k++) {
             const struct sgl_node *master =
@@ -138,7 +158,7 @@ static void spread(const sgl_machine_t *m, const double *time,
             double measured = 0, had = 0;
             for (unsigned i = 0; i < master->arity; i++) {
                 const struct sgl_node *ch = master->child[i];
-                size_t at = level * p + ch->first_worker;
+                size_t at = cell_of(m, ch);
                 if (!(work[at] > 0 && time[at] > 0))
                     continue;
                 measured += work[at] / time[at];
@@ -150,7 +170,7 @@ static void spread(const sgl_machine_t *m, const double *time,
             int below_measured = set[master->first_worker];
             for (unsigned i = 0; i < master->arity; i++) {
                 const struct sgl_node *ch = master->child[i];
-                size_t at = level * p + ch->first_worker;
+                size_t at = cell_of(m, ch);
                 if (!(work[at] > 0 && time[at] > 0))
                     continue;
                 double speed = work[at] / time[at];
@@ -210,7 +230,12 @@ static int refit(struct sgl_runtime *rt, const char *kernel, unsigned window,
 {
     static const char fn[] = "sgl_runtime_refit_kernel";
     const sgl_machine_t *m = rt->machine;
-    size_t p = m->workers, cells = (size_t)m->depth * p;
+    size_t p = m->workers, cells = masters(m) + p;
+    if (cells > INT_MAX / 2)
+        return sgl_error_set(SGL_ERANGE,
+                             "%s: %zu nodes are more than one MPI_Allreduce "
+                             "of the sums can carry",
+                             fn, cells);
     double *sum = calloc(2 * cells + p, sizeof *sum);
     unsigned char *set = calloc(p, 1);
     struct sgl__fits *f = fits_of(rt, kernel);
@@ -250,15 +275,41 @@ static int refit(struct sgl_runtime *rt, const char *kernel, unsigned window,
     if (!rc) {
         price(f, window, s, p, c);
         rc = sgl__kernel_set_workers(rt->machine, kernel, c);
+        if (!rc)
+            rc = sgl__balance_update(rt);
+        /* Every process took the fit, or the call fails everywhere. */
         rc = sgl__agree(rt->comm, rc, fn);
     }
-    if (!rc) {
+    if (!rc)
         remember(f, window, s, p);
-        rc = sgl__balance_update(rt);
-    }
     free(sum);
     free(set);
     return rc;
+}
+
+/* SGL_OK if every process gave the same kernel and window, which a
+ * collective call needs (else their weights would differ), and @rc was
+ * SGL_OK everywhere. */
+static int same_arguments(struct sgl_runtime *rt, const char *kernel,
+                          unsigned window, int rc)
+{
+    static const char fn[] = "sgl_runtime_refit_kernel";
+    long long mine = ((long long)sgl__hash(kernel) << 8) | window;
+    long long v[3] = {mine, -mine, rc}, all[3];
+    if (MPI_Allreduce(v, all, 3, MPI_LONG_LONG, MPI_MIN, rt->comm) !=
+        MPI_SUCCESS)
+        return sgl_error_set(SGL_EMPI, "%s: MPI_Allreduce failed", fn);
+    if (all[2] < 0)
+        return rc ? rc
+                  : sgl_error_set((int)all[2], "%s failed on another rank: %s",
+                                  fn, sgl_strerror((int)all[2]));
+    if (all[0] != -all[1])
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: the processes gave different kernels or "
+                             "windows (this one %s, %u); call it with the "
+                             "same in every process",
+                             fn, kernel, window);
+    return SGL_OK;
 }
 
 /* The refit with its buffer for the c, every process agreeing on it. */
@@ -270,7 +321,7 @@ static int refit_agreed(struct sgl_runtime *rt, const char *kernel,
     size_t p = sgl_machine_workers(rt->machine);
     double *c = malloc(p * sizeof *c);
     int rc = c ? SGL_OK : sgl_error_set(SGL_ENOMEM, "%s: out of memory", fn);
-    rc = sgl__agree(rt->comm, rc, fn);
+    rc = same_arguments(rt, kernel, window, rc);
     if (!rc)
         rc = refit(rt, kernel, window, since, quiet, c);
     if (!rc && ret_c)

@@ -193,8 +193,8 @@ int sgl__pardo_with(struct sgl_ctx *ctx, sgl_task_fn task, const void *arg,
         rc = finish(ctx, rc);
     sgl__trace_record(ctx, start);
     /* The work done below is this node's for the level above (a refit
-     * there weighs whole subtrees). */
-    if (ctx->in_task)
+     * there weighs whole subtrees); a failed pardo's may be stale. */
+    if (ctx->in_task && rc == SGL_OK)
         for (unsigned i = 0; i < ctx->node->arity; i++)
             ctx->work += ctx->cwork[i];
     /* Staged blocks belong to one superstep, whatever its outcome. */

@@ -277,8 +277,11 @@ SGL_API const char *sgl_runtime_balance_kernel(const sgl_runtime_t *rt);
  *  sgl_trace_clear() in which children declared work (sgl_ctx_add_work();
  *  the reduction, the scan and PSRS's local sort of algorithms.h declare
  *  their elements) give each child its units per second to deliver them
- *  (child_done: a rank under a CPU quota is also throttled around its
- *  task). At the highest level with such steps the children take those
+ *  (a child of another process: until its reply was in, child_done, for a
+ *  rank under a CPU quota is also throttled around its task; of the
+ *  master's own process: its task time). Only the steps the trace kept
+ *  count: a full trace (sgl_opts_t.trace_max, sgl_trace_dropped()) keeps
+ *  no later ones, so clear it between fits. At the highest level with such steps the children take those
  *  speeds as they are; below a measured child, its children share its
  *  speed out in their own proportions; workers under no measured step keep
  *  their c. Clear the trace before the work of @p kernel: every step with
@@ -295,16 +298,18 @@ SGL_API const char *sgl_runtime_balance_kernel(const sgl_runtime_t *rt);
  *  sgl_machine_set_worker_kernel() would, and splits by speed follow them
  *  where @p kernel is the balance kernel (sgl_runtime_set_balance_kernel())
  *  or the only kernel given per worker; sgl_ctx_params() keeps what
- *  sgl_runtime_set_params() gave, and a later call of it replaces the fit.
+ *  sgl_runtime_set_params() gave, and a later call of it whose parameters
+ *  give @p kernel replaces the fit (the fits kept for the window stay).
  *  Collective: call it between programs in every process with the same
  *  arguments; every process gets the same c.
  *  @param ret_c  NULL, or sgl_machine_workers() entries: the c set, in
  *                seconds per unit.
  *  @return SGL_OK; SGL_EINVAL (NULL runtime or kernel, bad kernel name,
- *          @p window 0 or over SGL_REFIT_WINDOW_MAX); SGL_ESTATE (called in
- *          a program, the trace off, no step since the clear declared
- *          work, or a worker has neither a measurement nor a c to keep);
- *          SGL_ENOMEM, SGL_EMPI. Nothing changes on an error, except that
+ *          @p window 0 or over SGL_REFIT_WINDOW_MAX, processes that gave
+ *          different ones); SGL_ESTATE (called in a program, the trace
+ *          off, no step since the clear declared work, or a worker has
+ *          neither a measurement nor a c to keep); SGL_ERANGE (a tree of
+ *          over 2^30 nodes); SGL_ENOMEM, SGL_EMPI. Nothing changes on an error, except that
  *          after SGL_ENOMEM or SGL_EMPI from another process this one may
  *          have taken the fit: set the parameters again then. */
 SGL_API int sgl_runtime_refit_kernel(sgl_runtime_t *rt, const char *kernel,

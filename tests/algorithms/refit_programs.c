@@ -68,7 +68,9 @@ static int walk_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 
 /* At the root, with the c the refit gave (P doubles) as its argument:
  * every worker's weight, computed in its own process, is the one these
- * c give (the fastest SGL_WEIGHT_ONE, the others in proportion). */
+ * c give (the fastest SGL_WEIGHT_ONE, the others in proportion), and a
+ * split without weights (the balance kernel is "refit") gives each child
+ * its workers' share. */
 static int weights_main(sgl_ctx_t *root, const void *arg, size_t size)
 {
     const double *c = arg;
@@ -93,6 +95,24 @@ static int weights_main(sgl_ctx_t *root, const void *arg, size_t size)
                                "worker %zu weighs %.0f in its process, "
                                "the refit's c give %.0f",
                                w, got[w], want);
+    }
+    unsigned kids = sgl_ctx_children(root);
+    size_t split[64], n_split = 1000003;
+    if (!rc && kids <= 64)
+        rc = sgl_ctx_split(root, n_split, NULL, split);
+    double total = 0;
+    for (size_t w = 0; !rc && w < p; w++)
+        total += got[w];
+    for (unsigned i = 0, w = 0; !rc && kids <= 64 && i < kids; i++) {
+        double mine = 0;
+        for (size_t k = 0; k < sgl_ctx_child_workers(root, i); k++)
+            mine += got[w++];
+        double want = (double)n_split * mine / total;
+        if (fabs((double)split[i] - want) > 1)
+            rc = sgl_error_set(SGL_ETASK,
+                               "child %u's split is %zu, its workers' "
+                               "weights give %.1f",
+                               i, split[i], want);
     }
     free(got);
     return rc;
@@ -203,6 +223,7 @@ static int check_fits(sgl_runtime_t *rt, double *c, size_t p)
                "declared work");
         return SGL_OK;
     }
+    TRY(sgl_runtime_set_balance_kernel(rt, "refit"));
     TRY(sgl_runtime_refit_kernel(rt, "refit", 1, c));
     TRY(check_ratios(rt, c, p, want_k1, "profile 1"));
     TRY(check_absolute(c, p, 1));
@@ -251,7 +272,9 @@ int refit_check(sgl_runtime_t *rt)
     if (!rc)
         rc = check_algorithms(rt, c, p);
     free(c);
-    int r2 = sgl_runtime_set_balance(rt, SGL_BALANCE_WORKERS);
+    int r2 = sgl_runtime_set_balance_kernel(rt, NULL);
+    if (!r2)
+        r2 = sgl_runtime_set_balance(rt, SGL_BALANCE_WORKERS);
     return rc ? rc : r2;
 }
 
@@ -282,6 +305,14 @@ int refit_check_errors(sgl_runtime_t *rt)
             "declared work (sgl_ctx_add_work())");
     if (!rc)
         rc = sgl_run(rt, inside_main, NULL, 0);
+    /* A collective call with different arguments in different processes
+     * would give them different weights: refused in all. */
+    if (sgl_machine_processes(sgl_runtime_machine(rt)) > 1)
+        REFUSED(sgl_runtime_refit_kernel(rt, "refit",
+                                         1 + (unsigned)(sgl_runtime_rank(rt) %
+                                                        2),
+                                         NULL),
+                SGL_EINVAL, "different kernels or windows");
 #undef REFUSED
     tree_c(rt, "refit", now, p);
     for (size_t w = 0; !rc && w < p; w++)
