@@ -273,33 +273,39 @@ SGL_API const char *sgl_runtime_balance_kernel(const sgl_runtime_t *rt);
 /** Balance by the speeds a run measured: refit every worker's c of
  *  @p kernel from this runtime's trace, so that the next splits follow the
  *  machine as it is now rather than as a probe once found it (README,
- *  "Balance by measured speed"). The supersteps recorded since the last
- *  sgl_trace_clear() in which children declared work (sgl_ctx_add_work();
- *  the reduction, the scan and PSRS's local sort of algorithms.h declare
- *  their elements) give each child its units per second to deliver them
- *  (a child of another process: until its reply was in, child_done, for a
- *  rank under a CPU quota is also throttled around its task; of the
- *  master's own process: its task time). Only the steps the trace kept
- *  count: a full trace (sgl_opts_t.trace_max, sgl_trace_dropped()) keeps
- *  no later ones, so clear it between fits. At the highest level with such steps the children take those
- *  speeds as they are; below a measured child, its children share its
- *  speed out in their own proportions; workers under no measured step keep
- *  their c. Clear the trace before the work of @p kernel: every step with
- *  declared work counts as @p kernel's.
- *  Each fit is kept, per kernel, and each worker is priced over the
- *  newest @p window fits, this one included: its c's ratio r to the
- *  fastest worker's ranges over [lo, hi] in them, and it is priced at
- *  lo (1 + hi) / (1 + lo) times the fastest's c, the split that loses the
- *  least against the ideal at the worse end of the range (for two
- *  workers; for more, each against the fastest). A window of 1 takes this
- *  fit as it is and forgets the older ones: after the split moved far
- *  (from even, say), whose rates a memory-bound kernel's depend on.
+ *  "Balance by measured speed").
+ *
+ *  What it reads: the supersteps recorded since the last sgl_trace_clear()
+ *  in which children declared work (sgl_ctx_add_work(); the reduction, the
+ *  scan and PSRS's local sort of algorithms.h declare their elements).
+ *  Every such step counts as @p kernel's, so clear the trace before the
+ *  work of @p kernel. A child's speed is its work per second to deliver
+ *  it: for a child of another process, until its reply was in
+ *  (child_done, which counts a CPU quota's throttling around the task);
+ *  for one of the master's own process, its task time. Only steps the
+ *  trace kept count: a full trace (sgl_opts_t.trace_max,
+ *  sgl_trace_dropped()) keeps no later ones.
+ *
+ *  Down the tree: at the highest level with such steps the children take
+ *  their speeds as measured; below a measured child, its children share
+ *  its speed out in their own proportions; workers under no measured step
+ *  keep their c.
+ *
+ *  The window: each fit is kept, per kernel, and each worker is priced
+ *  over the newest @p window fits, this one included. Its c's ratio r to
+ *  the fastest worker's ranges over [lo, hi] in them, and it is priced at
+ *  lo (1 + hi) / (1 + lo) times the fastest's c: for two workers, the
+ *  split that loses least against the ideal at the worse end of the
+ *  range; for more, each against the fastest. A window of 1 takes this
+ *  fit as it is and forgets the older ones, for when the split moved far
+ *  (from even, say): a memory-bound kernel's rates depend on the split.
+ *
  *  The c are set per worker in the runtime's tree, as
  *  sgl_machine_set_worker_kernel() would, and splits by speed follow them
  *  where @p kernel is the balance kernel (sgl_runtime_set_balance_kernel())
- *  or the only kernel given per worker; sgl_ctx_params() keeps what
- *  sgl_runtime_set_params() gave, and a later call of it whose parameters
- *  give @p kernel replaces the fit (the fits kept for the window stay).
+ *  or the only kernel given per worker. sgl_ctx_params() keeps what
+ *  sgl_runtime_set_params() gave; a later call of it whose parameters give
+ *  @p kernel replaces the fit (the fits kept for the window stay).
  *  Collective: call it between programs in every process with the same
  *  arguments; every process gets the same c.
  *  @param ret_c  NULL, or sgl_machine_workers() entries: the c set, in
@@ -309,9 +315,10 @@ SGL_API const char *sgl_runtime_balance_kernel(const sgl_runtime_t *rt);
  *          different ones); SGL_ESTATE (called in a program, the trace
  *          off, no step since the clear declared work, or a worker has
  *          neither a measurement nor a c to keep); SGL_ERANGE (a tree of
- *          over 2^30 nodes); SGL_ENOMEM, SGL_EMPI. Nothing changes on an error, except that
- *          after SGL_ENOMEM or SGL_EMPI from another process this one may
- *          have taken the fit: set the parameters again then. */
+ *          over 2^30 nodes); SGL_ENOMEM, SGL_EMPI. Nothing changes on an
+ *          error, except that after SGL_ENOMEM or SGL_EMPI in another
+ *          process this one may have taken the fit: set the parameters
+ *          again then. */
 SGL_API int sgl_runtime_refit_kernel(sgl_runtime_t *rt, const char *kernel,
                                      unsigned window, double *ret_c);
 
