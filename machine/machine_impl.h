@@ -161,11 +161,11 @@ int sgl__valid_name(const char *name, size_t max);
  * input stays one printable line. Returns @out. */
 char *sgl__escape(const char *s, size_t max, char *out, size_t size);
 
-/* Allocate a detached node; NULL on out of memory (message set). */
 /* @bytes of zeros aligned to a 64-byte cache line (line_alloc.c); NULL
  * when out of memory; freed by free(). */
 void *sgl__line_calloc(size_t bytes);
 
+/* Allocate a detached node; NULL on out of memory (message set). */
 struct sgl_node *sgl__node_new(const char *type, int os_index);
 /* Append @child to @parent (which takes ownership); SGL_ENOMEM on failure,
  * in which case the caller still owns @child. */

@@ -13,6 +13,9 @@
 
 #include "runtime_impl.h"
 
+/* The name every message of the refit starts with. */
+static const char fn[] = "sgl_runtime_refit_kernel";
+
 /* The newest fits of one kernel, a ring of SGL_REFIT_WINDOW_MAX rows of
  * c per worker. */
 struct sgl__fits {
@@ -228,7 +231,6 @@ static void remember(struct sgl__fits *f, unsigned window,
 static int refit(struct sgl_runtime *rt, const char *kernel, unsigned window,
                  double since, int quiet, double *c)
 {
-    static const char fn[] = "sgl_runtime_refit_kernel";
     const sgl_machine_t *m = rt->machine;
     size_t p = m->workers, cells = masters(m) + p;
     if (cells > INT_MAX / 2)
@@ -293,7 +295,6 @@ static int refit(struct sgl_runtime *rt, const char *kernel, unsigned window,
 static int same_arguments(struct sgl_runtime *rt, const char *kernel,
                           unsigned window, int rc)
 {
-    static const char fn[] = "sgl_runtime_refit_kernel";
     long long mine = ((long long)sgl__hash(kernel) << 8) | window;
     long long v[3] = {mine, -mine, rc}, all[3];
     if (MPI_Allreduce(v, all, 3, MPI_LONG_LONG, MPI_MIN, rt->comm) !=
@@ -317,7 +318,6 @@ static int refit_agreed(struct sgl_runtime *rt, const char *kernel,
                         unsigned window, double since, int quiet,
                         double *ret_c)
 {
-    static const char fn[] = "sgl_runtime_refit_kernel";
     size_t p = sgl_machine_workers(rt->machine);
     double *c = malloc(p * sizeof *c);
     int rc = c ? SGL_OK : sgl_error_set(SGL_ENOMEM, "%s: out of memory", fn);
@@ -357,7 +357,6 @@ unsigned sgl_runtime_refit_window(const sgl_runtime_t *rt)
 int sgl_runtime_refit_kernel(sgl_runtime_t *rt, const char *kernel,
                              unsigned window, double *ret_c)
 {
-    static const char fn[] = "sgl_runtime_refit_kernel";
     if (!rt || !kernel)
         return sgl_error_set(SGL_EINVAL, "%s: NULL argument", fn);
     if (sgl__check_kernel_name(fn, kernel))
