@@ -214,6 +214,18 @@ static void tree_c(sgl_runtime_t *rt, const char *k, double *c, size_t p)
         c[w] = sgl_node_kernel(sgl_machine_worker(m, w), k);
 }
 
+/* Whether the c of "refit" in the runtime's tree are still @was. */
+static int same_c(sgl_runtime_t *rt, const double *was, double *now, size_t p,
+                  const char *what)
+{
+    tree_c(rt, "refit", now, p);
+    for (size_t w = 0; w < p; w++)
+        CHECK(memcmp(&was[w], &now[w], sizeof *was) == 0,
+              "%s changed worker %zu's c from %g to %g", what, w, was[w],
+              now[w]);
+    return SGL_OK;
+}
+
 static int check_fits(sgl_runtime_t *rt, double *c, size_t p)
 {
     TRY(measure(rt, 1));
@@ -314,27 +326,10 @@ int refit_check_errors(sgl_runtime_t *rt)
                                          NULL),
                 SGL_EINVAL, "different kernels or windows");
 #undef REFUSED
-    tree_c(rt, "refit", now, p);
-    for (size_t w = 0; !rc && w < p; w++)
-        if (memcmp(&was[w], &now[w], sizeof *was) != 0)
-            rc = sgl_error_set(SGL_ETASK,
-                               "a refused refit changed worker %zu's c from "
-                               "%g to %g",
-                               w, was[w], now[w]);
+    if (!rc)
+        rc = same_c(rt, was, now, p, "a refused refit");
     free(was);
     return rc;
-}
-
-/* Whether the c of "refit" in the runtime's tree are still @was. */
-static int same_c(sgl_runtime_t *rt, const double *was, double *now, size_t p,
-                  const char *what)
-{
-    tree_c(rt, "refit", now, p);
-    for (size_t w = 0; w < p; w++)
-        CHECK(memcmp(&was[w], &now[w], sizeof *was) == 0,
-              "%s changed worker %zu's c from %g to %g", what, w, was[w],
-              now[w]);
-    return SGL_OK;
 }
 
 static int check_auto(sgl_runtime_t *rt, double *c, double *now, size_t p)
