@@ -60,7 +60,6 @@
 
 #include "bench_env.h"
 #include "timing.h"
-#include "trace_step.h"
 
 enum { ALG_REDUCE, ALG_SORT, NALG };
 enum { REDUCE_BATCH = 4 };
@@ -166,7 +165,7 @@ static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
 
 /* Each worker's seconds per element of its share, from rank 0's trace of
  * this run (a flat tree's root has the workers as children), into g_task
- * (its task time) and g_done (its time to deliver, bench_step_delivered():
+ * (its task time) and g_done (its time to deliver, sgl_trace_step_delivered():
  * under a CPU quota the rank is also throttled on either side of its
  * task, for the CPU its task used), per pass: averaged over the root
  * supersteps in which work was declared (the batch's reductions, PSRS's
@@ -190,7 +189,9 @@ static void read_rates(sgl_runtime_t *rt, const size_t *counts, size_t p)
         for (size_t w = 0; w < p; w++) {
             double n = counts[w] ? (double)counts[w] : NAN;
             g_task[w] += st.child_time[w] / n;
-            g_done[w] += bench_step_delivered(&st, (unsigned)w) / n;
+            double d = NAN;
+            sgl_trace_step_delivered(rt, &st, (unsigned)w, &d);
+            g_done[w] += d / n;
         }
     }
     for (size_t w = 0; w < p; w++) {

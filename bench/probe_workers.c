@@ -3,7 +3,7 @@
  * it (a worker under a CPU quota, on a slower host or a busier socket
  * shows then as it will run); its c is its time to deliver (its reply's
  * time in the trace of the master just above it, which counts a quota's
- * throttling on either side of its task; bench_step_delivered()) over its
+ * throttling on either side of its task; sgl_trace_step_delivered()) over its
  * block, gathered from every process:
  *   sum   sgl_dvec_reduce(SUM): the workers' pardo
  *   sort  sgl_dvec_sort: PSRS's first step (the local sort and sampling)
@@ -30,7 +30,6 @@
 
 #include "probe_workers.h"
 #include "timing.h"
-#include "trace_step.h"
 
 const char *const probe_worker_kernels[PW_KERNELS] = {"sum", "sort"};
 
@@ -84,7 +83,7 @@ static const sgl_node_t *master_of(const sgl_machine_t *m, unsigned level,
 }
 
 /* From this process's trace: each worker's time to deliver its part
- * (bench_step_delivered()) in the superstep
+ * (sgl_trace_step_delivered()) in the superstep
  * that ran its kernel (the first one its master recorded after the trace
  * was cleared, the vector's creation being the superstep before: the
  * second), over its block (pw_counts); -1 for the workers of other
@@ -110,7 +109,10 @@ static void read_trace(sgl_runtime_t *rt, double *t)
              * kernel's. */
             if (seen[w]++ != 1)
                 continue;
-            t[w] = bench_step_delivered(&st, i) / (double)pw_counts[w];
+            double d;
+            t[w] = sgl_trace_step_delivered(rt, &st, i, &d) == SGL_OK
+                       ? d / (double)pw_counts[w]
+                       : -1;
         }
     }
     free(seen);

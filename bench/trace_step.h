@@ -1,8 +1,9 @@
 /* Readings of a runtime's trace shared by the benchmarks: the slowest
  * worker's task time per element (how the probe reads a kernel's c with
  * several workers, and how the main job's state sensor reads it again
- * during a sweep: the same reading, so that the two compare), and a
- * child's time to deliver its part (how balance by speed reads it). */
+ * during a sweep: the same reading, so that the two compare). A child's
+ * time to deliver its part, how balance by speed reads it, is the
+ * library's sgl_trace_step_delivered(). */
 #ifndef SGL_BENCH_TRACE_STEP_H
 #define SGL_BENCH_TRACE_STEP_H
 
@@ -32,20 +33,6 @@ static inline double bench_step_per_element(sgl_runtime_t *rt, long which,
         if (counts[i] > 0)
             worst = fmax(worst, st.child_time[i] / ((double)counts[i] * per));
     return worst;
-}
-
-/* Child @i's time to deliver its part in step @st: from the superstep's
- * start until its reply was in the master's hands (child_done), which
- * counts what its task time leaves out, such as a rank under a CPU quota
- * throttled on either side of its task for the CPU the task used. A reply
- * in before the master began to wait came in at an unknown time, while
- * the master ran a child of its own: its task time then, a lower bound. */
-static inline double bench_step_delivered(const sgl_trace_step_t *st,
-                                          unsigned i)
-{
-    int known = !(st->wait_start > 0 && st->child_done[i] == st->wait_start);
-    return known ? fmax(st->child_done[i], st->child_time[i])
-                 : st->child_time[i];
 }
 
 #endif

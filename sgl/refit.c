@@ -55,23 +55,6 @@ static struct sgl__fits *fits_of(struct sgl_runtime *rt, const char *kernel)
     return f;
 }
 
-/* Child @i's time to deliver its part in @st. Another process's child:
- * until its reply was in the master's hands (child_done), which counts
- * what its task time leaves out, such as a rank under a CPU quota
- * throttled on either side of its task for the CPU the task used; a
- * reply in before the master began to wait came in at an unknown time:
- * its task time then, a lower bound. A child of the master's own process
- * (@local): its task time, since its child_done also counts its wait for
- * a thread (a team smaller than the children: OMP_THREAD_LIMIT) or for
- * the master's sends, which is not its speed. */
-static double delivered(const sgl_trace_step_t *st, unsigned i, int local)
-{
-    int known = !local &&
-                !(st->wait_start > 0 && st->child_done[i] == st->wait_start);
-    return known ? fmax(st->child_done[i], st->child_time[i])
-                 : st->child_time[i];
-}
-
 /* The masters of every level. */
 static size_t masters(const sgl_machine_t *m)
 {
@@ -84,19 +67,6 @@ static size_t cell_of(const sgl_machine_t *m, const struct sgl_node *n)
 {
     return n->arity ? m->master_first[n->level] + n->master_index
                     : masters(m) + n->first_worker;
-}
-
-/* The master that recorded @st: its first worker's ancestor at its
- * level. */
-static const struct sgl_node *step_master(const sgl_machine_t *m,
-                                          const sgl_trace_step_t *st)
-{
-    if (st->first_worker >= m->workers)
-        return NULL;
-    const struct sgl_node *n = m->worker[st->first_worker];
-    while (n && n->level > st->level)
-        n = n->parent;
-    return n && n->level == st->level && n->arity == st->children ? n : NULL;
 }
 
 /* Per child of every master, summed over this process's recorded steps
@@ -115,10 +85,12 @@ static int collect(const struct sgl_runtime *rt, double since, double *time,
             return rc;
         if (st.start < since)
             continue;
-        const struct sgl_node *master = step_master(m, &st);
+        const struct sgl_node *master = sgl__trace_step_master(m, &st);
         for (unsigned i = 0; master && i < st.children; i++) {
             const struct sgl_node *ch = master->child[i];
-            double t = delivered(&st, i, ch->rank == st.rank);
+            double t;
+            if ((rc = sgl_trace_step_delivered(rt, &st, i, &t)))
+                return rc;
             if (!(st.child_work[i] > 0) || !(t > 0))
                 continue;
             size_t at = cell_of(m, ch);

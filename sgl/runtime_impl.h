@@ -298,6 +298,10 @@ int sgl__pardo_with(struct sgl_ctx *m, sgl_task_fn task, const void *arg,
                     size_t arg_size, int (*finish)(struct sgl_ctx *, int));
 /* Record the superstep @m just ran from @start to now. */
 void sgl__trace_record(struct sgl_ctx *m, double start);
+/* The node of @m's tree that recorded @st (its level, first worker and
+ * arity), or NULL if there is none. */
+const struct sgl_node *sgl__trace_step_master(const sgl_machine_t *m,
+                                              const sgl_trace_step_t *st);
 /* A serialised step: level, index, rank, seq, parent_seq, children,
  * start, end, master, first_worker, exchange, wait; then per child down,
  * up, time, work, h_sent, h_recv, done. */

@@ -258,6 +258,47 @@ int sgl_trace_step(const sgl_runtime_t *rt, size_t i,
     return SGL_OK;
 }
 
+const struct sgl_node *sgl__trace_step_master(const sgl_machine_t *m,
+                                              const sgl_trace_step_t *st)
+{
+    if (st->first_worker >= m->workers)
+        return NULL;
+    const struct sgl_node *n = m->worker[st->first_worker];
+    while (n && n->level > st->level)
+        n = n->parent;
+    return n && n->level == st->level && n->arity == st->children ? n : NULL;
+}
+
+/* A child of the master's own process is timed by its task: its
+ * child_done also counts its wait for a thread (a team smaller than the
+ * children: OMP_THREAD_LIMIT) or for the master's sends, not its speed. */
+int sgl_trace_step_delivered(const sgl_runtime_t *rt,
+                             const sgl_trace_step_t *step, unsigned i,
+                             double *ret_seconds)
+{
+    if (!rt || !step || !ret_seconds)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_trace_step_delivered: NULL argument");
+    const struct sgl_node *master = sgl__trace_step_master(rt->machine, step);
+    if (!master)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_trace_step_delivered: no master at level "
+                             "%u with first worker %zu and %u children in "
+                             "this runtime's tree",
+                             step->level, step->first_worker,
+                             step->children);
+    if (i >= step->children)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_trace_step_delivered: child %u of %u", i,
+                             step->children);
+    int local = master->child[i]->rank == step->rank;
+    int known = !local && !(step->wait_start > 0 &&
+                            step->child_done[i] == step->wait_start);
+    *ret_seconds = known ? fmax(step->child_done[i], step->child_time[i])
+                         : step->child_time[i];
+    return SGL_OK;
+}
+
 static size_t dropped_ctx(const struct sgl_ctx *c)
 {
     size_t n = c->trace.dropped;

@@ -280,9 +280,7 @@ SGL_API const char *sgl_runtime_balance_kernel(const sgl_runtime_t *rt);
  *  scan and PSRS's local sort of algorithms.h declare their elements).
  *  Every such step counts as @p kernel's, so clear the trace before the
  *  work of @p kernel. A child's speed is its work per second to deliver
- *  it: for a child of another process, until its reply was in
- *  (child_done, which counts a CPU quota's throttling around the task);
- *  for one of the master's own process, its task time. Only steps the
+ *  it (sgl_trace_step_delivered()). Only steps the
  *  trace kept count: a full trace (sgl_opts_t.trace_max,
  *  sgl_trace_dropped()) keeps no later ones.
  *
@@ -708,6 +706,21 @@ SGL_API size_t sgl_trace_steps(const sgl_runtime_t *rt);
  *  @return SGL_OK or SGL_EINVAL (out of range). */
 SGL_API int sgl_trace_step(const sgl_runtime_t *rt, size_t i,
                            sgl_trace_step_t *ret_step);
+
+/** Child @p i's time to deliver its part in @p step, a superstep read
+ *  from @p rt's trace, into @p ret_seconds: the time by which a program
+ *  weighs that child (sgl_runtime_refit_kernel() reads it so). For a
+ *  child of another process, until its reply was in the master's hands
+ *  (@c child_done, which counts what the task time leaves out, such as a
+ *  CPU quota's throttling around the task), its task time where the
+ *  reply came in while the master ran children of its own (a lower
+ *  bound); for a child of the master's own process, its task time (its
+ *  @c child_done also counts waits for a thread, not its speed).
+ *  @return SGL_OK, SGL_EINVAL (NULL, @p i out of range, or no master of
+ *  @p rt's tree recorded such a step). */
+SGL_API int sgl_trace_step_delivered(const sgl_runtime_t *rt,
+                                     const sgl_trace_step_t *step, unsigned i,
+                                     double *ret_seconds);
 
 /** Write the supersteps of every process to @p path on rank 0
  *  (collective; call it between programs, on every process).

@@ -866,6 +866,51 @@ static int traced_main(sgl_ctx_t *root, const void *arg, size_t size)
     return traced(root);
 }
 
+/* sgl_trace_step_delivered() of child @i in @st: a child of the master's
+ * process by its task time; another process's from its task time up to
+ * its reply, which it is where the reply came in during the wait. */
+static int check_delivered(sgl_runtime_t *rt, const sgl_trace_step_t *st,
+                           unsigned i, int own)
+{
+    double d = -1;
+    TRY(sgl_trace_step_delivered(rt, st, i, &d));
+    if (own)
+        CHECK(d == st->child_time[i],
+              "trace: level %u child %u of this process delivered in %g s, "
+              "its task took %g s",
+              st->level, i, d, st->child_time[i]);
+    else
+        CHECK(d >= st->child_time[i] &&
+                  d <= fmax(st->child_done[i], st->child_time[i]) &&
+                  (st->child_done[i] <= st->wait_start ||
+                   d == st->child_done[i]),
+              "trace: level %u child %u of another process delivered in %g "
+              "s: task %g s, reply at %g s, wait from %g s",
+              st->level, i, d, st->child_time[i], st->child_done[i],
+              st->wait_start);
+    return SGL_OK;
+}
+
+/* Bad arguments to sgl_trace_step_delivered() are refused, the output
+ * left alone: SGL_OK when all of them were. */
+static int check_delivered_errors(sgl_runtime_t *rt,
+                                  const sgl_trace_step_t *st)
+{
+    double d = -1;
+    sgl_trace_step_t other = *st;
+    other.first_worker = (size_t)-1;
+    sgl_trace_step_t wider = *st;
+    wider.children = st->children + 1;
+    int refused =
+        sgl_trace_step_delivered(NULL, st, 0, &d) == SGL_EINVAL &&
+        sgl_trace_step_delivered(rt, NULL, 0, &d) == SGL_EINVAL &&
+        sgl_trace_step_delivered(rt, st, 0, NULL) == SGL_EINVAL &&
+        sgl_trace_step_delivered(rt, st, st->children, &d) == SGL_EINVAL &&
+        sgl_trace_step_delivered(rt, &other, 0, &d) == SGL_EINVAL &&
+        sgl_trace_step_delivered(rt, &wider, 0, &d) == SGL_EINVAL;
+    return refused && d == -1 ? SGL_OK : SGL_EINVAL;
+}
+
 int prog_trace(sgl_runtime_t *rt)
 {
     sgl_trace_clear(rt);
@@ -920,7 +965,10 @@ int prog_trace(sgl_runtime_t *rt)
               "waited from %g s",
               i, own ? "the master's" : "another", r.child_done[i],
               r.wait_start);
+        TRY(check_delivered(rt, &r, i, own));
     }
+    CHECK(check_delivered_errors(rt, &r) == SGL_OK,
+          "trace: sgl_trace_step_delivered took bad arguments");
     /* Every other step of this process ran inside the root's superstep,
      * one per master that rank 0 plays. */
     size_t masters = 0;
@@ -935,10 +983,18 @@ int prog_trace(sgl_runtime_t *rt)
         TRY(sgl_trace_step(rt, i, &s));
         CHECK(s.level > 0 && s.start >= r.start && s.end <= r.end,
               "trace: step %zu (level %u) outside the root's", i, s.level);
-        for (unsigned c = 0; c < s.children; c++)
+        for (unsigned c = 0; c < s.children; c++) {
             CHECK(s.down_bytes[c] == 3 * (c + 1) * sizeof(int64_t),
                   "trace: level %u child %u down %zu bytes", s.level, c,
                   s.down_bytes[c]);
+            const sgl_node_t *x = sgl_machine_worker(m, s.first_worker);
+            while (x && sgl_node_level(x) > s.level)
+                x = sgl_node_parent(x);
+            CHECK(x, "trace: no master of step %zu in the tree", i);
+            TRY(check_delivered(rt, &s, c,
+                                sgl_node_rank(sgl_node_child(x, c)) ==
+                                    s.rank));
+        }
     }
     return SGL_OK;
 }
