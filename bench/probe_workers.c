@@ -17,8 +17,8 @@
  * rounds ended short: the reduction split by their sum left the rank
  * under bench/balance.sh's quota last in 12 of 16 runs.) Each c is a
  * median over trials; the times are durations, each on one process's
- * clock, so nothing here assumes the processes share a clock. The runtime is set to
- * SGL_BALANCE_WORKERS for the even trials, then given parameters with
+ * clock, so nothing here assumes the processes share a clock. The runtime is
+ * set to SGL_BALANCE_WORKERS for the even trials, then given parameters with
  * the c so far and SGL_BALANCE_SPEED; its balance is restored after, the
  * parameters are left (sgl-probe runs nothing after this). */
 #include <math.h>

@@ -285,8 +285,7 @@ int sgl_trace_step_delivered(const sgl_runtime_t *rt,
                              "sgl_trace_step_delivered: no master at level "
                              "%u with first worker %zu and %u children in "
                              "this runtime's tree",
-                             step->level, step->first_worker,
-                             step->children);
+                             step->level, step->first_worker, step->children);
     if (i >= step->children)
         return sgl_error_set(SGL_EINVAL,
                              "sgl_trace_step_delivered: child %u of %u", i,

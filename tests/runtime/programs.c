@@ -880,21 +880,20 @@ static int check_delivered(sgl_runtime_t *rt, const sgl_trace_step_t *st,
               "its task took %g s",
               st->level, i, d, st->child_time[i]);
     else
-        CHECK(d >= st->child_time[i] &&
-                  d <= fmax(st->child_done[i], st->child_time[i]) &&
-                  (st->child_done[i] <= st->wait_start ||
-                   d == st->child_done[i]),
-              "trace: level %u child %u of another process delivered in %g "
-              "s: task %g s, reply at %g s, wait from %g s",
-              st->level, i, d, st->child_time[i], st->child_done[i],
-              st->wait_start);
+        CHECK(
+            d >= st->child_time[i] &&
+                d <= fmax(st->child_done[i], st->child_time[i]) &&
+                (st->child_done[i] <= st->wait_start || d == st->child_done[i]),
+            "trace: level %u child %u of another process delivered in %g "
+            "s: task %g s, reply at %g s, wait from %g s",
+            st->level, i, d, st->child_time[i], st->child_done[i],
+            st->wait_start);
     return SGL_OK;
 }
 
 /* Bad arguments to sgl_trace_step_delivered() are refused, the output
  * left alone: SGL_OK when all of them were. */
-static int check_delivered_errors(sgl_runtime_t *rt,
-                                  const sgl_trace_step_t *st)
+static int check_delivered_errors(sgl_runtime_t *rt, const sgl_trace_step_t *st)
 {
     double d = -1;
     sgl_trace_step_t other = *st;
@@ -992,8 +991,7 @@ int prog_trace(sgl_runtime_t *rt)
                 x = sgl_node_parent(x);
             CHECK(x, "trace: no master of step %zu in the tree", i);
             TRY(check_delivered(rt, &s, c,
-                                sgl_node_rank(sgl_node_child(x, c)) ==
-                                    s.rank));
+                                sgl_node_rank(sgl_node_child(x, c)) == s.rank));
         }
     }
     return SGL_OK;
