@@ -165,9 +165,10 @@ static int job_main(sgl_ctx_t *root, const void *arg, size_t size)
 
 /* Each worker's seconds per element of its share, from rank 0's trace of
  * this run (a flat tree's root has the workers as children), into g_task
- * (its task time) and g_done (its time to deliver, sgl_trace_step_delivered():
- * under a CPU quota the rank is also throttled on either side of its
- * task, for the CPU its task used), per pass: averaged over the root
+ * (its task time) and g_done (its time to deliver,
+ * sgl_trace_step_delivered(): under a CPU quota the rank is also
+ * throttled on either side of its task, for the CPU its task used), per
+ * pass: averaged over the root
  * supersteps in which work was declared (the batch's reductions, PSRS's
  * local sort), the steps that sgl_runtime_refit_kernel() reads. */
 static void read_rates(sgl_runtime_t *rt, const size_t *counts, size_t p)

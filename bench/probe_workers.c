@@ -1,10 +1,11 @@
 /* Per-worker c (sgl-probe --per-worker). Every worker of the probed tree
  * runs the kernel at once, on a block of its own, as the algorithms run
  * it (a worker under a CPU quota, on a slower host or a busier socket
- * shows then as it will run); its c is its time to deliver (its reply's
- * time in the trace of the master just above it, which counts a quota's
- * throttling on either side of its task; sgl_trace_step_delivered()) over its
- * block, gathered from every process:
+ * shows then as it will run); its c is its time to deliver
+ * (sgl_trace_step_delivered() in the trace of the master just above it:
+ * for another process's worker its reply's time, which counts a quota's
+ * throttling on either side of its task) over its block, gathered from
+ * every process:
  *   sum   sgl_dvec_reduce(SUM): the workers' pardo
  *   sort  sgl_dvec_sort: PSRS's first step (the local sort and sampling)
  * First on even blocks, then in PW_REFINE rounds on blocks split by the

@@ -868,7 +868,8 @@ static int traced_main(sgl_ctx_t *root, const void *arg, size_t size)
 
 /* sgl_trace_step_delivered() of child @i in @st: a child of the master's
  * process by its task time; another process's from its task time up to
- * its reply, which it is where the reply came in during the wait. */
+ * its reply, which it is where the reply came in during the wait (or its
+ * task time, where the child's clock made that a hair longer). */
 static int check_delivered(sgl_runtime_t *rt, const sgl_trace_step_t *st,
                            unsigned i, int own)
 {
@@ -880,14 +881,14 @@ static int check_delivered(sgl_runtime_t *rt, const sgl_trace_step_t *st,
               "its task took %g s",
               st->level, i, d, st->child_time[i]);
     else
-        CHECK(
-            d >= st->child_time[i] &&
-                d <= fmax(st->child_done[i], st->child_time[i]) &&
-                (st->child_done[i] <= st->wait_start || d == st->child_done[i]),
-            "trace: level %u child %u of another process delivered in %g "
-            "s: task %g s, reply at %g s, wait from %g s",
-            st->level, i, d, st->child_time[i], st->child_done[i],
-            st->wait_start);
+        CHECK(d >= st->child_time[i] &&
+                  d <= fmax(st->child_done[i], st->child_time[i]) &&
+                  (st->child_done[i] <= st->wait_start ||
+                   d == fmax(st->child_done[i], st->child_time[i])),
+              "trace: level %u child %u of another process delivered in %g "
+              "s: task %g s, reply at %g s, wait from %g s",
+              st->level, i, d, st->child_time[i], st->child_done[i],
+              st->wait_start);
     return SGL_OK;
 }
 
