@@ -88,9 +88,7 @@ static int collect(const struct sgl_runtime *rt, double since, double *time,
         const struct sgl_node *master = sgl__trace_step_master(m, &st);
         for (unsigned i = 0; master && i < st.children; i++) {
             const struct sgl_node *ch = master->child[i];
-            double t;
-            if ((rc = sgl_trace_step_delivered(rt, &st, i, &t)))
-                return rc;
+            double t = sgl__trace_delivered(master, &st, i);
             if (!(st.child_work[i] > 0) || !(t > 0))
                 continue;
             size_t at = cell_of(m, ch);

@@ -302,6 +302,10 @@ void sgl__trace_record(struct sgl_ctx *m, double start);
  * arity), or NULL if there is none. */
 const struct sgl_node *sgl__trace_step_master(const sgl_machine_t *m,
                                               const sgl_trace_step_t *st);
+/* sgl_trace_step_delivered() of child @i < st->children of @master, the
+ * node that recorded @st (sgl__trace_step_master()). */
+double sgl__trace_delivered(const struct sgl_node *master,
+                            const sgl_trace_step_t *st, unsigned i);
 /* A serialised step: level, index, rank, seq, parent_seq, children,
  * start, end, master, first_worker, exchange, wait; then per child down,
  * up, time, work, h_sent, h_recv, done. */

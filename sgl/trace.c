@@ -272,6 +272,16 @@ const struct sgl_node *sgl__trace_step_master(const sgl_machine_t *m,
 /* A child of the master's own process is timed by its task: its
  * child_done also counts its wait for a thread (a team smaller than the
  * children: OMP_THREAD_LIMIT) or for the master's sends, not its speed. */
+double sgl__trace_delivered(const struct sgl_node *master,
+                            const sgl_trace_step_t *st, unsigned i)
+{
+    int local = master->child[i]->rank == st->rank;
+    int known =
+        !local && !(st->wait_start > 0 && st->child_done[i] == st->wait_start);
+    return known ? fmax(st->child_done[i], st->child_time[i])
+                 : st->child_time[i];
+}
+
 int sgl_trace_step_delivered(const sgl_runtime_t *rt,
                              const sgl_trace_step_t *step, unsigned i,
                              double *ret_seconds)
@@ -290,11 +300,7 @@ int sgl_trace_step_delivered(const sgl_runtime_t *rt,
         return sgl_error_set(SGL_EINVAL,
                              "sgl_trace_step_delivered: child %u of %u", i,
                              step->children);
-    int local = master->child[i]->rank == step->rank;
-    int known = !local && !(step->wait_start > 0 &&
-                            step->child_done[i] == step->wait_start);
-    *ret_seconds = known ? fmax(step->child_done[i], step->child_time[i])
-                         : step->child_time[i];
+    *ret_seconds = sgl__trace_delivered(master, step, i);
     return SGL_OK;
 }
 

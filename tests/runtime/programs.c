@@ -983,14 +983,14 @@ int prog_trace(sgl_runtime_t *rt)
         TRY(sgl_trace_step(rt, i, &s));
         CHECK(s.level > 0 && s.start >= r.start && s.end <= r.end,
               "trace: step %zu (level %u) outside the root's", i, s.level);
+        const sgl_node_t *x = sgl_machine_worker(m, s.first_worker);
+        while (x && sgl_node_level(x) > s.level)
+            x = sgl_node_parent(x);
+        CHECK(x, "trace: no master of step %zu in the tree", i);
         for (unsigned c = 0; c < s.children; c++) {
             CHECK(s.down_bytes[c] == 3 * (c + 1) * sizeof(int64_t),
                   "trace: level %u child %u down %zu bytes", s.level, c,
                   s.down_bytes[c]);
-            const sgl_node_t *x = sgl_machine_worker(m, s.first_worker);
-            while (x && sgl_node_level(x) > s.level)
-                x = sgl_node_parent(x);
-            CHECK(x, "trace: no master of step %zu in the tree", i);
             TRY(check_delivered(rt, &s, c,
                                 sgl_node_rank(sgl_node_child(x, c)) == s.rank));
         }
