@@ -151,31 +151,62 @@ int sgl__algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, enum algo_acc acc,
 
 /* ---- reduction kernels ---- */
 
+/* Blocks stream from memory as fast as their misses overlap, and the
+ * hardware prefetcher stops at each 4 KiB page. So the folds ask for the
+ * lines one page ahead, a chunk of them at a time, while a page and a
+ * chunk of the block are left (no prefetch reaches past its end); the
+ * order of the fold does not change. On this project's Intel VM, from
+ * flushed caches, the sum of 1e5 doubles on 2 threads took 45-47 us
+ * without and 35 us with them (`omp simd reduction` 40-43 us), and 1e7
+ * about 1.4x faster; in cache 8.5 us against 6.2, the prefetches' own
+ * issue slots. */
+#define PREFETCH_AHEAD 4096 /* bytes */
+#define PREFETCH_CHUNK 1024 /* bytes folded per burst of prefetches */
+#define CACHE_LINE 64
+
 /* Eight interleaved partial results, folded pairwise in a fixed order:
  * the order depends only on n, so results are reproducible, and the
  * independent chains let the compiler use SIMD without reassociation.
  * Eight named variables, not an array: GCC at -O2 kept an array of them
  * on the stack, and every step waited on a store and a load: a sum of
  * 20000 doubles (in cache) took 0.41 ns per element, 0.10-0.12 now, with
- * the same bits. */
+ * the same bits. A prefetch inside the 8-element step kept GCC from
+ * vectorising it (the sum of 1e5 doubles in cache took 7.6 us instead of
+ * 5.5): the prefetches go in a loop of their own, once per chunk. */
+#define FOLD8(T, STEP, x, i)                                                   \
+    do {                                                                       \
+        s0 = STEP(s0, (T)(x)[(i)]);                                            \
+        s1 = STEP(s1, (T)(x)[(i) + 1]);                                        \
+        s2 = STEP(s2, (T)(x)[(i) + 2]);                                        \
+        s3 = STEP(s3, (T)(x)[(i) + 3]);                                        \
+        s4 = STEP(s4, (T)(x)[(i) + 4]);                                        \
+        s5 = STEP(s5, (T)(x)[(i) + 5]);                                        \
+        s6 = STEP(s6, (T)(x)[(i) + 6]);                                        \
+        s7 = STEP(s7, (T)(x)[(i) + 7]);                                        \
+    } while (0)
+
 #define REDUCE8W(TX, T, NAME, INIT, STEP)                                      \
     static T NAME(const TX *x, size_t n)                                       \
     {                                                                          \
+        enum {                                                                 \
+            chunk = PREFETCH_CHUNK / sizeof(TX),                               \
+            ahead = PREFETCH_AHEAD / sizeof(TX),                               \
+            line = CACHE_LINE / sizeof(TX),                                    \
+        };                                                                     \
         T s0 = INIT, s1 = INIT, s2 = INIT, s3 = INIT;                          \
         T s4 = INIT, s5 = INIT, s6 = INIT, s7 = INIT;                          \
         size_t i = 0;                                                          \
-        for (; i + 8 <= n; i += 8) {                                           \
-            s0 = STEP(s0, (T)x[i]);                                            \
-            s1 = STEP(s1, (T)x[i + 1]);                                        \
-            s2 = STEP(s2, (T)x[i + 2]);                                        \
-            s3 = STEP(s3, (T)x[i + 3]);                                        \
-            s4 = STEP(s4, (T)x[i + 4]);                                        \
-            s5 = STEP(s5, (T)x[i + 5]);                                        \
-            s6 = STEP(s6, (T)x[i + 6]);                                        \
-            s7 = STEP(s7, (T)x[i + 7]);                                        \
+        while (n - i >= chunk + ahead) {                                       \
+            for (size_t k = 0; k < chunk; k += line)                           \
+                __builtin_prefetch(x + i + ahead + k);                         \
+            for (size_t j = 0; j < chunk; j += 8)                              \
+                FOLD8(T, STEP, x, i + j);                                      \
+            i += chunk;                                                        \
         }                                                                      \
-        /* The tail goes to s0, s1, ... in turn, as element i + j would   \
-         * (STEP may read its operands twice: no side effects in them). */ \
+        for (; i + 8 <= n; i += 8)                                             \
+            FOLD8(T, STEP, x, i);                                              \
+        /* The tail goes to s0, s1, ... in turn, as element i + j would        \
+         * (STEP may read its operands twice: no side effects in them). */     \
         size_t r = n - i;                                                      \
         if (r > 0)                                                             \
             s0 = STEP(s0, (T)x[i]);                                            \
@@ -203,13 +234,20 @@ int sgl__algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, enum algo_acc acc,
  * the block results into the 64-bit one. The fixed block length lets the
  * compiler vectorise the inner loop at -O2 (no scalar tail to peel).
  * Integer folds are exact (or wrap modulo 2^64), so the blocking does not
- * change the result. */
+ * change the result. Each block prefetches one page ahead, as above. */
 #define BLOCK256(TX, TB, T, NAME, INIT, STEP, WSTEP)                           \
     static T NAME(const TX *x, size_t n)                                       \
     {                                                                          \
         T r = INIT;                                                            \
         size_t i = 0;                                                          \
+        enum {                                                                 \
+            ahead = PREFETCH_AHEAD / sizeof(TX),                               \
+            line = CACHE_LINE / sizeof(TX),                                    \
+        };                                                                     \
         for (; i + 256 <= n; i += 256) {                                       \
+            if (n - i >= 256 + ahead)                                          \
+                for (size_t k = 0; k < 256; k += line)                         \
+                    __builtin_prefetch(x + i + ahead + k);                     \
             TB b = INIT;                                                       \
             for (size_t k = 0; k < 256; k++)                                   \
                 b = (TB)STEP(b, x[i + k]);                                     \

@@ -75,6 +75,27 @@ static void sort_all(const char *shape)
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
+/* The folds prefetch a page ahead in chunks while a page and a chunk are
+ * left (ops.c): on one worker, sizes around where that loop ends for
+ * 8-byte (640 elements), 4-byte (1280) and 1-byte (4352) elements, and a
+ * chunk or a step past it, every element counted once (the integer sums
+ * are exact). */
+Test(algorithms, reduce_prefetch_boundaries)
+{
+    sgl_runtime_t *rt = start("core:1");
+    static const size_t edges[] = {640,        640 + 128, 1280,
+                                   1280 + 256, 4352,      4352 + 256};
+    static const int offsets[] = {-9, -1, 0, 1, 7, 8};
+    uint64_t seed = 71;
+    for (size_t e = 0; e < sizeof edges / sizeof *edges; e++)
+        for (size_t o = 0; o < sizeof offsets / sizeof *offsets; o++) {
+            size_t n = (size_t)((long)edges[e] + offsets[o]);
+            RUN_OK(algo_check_reduce(rt, n, seed++));
+            RUN_OK(algo_check_int8(rt, n, seed++));
+        }
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
 #define SHAPE_TESTS(name, shape)                                               \
     Test(algorithms, reduce_##name) { reduce_all(shape); }                     \
     Test(algorithms, scan_##name) { scan_all(shape); }                         \
