@@ -25,7 +25,9 @@
 #include <time.h>
 
 #include "bench_env.h"
+#include "peer_alloc.h"
 #include "peer_scan.h"
+#include "stream_read.h"
 #include "timing.h"
 
 #include <sgl/algorithms.h>
@@ -83,7 +85,7 @@ static void add_row(const char *what, const char *peer, size_t n, double sgl,
  * them, as the SGL workers first-touch their blocks. */
 static double *peer_array(size_t n, uint64_t seed)
 {
-    double *x = malloc(n * sizeof *x);
+    double *x = bench_peer_alloc(n * sizeof *x);
     if (!x)
         return NULL;
 #pragma omp parallel for schedule(static)
@@ -125,13 +127,9 @@ static int bench_reduce(sgl_ctx_t *root, const struct cfg *c)
             ps += x[i];
         p[k] = bench_now() - t0;
         sink += ps;
-        /* Read bandwidth: the cheapest full read of the same bytes,
-         * integer xor that vectorises freely. */
+        /* Read bandwidth: the cheapest full read of the same bytes. */
         t0 = bench_now();
-        uint64_t acc = 0;
-#pragma omp parallel for simd reduction(^ : acc) schedule(static)
-        for (size_t i = 0; i < n; i++)
-            acc ^= u[i];
+        uint64_t acc = bench_stream_read(u, n, c->threads);
         bw[k] = bench_now() - t0;
         sink += (double)acc;
     }
@@ -244,7 +242,7 @@ static int bench_sort(sgl_ctx_t *root, const struct cfg *c)
     sort_rss_kb = max_rss_kb() - base;
     if (rc)
         return rc;
-    double *x = malloc(n * sizeof *x);
+    double *x = bench_peer_alloc(n * sizeof *x);
     if (!x)
         return sgl_error_set(SGL_ENOMEM, "peer array");
     for (int k = 0; k < TRIALS; k++) {

@@ -55,8 +55,10 @@
 #include "bench_csv.h"
 #include "bench_env.h"
 #include "cache_flush.h"
+#include "peer_alloc.h"
 #include "peer_scan.h"
 #include "state_sensor.h"
+#include "stream_read.h"
 #include "timing.h"
 
 #include <sgl/algorithms.h>
@@ -319,10 +321,7 @@ static double peer_read(struct peers *p)
     const uint64_t *u = (const uint64_t *)p->x;
     size_t m = p->hi - p->lo;
     double t0 = timed_start(p);
-    uint64_t acc = 0;
-#pragma omp parallel for simd reduction(^ : acc) schedule(static) num_threads(p->threads)
-    for (size_t i = 0; i < m; i++)
-        acc ^= u[i];
+    uint64_t acc = bench_stream_read(u, m, p->threads);
     double t = timed_end(p, t0);
     sink = (double)acc;
     return t;
@@ -384,7 +383,7 @@ static void peer_sorts(struct peers *p, uint64_t seed, int host_workers,
     *t_std = *t_gnu = NAN;
     if (p->rank)
         return;
-    double *a = malloc(p->n * sizeof *a);
+    double *a = bench_peer_alloc(p->n * sizeof *a);
     if (!a)
         return;
     for (size_t i = 0; i < p->n; i++)
@@ -1379,8 +1378,8 @@ int main(int argc, char **argv)
             p.n = n;
             p.lo = n * (size_t)p.rank / (size_t)p.ranks;
             p.hi = n * (size_t)(p.rank + 1) / (size_t)p.ranks;
-            p.x = malloc((p.hi - p.lo + 1) * sizeof *p.x);
-            p.y = malloc((p.hi - p.lo + 1) * sizeof *p.y);
+            p.x = bench_peer_alloc((p.hi - p.lo + 1) * sizeof *p.x);
+            p.y = bench_peer_alloc((p.hi - p.lo + 1) * sizeof *p.y);
             if (!p.x || !p.y) {
                 fprintf(stderr, "bench_main: out of memory\n");
                 status = 1;
