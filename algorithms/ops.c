@@ -413,25 +413,51 @@ void sgl__algo_local_reduce(const struct algo_op *op, const void *x, size_t n,
 
 /* ---- scan kernels ---- */
 
+/* Scans stream as the folds do: the lines of @p from element @i + a page,
+ * for the @n elements of a chunk (@rw: 1 for lines about to be written,
+ * which are read first). */
+#define PREFETCH_PAGE_AHEAD(T, p, i, n, rw)                                    \
+    do {                                                                       \
+        enum {                                                                 \
+            ahead = PREFETCH_AHEAD / sizeof(T),                                \
+            line = CACHE_LINE / sizeof(T),                                     \
+        };                                                                     \
+        for (size_t k = 0; k < (n); k += line)                                 \
+            __builtin_prefetch((p) + (i) + ahead + k, (rw));                   \
+    } while (0)
+
+/* The end of the chunk from @i: a whole chunk with its prefetches while a
+ * page and a chunk are left, else the rest of the block. */
+#define SCAN_CHUNK_END(T, i, n)                                                \
+    ((n) - (i) >= (PREFETCH_CHUNK + PREFETCH_AHEAD) / sizeof(T)                \
+         ? (i) + PREFETCH_CHUNK / sizeof(T)                                    \
+         : (n))
+
 #define SCAN_LOOP(T, STEP)                                                     \
     do {                                                                       \
         const T *xs = x;                                                       \
         T *ys = y;                                                             \
         T acc = *(const T *)start;                                             \
-        if (exclusive)                                                         \
-            for (size_t i = 0; i < n; i++) {                                   \
-                T t = xs[i];                                                   \
-                ys[i] = acc;                                                   \
-                acc = (T)STEP(acc, t);                                         \
+        for (size_t i = 0; i < n;) {                                           \
+            size_t end = SCAN_CHUNK_END(T, i, n);                              \
+            if (end < n) {                                                     \
+                PREFETCH_PAGE_AHEAD(T, xs, i, end - i, 0);                     \
+                PREFETCH_PAGE_AHEAD(T, ys, i, end - i, 1);                     \
             }                                                                  \
-        else                                                                   \
-            for (size_t i = 0; i < n; i++) {                                   \
-                acc = (T)STEP(acc, xs[i]);                                     \
-                ys[i] = acc;                                                   \
-            }                                                                  \
+            if (exclusive)                                                     \
+                for (; i < end; i++) {                                         \
+                    T t = xs[i];                                               \
+                    ys[i] = acc;                                               \
+                    acc = (T)STEP(acc, t);                                     \
+                }                                                              \
+            else                                                               \
+                for (; i < end; i++) {                                         \
+                    acc = (T)STEP(acc, xs[i]);                                 \
+                    ys[i] = acc;                                               \
+                }                                                              \
+        }                                                                      \
         *(T *)total = acc;                                                     \
     } while (0)
-
 
 #define SCAN_TYPE(T, ADDOP, MULOP)                                             \
     switch (op->op) {                                                          \
@@ -499,8 +525,13 @@ void sgl__algo_local_scan(const struct algo_op *op, const void *x, void *y,
     do {                                                                       \
         T *ys = y;                                                             \
         T o = *(const T *)off;                                                 \
-        for (size_t i = 0; i < n; i++)                                         \
-            ys[i] = (T)STEP(o, ys[i]);                                         \
+        for (size_t i = 0; i < n;) {                                           \
+            size_t end = SCAN_CHUNK_END(T, i, n);                              \
+            if (end < n)                                                       \
+                PREFETCH_PAGE_AHEAD(T, ys, i, end - i, 1);                     \
+            for (; i < end; i++)                                               \
+                ys[i] = (T)STEP(o, ys[i]);                                     \
+        }                                                                      \
     } while (0)
 
 #define ADD_TYPE(T, ADDOP, MULOP)                                              \

@@ -75,11 +75,12 @@ static void sort_all(const char *shape)
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
-/* The folds prefetch a page ahead in chunks while a page and a chunk are
- * left (ops.c): on one worker, sizes around where that loop ends for
- * 8-byte (640 elements), 4-byte (1280) and 1-byte (4352) elements, and a
- * chunk or a step past it, every element counted once (the integer sums
- * are exact). */
+/* The folds and scans prefetch a page ahead in chunks while a page and a
+ * chunk are left (ops.c): on one worker, sizes around where that loop
+ * ends for 8-byte (640 elements), 4-byte (1280) and 1-byte (4352)
+ * elements, and a chunk or a step past it, every element counted once
+ * (the integer sums are exact, a one-worker scan runs in the reference's
+ * order). */
 Test(algorithms, reduce_prefetch_boundaries)
 {
     sgl_runtime_t *rt = start("core:1");
@@ -91,6 +92,7 @@ Test(algorithms, reduce_prefetch_boundaries)
         for (size_t o = 0; o < sizeof offsets / sizeof *offsets; o++) {
             size_t n = (size_t)((long)edges[e] + offsets[o]);
             RUN_OK(algo_check_reduce(rt, n, seed++));
+            RUN_OK(algo_check_scan(rt, n, seed++));
             RUN_OK(algo_check_int8(rt, n, seed++));
         }
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
