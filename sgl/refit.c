@@ -8,6 +8,7 @@
  * "Balance by measured speed"). */
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -259,38 +260,48 @@ static int refit(struct sgl_runtime *rt, const char *kernel, unsigned window,
     return rc;
 }
 
-/* SGL_OK if every process gave the same kernel and window, which a
+/* SGL_OK if every process gave rank 0's kernel and window, which a
  * collective call needs (else their weights would differ), and @rc was
- * SGL_OK everywhere. */
+ * SGL_OK everywhere. The kernel is compared as a string: a hash of it let
+ * two names through that hash alike ("kvfducqd" and "kfkylqwu"). */
 static int same_arguments(struct sgl_runtime *rt, const char *kernel,
                           unsigned window, int rc)
 {
-    long long mine = ((long long)sgl__hash(kernel) << 8) | window;
-    long long v[3] = {mine, -mine, rc}, all[3];
-    if (MPI_Allreduce(v, all, 3, MPI_LONG_LONG, MPI_MIN, rt->comm) !=
+    struct {
+        char kernel[SGL_KERNEL_NAME_MAX + 1];
+        unsigned window;
+    } root = {{0}, window};
+    snprintf(root.kernel, sizeof root.kernel, "%s", kernel);
+    if (MPI_Bcast(&root, (int)sizeof root, MPI_BYTE, 0, rt->comm) !=
         MPI_SUCCESS)
+        return sgl_error_set(SGL_EMPI, "%s: MPI_Bcast failed", fn);
+    int differs = strcmp(root.kernel, kernel) != 0 || root.window != window;
+    int v[2] = {-differs, rc}, all[2];
+    if (MPI_Allreduce(v, all, 2, MPI_INT, MPI_MIN, rt->comm) != MPI_SUCCESS)
         return sgl_error_set(SGL_EMPI, "%s: MPI_Allreduce failed", fn);
-    if (all[2] < 0)
+    if (all[1] < 0)
         return rc ? rc
-                  : sgl_error_set((int)all[2], "%s failed on another rank: %s",
-                                  fn, sgl_strerror((int)all[2]));
-    if (all[0] != -all[1])
+                  : sgl_error_set(all[1], "%s failed on another rank: %s", fn,
+                                  sgl_strerror(all[1]));
+    if (all[0] < 0)
         return sgl_error_set(SGL_EINVAL,
                              "%s: the processes gave different kernels or "
-                             "windows (this one %s, %u); call it with the "
-                             "same in every process",
-                             fn, kernel, window);
+                             "windows (rank 0 %s, %u; this one %s, %u); call "
+                             "it with the same in every process",
+                             fn, root.kernel, root.window, kernel, window);
     return SGL_OK;
 }
 
-/* The refit with its buffer for the c, every process agreeing on it. */
+/* The refit with its buffer for the c, every process agreeing on it and
+ * on @rc, the verdict of its own checks of the arguments. */
 static int refit_agreed(struct sgl_runtime *rt, const char *kernel,
-                        unsigned window, double since, int quiet,
+                        unsigned window, double since, int quiet, int rc,
                         double *ret_c)
 {
     size_t p = sgl_machine_workers(rt->machine);
     double *c = malloc(p * sizeof *c);
-    int rc = c ? SGL_OK : sgl_error_set(SGL_ENOMEM, "%s: out of memory", fn);
+    if (!c && rc == SGL_OK)
+        rc = sgl_error_set(SGL_ENOMEM, "%s: out of memory", fn);
     rc = same_arguments(rt, kernel, window, rc);
     if (!rc)
         rc = refit(rt, kernel, window, since, quiet, c);
@@ -302,7 +313,8 @@ static int refit_agreed(struct sgl_runtime *rt, const char *kernel,
 
 int sgl__refit_run(struct sgl_runtime *rt, double since)
 {
-    return refit_agreed(rt, rt->balance_kernel, rt->refit, since, 1, NULL);
+    return refit_agreed(rt, rt->balance_kernel, rt->refit, since, 1, SGL_OK,
+                        NULL);
 }
 
 int sgl_runtime_set_refit(sgl_runtime_t *rt, unsigned window)
@@ -327,23 +339,27 @@ unsigned sgl_runtime_refit_window(const sgl_runtime_t *rt)
 int sgl_runtime_refit_kernel(sgl_runtime_t *rt, const char *kernel,
                              unsigned window, double *ret_c)
 {
+    /* Without a runtime or a kernel no call can take part, and inside a
+     * program none may start: refused here alone. Every other refusal
+     * is every process's, or one process's bad window would leave the
+     * others waiting in the call. */
     if (!rt || !kernel)
         return sgl_error_set(SGL_EINVAL, "%s: NULL argument", fn);
-    if (sgl__check_kernel_name(fn, kernel))
-        return SGL_EINVAL;
-    if (window < 1 || window > SGL_REFIT_WINDOW_MAX)
-        return sgl_error_set(SGL_EINVAL,
-                             "%s: window %u is outside 1..%d (fits)", fn,
-                             window, SGL_REFIT_WINDOW_MAX);
     if (rt->entry && rt->entry->in_task)
         return sgl_error_set(SGL_ESTATE,
                              "%s: called in a program; call it between "
                              "programs, in every process",
                              fn);
-    if (!rt->trace)
-        return sgl_error_set(SGL_ESTATE,
-                             "%s: the trace is off (sgl_opts_t.trace, "
-                             "SGL_TRACE=0): there are no times to fit",
-                             fn);
-    return refit_agreed(rt, kernel, window, -INFINITY, 0, ret_c);
+    int rc = SGL_OK;
+    if (sgl__check_kernel_name(fn, kernel))
+        rc = SGL_EINVAL;
+    else if (window < 1 || window > SGL_REFIT_WINDOW_MAX)
+        rc = sgl_error_set(SGL_EINVAL, "%s: window %u is outside 1..%d (fits)",
+                           fn, window, SGL_REFIT_WINDOW_MAX);
+    else if (!rt->trace)
+        rc = sgl_error_set(SGL_ESTATE,
+                           "%s: the trace is off (sgl_opts_t.trace, "
+                           "SGL_TRACE=0): there are no times to fit",
+                           fn);
+    return refit_agreed(rt, kernel, window, -INFINITY, 0, rc, ret_c);
 }

@@ -319,12 +319,22 @@ int refit_check_errors(sgl_runtime_t *rt)
         rc = sgl_run(rt, inside_main, NULL, 0);
     /* A collective call with different arguments in different processes
      * would give them different weights: refused in all. */
-    if (sgl_machine_processes(sgl_runtime_machine(rt)) > 1)
-        REFUSED(sgl_runtime_refit_kernel(rt, "refit",
-                                         1 + (unsigned)(sgl_runtime_rank(rt) %
-                                                        2),
+    int rank = sgl_runtime_rank(rt);
+    if (sgl_machine_processes(sgl_runtime_machine(rt)) > 1) {
+        REFUSED(sgl_runtime_refit_kernel(rt, "refit", 1 + (unsigned)(rank % 2),
                                          NULL),
                 SGL_EINVAL, "different kernels or windows");
+        /* Two names with one FNV-1a hash, which the check once compared. */
+        REFUSED(sgl_runtime_refit_kernel(rt, rank % 2 ? "kfkylqwu" : "kvfducqd",
+                                         1, NULL),
+                SGL_EINVAL, "different kernels or windows");
+        /* One process's bad argument is every process's refusal: none is
+         * left waiting in the call. */
+        REFUSED(sgl_runtime_refit_kernel(rt, "refit", rank == 1 ? 0 : 1, NULL),
+                SGL_EINVAL,
+                rank == 1 ? "window 0 is outside 1..8"
+                          : "failed on another rank");
+    }
 #undef REFUSED
     if (!rc)
         rc = same_c(rt, was, now, p, "a refused refit");
