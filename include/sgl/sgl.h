@@ -312,11 +312,11 @@ SGL_API const char *sgl_runtime_balance_kernel(const sgl_runtime_t *rt);
  *          @p window 0 or over SGL_REFIT_WINDOW_MAX, processes that gave
  *          different ones); SGL_ESTATE (called in a program, the trace
  *          off, no step since the clear declared work, or a worker has
- *          neither a measurement nor a c to keep). A refusal in one
+ *          neither a measurement nor a c to keep); SGL_ERANGE (a tree of
+ *          over 2^30 nodes); SGL_ENOMEM, SGL_EMPI. A refusal in one
  *          process is every process's (the others say it failed on
  *          another rank), except for a NULL argument and a call in a
- *          program, which only the caller sees; SGL_ERANGE (a tree of
- *          over 2^30 nodes); SGL_ENOMEM, SGL_EMPI. Nothing changes on an
+ *          program, which only the caller sees. Nothing changes on an
  *          error, except that after SGL_ENOMEM or SGL_EMPI in another
  *          process this one may have taken the fit: set the parameters
  *          again then. */
