@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "algo_internal.h"
-#include "big_alloc.h"
 
 /* ---- per-context state ---- */
 
@@ -253,7 +252,7 @@ static int create_worker(sgl_ctx_t *ctx, const struct create_arg *a,
 {
     size_t w = sgl_ctx_first_worker(ctx), first, count;
     TRY(sgl__algo_layout_range(ctx, a->n, w, &first, &count));
-    void *data = sgl__algo_alloc_big(count * a->elem_size);
+    void *data = sgl_mem_alloc(count * a->elem_size);
     if (!data)
         return sgl_error_set(SGL_ENOMEM, "worker %zu: out of memory for %zu "
                                          "elements",
@@ -378,7 +377,7 @@ static int scatter_rec(sgl_ctx_t *ctx, const struct scatter_arg *a,
                                  "layout gives it %zu (were the machine "
                                  "parameters set in every process?)",
                                  sgl_ctx_first_worker(ctx), count, own);
-        void *data = sgl__algo_alloc_big(count * a->elem_size);
+        void *data = sgl_mem_alloc(count * a->elem_size);
         if (!data)
             return sgl_error_set(SGL_ENOMEM, "out of memory");
         if (count)

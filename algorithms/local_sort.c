@@ -38,9 +38,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "big_alloc.h"
 #include "records.h"
 #include <sgl/errors.h>
+#include <sgl/sgl.h> /* sgl_mem_alloc() */
 
 /* Tuning, measured on the reference VM (2-core AMD EPYC, 512 KiB L2,
  * 32 MiB L3; bench/bench_local_sort). Each can be overridden with -D for
@@ -595,7 +595,7 @@ LS_INLINE int run(void *data, size_t n, size_t es, size_t ko, unsigned kw,
     int mapped = KW_BYTES(kw) != kw && bytes > LS_LSD_BYTES;
     if (mapped)
         sbytes = key_off + LS_CACHE;
-    unsigned char *tmp = sgl__algo_alloc_big(bytes);
+    unsigned char *tmp = sgl_mem_alloc(bytes);
     unsigned char *s = malloc(sbytes);
     if (!tmp || !s) {
         free(tmp);

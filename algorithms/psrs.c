@@ -48,7 +48,6 @@
 #include <sgl/predict.h>
 
 #include "algo_internal.h"
-#include "big_alloc.h"
 #include "cost.h"
 #include "local_sort.h"
 #include "records.h"
@@ -426,7 +425,7 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     if (rc)
         return rc;
     size_t es = b->elem_size;
-    void *out = old ? old : sgl__algo_alloc_big(m * es);
+    void *out = old ? old : sgl_mem_alloc(m * es);
     size_t *scratch = malloc(3 * (nsrc ? nsrc : 1) * sizeof *scratch);
     uint64_t *lens = malloc((nsrc ? nsrc : 1) * sizeof *lens);
     if (!out || !scratch || !lens) {

@@ -25,7 +25,6 @@
 #include <time.h>
 
 #include "bench_env.h"
-#include "peer_alloc.h"
 #include "peer_scan.h"
 #include "stream_read.h"
 #include "timing.h"
@@ -82,10 +81,11 @@ static void add_row(const char *what, const char *peer, size_t n, double sgl,
 }
 
 /* Peer arrays are first-touched by the same static schedule that reads
- * them, as the SGL workers first-touch their blocks. */
+ * them, as the SGL workers first-touch their blocks, and on the pages the
+ * library's blocks get (sgl_mem_alloc()). */
 static double *peer_array(size_t n, uint64_t seed)
 {
-    double *x = bench_peer_alloc(n * sizeof *x);
+    double *x = sgl_mem_alloc(n * sizeof *x);
     if (!x)
         return NULL;
 #pragma omp parallel for schedule(static)
@@ -242,7 +242,7 @@ static int bench_sort(sgl_ctx_t *root, const struct cfg *c)
     sort_rss_kb = max_rss_kb() - base;
     if (rc)
         return rc;
-    double *x = bench_peer_alloc(n * sizeof *x);
+    double *x = sgl_mem_alloc(n * sizeof *x);
     if (!x)
         return sgl_error_set(SGL_ENOMEM, "peer array");
     for (int k = 0; k < TRIALS; k++) {

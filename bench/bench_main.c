@@ -55,7 +55,6 @@
 #include "bench_csv.h"
 #include "bench_env.h"
 #include "cache_flush.h"
-#include "peer_alloc.h"
 #include "peer_scan.h"
 #include "state_sensor.h"
 #include "stream_read.h"
@@ -383,7 +382,7 @@ static void peer_sorts(struct peers *p, uint64_t seed, int host_workers,
     *t_std = *t_gnu = NAN;
     if (p->rank)
         return;
-    double *a = bench_peer_alloc(p->n * sizeof *a);
+    double *a = sgl_mem_alloc(p->n * sizeof *a);
     if (!a)
         return;
     for (size_t i = 0; i < p->n; i++)
@@ -1378,8 +1377,9 @@ int main(int argc, char **argv)
             p.n = n;
             p.lo = n * (size_t)p.rank / (size_t)p.ranks;
             p.hi = n * (size_t)(p.rank + 1) / (size_t)p.ranks;
-            p.x = bench_peer_alloc((p.hi - p.lo + 1) * sizeof *p.x);
-            p.y = bench_peer_alloc((p.hi - p.lo + 1) * sizeof *p.y);
+            /* The peers' arrays on the pages the library's blocks get. */
+            p.x = sgl_mem_alloc((p.hi - p.lo + 1) * sizeof *p.x);
+            p.y = sgl_mem_alloc((p.hi - p.lo + 1) * sizeof *p.y);
             if (!p.x || !p.y) {
                 fprintf(stderr, "bench_main: out of memory\n");
                 status = 1;

@@ -1,29 +1,9 @@
 /* Context accessors, persistent child state and the growable buffers. */
 #include <stdlib.h>
-#include <sys/mman.h>
 
 #include "runtime_impl.h"
 
 __extension__ typedef unsigned __int128 u128;
-
-/* Buffers from 4 MiB (a block scattered, an exchange's incoming runs) are
- * 2 MiB-aligned and advised for huge pages: they are often fresh memory
- * (the exchange frees its runs after every merge), and with 4 KiB pages
- * their first touch took a page fault per 4 KiB, a third of an exchange's
- * copy at 1e7 doubles here. */
-static void *buf_alloc(size_t bytes)
-{
-#ifdef MADV_HUGEPAGE
-    if (bytes >= ((size_t)4 << 20)) {
-        void *p;
-        if (posix_memalign(&p, (size_t)2 << 20, bytes))
-            return NULL;
-        (void)madvise(p, bytes, MADV_HUGEPAGE); /* a hint; may be refused */
-        return p;
-    }
-#endif
-    return malloc(bytes);
-}
 
 int sgl__buf_reserve(struct sgl_buf *b, size_t bytes)
 {
@@ -31,7 +11,9 @@ int sgl__buf_reserve(struct sgl_buf *b, size_t bytes)
         return SGL_OK;
     /* Grow geometrically so that repeated supersteps stop allocating. */
     size_t cap = b->cap * 2 > bytes ? b->cap * 2 : bytes;
-    void *p = buf_alloc(cap);
+    /* On the pages of the library's blocks (sgl_mem_alloc()): often
+     * fresh memory, first touched by the superstep that fills it. */
+    void *p = sgl_mem_alloc(cap);
     if (!p)
         return sgl_error_set(SGL_ENOMEM, "out of memory allocating %zu bytes",
                              cap);

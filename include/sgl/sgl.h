@@ -798,6 +798,16 @@ typedef struct sgl_trace_level {
 SGL_API int sgl_trace_levels(sgl_runtime_t *rt, sgl_trace_level_t *ret_levels,
                              unsigned nlevels);
 
+/** Memory laid out as the library's own blocks are: from 4 MiB aligned
+ *  to 2 MiB and advised for transparent huge pages (a hint the kernel may
+ *  refuse), below that from malloc(). For arrays a program streams next
+ *  to the library's (a benchmark's peers, an input it scatters), so that
+ *  both go through pages of one size.
+ *  @param bytes  0 gives a pointer to no bytes, not NULL.
+ *  @return the memory, the caller's to release with free(); NULL when
+ *          out of memory, as malloc(). */
+SGL_API void *sgl_mem_alloc(size_t bytes);
+
 #ifdef __cplusplus
 }
 #endif
