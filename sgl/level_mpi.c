@@ -585,13 +585,21 @@ static int serve_with(struct sgl_runtime *rt, struct sgl_buf *argbuf,
         if (h->task < rt->ntasks && rt->tasks[h->task].hash == h->hash) {
             sgl__run_child(e, rt->tasks[h->task].fn,
                            h->arg_size ? arg : NULL, h->arg_size);
+        } else if (h->task < rt->ntasks) {
+            fail_task(e,
+                      sgl_error_set(
+                          SGL_ENOTASK,
+                          "rank %d registered task %u as '%s', the master "
+                          "another (name hash %08x): every process must "
+                          "register the same tasks in the same order",
+                          rt->rank, h->task, rt->tasks[h->task].name, h->hash));
         } else {
             fail_task(e, sgl_error_set(
                              SGL_ENOTASK,
-                             "rank %d has no task %u with the master's name "
-                             "hash %08x: every process must register the "
-                             "same tasks in the same order",
-                             rt->rank, h->task, h->hash));
+                             "rank %d registered %zu tasks, the master sent "
+                             "task %u: every process must register the same "
+                             "tasks in the same order",
+                             rt->rank, rt->ntasks, h->task));
         }
         if ((rc = send_reply(rt, e, pack, master, tag_up(level))))
             return rc;
