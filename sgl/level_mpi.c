@@ -586,13 +586,14 @@ static int serve_with(struct sgl_runtime *rt, struct sgl_buf *argbuf,
             sgl__run_child(e, rt->tasks[h->task].fn,
                            h->arg_size ? arg : NULL, h->arg_size);
         } else if (h->task < rt->ntasks) {
-            fail_task(e,
-                      sgl_error_set(
-                          SGL_ENOTASK,
-                          "rank %d registered task %u as '%s', the master "
-                          "another (name hash %08x): every process must "
-                          "register the same tasks in the same order",
-                          rt->rank, h->task, rt->tasks[h->task].name, h->hash));
+            fail_task(e, sgl_error_set(
+                             SGL_ENOTASK,
+                             "rank %d registered task %u as '%s'; the master's "
+                             "task %u has another name (hash %08x): every "
+                             "process must register the same tasks in the "
+                             "same order",
+                             rt->rank, h->task, rt->tasks[h->task].name,
+                             h->task, h->hash));
         } else {
             fail_task(e, sgl_error_set(
                              SGL_ENOTASK,

@@ -65,7 +65,7 @@ int main(int argc, char **argv)
         return 1;
     }
     expect_refused(rt, "task a, registered second elsewhere", step_a,
-                   "as 'b', the master another");
+                   "as 'b'; the master's task");
     /* A task only rank 0 registered. */
     if (rank == 0 && sgl_task_register(rt, step_c, "c") != SGL_OK) {
         fprintf(stderr, "register c: %s\n", sgl_last_error());
