@@ -164,6 +164,16 @@ int sgl__algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, enum algo_acc acc,
 #define PREFETCH_CHUNK 1024 /* bytes folded per burst of prefetches */
 #define CACHE_LINE 64
 
+/* Ask for the lines of @p from element @i + a page, for the @n elements
+ * of a chunk (@rw: 1 for lines about to be written, which are read
+ * first). */
+#define PREFETCH_PAGE_AHEAD(T, p, i, n, rw)                                    \
+    do {                                                                       \
+        for (size_t k = 0; k < (n); k += CACHE_LINE / sizeof(T))               \
+            __builtin_prefetch((p) + (i) + PREFETCH_AHEAD / sizeof(T) + k,     \
+                               (rw));                                          \
+    } while (0)
+
 /* Eight interleaved partial results, folded pairwise in a fixed order:
  * the order depends only on n, so results are reproducible, and the
  * independent chains let the compiler use SIMD without reassociation.
@@ -191,14 +201,12 @@ int sgl__algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, enum algo_acc acc,
         enum {                                                                 \
             chunk = PREFETCH_CHUNK / sizeof(TX),                               \
             ahead = PREFETCH_AHEAD / sizeof(TX),                               \
-            line = CACHE_LINE / sizeof(TX),                                    \
         };                                                                     \
         T s0 = INIT, s1 = INIT, s2 = INIT, s3 = INIT;                          \
         T s4 = INIT, s5 = INIT, s6 = INIT, s7 = INIT;                          \
         size_t i = 0;                                                          \
         while (n - i >= chunk + ahead) {                                       \
-            for (size_t k = 0; k < chunk; k += line)                           \
-                __builtin_prefetch(x + i + ahead + k);                         \
+            PREFETCH_PAGE_AHEAD(TX, x, i, chunk, 0);                           \
             for (size_t j = 0; j < chunk; j += 8)                              \
                 FOLD8(T, STEP, x, i + j);                                      \
             i += chunk;                                                        \
@@ -240,14 +248,9 @@ int sgl__algo_op_resolve(sgl_dtype_t dtype, sgl_op_t op, enum algo_acc acc,
     {                                                                          \
         T r = INIT;                                                            \
         size_t i = 0;                                                          \
-        enum {                                                                 \
-            ahead = PREFETCH_AHEAD / sizeof(TX),                               \
-            line = CACHE_LINE / sizeof(TX),                                    \
-        };                                                                     \
         for (; i + 256 <= n; i += 256) {                                       \
-            if (n - i >= 256 + ahead)                                          \
-                for (size_t k = 0; k < 256; k += line)                         \
-                    __builtin_prefetch(x + i + ahead + k);                     \
+            if (n - i >= 256 + PREFETCH_AHEAD / sizeof(TX))                    \
+                PREFETCH_PAGE_AHEAD(TX, x, i, 256, 0);                         \
             TB b = INIT;                                                       \
             for (size_t k = 0; k < 256; k++)                                   \
                 b = (TB)STEP(b, x[i + k]);                                     \
@@ -412,19 +415,6 @@ void sgl__algo_local_reduce(const struct algo_op *op, const void *x, size_t n,
 }
 
 /* ---- scan kernels ---- */
-
-/* Scans stream as the folds do: the lines of @p from element @i + a page,
- * for the @n elements of a chunk (@rw: 1 for lines about to be written,
- * which are read first). */
-#define PREFETCH_PAGE_AHEAD(T, p, i, n, rw)                                    \
-    do {                                                                       \
-        enum {                                                                 \
-            ahead = PREFETCH_AHEAD / sizeof(T),                                \
-            line = CACHE_LINE / sizeof(T),                                     \
-        };                                                                     \
-        for (size_t k = 0; k < (n); k += line)                                 \
-            __builtin_prefetch((p) + (i) + ahead + k, (rw));                   \
-    } while (0)
 
 /* The end of the chunk from @i: a whole chunk with its prefetches while a
  * page and a chunk are left, else the rest of the block. */
