@@ -74,7 +74,7 @@ echo "balance.sh: rank 1 of 2 at ${quota}% of a CPU (cgroup $cg)" >&2
 mpiexec -n 2 --bind-to core -x SGL_SHAPE=rank:2 sh -c \
     'if [ "$OMPI_COMM_WORLD_RANK" = 1 ]; then echo $$ > "$1/cgroup.procs"; fi
      shift; exec "$@"' sh "$cg" \
-    "$build/bench/sgl-probe" "${quick[@]}" --per-worker -o "$machine" \
+    "$build/tools/sgl-probe" "${quick[@]}" --per-worker -o "$machine" \
     > "$out/balance-probe.txt"
 grep -A3 '^per-worker' "$out/balance-probe.txt"
 mpiexec -n 2 --bind-to core -x SGL_SHAPE=rank:2 \

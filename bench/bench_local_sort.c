@@ -1,4 +1,4 @@
-/* The local sort of PSRS's workers (algorithms/local_sort.c) against the
+/* The local sort of PSRS's workers (algorithms/vector/local_sort.c) against the
  * 11-bit LSD radix sort it replaced and std::sort, one thread, in ns per
  * element: for 64- and 32-bit keys over 1e4..1e7 elements and seven input
  * patterns, and for 16- and 32-byte records (the direct record sort
@@ -95,7 +95,7 @@ static uint64_t rnd(void)
     return z ^ (z >> 31);
 }
 
-/* PSRS's key maps (algorithms/psrs.c). */
+/* PSRS's key maps (algorithms/vector/psrs.c). */
 static uint64_t key_f64(double d)
 {
     uint64_t b;

@@ -39,7 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../algorithms/dplan_math.h"
+#include "dplan_math.h"
 #include "bench_csv.h"
 #include "bench_env.h"
 #include "peers_mpi.h"

@@ -12,7 +12,7 @@
 # high / measured.
 # The legend sits right of the data; both axes are fitted to the data.
 # gnuplot -e "csv='points.csv'; algo='reduce'; configs='1x1 1x2'; term='png'; outfile='reduce.png'; host='vm'; band=1" bench/plot.gp
-# points.csv is RFC 4180 (bench/bench_csv.h); columns are read by their
+# points.csv is RFC 4180 (tools/bench_csv.h); columns are read by their
 # names in the header (points_header in bench/bench_main.c). gnuplot 5.4
 # splits quoted fields at the right commas, but strcol() of a quoted field
 # stops at its first comma or quote: configuration labels (selected by

@@ -40,7 +40,7 @@
 # by it comes within 10%, or the measurement lies between the two).
 # With -v list=configs it prints only the configurations' names, in their
 # order, separated by spaces (bench/run hands them to plot.gp).
-# The file is RFC 4180 CSV (bench/bench_csv.h): quoted fields may hold
+# The file is RFC 4180 CSV (tools/bench_csv.h): quoted fields may hold
 # commas, doubled quotes and line breaks, so records are split by
 # csv_split() (bench/csv.awk, loaded first: awk -f bench/csv.awk -f
 # bench/report.awk points.csv), not by FS. Columns are found by their names in the

@@ -34,7 +34,7 @@
  * moves and computes and which task each child gets, and what a worker
  * computes. sgl_predict_algorithm() does this for the reference algorithms
  * (reduction, two scans, PSRS) in closed form on any tree; each closed
- * form lives beside its algorithm (algorithms/reduce_cost.c and so on).
+ * form lives beside its algorithm (algorithms/vector/reduce_cost.c and so on).
  *
  * The result breaks the cost down along the critical path: for every level,
  * the summed work, scatter, gather and sync times of the masters (or
@@ -188,7 +188,7 @@ SGL_API void sgl_predict_opts_default(sgl_predict_opts_t *opts);
  *  (per element and per 2-way merge level) and, if the machine has it,
  *  "copy" (per element the masters copy: the concatenated samples).
  *  PSRS's partitions move in an exchange at the root, at every level's
- *  exchange parameters (see algorithms/psrs_cost.c).
+ *  exchange parameters (see algorithms/vector/psrs_cost.c).
  *  @param opts  NULL for defaults.
  *  @return as sgl_predict_program(); SGL_EINVAL for n < 1 or a bad
  *  algorithm. */

@@ -1,4 +1,4 @@
-/* The index arithmetic of plans (algorithms/dplan_math.c, dpart.c),
+/* The index arithmetic of plans (algorithms/darray/dplan_math.c, dpart.c),
  * checked against brute force: on random partitions (uneven cuts, halos,
  * 1 to 3 dimensions) and random accesses (offsets beyond a block and
  * beyond the array, periodic or not, reflections, skews), every element

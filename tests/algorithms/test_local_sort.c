@@ -1,4 +1,4 @@
-/* The local kernels of the sorts (algorithms/local_sort.h), alone: key
+/* The local kernels of the sorts (algorithms/vector/local_sort.h), alone: key
  * sorts of both widths and record sorts at the sizes around their internal
  * thresholds (0, 1, 2, 31..33, 63..65, 4097, 1e5, 1e6) on every input
  * pattern; records checked for order, stability and that each payload

@@ -1,4 +1,4 @@
-/* sgl-probe's fits (bench/probe_fit.c): the weighted line, and a fitted
+/* sgl-probe's fits (tools/probe_fit.c): the weighted line, and a fitted
  * cost below zero clamped to 0 with a warning and a note that a machine
  * file carries and its reader takes back. */
 #include <criterion/criterion.h>
