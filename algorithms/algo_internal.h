@@ -9,16 +9,10 @@
 #include <stdint.h>
 
 #include <sgl/algorithms.h>
+#include <sgl/balance.h>
 
 #define ALGO_MAX_ELEM 256
 #define ALGO_MAX_ARG 256
-
-#define TRY(call)                                                              \
-    do {                                                                       \
-        int rc_ = (call);                                                      \
-        if (rc_ < 0)                                                           \
-            return rc_;                                                        \
-    } while (0)
 
 /* A resolved operator: what a worker needs to apply it. The fold's value
  * (accumulator, partial results, the reduction's result) has type

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cost.h"
+#include <sgl/balance.h>
 
 double sgl__cost_lg(double x)
 {

@@ -12,6 +12,6 @@ int sgl_algorithms_register(sgl_runtime_t *rt)
 {
     for (size_t t = 0; t < sizeof tables / sizeof *tables; t++)
         for (const struct algo_task *k = tables[t]; k->fn; k++)
-            TRY(sgl_task_register(rt, k->fn, k->name));
+            SGL_TRY(sgl_task_register(rt, k->fn, k->name));
     return sgl__algo_pregel_register();
 }

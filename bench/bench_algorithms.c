@@ -11,7 +11,7 @@
  *   memory     max RSS growth of the PSRS phase / input bytes
  *
  * Ratios are peer time / SGL time (>= goal passes). The tree is SGL_SHAPE
- * if set, else "core:2". OMP_WAIT_POLICY defaults to PASSIVE (PITFALLS.md:
+ * if set, else "core:2". OMP_WAIT_POLICY defaults to PASSIVE (docs/guide.md:
  * busy-waiting threads steal the 2 cores); the peers' parallel regions use
  * the same OpenMP runtime and thread count. Table on stdout, progress on
  * stderr. Usage: bench_algorithms [--quick] */
@@ -30,6 +30,7 @@
 #include "timing.h"
 
 #include <sgl/algorithms.h>
+#include <sgl/blocks.h>
 
 enum { TRIALS = 5 };
 
@@ -302,7 +303,7 @@ int main(int argc, char **argv)
     if (!rc)
         rc = sgl_algorithms_register(rt);
     if (rc) {
-        fprintf(stderr, "bench_algorithms: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_algorithms: %s\n", sgl_error_last());
         return 1;
     }
     bench_warn(rt, "bench_algorithms");
@@ -315,7 +316,7 @@ int main(int argc, char **argv)
                 getenv("OMP_WAIT_POLICY"));
     rc = sgl_run(rt, program, &c, sizeof c);
     if (rc) {
-        fprintf(stderr, "bench_algorithms: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_algorithms: %s\n", sgl_error_last());
         sgl_finalize(rt);
         return 1;
     }

@@ -31,7 +31,7 @@
  *            of its task too, paying for the CPU its task used, so its
  *            task time alone overstates its speed; the ideal by task
  *            times, this benchmark's before the trace had the replies, is
- *            printed as "/ tasks'" (README, "Balance by measured speed")
+ *            printed as "/ tasks'" (docs/model.md, "Balance by measured speed")
  *
  * for a reduction (sgl_dvec_reduce, sum of doubles; REDUCE_BATCH of them
  * back to back per timed run, about 100 ms: one takes some 25 ms, a dozen
@@ -57,6 +57,8 @@
 #include <unistd.h>
 
 #include <sgl/algorithms.h>
+#include <sgl/balance.h>
+#include <sgl/trace.h>
 
 #include "bench_env.h"
 #include "timing.h"
@@ -454,7 +456,7 @@ int main(int argc, char **argv)
     sgl_runtime_t *rt;
     if (sgl_init(&argc, &argv, NULL, &rt) || sgl_algorithms_register(rt) ||
         sgl_task_register(rt, job_main, "bench.balance")) {
-        fprintf(stderr, "bench_balance: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_balance: %s\n", sgl_error_last());
         return 1;
     }
     g_rt = rt;
@@ -471,7 +473,7 @@ int main(int argc, char **argv)
         o.slow_rank >= nranks) {
         if (rank == 0)
             fprintf(stderr, "bench_balance: %s\n",
-                    rc ? sgl_last_error()
+                    rc ? sgl_error_last()
                        : "needs a flat tree of at most 64 ranks (rank:P) "
                          "and a slow rank among them");
         sgl_finalize(rt);
@@ -484,7 +486,7 @@ int main(int argc, char **argv)
      * (every process gets the same c); then REFINE rounds of CALIB runs
      * split by the c so far, each fit taking the rates that split gave
      * (a window of one fit: the split moved). A memory-bound task's
-     * rates depend on the split itself (README, "Balance by measured
+     * rates depend on the split itself (docs/model.md, "Balance by measured
      * speed"): the even split's rates overshoot (the slow rank's sum at
      * 2.3x the fast one's seconds per element against about 3.2x at the
      * balanced split, in one traced run), and this loop's fixed point is
@@ -570,7 +572,7 @@ int main(int argc, char **argv)
     if (rc || back) {
         if (rank == 0)
             fprintf(stderr, "bench_balance: %s\n",
-                    rc ? sgl_last_error() : "cannot leave the cgroup");
+                    rc ? sgl_error_last() : "cannot leave the cgroup");
         st = 1;
     } else if (rank == 0) {
         printf("balance by speed: %d ranks, rank %d in cgroup %s; medians "

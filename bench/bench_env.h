@@ -1,7 +1,7 @@
 /* The environment every benchmark sets before it starts MPI, unless the
  * user set it: passive OpenMP waits (hybrid runs on 2 cores), a quick
  * singleton start without a daemon, the ob1 point-to-point layer, and
- * permission to run as root in containers (README, "Running under MPI on
+ * permission to run as root in containers (docs/guide.md, "Running under MPI on
  * a small box"); and the options of the one-process benchmarks. */
 #ifndef SGL_BENCH_ENV_H
 #define SGL_BENCH_ENV_H

@@ -23,6 +23,7 @@
 #include "bench_env.h"
 #include <sgl/algorithms.h>
 #include <sgl/sgl.h>
+#include <sgl/blocks.h>
 
 enum { K = 64 }; /* samples per worker */
 
@@ -216,7 +217,7 @@ int main(int argc, char **argv)
     if (!rc)
         rc = sgl_task_register(rt, look_task, "bench_large.look");
     if (rc) {
-        fprintf(stderr, "bench_large: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_large: %s\n", sgl_error_last());
         return 1;
     }
     bench_warn(rt, "bench_large");
@@ -240,7 +241,7 @@ int main(int argc, char **argv)
                (rss_after - rss_before) * gb,
                (rss_after - rss_before) / in, (rss_before - rss0) / own,
                j.algo == 1 ? " + output" : "");
-        printf("  check: %s\n", rc ? sgl_last_error() : verdict);
+        printf("  check: %s\n", rc ? sgl_error_last() : verdict);
     }
     sgl_finalize(rt);
     return rc ? 1 : 0;

@@ -34,7 +34,7 @@
  *
  * Table on stdout (rank 0), progress on stderr; --json writes this
  * configuration's points with every repetition's time (schema
- * "sgl-bench-points", README). --csv appends one row per point and
+ * "sgl-bench-points", docs/bench.md). --csv appends one row per point and
  * --measurements one row per timed repetition and implementation, both
  * RFC 4180 (bench_csv.h) with a header if the file is new; a file with
  * other columns is refused. The CSV headers are points_header and
@@ -63,6 +63,8 @@
 #include <sgl/algorithms.h>
 #include <sgl/predict.h>
 #include <sgl/version.h>
+#include <sgl/blocks.h>
+#include <sgl/trace.h>
 
 #include "json.h"
 
@@ -710,7 +712,7 @@ static void json_reps(struct sgl__json *j, const char *key, const double *v,
 }
 
 /* The configuration's points, schema "sgl-bench-points" version 1; the
- * README's "JSON documents" lists the fields. */
+ * docs/bench.md, "JSON documents", lists the fields. */
 static int write_json(const char *path, const struct run_info *ri,
                       const struct point *pts, int npts)
 {
@@ -897,7 +899,7 @@ static int predict_file(const char *path, const double *sizes, int nsizes)
 {
     sgl_machine_t *m;
     if (sgl_machine_load(path, &m)) {
-        fprintf(stderr, "bench_main: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_main: %s\n", sgl_error_last());
         return 1;
     }
     unsigned d = sgl_machine_depth(m);
@@ -917,7 +919,7 @@ static int predict_file(const char *path, const double *sizes, int nsizes)
             sgl_prediction_t r;
             if (predict_one(m, a, sizes[i], &r)) {
                 fprintf(stderr, "bench_main: %s %s: %s\n", path,
-                        algo_names[a], sgl_last_error());
+                        algo_names[a], sgl_error_last());
                 status = 1;
                 continue;
             }
@@ -1003,13 +1005,13 @@ static int repredict(const char *shape, const char *config,
     for (int f = 0; f < nbefore && !status; f++)
         if (sgl_machine_load(before[f], &fb[f]) ||
             sgl_machine_load(after[f], &fa[f])) {
-            fprintf(stderr, "bench_main: %s\n", sgl_last_error());
+            fprintf(stderr, "bench_main: %s\n", sgl_error_last());
             status = 1;
         }
     if (!status && (build_pred(shape, fb, nbefore, &pb, how, sizeof how) ||
                     build_pred(shape, fa, nafter, &pa, how, sizeof how))) {
         fprintf(stderr, "bench_main: --repredict %s: %s\n", shape,
-                sgl_last_error());
+                sgl_error_last());
         status = 1;
     }
     bench_csv_t c = {0};
@@ -1236,7 +1238,7 @@ int main(int argc, char **argv)
     if (!rc)
         rc = sgl_algorithms_register(rt);
     if (rc) {
-        fprintf(stderr, "bench_main: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_main: %s\n", sgl_error_last());
         return 1;
     }
     bench_warn(rt, "bench_main");
@@ -1272,7 +1274,7 @@ int main(int argc, char **argv)
     int status = 0;
     for (int f = 0; f < nparams && !status; f++)
         if (sgl_machine_load(param_paths[f], &files[f])) {
-            fprintf(stderr, "bench_main: %s\n", sgl_last_error());
+            fprintf(stderr, "bench_main: %s\n", sgl_error_last());
             status = 1;
         }
     const char *pshape =
@@ -1281,7 +1283,7 @@ int main(int argc, char **argv)
         build_pred(pshape, files, nparams, &pred, how, sizeof how)) {
         if (p.rank == 0)
             fprintf(stderr, "bench_main: no prediction: %s\n",
-                    sgl_last_error());
+                    sgl_error_last());
         pred = NULL;
     }
     /* The interval's ends, mapped as the parameters were. */
@@ -1291,13 +1293,13 @@ int main(int argc, char **argv)
         char how2[1024];
         for (int f = 0; f < nparams && !status; f++)
             if (sgl_machine_load(e ? hi_paths[f] : lo_paths[f], &ef[f])) {
-                fprintf(stderr, "bench_main: %s\n", sgl_last_error());
+                fprintf(stderr, "bench_main: %s\n", sgl_error_last());
                 status = 1;
             }
         if (!status &&
             build_pred(pshape, ef, nparams, &pred_end[e], how2, sizeof how2)) {
             fprintf(stderr, "bench_main: no prediction interval: %s\n",
-                    sgl_last_error());
+                    sgl_error_last());
             status = 1;
         }
         for (int f = 0; f < nparams; f++)
@@ -1313,7 +1315,7 @@ int main(int argc, char **argv)
                                      (size_t)(most / (double)workers),
                                      p.threads, p.comm) &&
         p.rank == 0)
-        fprintf(stderr, "bench_main: no state sensor: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_main: no state sensor: %s\n", sgl_error_last());
     if (p.rank == 0) {
         fprintf(stderr,
                 "bench_main: config %s: tree %s, %zu workers, %d ranks x %d "
@@ -1398,8 +1400,8 @@ int main(int argc, char **argv)
                  * measured c and as the peers run right after SGL: the
                  * peers' sorts leave SGL's memory freed for over a second,
                  * and on this project's VM such memory came back 16-24x
-                 * slower on 2 MiB pages (README, "Why a probe and a sweep
-                 * differed"), which the model does not price. */
+                 * slower on 2 MiB pages (docs/results/2026-12-probe-vs-sweep.md,
+                 * "Why a probe and a sweep differed"), which the model does not price. */
                 static const enum job_step untimed_sort[] = {
                     JOB_CREATE, JOB_RUN, JOB_FREE, JOB_CREATE};
                 const size_t steps = sizeof untimed_sort / sizeof *untimed_sort;
@@ -1427,7 +1429,7 @@ int main(int argc, char **argv)
                 double rs = NAN;
                 if (pred && sgl_trace_replay(rt, pred, &rs) != SGL_OK) {
                     if (p.rank == 0 && k == 0)
-                        fprintf(stderr, "  replay: %s\n", sgl_last_error());
+                        fprintf(stderr, "  replay: %s\n", sgl_error_last());
                     rs = NAN;
                 }
                 /* The root's measured time that no superstep accounts
@@ -1494,7 +1496,7 @@ int main(int argc, char **argv)
             if (rc) {
                 if (p.rank == 0)
                     fprintf(stderr, "bench_main: %s n=%zu: %s\n",
-                            algo_names[a], n, sgl_last_error());
+                            algo_names[a], n, sgl_error_last());
                 status = 1;
                 break;
             }
@@ -1581,7 +1583,7 @@ int main(int argc, char **argv)
         (rc = write_timeline(rt, timeline, want, workers)) != SGL_OK) {
         if (p.rank == 0)
             fprintf(stderr, "bench_main: timeline %s: %s\n", timeline,
-                    sgl_last_error());
+                    sgl_error_last());
         status = 1;
     }
     for (int i = 0; pts && i < NALGO * nsizes; i++) {

@@ -40,6 +40,7 @@
 #include "timing.h"
 #include <sgl/algorithms.h>
 #include <sgl/pregel.h>
+#include <sgl/trace.h>
 
 struct opts {
     unsigned scale, iters;
@@ -346,7 +347,7 @@ static void print_model(const struct opts *o, bench_csv_t *csv,
     double *c = kids ? calloc(kids, sizeof *c) : NULL;
     if (sgl_machine_load(o->machine, &m) || !c || t->runs < 2 || !cap) {
         printf("  (no prediction: %s)\n",
-               m ? "fewer than 2 runs traced" : sgl_last_error());
+               m ? "fewer than 2 runs traced" : sgl_error_last());
         sgl_machine_free(m);
         free(c);
         return;
@@ -424,7 +425,7 @@ int main(int argc, char **argv)
     }
     sgl_runtime_t *rt = NULL;
     if (sgl_init(&argc, &argv, NULL, &rt) || sgl_algorithms_register(rt)) {
-        fprintf(stderr, "bench_pregel: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_pregel: %s\n", sgl_error_last());
         return 1;
     }
     bench_warn(rt, "bench_pregel");
@@ -583,7 +584,7 @@ int main(int argc, char **argv)
         pstep_free(tr.s[k], tr.n[k]);
     free(tc);
     if (rc && rank == 0)
-        fprintf(stderr, "bench_pregel: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_pregel: %s\n", sgl_error_last());
     /* The two must compute the same ranks: a benchmark of a wrong answer
      * fails. Both sum exactly (the peer as sgl_pagerank()), so the ranks
      * are bitwise equal on any tree, threads and ranks. */

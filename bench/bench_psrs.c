@@ -39,6 +39,8 @@
 #include "timing.h"
 #include <sgl/algorithms.h>
 #include <sgl/sgl_mpi.h>
+#include <sgl/exchange.h>
+#include <sgl/trace.h>
 
 void bench_peer_ips4o(double *x, size_t n, int threads);
 
@@ -190,7 +192,7 @@ static sgl_runtime_t *start(const char *shape)
     if (sgl_init_comm(MPI_COMM_WORLD, &o, &rt) ||
         sgl_algorithms_register(rt) ||
         sgl_task_register(rt, sort_main, "bench_psrs.sort")) {
-        fprintf(stderr, "bench_psrs: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_psrs: %s\n", sgl_error_last());
         return NULL;
     }
     return rt;
@@ -442,7 +444,7 @@ int main(int argc, char **argv)
         printf("\n");
     }
     if (rc && rank == 0)
-        fprintf(stderr, "bench_psrs: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_psrs: %s\n", sgl_error_last());
     if (bench_csv_close(&csv)) {
         fprintf(stderr, "bench_psrs: cannot write %s\n", csv_path);
         rc = rc ? rc : SGL_EIO;

@@ -34,6 +34,7 @@
 
 #include <sgl/algorithms.h>
 #include <sgl/predict.h>
+#include <sgl/trace.h>
 
 #define MAX_TRIALS 21
 #define MAX_POINTS 16
@@ -242,7 +243,7 @@ int main(int argc, char **argv)
     sgl_machine_t *params = NULL;
     int rc = sgl_init(&argc, &argv, &o, &rt);
     if (rc) {
-        fprintf(stderr, "bench_scan_auto: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_scan_auto: %s\n", sgl_error_last());
         return 1;
     }
     rc = sgl_algorithms_register(rt);
@@ -254,7 +255,7 @@ int main(int argc, char **argv)
         rc = sgl_runtime_set_params(rt, params);
     sgl_machine_free(params);
     if (rc) {
-        fprintf(stderr, "bench_scan_auto: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_scan_auto: %s\n", sgl_error_last());
         sgl_finalize(rt);
         return 1;
     }
@@ -266,7 +267,7 @@ int main(int argc, char **argv)
                 getenv("OMP_WAIT_POLICY"));
     rc = sgl_run(rt, program, NULL, 0);
     if (rc)
-        fprintf(stderr, "bench_scan_auto: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_scan_auto: %s\n", sgl_error_last());
     else if (sgl_runtime_rank(rt) == 0)
         report(sgl_machine_source(m), file);
     sgl_finalize(rt);

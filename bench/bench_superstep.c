@@ -37,6 +37,7 @@
 #include "timing.h"
 
 #include <sgl/sgl.h>
+#include <sgl/blocks.h>
 
 enum { TRIALS = 7 };
 
@@ -293,7 +294,7 @@ int main(int argc, char **argv)
         sgl_task_register(rt, echo_word, "echo_word") ||
         sgl_task_register(rt, nothing, "nothing") ||
         sgl_task_register(rt, put_block, "put_block")) {
-        fprintf(stderr, "bench_superstep: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_superstep: %s\n", sgl_error_last());
         return 1;
     }
     const sgl_machine_t *m = sgl_runtime_machine(rt);
@@ -327,7 +328,7 @@ int main(int argc, char **argv)
     if (rank == 0)
         fprintf(stderr, "\n");
     if (rc) {
-        fprintf(stderr, "bench_superstep: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_superstep: %s\n", sgl_error_last());
         sgl_finalize(rt);
         return 1;
     }

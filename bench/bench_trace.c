@@ -14,6 +14,7 @@
 #include <sgl/algorithms.h>
 #include <sgl/sgl.h>
 #include <sgl/sgl_mpi.h>
+#include <sgl/trace.h>
 
 enum { TRIALS = 41, REPS = 10 };
 
@@ -64,7 +65,7 @@ int main(int argc, char **argv)
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
     sgl_runtime_t *on, *off;
     if (start(1, &on) || start(0, &off)) {
-        fprintf(stderr, "bench_trace: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_trace: %s\n", sgl_error_last());
         MPI_Finalize();
         return 1;
     }
@@ -86,7 +87,7 @@ int main(int argc, char **argv)
         sgl_trace_clear(on);
     }
     if (rc)
-        fprintf(stderr, "bench_trace: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_trace: %s\n", sgl_error_last());
     if (!rc && sgl_runtime_rank(on) == 0) {
         double m_on = bench_median(t_on, TRIALS);
         double m_off = bench_median(t_off, TRIALS);

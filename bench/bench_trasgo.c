@@ -247,7 +247,7 @@ static double heat_predict(const struct opts *o, sgl_runtime_t *rt,
 {
     sgl_machine_t *m;
     if (sgl_machine_load(o->machine, &m)) {
-        printf("  (no prediction: %s)\n", sgl_last_error());
+        printf("  (no prediction: %s)\n", sgl_error_last());
         return -1;
     }
     size_t w = sgl_machine_workers(sgl_runtime_machine(rt));
@@ -280,7 +280,7 @@ static double heat_predict(const struct opts *o, sgl_runtime_t *rt,
     if (sgl_predict_program(m, &prog, &task, &p) == SGL_OK)
         pred = p.total;
     else
-        printf("  (no prediction: %s)\n", sgl_last_error());
+        printf("  (no prediction: %s)\n", sgl_error_last());
     sgl__dpart_free(&part);
     sgl_machine_free(m);
     return pred;
@@ -324,7 +324,7 @@ static int heat_bench(const struct opts *o, sgl_runtime_t *rt, int rank)
             if ((k == 0) == (r % 2 == 0)) {
                 if (run_sgl(rt, &j, &jr)) {
                     if (rank == 0)
-                        fprintf(stderr, "heat: %s\n", sgl_last_error());
+                        fprintf(stderr, "heat: %s\n", sgl_error_last());
                     series_free(&s);
                     return 1;
                 }
@@ -419,7 +419,7 @@ static int cannon_bench(const struct opts *o, sgl_runtime_t *rt, int rank,
             if ((k == 0) == (r % 2 == 0)) {
                 if (run_sgl(rt, &j, &jr)) {
                     if (rank == 0)
-                        fprintf(stderr, "cannon: %s\n", sgl_last_error());
+                        fprintf(stderr, "cannon: %s\n", sgl_error_last());
                     series_free(&s);
                     return 1;
                 }
@@ -599,7 +599,7 @@ int main(int argc, char **argv)
     sgl_runtime_t *rt = NULL;
     if (sgl_init(&argc, &argv, NULL, &rt) || sgl_algorithms_register(rt) ||
         trasgo_register(rt)) {
-        fprintf(stderr, "bench_trasgo: %s\n", sgl_last_error());
+        fprintf(stderr, "bench_trasgo: %s\n", sgl_error_last());
         return 1;
     }
     bench_warn(rt, "bench_trasgo");

@@ -8,6 +8,7 @@
 
 #include "pregel_steps.h"
 #include "timing.h"
+#include <sgl/trace.h>
 
 void pstep_free(struct pstep *s, size_t n)
 {

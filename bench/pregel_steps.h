@@ -7,6 +7,7 @@
 
 #include <sgl/machine.h>
 #include <sgl/sgl.h>
+#include <sgl/trace.h>
 
 /* One superstep that ended in an exchange: its pardo and the exchange. */
 struct pstep {

@@ -7,6 +7,7 @@
 #include "cache_flush.h"
 #include "timing.h"
 #include "trace_step.h"
+#include <sgl/trace.h>
 
 /* Elements per worker: a size of the probe's kernel tables where the two
  * states differ most (c(sum) at 3e6 per worker on core:2: 0.24 ns per

@@ -2,8 +2,8 @@
  * again, at one size of its table, right before each timed repetition.
  *
  * With two workers this VM runs in one of two states 1.3-3x apart that
- * flip every few tens of seconds (README, "Why a probe and a sweep
- * differed"); re-measures between the sweeps cannot tell in which state a
+ * flip every few tens of seconds (docs/results/2026-12-probe-vs-sweep.md,
+ * "Why a probe and a sweep differed"); re-measures between the sweeps cannot tell in which state a
  * sweep ran. This reading can: the same call the probe timed for c(sum)
  * (sgl_dvec_reduce from flushed caches, the slowest worker's task time
  * per element from the trace; one worker: the whole call), on a vector
@@ -35,7 +35,7 @@ struct state_sensor {
 /* Open the sensor on @rt's tree (collective over @comm, which spans the
  * runtime's processes), priced by @pred (the prediction tree; NULL: off),
  * with blocks of at most @most elements per worker. 0, or -1 with a
- * message in sgl_last_error() (the sensor is then off). */
+ * message in sgl_error_last() (the sensor is then off). */
 int state_sensor_open(struct state_sensor *s, sgl_runtime_t *rt,
                       const sgl_machine_t *pred, size_t most, int threads,
                       MPI_Comm comm);

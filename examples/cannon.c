@@ -17,6 +17,7 @@
 #include "stencil_kernels.h"
 #include "trasgo.h"
 #include "trasgo_common.h"
+#include <sgl/exchange.h>
 
 /* The four reads, as accesses of (i, j). */
 enum move { NONE, SKEW_A, SKEW_B, SHIFT_A, SHIFT_B, NMOVES };
@@ -59,8 +60,8 @@ static int adopt(sgl_ctx_t *ctx, const struct cannon_arg *x)
 {
     sgl_dblock_t v, t;
     uint32_t arr = array_of(x, (enum move)x->adopt);
-    TRY(sgl_dplan_finish(ctx, x->adopt_plan, arr, &v));
-    TRY(sgl_darray_local(ctx, arr, &t));
+    SGL_TRY(sgl_dplan_finish(ctx, x->adopt_plan, arr, &v));
+    SGL_TRY(sgl_darray_local(ctx, arr, &t));
     for (long i = t.lo[0]; i < t.hi[0]; i++)
         for (long j = t.lo[1]; j < t.hi[1]; j++) {
             long si, sj;
@@ -74,9 +75,9 @@ static int adopt(sgl_ctx_t *ctx, const struct cannon_arg *x)
 static int multiply(sgl_ctx_t *ctx, const struct cannon_arg *x)
 {
     sgl_dblock_t a, b, c;
-    TRY(sgl_darray_local(ctx, x->a, &a));
-    TRY(sgl_darray_local(ctx, x->b, &b));
-    TRY(sgl_darray_local(ctx, x->c, &c));
+    SGL_TRY(sgl_darray_local(ctx, x->a, &a));
+    SGL_TRY(sgl_darray_local(ctx, x->b, &b));
+    SGL_TRY(sgl_darray_local(ctx, x->c, &c));
     for (long i = c.lo[0]; i < c.hi[0]; i++)
         for (long j = c.lo[1]; j < c.hi[1]; j++)
             tile_gemm(sgl_dblock_at(&c, i, j, 0), sgl_dblock_at(&a, i, j, 0),
@@ -91,9 +92,9 @@ static int step_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         return sgl_pardo(ctx, step_task, arg, size);
     const struct cannon_arg *x = arg;
     if (x->adopt != NONE)
-        TRY(adopt(ctx, x));
+        SGL_TRY(adopt(ctx, x));
     if (x->multiply)
-        TRY(multiply(ctx, x));
+        SGL_TRY(multiply(ctx, x));
     if (x->stage == NONE)
         return 0;
     return sgl_dplan_stage(ctx, x->stage_plan, array_of(x, x->stage));
@@ -106,8 +107,8 @@ static int init_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         return sgl_pardo(ctx, init_task, arg, size);
     const struct cannon_arg *x = arg;
     sgl_dblock_t a, b;
-    TRY(sgl_darray_local(ctx, x->a, &a));
-    TRY(sgl_darray_local(ctx, x->b, &b));
+    SGL_TRY(sgl_darray_local(ctx, x->a, &a));
+    SGL_TRY(sgl_darray_local(ctx, x->b, &b));
     for (long i = a.lo[0]; i < a.hi[0]; i++)
         for (long j = a.lo[1]; j < a.hi[1]; j++) {
             double *ta = sgl_dblock_at(&a, i, j, 0);
@@ -127,7 +128,7 @@ static int tiles_check(sgl_ctx_t *ctx, const struct cannon_arg *x,
                        uint64_t *ret)
 {
     sgl_dblock_t c;
-    TRY(sgl_darray_local(ctx, x->c, &c));
+    SGL_TRY(sgl_darray_local(ctx, x->c, &c));
     *ret = 0;
     for (long i = c.lo[0]; i < c.hi[0]; i++)
         for (long j = c.lo[1]; j < c.hi[1]; j++) {
@@ -145,9 +146,9 @@ static int check_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     uint64_t sum;
     if (sgl_ctx_is_master(ctx))
-        TRY(trasgo_xor_children(ctx, check_task, arg, size, &sum));
+        SGL_TRY(trasgo_xor_children(ctx, check_task, arg, size, &sum));
     else
-        TRY(tiles_check(ctx, arg, &sum));
+        SGL_TRY(tiles_check(ctx, arg, &sum));
     return sgl_put(ctx, &sum, sizeof sum, 1);
 }
 
@@ -161,7 +162,7 @@ static int superstep(sgl_ctx_t *m, struct cannon_arg *x, const uint32_t *plan,
     x->multiply = (uint32_t)mult;
     x->stage = stage_m;
     x->stage_plan = plan[stage_m];
-    TRY(step_task(m, x, sizeof *x));
+    SGL_TRY(step_task(m, x, sizeof *x));
     return stage_m == NONE ? 0 : sgl_exchange(m);
 }
 
@@ -169,14 +170,14 @@ static int run(sgl_ctx_t *m, struct cannon_arg *x, const uint32_t *plan,
                size_t q, trasgo_result_t *r)
 {
     double t0 = trasgo_now();
-    TRY(superstep(m, x, plan, NONE, 0, SKEW_A));
-    TRY(superstep(m, x, plan, SKEW_A, 0, SKEW_B));
+    SGL_TRY(superstep(m, x, plan, NONE, 0, SKEW_A));
+    SGL_TRY(superstep(m, x, plan, SKEW_A, 0, SKEW_B));
     for (size_t s = 0; s < q; s++) {
         int last = s + 1 == q;
-        TRY(superstep(m, x, plan, s ? SHIFT_B : SKEW_B, 1,
+        SGL_TRY(superstep(m, x, plan, s ? SHIFT_B : SKEW_B, 1,
                       last ? NONE : SHIFT_A));
         if (!last)
-            TRY(superstep(m, x, plan, SHIFT_A, 0, SHIFT_B));
+            SGL_TRY(superstep(m, x, plan, SHIFT_A, 0, SHIFT_B));
     }
     r->seconds = trasgo_now() - t0;
     if (!sgl_ctx_is_master(m))
@@ -190,7 +191,7 @@ static int make_plans(sgl_ctx_t *m, sgl_darray_t *a, sgl_darray_t *b,
     for (int k = SKEW_A; k < NMOVES; k++) {
         sgl_daccess_t acc;
         move_access((enum move)k, &acc);
-        TRY(sgl_dplan_create(m, k == SKEW_A || k == SHIFT_A ? a : b, 1, &acc,
+        SGL_TRY(sgl_dplan_create(m, k == SKEW_A || k == SHIFT_A ? a : b, 1, &acc,
                              &plans[k]));
         ids[k] = sgl_dplan_id(plans[k]);
     }
@@ -233,7 +234,7 @@ int cannon_run(sgl_ctx_t *m, size_t n, size_t q, trasgo_result_t *r)
 
 int cannon_register(sgl_runtime_t *rt)
 {
-    TRY(sgl_task_register(rt, step_task, "trasgo.cannon.step"));
-    TRY(sgl_task_register(rt, init_task, "trasgo.cannon.init"));
+    SGL_TRY(sgl_task_register(rt, step_task, "trasgo.cannon.step"));
+    SGL_TRY(sgl_task_register(rt, init_task, "trasgo.cannon.init"));
     return sgl_task_register(rt, check_task, "trasgo.cannon.check");
 }

@@ -13,6 +13,7 @@
 #include "stencil_kernels.h"
 #include "trasgo.h"
 #include "trasgo_common.h"
+#include <sgl/exchange.h>
 
 struct step_arg {
     uint32_t plan, in, out;
@@ -58,15 +59,15 @@ static int step_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     const struct step_arg *a = arg;
     if (a->compute) {
         sgl_dblock_t v, o;
-        TRY(sgl_dplan_finish(ctx, a->plan, a->in, &v));
-        TRY(sgl_darray_local(ctx, a->out, &o));
+        SGL_TRY(sgl_dplan_finish(ctx, a->plan, a->in, &v));
+        SGL_TRY(sgl_darray_local(ctx, a->out, &o));
         if (a->dims == 1)
             step_1d(&v, &o);
         else if (a->dims == 2)
             step_2d(&v, &o);
         else
             step_3d(&v, &o);
-        TRY(sgl_ctx_add_work(ctx, (double)((o.hi[0] - o.lo[0]) *
+        SGL_TRY(sgl_ctx_add_work(ctx, (double)((o.hi[0] - o.lo[0]) *
                                            (o.hi[1] - o.lo[1]) *
                                            (o.hi[2] - o.lo[2]))));
     }
@@ -93,14 +94,14 @@ static int iterate(sgl_ctx_t *m, const sgl_dplan_t *plan, sgl_darray_t *arr[2],
 {
     struct step_arg a = {sgl_dplan_id(plan), 0, sgl_darray_id(arr[0]), dims,
                          iters > 0, 0};
-    TRY(step_task(m, &a, sizeof a)); /* the first halo, staged */
+    SGL_TRY(step_task(m, &a, sizeof a)); /* the first halo, staged */
     double t0 = trasgo_now();
     for (unsigned t = 0; t < iters; t++) {
-        TRY(sgl_exchange(m));
+        SGL_TRY(sgl_exchange(m));
         a = (struct step_arg){sgl_dplan_id(plan), sgl_darray_id(arr[t % 2]),
                               sgl_darray_id(arr[(t + 1) % 2]), dims,
                               t + 1 < iters, 1};
-        TRY(step_task(m, &a, sizeof a));
+        SGL_TRY(step_task(m, &a, sizeof a));
     }
     r->seconds = trasgo_now() - t0;
     return trasgo_check(m, arr[iters % 2], &r->check);

@@ -19,13 +19,6 @@
 #include <stdlib.h>
 #include <sgl/sgl.h>
 
-#define TRY(call)                                                              \
-    do {                                                                       \
-        int rc_ = (call);                                                      \
-        if (rc_)                                                               \
-            return rc_;                                                        \
-    } while (0)
-
 static double product(const double *src, size_t n)
 {
     double res = 1;                                         /* 9 */
@@ -39,11 +32,11 @@ static int reduction(sgl_ctx_t *ctx, const void *arg, size_t arg_size)
     (void)arg, (void)arg_size;
     double *src, *lst, res;
     size_t n, p;
-    TRY(sgl_recv(ctx, sizeof *src, (void **)&src, &n));     /* IN src */
+    SGL_TRY(sgl_recv(ctx, sizeof *src, (void **)&src, &n));     /* IN src */
     if (sgl_ctx_is_master(ctx)) {                           /* 1 */
-        TRY(sgl_scatter_split(ctx, src, sizeof *src, n, NULL));
-        TRY(sgl_pardo(ctx, reduction, NULL, 0));            /* 2-4 */
-        TRY(sgl_gather_alloc(ctx, sizeof res, (void **)&lst, &p, NULL)); /* 5 */
+        SGL_TRY(sgl_scatter_split(ctx, src, sizeof *src, n, NULL));
+        SGL_TRY(sgl_pardo(ctx, reduction, NULL, 0));            /* 2-4 */
+        SGL_TRY(sgl_gather_alloc(ctx, sizeof res, (void **)&lst, &p, NULL)); /* 5 */
         res = product(lst, p);                              /* 6 */
         free(lst);
     } else {                                                /* 7 */
@@ -79,7 +72,7 @@ int main(int argc, char **argv)
                    sgl_machine_workers(sgl_runtime_machine(rt)));
     }
     if (rc)
-        fprintf(stderr, "reduction: %s\n", sgl_last_error());
+        fprintf(stderr, "reduction: %s\n", sgl_error_last());
     free(x);
     return sgl_finalize(rt) || rc ? 1 : 0;
 }

@@ -10,6 +10,7 @@
 #include "stencil_kernels.h"
 #include "trasgo.h"
 #include "trasgo_common.h"
+#include <sgl/exchange.h>
 
 struct rotate_arg {
     uint32_t plan, m, m2;
@@ -25,8 +26,8 @@ static int rotate_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         return sgl_pardo(ctx, rotate_task, arg, size);
     const struct rotate_arg *a = arg;
     sgl_dblock_t view, m2;
-    TRY(sgl_dplan_finish(ctx, a->plan, a->m, &view));
-    TRY(sgl_darray_local(ctx, a->m2, &m2));
+    SGL_TRY(sgl_dplan_finish(ctx, a->plan, a->m, &view));
+    SGL_TRY(sgl_darray_local(ctx, a->m2, &m2));
     for (long i = m2.lo[0]; i < m2.hi[0]; i++)
         *(double *)sgl_dblock_at(&m2, i, 0, 0) =
             f(*(double *)sgl_dblock_at(&view, i + a->rot, 0, 0));
@@ -47,9 +48,9 @@ static int rotate(sgl_ctx_t *m, const sgl_darray_t *arr[2],
     struct rotate_arg a = {sgl_dplan_id(plan), sgl_darray_id(arr[0]),
                            sgl_darray_id(arr[1]), 0, rot};
     double t0 = trasgo_now();
-    TRY(stage_task(m, &a, sizeof a));
-    TRY(sgl_exchange(m));
-    TRY(rotate_task(m, &a, sizeof a));
+    SGL_TRY(stage_task(m, &a, sizeof a));
+    SGL_TRY(sgl_exchange(m));
+    SGL_TRY(rotate_task(m, &a, sizeof a));
     r->seconds = trasgo_now() - t0;
     return trasgo_check(m, arr[1], &r->check);
 }
@@ -75,6 +76,6 @@ int rotate_run(sgl_ctx_t *m, size_t n, long rot, const size_t *cuts,
 
 int rotate_register(sgl_runtime_t *rt)
 {
-    TRY(sgl_task_register(rt, rotate_task, "trasgo.rotate"));
+    SGL_TRY(sgl_task_register(rt, rotate_task, "trasgo.rotate"));
     return sgl_task_register(rt, stage_task, "trasgo.rotate.stage");
 }

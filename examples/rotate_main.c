@@ -79,7 +79,7 @@ int main(int argc, char **argv)
     if (!rc)
         rc = sgl_run(rt, run, &j, sizeof j);
     if (rc)
-        fprintf(stderr, "rotate: %s\n", sgl_last_error());
+        fprintf(stderr, "rotate: %s\n", sgl_error_last());
     sgl_finalize(rt);
     return rc ? 1 : 0;
 }

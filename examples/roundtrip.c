@@ -54,6 +54,6 @@ int main(int argc, char **argv)
                    p);
     }
     if (rc)
-        fprintf(stderr, "roundtrip: %s\n", sgl_last_error());
+        fprintf(stderr, "roundtrip: %s\n", sgl_error_last());
     return sgl_finalize(rt) || rc ? 1 : 0;
 }

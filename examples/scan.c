@@ -26,13 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <sgl/sgl.h>
-
-#define TRY(call)                                                              \
-    do {                                                                       \
-        int rc_ = (call);                                                      \
-        if (rc_)                                                               \
-            return rc_;                                                        \
-    } while (0)
+#include <sgl/blocks.h>
 
 /* A node's mid, kept between the steps. */
 struct mid {
@@ -73,19 +67,19 @@ static int step1(sgl_ctx_t *ctx, const void *arg, size_t arg_size)
     int64_t *src, total;
     size_t n;
     struct mid *mid = NULL;
-    TRY(sgl_recv(ctx, sizeof *src, (void **)&src, &n));     /* IN src */
+    SGL_TRY(sgl_recv(ctx, sizeof *src, (void **)&src, &n));     /* IN src */
     if (sgl_ctx_is_master(ctx)) {                           /* 1 */
-        TRY(sgl_scatter_split(ctx, src, sizeof *src, n, NULL));
-        TRY(sgl_pardo(ctx, step1, NULL, 0));                /* 2-5 */
+        SGL_TRY(sgl_scatter_split(ctx, src, sizeof *src, n, NULL));
+        SGL_TRY(sgl_pardo(ctx, step1, NULL, 0));                /* 2-5 */
         size_t p = sgl_ctx_children(ctx);
-        TRY(keep_mid(ctx, p, &mid));
-        TRY(sgl_gather(ctx, mid->v, sizeof mid->v[0], p, NULL)); /* 6 */
+        SGL_TRY(keep_mid(ctx, p, &mid));
+        SGL_TRY(sgl_gather(ctx, mid->v, sizeof mid->v[0], p, NULL)); /* 6 */
         total = mid->v[p - 1];
         shift_right(mid->v, p);                             /* 7 */
         local_scan(mid->v, mid->v, p);                      /* 8 */
         total += mid->v[p - 1];
     } else {                                                /* 9 */
-        TRY(keep_mid(ctx, n, &mid));
+        SGL_TRY(keep_mid(ctx, n, &mid));
         local_scan(src, mid->v, n);                         /* 10 */
         total = n ? mid->v[n - 1] : 0;
     }
@@ -98,14 +92,14 @@ static int step2(sgl_ctx_t *ctx, const void *arg, size_t arg_size)
     int64_t *x;
     size_t one;
     struct mid *mid = sgl_ctx_state(ctx);
-    TRY(sgl_recv(ctx, sizeof *x, (void **)&x, &one));       /* IN x */
+    SGL_TRY(sgl_recv(ctx, sizeof *x, (void **)&x, &one));       /* IN x */
     for (size_t i = 0; i < mid->n; i++)                     /* 14 */
         mid->v[i] += *x;
     if (!sgl_ctx_is_master(ctx))                            /* 17-18 */
         return SGL_OK;
     for (unsigned i = 0; i < sgl_ctx_children(ctx); i++) {  /* 11-12 */
         int64_t *xi;
-        TRY(sgl_scatter_buffer(ctx, i, sizeof *xi, 1, (void **)&xi));
+        SGL_TRY(sgl_scatter_buffer(ctx, i, sizeof *xi, 1, (void **)&xi));
         *xi = mid->v[i];
     }
     return sgl_pardo(ctx, step2, NULL, 0);                  /* 13-16 */
@@ -120,8 +114,8 @@ static int collect(sgl_ctx_t *ctx, const void *arg, size_t arg_size)
         return sgl_put(ctx, mid->v, sizeof mid->v[0], mid->n);
     int64_t *res;
     size_t n;
-    TRY(sgl_pardo(ctx, collect, NULL, 0));
-    TRY(sgl_gather_alloc(ctx, sizeof *res, (void **)&res, &n, NULL));
+    SGL_TRY(sgl_pardo(ctx, collect, NULL, 0));
+    SGL_TRY(sgl_gather_alloc(ctx, sizeof *res, (void **)&res, &n, NULL));
     int rc = sgl_put(ctx, res, sizeof *res, n);
     free(res);
     return rc;
@@ -132,7 +126,7 @@ static int check(sgl_runtime_t *rt, const int64_t *src, size_t n)
 {
     const int64_t *res;
     size_t count;
-    TRY(sgl_run_result(rt, sizeof *res, (const void **)&res, &count));
+    SGL_TRY(sgl_run_result(rt, sizeof *res, (const void **)&res, &count));
     int64_t s = 0;
     for (size_t i = 0; i < n; i++) {
         s += src[i];
@@ -163,7 +157,7 @@ int main(int argc, char **argv)
         !(rc = sgl_run(rt, collect, NULL, 0)) && sgl_runtime_rank(rt) == 0)
         rc = check(rt, x, n);
     if (rc)
-        fprintf(stderr, "scan: %s\n", sgl_last_error());
+        fprintf(stderr, "scan: %s\n", sgl_error_last());
     free(x);
     return sgl_finalize(rt) || rc ? 1 : 0;
 }

@@ -6,6 +6,7 @@
 #include "stencil_kernels.h"
 #include "trasgo.h"
 #include "trasgo_common.h"
+#include <sgl/blocks.h>
 
 double trasgo_now(void)
 {
@@ -32,7 +33,7 @@ static int fill_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         return sgl_pardo(ctx, fill_task, arg, size);
     const struct array_arg *a = arg;
     sgl_dblock_t b;
-    TRY(sgl_darray_local(ctx, a->id, &b));
+    SGL_TRY(sgl_darray_local(ctx, a->id, &b));
     for (long i = b.lo[0]; i < b.hi[0]; i++)
         for (long j = b.lo[1]; j < b.hi[1]; j++)
             for (long k = b.lo[2]; k < b.hi[2]; k++)
@@ -58,12 +59,12 @@ static uint64_t block_check(sgl_ctx_t *ctx, const struct array_arg *a,
 int trasgo_xor_children(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
                           size_t size, uint64_t *ret)
 {
-    TRY(sgl_pardo(ctx, task, arg, size));
+    SGL_TRY(sgl_pardo(ctx, task, arg, size));
     *ret = 0;
     for (unsigned c = 0; c < sgl_ctx_children(ctx); c++) {
         const uint64_t *x;
         size_t n;
-        TRY(sgl_gather_block(ctx, c, sizeof *x, (const void **)&x, &n));
+        SGL_TRY(sgl_gather_block(ctx, c, sizeof *x, (const void **)&x, &n));
         if (n == 1)
             *ret ^= *x;
     }
@@ -78,7 +79,7 @@ static int check_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         rc = trasgo_xor_children(ctx, check_task, arg, size, &x);
     else
         x = block_check(ctx, arg, &rc);
-    TRY(rc);
+    SGL_TRY(rc);
     return sgl_put(ctx, &x, sizeof x, 1);
 }
 
@@ -110,7 +111,7 @@ int trasgo_check(sgl_ctx_t *master, const sgl_darray_t *array,
 
 int trasgo_common_register(sgl_runtime_t *rt)
 {
-    TRY(sgl_task_register(rt, fill_task, "trasgo.fill"));
+    SGL_TRY(sgl_task_register(rt, fill_task, "trasgo.fill"));
     return sgl_task_register(rt, check_task, "trasgo.check");
 }
 
@@ -127,11 +128,11 @@ int trasgo_setup(sgl_ctx_t *m, const sgl_darray_layout_t *l, size_t na,
 {
     arr[0] = arr[1] = NULL;
     *plan = NULL;
-    TRY(sgl_darray_create(m, l, &arr[0]));
-    TRY(sgl_darray_create(m, l, &arr[1]));
-    TRY(trasgo_fill(m, arr[0]));
+    SGL_TRY(sgl_darray_create(m, l, &arr[0]));
+    SGL_TRY(sgl_darray_create(m, l, &arr[1]));
+    SGL_TRY(trasgo_fill(m, arr[0]));
     double t0 = trasgo_now();
-    TRY(sgl_dplan_create(m, arr[0], na, acc, plan));
+    SGL_TRY(sgl_dplan_create(m, arr[0], na, acc, plan));
     r->plan_seconds = trasgo_now() - t0;
     return trasgo_plan_figures(*plan, r);
 }
@@ -145,8 +146,8 @@ void trasgo_teardown(sgl_ctx_t *m, sgl_darray_t *arr[2], sgl_dplan_t *plan)
 
 int trasgo_register(sgl_runtime_t *rt)
 {
-    TRY(trasgo_common_register(rt));
-    TRY(rotate_register(rt));
-    TRY(heat_register(rt));
+    SGL_TRY(trasgo_common_register(rt));
+    SGL_TRY(rotate_register(rt));
+    SGL_TRY(heat_register(rt));
     return cannon_register(rt);
 }

@@ -9,13 +9,6 @@
 
 #include "trasgo.h"
 
-#define TRY(call)                                                              \
-    do {                                                                       \
-        int rc_ = (call);                                                      \
-        if (rc_)                                                               \
-            return rc_;                                                        \
-    } while (0)
-
 double trasgo_now(void);
 
 /* What rotate and heat start from: two arrays of layout @l, the first

@@ -337,7 +337,7 @@ static int discover_on(MPI_Comm comm, const sgl_machine_opts_t *opts,
         if (mrc)
             return mrc;
         return sgl_error_set(worst, "discovery failed on another rank (%s)",
-                             sgl_strerror(worst));
+                             sgl_error_string(worst));
     }
 
     struct world w = {0};

@@ -6,7 +6,7 @@
 
 static _Thread_local char last_error[1024];
 
-const char *sgl_strerror(int code)
+const char *sgl_error_string(int code)
 {
     switch (code) {
 #define SGL__ERR_TEXT(name, value, text)                                       \
@@ -18,7 +18,7 @@ const char *sgl_strerror(int code)
     return "unknown error";
 }
 
-const char *sgl_err_name(int code)
+const char *sgl_error_name(int code)
 {
     switch (code) {
 #define SGL__ERR_NAME(name, value, text)                                       \
@@ -30,7 +30,7 @@ const char *sgl_err_name(int code)
     return "SGL_E?";
 }
 
-const char *sgl_last_error(void) { return last_error; }
+const char *sgl_error_last(void) { return last_error; }
 
 int sgl_error_set(int code, const char *fmt, ...)
 {

@@ -174,7 +174,7 @@ int sgl_machine_save(const sgl_machine_t *m, const char *path)
     if (fclose(out) != 0 && rc == SGL_OK)
         rc = sgl_error_set(SGL_EIO, "cannot write %s: %s", path,
                            strerror(errno));
-    if (rc == SGL_EIO && strstr(sgl_last_error(), path) == NULL)
+    if (rc == SGL_EIO && strstr(sgl_error_last(), path) == NULL)
         rc = sgl_error_set(SGL_EIO, "cannot write %s: %s", path,
                            strerror(errno));
     return rc;
@@ -677,7 +677,7 @@ static int kernel_point(struct reader *r, const char *name, double c)
         return sgl_machine_set_kernel_point(r->m, name, n, (unsigned)busy, c);
     /* Out of order: c is checked now, the point merged at the end. */
     if (sgl__check_value("kernel point", "c", c))
-        return rbad(r, SGL_EPARSE, "%s", sgl_last_error());
+        return rbad(r, SGL_EPARSE, "%s", sgl_error_last());
     if (r->nlate == r->cap_late) {
         size_t cap = r->cap_late ? 2 * r->cap_late : 64;
         struct late_point *a = realloc(r->late, cap * sizeof *a);
@@ -781,7 +781,7 @@ static int rec_provenance(struct reader *r)
         }
     }
     int rc = sgl_machine_set_provenance(r->m, key, v);
-    return rc == SGL_EINVAL ? rbad(r, SGL_EPARSE, "%s", sgl_last_error()) : rc;
+    return rc == SGL_EINVAL ? rbad(r, SGL_EPARSE, "%s", sgl_error_last()) : rc;
 }
 
 static int rec_shape(struct reader *r)
@@ -800,7 +800,7 @@ static int rec_shape(struct reader *r)
     int rc = r->version == 1 ? sgl__machine_from_shape_v1(shape, &o, &r->m)
                              : sgl_machine_from_shape(shape, &o, &r->m);
     if (rc == SGL_EPARSE || rc == SGL_EINVAL)
-        return rbad(r, SGL_EPARSE, "%s", sgl_last_error());
+        return rbad(r, SGL_EPARSE, "%s", sgl_error_last());
     if (rc)
         return rc;
     r->level_seen = calloc(r->m->depth + 1, 1);

@@ -66,7 +66,7 @@ struct sgl_machine {
     struct sgl__name_index kernel_index, prov_index;
 };
 
-/* Parameters of one level (DESIGN.md section 4); all unset at first. */
+/* Parameters of one level (docs/design.md, "Cost model"); all unset at first. */
 struct sgl__level_params {
     int set;
     sgl_link_params_t p;

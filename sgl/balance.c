@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "runtime_impl.h"
+#include <sgl/balance.h>
 
 __extension__ typedef unsigned __int128 u128;
 
@@ -128,20 +129,20 @@ int sgl_ctx_worker_weights(const sgl_ctx_t *ctx, const char *kernel,
     return SGL_OK;
 }
 
-int sgl_ctx_weights(const sgl_ctx_t *ctx, const char *kernel,
+int sgl_ctx_child_weights(const sgl_ctx_t *ctx, const char *kernel,
                     double *ret_weights)
 {
     if (!ctx || !ret_weights)
-        return sgl_error_set(SGL_EINVAL, "sgl_ctx_weights: NULL argument");
+        return sgl_error_set(SGL_EINVAL, "sgl_ctx_child_weights: NULL argument");
     const struct sgl_node *n = ctx->node;
     if (n->arity == 0)
         return sgl_error_set(SGL_ESTATE,
-                             "sgl_ctx_weights: called on a worker (level %u, "
+                             "sgl_ctx_child_weights: called on a worker (level %u, "
                              "index %u); only a master has children",
                              n->level, n->index);
     double *w = malloc(n->workers * sizeof *w);
     if (!w)
-        return sgl_error_set(SGL_ENOMEM, "sgl_ctx_weights: out of memory");
+        return sgl_error_set(SGL_ENOMEM, "sgl_ctx_child_weights: out of memory");
     int rc = sgl_ctx_worker_weights(ctx, kernel, n->first_worker, n->workers,
                                     w);
     for (unsigned i = 0, at = 0; !rc && i < n->arity; i++) {

@@ -40,7 +40,7 @@ void sgl__run_child(struct sgl_ctx *child, sgl_task_fn task, const void *arg,
     /* errmsg is read only where status < 0, and is always written then:
      * left alone otherwise, its line stays out of the superstep's path. */
     if (child->status < 0)
-        snprintf(child->errmsg, sizeof child->errmsg, "%s", sgl_last_error());
+        snprintf(child->errmsg, sizeof child->errmsg, "%s", sgl_error_last());
 }
 
 void sgl__run_local(struct sgl_ctx *m, unsigned i, sgl_task_fn task,
@@ -51,7 +51,7 @@ void sgl__run_local(struct sgl_ctx *m, unsigned i, sgl_task_fn task,
     if (rc) {
         /* The child never ran: it reports the delivery's failure. */
         c->status = rc;
-        snprintf(c->errmsg, sizeof c->errmsg, "%s", sgl_last_error());
+        snprintf(c->errmsg, sizeof c->errmsg, "%s", sgl_error_last());
         c->up_bytes = 0;
         c->task_start = sgl__now(c->rt);
         c->task_time = c->work = 0;
@@ -82,5 +82,5 @@ int sgl__child_failed(const struct sgl_ctx *master, unsigned i, int rank,
                                  "%s",
                          i, master->node->type, master->node->index,
                          master->node->level, rank,
-                         msg && *msg ? msg : sgl_strerror(status));
+                         msg && *msg ? msg : sgl_error_string(status));
 }

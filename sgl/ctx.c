@@ -2,6 +2,8 @@
 #include <stdlib.h>
 
 #include "runtime_impl.h"
+#include <sgl/balance.h>
+#include <sgl/blocks.h>
 
 __extension__ typedef unsigned __int128 u128;
 

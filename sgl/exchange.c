@@ -9,6 +9,8 @@
 
 #include "exchange.h"
 #include "level.h"
+#include <sgl/exchange.h>
+#include <sgl/trace.h>
 
 static int check_worker_task(const struct sgl_ctx *ctx, const char *fn)
 {

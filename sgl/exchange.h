@@ -6,12 +6,13 @@
  * Each worker w stages xo_n blocks for the workers xo_first.. (bytes at
  * xo_off); after the exchange, each worker d holds in xin the blocks of
  * every worker of M in source order (bytes at xin_off). */
-#ifndef SGL_EXCHANGE_H
-#define SGL_EXCHANGE_H
+#ifndef SGL__EXCHANGE_INTERNAL_H
+#define SGL__EXCHANGE_INTERNAL_H
 
 #include <stdint.h>
 
 #include "runtime_impl.h"
+#include <sgl/exchange.h>
 
 /* The argument of the runtime's exchange tasks: which master's exchange
  * runs, named by its level and its workers. */

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include <sgl/machine.h>
+#include <sgl/exchange.h>
 
 #include "exchange.h"
 #include "level.h"

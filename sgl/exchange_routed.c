@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "exchange.h"
+#include <sgl/blocks.h>
+#include <sgl/exchange.h>
 
 /* What a worker hands up: its blocks for workers first..first+n-1. */
 struct out_rec {

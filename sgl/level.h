@@ -7,6 +7,7 @@
 #define SGL_LEVEL_H
 
 #include "runtime_impl.h"
+#include <sgl/blocks.h>
 
 struct sgl__level {
     const char *name;

@@ -23,6 +23,7 @@
 #include "child.h"
 #include "level.h"
 #include "mpi_parts.h"
+#include <sgl/blocks.h>
 
 #define MAGIC_DOWN 0x53474c44u /* "SGLD" */
 #define MAGIC_UP 0x53474c55u   /* "SGLU" */
@@ -533,7 +534,7 @@ static int send_reply(struct sgl_runtime *rt, struct sgl_ctx *e,
 static void fail_task(struct sgl_ctx *e, int rc)
 {
     e->status = rc;
-    snprintf(e->errmsg, sizeof e->errmsg, "%s", sgl_last_error());
+    snprintf(e->errmsg, sizeof e->errmsg, "%s", sgl_error_last());
     e->up_bytes = 0;
     e->task_time = e->work = 0;
 }

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 
 #include <sgl/sgl.h>
+#include <sgl/blocks.h>
 
 #define BIG_BYTES ((size_t)4 << 20)
 #define BIG_ALIGN ((size_t)2 << 20)

@@ -4,7 +4,7 @@
  * the highest level measured and shared out in their proportions below
  * it; each worker is then priced over the range its speed spanned in the
  * newest fits, and the runtime's tree takes the c. The rule was tried in
- * bench/bench_balance.c first, against a rank under a CPU quota (README,
+ * bench/bench_balance.c first, against a rank under a CPU quota (docs/model.md,
  * "Balance by measured speed"). */
 #include <limits.h>
 #include <math.h>
@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "runtime_impl.h"
+#include <sgl/balance.h>
+#include <sgl/trace.h>
 
 /* The name every message of the refit starts with. */
 static const char fn[] = "sgl_runtime_refit_kernel";
@@ -282,7 +284,7 @@ static int same_arguments(struct sgl_runtime *rt, const char *kernel,
     if (all[1] < 0)
         return rc ? rc
                   : sgl_error_set(all[1], "%s failed on another rank: %s", fn,
-                                  sgl_strerror(all[1]));
+                                  sgl_error_string(all[1]));
     if (all[0] < 0)
         return sgl_error_set(SGL_EINVAL,
                              "%s: the processes gave different kernels or "

@@ -10,6 +10,7 @@
 
 #include <sgl/machine_mpi.h>
 #include <sgl/sgl_mpi.h>
+#include <sgl/balance.h>
 
 #include "child.h"
 #include "exchange.h"
@@ -231,7 +232,7 @@ int sgl__agree(MPI_Comm comm, int rc, const char *fn)
         return sgl_error_set(SGL_EMPI, "%s: MPI_Allreduce failed", fn);
     if (worst < 0 && rc == 0)
         return sgl_error_set(worst, "%s failed on another rank: %s", fn,
-                             sgl_strerror(worst));
+                             sgl_error_string(worst));
     return worst;
 }
 
@@ -628,7 +629,7 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
         check_host(rt);
     if (rc != SGL_OK) {
         char msg[SGL_ERRMSG_MAX];
-        snprintf(msg, sizeof msg, "%s", sgl_last_error());
+        snprintf(msg, sizeof msg, "%s", sgl_error_last());
         sgl_finalize(rt);
         return sgl_error_set(rc, "%s", msg);
     }
@@ -655,7 +656,7 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
         rc = sgl__watchdog_start(rt);
     if ((rc = sgl__agree(rt->comm, rc, "sgl_init")) != SGL_OK) {
         char msg[SGL_ERRMSG_MAX];
-        snprintf(msg, sizeof msg, "%s", sgl_last_error());
+        snprintf(msg, sizeof msg, "%s", sgl_error_last());
         sgl_finalize(rt);
         return sgl_error_set(rc, "%s", msg);
     }
@@ -695,7 +696,7 @@ int sgl_init(int *argc, char ***argv, const sgl_opts_t *opts,
     int rc = sgl_init_comm(MPI_COMM_WORLD, opts, ret_rt);
     if (rc != SGL_OK && own) {
         char msg[SGL_ERRMSG_MAX];
-        snprintf(msg, sizeof msg, "%s", sgl_last_error());
+        snprintf(msg, sizeof msg, "%s", sgl_error_last());
         MPI_Finalize();
         return sgl_error_set(rc, "%s", msg);
     }
@@ -853,7 +854,7 @@ int sgl_run(sgl_runtime_t *rt, sgl_task_fn task, const void *arg,
         rt->run_arg_size = 0;
     }
     char msg[SGL_ERRMSG_MAX];
-    snprintf(msg, sizeof msg, "%s", sgl_last_error());
+    snprintf(msg, sizeof msg, "%s", sgl_error_last());
     /* Blocks staged for an exchange that never ran (the program failed
      * or forgot it) point into the workers' memory: they must not reach
      * the next program's exchange. */
@@ -868,7 +869,7 @@ int sgl_run(sgl_runtime_t *rt, sgl_task_fn task, const void *arg,
         int all = sgl__agree(rt->comm, rc ? rc : status < 0 ? status : SGL_OK,
                              "sgl_run");
         if (all == SGL_OK && (rc = sgl__refit_run(rt, started)) != SGL_OK) {
-            snprintf(msg, sizeof msg, "%s", sgl_last_error());
+            snprintf(msg, sizeof msg, "%s", sgl_error_last());
             return sgl_error_set(rc, "sgl_run: the run succeeded, the refit "
                                      "after it failed: %s",
                                  msg);

@@ -12,6 +12,10 @@
 
 #include "machine_impl.h"
 #include <sgl/sgl.h>
+#include <sgl/balance.h>
+#include <sgl/blocks.h>
+#include <sgl/exchange.h>
+#include <sgl/trace.h>
 
 /* MPI messages up to this size are packed into one contiguous buffer and
  * received into pre-posted buffers of this size: a copy of a few KiB costs

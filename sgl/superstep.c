@@ -7,6 +7,7 @@
 
 #include "level.h"
 #include "watchdog.h"
+#include <sgl/blocks.h>
 
 static const char *role(const struct sgl_ctx *c)
 {

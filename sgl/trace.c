@@ -10,6 +10,8 @@
 #include <time.h>
 
 #include <sgl/version.h>
+#include <sgl/exchange.h>
+#include <sgl/trace.h>
 
 #include "json.h"
 #include "runtime_impl.h"

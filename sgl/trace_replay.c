@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "runtime_impl.h"
+#include <sgl/exchange.h>
+#include <sgl/trace.h>
 
 struct rstep {
     unsigned level, p;

@@ -31,6 +31,8 @@
 
 #include "probe_workers.h"
 #include "timing.h"
+#include <sgl/balance.h>
+#include <sgl/trace.h>
 
 const char *const probe_worker_kernels[PW_KERNELS] = {"sum", "sort"};
 

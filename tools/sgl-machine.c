@@ -64,7 +64,7 @@ static int show(const sgl_machine_t *m, int json, int max_lines)
     int rc = json ? sgl_machine_write_json(m, stdout)
                   : sgl_machine_print(m, stdout, (unsigned)max_lines);
     if (rc) {
-        fprintf(stderr, "sgl-machine: %s\n", sgl_last_error());
+        fprintf(stderr, "sgl-machine: %s\n", sgl_error_last());
         return 1;
     }
     return 0;
@@ -174,7 +174,7 @@ int main(int argc, char **argv)
         int rc = shape ? sgl_machine_from_shape(shape, &opts, &m)
                        : sgl_machine_from_xml(xml, &opts, &m);
         if (rc) {
-            fprintf(stderr, "sgl-machine: %s\n", sgl_last_error());
+            fprintf(stderr, "sgl-machine: %s\n", sgl_error_last());
             return 1;
         }
         int status = show(m, json, max_lines);
@@ -195,9 +195,9 @@ int main(int argc, char **argv)
     if (rc) {
         if (size > 1)
             fprintf(stderr, "sgl-machine: rank %d: %s\n", rank,
-                    sgl_last_error());
+                    sgl_error_last());
         else
-            fprintf(stderr, "sgl-machine: %s\n", sgl_last_error());
+            fprintf(stderr, "sgl-machine: %s\n", sgl_error_last());
         status = 1;
     } else if (rank == 0) {
         status = show(m, json, max_lines);

@@ -281,7 +281,7 @@ static int take_option(int c, const char *v, struct args *a)
     switch (c) {
     case OPT_ALGO:
         if (sgl_predict_algo_from_name(v, &a->algo))
-            return usage_error("--algo: %s", sgl_last_error());
+            return usage_error("--algo: %s", sgl_error_last());
         a->have_algo = 1;
         return 0;
     case OPT_N:
@@ -339,12 +339,12 @@ int main(int argc, char **argv)
         return usage_error("%s", "--algo, --n and --machine are required");
     sgl_machine_t *m;
     if (sgl_machine_load(a.path, &m)) {
-        fprintf(stderr, "sgl-predict: %s\n", sgl_last_error());
+        fprintf(stderr, "sgl-predict: %s\n", sgl_error_last());
         return 1;
     }
     sgl_prediction_t r;
     if (sgl_predict_algorithm(m, a.algo, a.n, &a.o, &r)) {
-        fprintf(stderr, "sgl-predict: %s: %s\n", a.path, sgl_last_error());
+        fprintf(stderr, "sgl-predict: %s: %s\n", a.path, sgl_error_last());
         sgl_machine_free(m);
         return 1;
     }

@@ -9,7 +9,7 @@
  *                 g: every child memcpy's its share into its own buffer
  *   runtime       a superstep that scatters k bytes (t = 2 l + k g_down)
  *                 and one that gathers k bytes (t = 2 l + k g_up)
- *   exchange      l_h, g_h (DESIGN.md section 8), t = l_h + g_h h with h
+ *   exchange      l_h, g_h (docs/design.md, "Exchange supersteps"), t = l_h + g_h h with h
  *                 the bytes each child sends and receives: at an MPI
  *                 level an MPI_Alltoall of b bytes per pair among one
  *                 rank per child of the level's first master
@@ -58,6 +58,9 @@
 #include <sgl/algorithms.h>
 #include <sgl/sgl.h>
 #include <sgl/sgl_mpi.h>
+#include <sgl/balance.h>
+#include <sgl/blocks.h>
+#include <sgl/trace.h>
 
 #include "bench_csv.h"
 #include "flush_task.h"
@@ -879,7 +882,7 @@ static int kernel_steps(int quick)
  * All workers at once: the probed tree itself when it is flat (every
  * rank takes part: two MPI ranks on one host are measured as ranks, not
  * as threads), else a private "core:Q" runtime of rank 0. copy: threads of
- * rank 0. @return SGL_OK or an error (with sgl_last_error()), the same on
+ * rank 0. @return SGL_OK or an error (with sgl_error_last()), the same on
  * every rank. */
 static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k,
                            struct progress *prog)
@@ -1129,7 +1132,7 @@ static sgl_machine_t *drift_base(const char *path, const sgl_machine_t *m,
     char e[1024];
     sgl_machine_t *base = NULL, *here = NULL;
     if (sgl_machine_load(path, &base)) {
-        fprintf(stderr, "sgl-probe: --drift: %s\n", sgl_last_error());
+        fprintf(stderr, "sgl-probe: --drift: %s\n", sgl_error_last());
         return NULL;
     }
     const char *method = sgl_machine_provenance(base, "method");
@@ -1291,7 +1294,7 @@ static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
          sgl_machine_set_level_memory(out, L, SGL_MEMORY_SHARED)) ||
         sgl_machine_set_level_params(out, L, &big) ||
         sgl_machine_set_level_small_params(out, L, &small, SMALL_BYTES)) {
-        fprintf(stderr, "sgl-probe: level %u: %s\n", L, sgl_last_error());
+        fprintf(stderr, "sgl-probe: level %u: %s\n", L, sgl_error_last());
         return 1;
     }
     const struct xcurve *xc = r->link == SGL_LINK_THREADS ? &r->xchg : xmpi;
@@ -1307,7 +1310,7 @@ static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
         (hi && write_level_end(hi, L, 1, r, one_host, &ds, &us, &dl, &ul,
                                &fx))) {
         fprintf(stderr, "sgl-probe: level %u intervals: %s\n", L,
-                sgl_last_error());
+                sgl_error_last());
         return 1;
     }
     if (fx.points < 2) {
@@ -1331,7 +1334,7 @@ static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
         probe_clamp(clamps, stderr, L, "exchange g", fx.b,
                     PROBE_SECONDS_PER_BYTE)};
     if (sgl_machine_set_level_exchange(out, L, &xp)) {
-        fprintf(stderr, "sgl-probe: level %u: %s\n", L, sgl_last_error());
+        fprintf(stderr, "sgl-probe: level %u: %s\n", L, sgl_error_last());
         return 1;
     }
     return 0;
@@ -1570,7 +1573,7 @@ int main(int argc, char **argv)
         sgl_task_register(rt, nothing, "nothing") ||
         sgl_task_register(rt, put_bytes, "put_bytes") ||
         register_kernel_tasks(rt) || probe_workers_register(rt)) {
-        fprintf(stderr, "sgl-probe: %s\n", sgl_last_error());
+        fprintf(stderr, "sgl-probe: %s\n", sgl_error_last());
         return 1;
     }
     int rank = sgl_runtime_rank(rt), size;
@@ -1659,7 +1662,7 @@ int main(int argc, char **argv)
         rc = sgl_run(rt, probe_main, &ma, sizeof ma);
     }
     if (rc) {
-        fprintf(stderr, "sgl-probe: %s\n", sgl_last_error());
+        fprintf(stderr, "sgl-probe: %s\n", sgl_error_last());
         sgl_finalize(rt);
         return 1;
     }
@@ -1667,7 +1670,7 @@ int main(int argc, char **argv)
     int kernels_ok = 1;
     if (measure_kernels(rt, pl.quick, &k, &prog)) {
         if (rank == 0)
-            fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_last_error());
+            fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_error_last());
         kernels_ok = 0;
     }
     struct worker_c wc = {0};
@@ -1680,7 +1683,7 @@ int main(int argc, char **argv)
         if (probe_workers(rt, pl.quick, hint, &wc)) {
             if (rank == 0)
                 fprintf(stderr, "sgl-probe: per worker: %s\n",
-                        sgl_last_error());
+                        sgl_error_last());
             kernels_ok = 0;
         }
     }
@@ -1699,20 +1702,20 @@ int main(int argc, char **argv)
                               : sgl_machine_from_shape(shape, &mo,
                                                        &ends[i])) {
                 fprintf(stderr, "sgl-probe: --intervals: %s\n",
-                        sgl_last_error());
+                        sgl_error_last());
                 status = 1;
             }
         if (pl.drift_base) {
             /* BASE with the re-measured values in their place; what is
              * not re-measured (per-worker c) stays BASE's. */
             if (sgl_machine_load(pl.drift_base, &out)) {
-                fprintf(stderr, "sgl-probe: --drift: %s\n", sgl_last_error());
+                fprintf(stderr, "sgl-probe: --drift: %s\n", sgl_error_last());
                 status = 1;
             }
         } else if (!shape || sgl_machine_from_shape(shape, &mo, &out)) {
             fprintf(stderr, "sgl-probe: cannot describe the tree as a shape: "
                             "%s\n",
-                    sgl_last_error());
+                    sgl_error_last());
             status = 1;
         }
         printf("sgl-probe: %s, %zu workers, %zu processes\n",
@@ -1753,7 +1756,7 @@ int main(int argc, char **argv)
                                 probe_workers_store(out, &wc)) ||
                                (ends[0] && store_kernels(ends[0], &k, -1)) ||
                                (ends[1] && store_kernels(ends[1], &k, 1)))) {
-                fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_last_error());
+                fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_error_last());
                 status = 1;
             }
             char host[256] = "unknown", date[64];
@@ -1810,7 +1813,7 @@ int main(int argc, char **argv)
             if (clamps.count)
                 sgl_machine_set_provenance(out, "note", clamps.note);
             if (sgl_machine_save(out, pl.out)) {
-                fprintf(stderr, "sgl-probe: %s\n", sgl_last_error());
+                fprintf(stderr, "sgl-probe: %s\n", sgl_error_last());
                 status = 1;
             } else {
                 printf("wrote %s in %.1f s\n", pl.out, bench_now() - t_start);
@@ -1836,7 +1839,7 @@ int main(int argc, char **argv)
                         "l, g and exchange a pairs bootstrap of the fits "
                         "(negative ends at 0)");
                 if (sgl_machine_save(ends[i], path)) {
-                    fprintf(stderr, "sgl-probe: %s\n", sgl_last_error());
+                    fprintf(stderr, "sgl-probe: %s\n", sgl_error_last());
                     status = 1;
                 } else {
                     printf("wrote %s\n", path);

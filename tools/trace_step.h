@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include <sgl/sgl.h>
+#include <sgl/trace.h>
 
 /* The slowest child's task time, per element of its block (@p counts
  * elements, each @p per units), in the level-0 superstep number @p which

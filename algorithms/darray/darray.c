@@ -8,6 +8,8 @@
 
 #include "algo_internal.h"
 #include "darray_impl.h"
+#include <sgl/balance.h>
+#include <sgl/blocks.h>
 
 /* ---- a worker's blocks ---- */
 
@@ -203,7 +205,7 @@ static int part_of(sgl_ctx_t *master, const sgl_darray_layout_t *layout,
 int sgl_darray_create(sgl_ctx_t *master, const sgl_darray_layout_t *layout,
                       sgl_darray_t **ret_array)
 {
-    TRY(check_master(master, "sgl_darray_create"));
+    SGL_TRY(check_master(master, "sgl_darray_create"));
     if (!ret_array)
         return sgl_error_set(SGL_EINVAL, "sgl_darray_create: NULL argument");
     sgl_darray_t *a = calloc(1, sizeof *a);
@@ -273,7 +275,7 @@ static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     const struct id_arg *a = arg;
     if (sgl_ctx_is_master(ctx)) {
-        TRY(sgl_pardo(ctx, gather_task, arg, size));
+        SGL_TRY(sgl_pardo(ctx, gather_task, arg, size));
         return sgl__algo_pass_up(ctx, a->elem_size);
     }
     struct darr *b = sgl__darr_find(ctx, a->id);
@@ -282,7 +284,7 @@ static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size)
                                          "%u",
                              sgl_ctx_first_worker(ctx), a->id);
     unsigned char *out;
-    TRY(sgl_put_buffer(ctx, b->part.elem_size, box_elems(b), (void **)&out));
+    SGL_TRY(sgl_put_buffer(ctx, b->part.elem_size, box_elems(b), (void **)&out));
     pack_box(b, out);
     return SGL_OK;
 }
@@ -321,7 +323,7 @@ static size_t array_elems(const struct dpart *p)
 int sgl_darray_gather(sgl_ctx_t *master, const sgl_darray_t *array,
                       void *dst, size_t capacity)
 {
-    TRY(check_master(master, "sgl_darray_gather"));
+    SGL_TRY(check_master(master, "sgl_darray_gather"));
     if (!array || !dst)
         return sgl_error_set(SGL_EINVAL, "sgl_darray_gather: NULL argument");
     size_t n = array_elems(&array->part), es = array->part.elem_size;
@@ -339,10 +341,10 @@ int sgl_darray_gather(sgl_ctx_t *master, const sgl_darray_t *array,
         pack_box(b, dst);
         return SGL_OK;
     }
-    TRY(sgl_pardo(master, gather_task, &a, sizeof a));
+    SGL_TRY(sgl_pardo(master, gather_task, &a, sizeof a));
     unsigned char *packed;
     size_t got;
-    TRY(sgl_gather_alloc(master, es, (void **)&packed, &got, NULL));
+    SGL_TRY(sgl_gather_alloc(master, es, (void **)&packed, &got, NULL));
     if (got == n)
         unpack_boxes(&array->part, packed, dst);
     free(packed);

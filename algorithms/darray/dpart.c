@@ -183,10 +183,10 @@ int sgl__dpart_from_layout(const sgl_darray_layout_t *l, size_t workers,
     memset(p, 0, sizeof *p);
     if (!l)
         return sgl_error_set(SGL_EINVAL, FN ": layout is NULL");
-    TRY(check_layout(l));
-    TRY(check_grid(l, workers, p->grid));
+    SGL_TRY(check_layout(l));
+    SGL_TRY(check_grid(l, workers, p->grid));
     if (l->weights)
-        TRY(check_weights(l, workers));
+        SGL_TRY(check_weights(l, workers));
     p->dims = l->dims;
     p->elem_size = l->elem_size;
     p->workers = workers;
@@ -194,7 +194,7 @@ int sgl__dpart_from_layout(const sgl_darray_layout_t *l, size_t workers,
         p->size[d] = d < l->dims ? l->size[d] : 1;
         p->halo[d] = d < l->dims ? l->halo[d] : 0;
         if (d < l->dims && l->cuts[d])
-            TRY(check_cuts(l, d, p->grid[d]));
+            SGL_TRY(check_cuts(l, d, p->grid[d]));
     }
     for (unsigned d = 0; d < DP_DIMS; d++) {
         p->cut[d] = malloc((p->grid[d] + 1) * sizeof *p->cut[d]);

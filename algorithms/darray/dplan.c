@@ -23,6 +23,8 @@
 #include "algo_internal.h"
 #include "darray_impl.h"
 #include "dplan_math.h"
+#include <sgl/blocks.h>
+#include <sgl/exchange.h>
 
 /* A range of an owner's block, as one worker requests it. */
 struct dreq {
@@ -160,7 +162,7 @@ int sgl_dplan_stage(sgl_ctx_t *worker, uint32_t plan_id, uint32_t array_id)
 {
     struct wplan *p;
     struct darr *b;
-    TRY(find_pair(worker, plan_id, array_id, "sgl_dplan_stage", &p, &b));
+    SGL_TRY(find_pair(worker, plan_id, array_id, "sgl_dplan_stage", &p, &b));
     size_t es = b->part.elem_size;
     unsigned char *out = p->sendbuf;
     for (size_t i = 0; i < p->nsend; i++) {
@@ -203,7 +205,7 @@ static int unpack(struct wplan *p, struct darr *b, const unsigned char *in,
         for (; k < p->need.npieces && p->need.piece[k].src == src; k++)
             expect += sgl__dpiece_count(&p->need.piece[k], DP_DIMS);
         if (src != p->w)
-            TRY(check_source(p, counts, nsrc, src, expect));
+            SGL_TRY(check_source(p, counts, nsrc, src, expect));
         for (; i < k; i++) {
             const struct dpiece *q = &p->need.piece[i];
             size_t ext[DP_DIMS], packed[DP_DIMS];
@@ -244,14 +246,14 @@ int sgl_dplan_finish(sgl_ctx_t *worker, uint32_t plan_id, uint32_t array_id,
 {
     struct wplan *p;
     struct darr *b;
-    TRY(find_pair(worker, plan_id, array_id, "sgl_dplan_finish", &p, &b));
+    SGL_TRY(find_pair(worker, plan_id, array_id, "sgl_dplan_finish", &p, &b));
     void *in;
     size_t count, nsrc = 0;
     const size_t *counts = NULL;
-    TRY(sgl_exchange_recv(worker, b->part.elem_size, &in, &count, &counts,
+    SGL_TRY(sgl_exchange_recv(worker, b->part.elem_size, &in, &count, &counts,
                           &nsrc, NULL));
-    TRY(unpack(p, b, in, counts, nsrc));
-    TRY(sgl_exchange_release(worker));
+    SGL_TRY(unpack(p, b, in, counts, nsrc));
+    SGL_TRY(sgl_exchange_release(worker));
     if (ret_view)
         describe_view(p, b, ret_view);
     return SGL_OK;
@@ -381,11 +383,11 @@ static int need_worker(sgl_ctx_t *ctx, const struct need_arg *a,
 static int need_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     if (sgl_ctx_is_master(ctx)) {
-        TRY(sgl_pardo(ctx, need_task, arg, size));
+        SGL_TRY(sgl_pardo(ctx, need_task, arg, size));
         return sgl__algo_pass_up(ctx, sizeof(struct need_rec));
     }
     struct need_rec rec;
-    TRY(need_worker(ctx, arg, &rec));
+    SGL_TRY(need_worker(ctx, arg, &rec));
     return sgl_put(ctx, &rec, sizeof rec, 1);
 }
 
@@ -422,7 +424,7 @@ static int accept_requests(sgl_ctx_t *ctx, struct wplan *p)
     struct dreq *req;
     size_t nreq, nsrc = 0, es = p->part.elem_size;
     const size_t *counts = NULL;
-    TRY(sgl_exchange_recv(ctx, sizeof *req, (void **)&req, &nreq, &counts,
+    SGL_TRY(sgl_exchange_recv(ctx, sizeof *req, (void **)&req, &nreq, &counts,
                           &nsrc, NULL));
     size_t lo = SIZE_MAX, hi = 0, npairs = 0, total = 0;
     for (size_t s = 0; s < nsrc; s++)
@@ -473,7 +475,7 @@ static int accept_requests(sgl_ctx_t *ctx, struct wplan *p)
 static int accept_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     if (sgl_ctx_is_master(ctx)) {
-        TRY(sgl_pardo(ctx, accept_task, arg, size));
+        SGL_TRY(sgl_pardo(ctx, accept_task, arg, size));
         return sgl__algo_pass_up(ctx, sizeof(uint64_t));
     }
     struct wplan *p = wplan_find(ctx, ((const struct plan_arg *)arg)->plan);
@@ -591,13 +593,13 @@ static int plan_build(sgl_ctx_t *master, sgl_dplan_t *plan,
         struct need_rec rec;
         rc = need_worker(master, a, &rec);
         free(a);
-        TRY(rc);
+        SGL_TRY(rc);
         sum_needs(plan, &rec, 1);
         return sum_sends(master, plan, NULL, 0);
     }
     rc = sgl_pardo(master, need_task, a, size);
     free(a);
-    TRY(rc);
+    SGL_TRY(rc);
     size_t nw = plan->part.workers;
     struct plan_arg pa = {plan->id, array->id};
     struct need_rec *recs = malloc(nw * sizeof *recs);
@@ -607,12 +609,12 @@ static int plan_build(sgl_ctx_t *master, sgl_dplan_t *plan,
     if (!rc)
         sum_needs(plan, recs, nw);
     free(recs);
-    TRY(rc);
-    TRY(sgl_exchange(master));
-    TRY(sgl_pardo(master, accept_task, &pa, sizeof pa));
+    SGL_TRY(rc);
+    SGL_TRY(sgl_exchange(master));
+    SGL_TRY(sgl_pardo(master, accept_task, &pa, sizeof pa));
     uint64_t *words;
     size_t nwords;
-    TRY(sgl_gather_alloc(master, sizeof *words, (void **)&words, &nwords,
+    SGL_TRY(sgl_gather_alloc(master, sizeof *words, (void **)&words, &nwords,
                          NULL));
     rc = sum_sends(master, plan, words, nwords);
     free(words);
@@ -634,7 +636,7 @@ int sgl_dplan_create(sgl_ctx_t *master, const sgl_darray_t *array,
                              "%s: call it on the master that created array "
                              "%u",
                              fn, array->id);
-    TRY(sgl__dplan_check(&array->part, naccess, access, fn));
+    SGL_TRY(sgl__dplan_check(&array->part, naccess, access, fn));
     sgl_dplan_t *plan = calloc(1, sizeof *plan);
     if (!plan)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
@@ -680,8 +682,8 @@ int sgl_dplan_run(sgl_ctx_t *master, const sgl_dplan_t *plan,
                              "another layout than array %u's",
                              plan->id, array->id);
     struct plan_arg a = {plan->id, array->id};
-    TRY(sgl__darray_on_workers(master, stage_task, &a, sizeof a));
-    TRY(sgl_exchange(master));
+    SGL_TRY(sgl__darray_on_workers(master, stage_task, &a, sizeof a));
+    SGL_TRY(sgl_exchange(master));
     return sgl__darray_on_workers(master, finish_task, &a, sizeof a);
 }
 

@@ -79,7 +79,7 @@ int sgl__dplan_check(const struct dpart *p, size_t na, const sgl_daccess_t *a,
     struct box all;
     whole_array(p, &all);
     for (size_t k = 0; k < na; k++) {
-        TRY(check_unused(p, k, &a[k], fn));
+        SGL_TRY(check_unused(p, k, &a[k], fn));
         for (unsigned d = 0; d < p->dims; d++) {
             long lo, hi;
             if (image_range(&a[k], p->dims, d, &all, &lo, &hi) ||

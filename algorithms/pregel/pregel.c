@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "pregel_impl.h"
+#include <sgl/blocks.h>
+#include <sgl/exchange.h>
 
 /* ---- programs ---- */
 
@@ -101,7 +103,7 @@ static double agg_combine(sgl_agg_t k, double a, double b)
  * addition rounds y to the nearest integer (ties to even, as 2^52 is
  * even) and the subtraction is exact; a larger |y| (or an infinite one:
  * x is large) is an integer already, so x a multiple. NaN stays NaN. */
-double sgl_round_grid(double x, int exp)
+double sgl_combine_round_grid(double x, int exp)
 {
     if (exp < -1000 || exp > 1000)
         return NAN;
@@ -317,7 +319,7 @@ static int compute_blocks(struct wgraph *g, const sgl_pregel_program_t *p,
                           sgl_vertex_t *v, uint64_t *ret_active)
 {
     size_t nv = (size_t)(g->v1 - g->v0), ms = p->msg_size;
-    TRY(sgl__fan_values(g, p));
+    SGL_TRY(sgl__fan_values(g, p));
     uint64_t active = 0;
     size_t sent = 0;
     for (size_t i0 = 0; i0 < nv; i0 += BLOCK_VERTICES) {
@@ -343,7 +345,7 @@ static int compute_blocks(struct wgraph *g, const sgl_pregel_program_t *p,
     /* As sgl_vertex_send_all() counts them: senders with out-edges. */
     g->nbcast = sent;
     if (sent && !g->fan.off)
-        TRY(sgl__fan_build(g));
+        SGL_TRY(sgl__fan_build(g));
     *ret_active = active;
     return SGL_OK;
 }
@@ -363,8 +365,8 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
         r->agg[i] = agg_identity(p->agg[i]);
     size_t nv = (size_t)(g->v1 - g->v0);
     if (a->kind == INIT || a->kind == LOAD) {
-        TRY(setup(g, p));
-        TRY(sgl__outbox_init(&g->out, g->n, p->msg_size));
+        SGL_TRY(setup(g, p));
+        SGL_TRY(sgl__outbox_init(&g->out, g->n, p->msg_size));
         if (a->kind == LOAD)
             return sgl__ckpt_read(ctx, g, p, a->dir, a->step);
         for (v.i = 0; v.i < nv; v.i++)
@@ -374,20 +376,20 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
     size_t nw = sgl_machine_workers(sgl_ctx_machine(ctx));
     struct wire_stats in = {0, 0, 0}, out;
     if ((a->step > 0 && a->kind == STEP) || (a->kind == SEND && a->round)) {
-        TRY(sgl__wire_deliver(ctx, g, p, &in));
+        SGL_TRY(sgl__wire_deliver(ctx, g, p, &in));
         r->recv_bytes = in.bytes;
         r->recv_raw_bytes = in.raw * (sizeof(uint64_t) + p->msg_size);
     }
     if (a->kind == SEND)
         return sgl__wire_stage_round(ctx, g, p, nw, a->round, a->nrounds);
     if (a->ckpt)
-        TRY(sgl__ckpt_write(ctx, g, p, a->dir, a->step));
+        SGL_TRY(sgl__ckpt_write(ctx, g, p, a->dir, a->step));
     if (a->drop)
         sgl__ckpt_remove(ctx, a->dir, a->drop_step);
     if (p->begin)
         p->begin(&v);
     if (p->compute_block) {
-        TRY(compute_blocks(g, p, &v, &r->active));
+        SGL_TRY(compute_blocks(g, p, &v, &r->active));
     } else {
         for (v.i = 0; v.i < nv; v.i++) {
             if (g->halted[v.i] && !g->has_msg[v.i])
@@ -401,9 +403,9 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
     if (v.err)
         return v.err;
     if (a->budget)
-        TRY(sgl__wire_plan(g, p, nw, &out, r->maxpair));
+        SGL_TRY(sgl__wire_plan(g, p, nw, &out, r->maxpair));
     else
-        TRY(sgl__wire_stage(ctx, g, p, nw, &out));
+        SGL_TRY(sgl__wire_stage(ctx, g, p, nw, &out));
     r->raw = out.raw;
     r->combined = out.combined;
     /* the w of the cost model: a unit per vertex looked at, per message
@@ -421,7 +423,7 @@ static int combine_children(sgl_ctx_t *ctx, const sgl_pregel_program_t *p,
     for (unsigned c = 0; c < sgl_ctx_children(ctx); c++) {
         const struct step_rec *x;
         size_t n;
-        TRY(sgl_gather_block(ctx, c, sizeof *x, (const void **)&x, &n));
+        SGL_TRY(sgl_gather_block(ctx, c, sizeof *x, (const void **)&x, &n));
         if (n != 1)
             return sgl_error_set(SGL_ESIZE, "child %u handed up %zu records",
                                  c, n);
@@ -449,7 +451,7 @@ static int step_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)size;
     struct step_rec r;
-    TRY(step_at(ctx, arg, &r));
+    SGL_TRY(step_at(ctx, arg, &r));
     return sgl_put(ctx, &r, sizeof r, 1);
 }
 
@@ -458,7 +460,7 @@ static int step_at(sgl_ctx_t *ctx, const struct step_arg *a,
 {
     if (sgl_ctx_is_worker(ctx))
         return step_worker(ctx, a, r);
-    TRY(sgl_pardo(ctx, step_task, a, sizeof *a));
+    SGL_TRY(sgl_pardo(ctx, step_task, a, sizeof *a));
     return combine_children(ctx, sgl__pregel_program(a->prog), r);
 }
 
@@ -507,7 +509,7 @@ static int step_with_checkpoint(sgl_ctx_t *root, sgl_graph_t *g,
               a->kind == STEP;
     a->drop = a->ckpt && ck->have_older;
     a->drop_step = ck->older;
-    TRY(step_at(root, a, r));
+    SGL_TRY(step_at(root, a, r));
     if (!a->ckpt)
         return SGL_OK;
     struct ckpt_manifest m = {.step = a->step,
@@ -519,7 +521,7 @@ static int step_with_checkpoint(sgl_ctx_t *root, sgl_graph_t *g,
                               .cuts = g->cuts};
     sgl__ckpt_program_name(p->name, m.program);
     memcpy(m.agg, a->agg, sizeof m.agg);
-    TRY(sgl__ckpt_manifest_write(g->dir, &m));
+    SGL_TRY(sgl__ckpt_manifest_write(g->dir, &m));
     ck->older = ck->last;
     ck->have_older = ck->have_last;
     ck->last = a->step;
@@ -574,7 +576,7 @@ static int supersteps(sgl_ctx_t *root, sgl_graph_t *g, struct step_arg *a,
     a->budget = g->budget;
     for (unsigned s = a->step; s < max; s++) {
         a->step = s;
-        TRY(step_with_checkpoint(root, g, a, &ck, st, &r));
+        SGL_TRY(step_with_checkpoint(root, g, a, &ck, st, &r));
         a->kind = STEP;
         st->supersteps = s + 1;
         account(st, &r);
@@ -582,8 +584,8 @@ static int supersteps(sgl_ctx_t *root, sgl_graph_t *g, struct step_arg *a,
         if (r.active == 0 && r.combined == 0)
             break;
         if (a->budget && r.combined)
-            TRY(send_rounds(root, g, a, &r, st));
-        TRY(sgl_exchange(root));
+            SGL_TRY(send_rounds(root, g, a, &r, st));
+        SGL_TRY(sgl_exchange(root));
         st->exchanges++;
     }
     memcpy(st->agg, a->agg, sizeof st->agg);
@@ -608,7 +610,7 @@ static int start(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
         memcpy(a->params, params, sizeof a->params);
     struct step_rec r;
     g->prog = 0;
-    TRY(step_at(root, a, &r));
+    SGL_TRY(step_at(root, a, &r));
     g->prog = prog;
     return SGL_OK;
 }
@@ -617,16 +619,16 @@ int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
                    const double *params, unsigned max_supersteps,
                    sgl_pregel_stats_t *ret)
 {
-    TRY(check_run(root, g, prog, params, "sgl_pregel_run"));
+    SGL_TRY(check_run(root, g, prog, params, "sgl_pregel_run"));
     const sgl_pregel_program_t *p = sgl__pregel_program(prog);
     sgl_pregel_stats_t st;
     memset(&st, 0, sizeof st);
     struct step_arg a;
-    TRY(start(root, g, prog, params, INIT, 0, &a));
+    SGL_TRY(start(root, g, prog, params, INIT, 0, &a));
     for (unsigned i = 0; i < p->naggs; i++)
         a.agg[i] = agg_identity(p->agg[i]);
     a.kind = STEP;
-    TRY(supersteps(root, g, &a, max_supersteps, &st));
+    SGL_TRY(supersteps(root, g, &a, max_supersteps, &st));
     if (ret)
         *ret = st;
     return SGL_OK;
@@ -656,13 +658,13 @@ int sgl_pregel_resume(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
                       const double *params, unsigned max_supersteps,
                       sgl_pregel_stats_t *ret)
 {
-    TRY(check_run(root, g, prog, params, "sgl_pregel_resume"));
+    SGL_TRY(check_run(root, g, prog, params, "sgl_pregel_resume"));
     if (!g->every)
         return sgl_error_set(SGL_ESTATE, "sgl_pregel_resume: no checkpoint "
                                          "folder (sgl_pregel_checkpoint())");
     const sgl_pregel_program_t *p = sgl__pregel_program(prog);
     struct ckpt_manifest m;
-    TRY(sgl__ckpt_manifest_read(g->dir, &m));
+    SGL_TRY(sgl__ckpt_manifest_read(g->dir, &m));
     free(m.cuts); /* the workers read it themselves */
     char name[64];
     sgl__ckpt_program_name(p->name, name);
@@ -676,11 +678,11 @@ int sgl_pregel_resume(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
                              g->dir, m.program, (unsigned long long)m.n,
                              m.value_size, m.msg_size, name);
     struct step_arg a;
-    TRY(start(root, g, prog, params, LOAD, m.step, &a));
+    SGL_TRY(start(root, g, prog, params, LOAD, m.step, &a));
     memcpy(a.agg, m.agg, sizeof a.agg);
     a.kind = RESUMED;
     sgl_pregel_stats_t st = m.stats;
-    TRY(supersteps(root, g, &a, max_supersteps, &st));
+    SGL_TRY(supersteps(root, g, &a, max_supersteps, &st));
     if (ret)
         *ret = st;
     return SGL_OK;
@@ -698,7 +700,7 @@ static int values_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     const struct values_arg *a = arg;
     if (sgl_ctx_is_master(ctx)) {
-        TRY(sgl_pardo(ctx, values_task, arg, size));
+        SGL_TRY(sgl_pardo(ctx, values_task, arg, size));
         return sgl__algo_pass_up(ctx, a->value_size);
     }
     struct wgraph *g = sgl__pregel_wgraph(ctx, a->graph);
@@ -729,7 +731,7 @@ int sgl_pregel_values(sgl_ctx_t *root, const sgl_graph_t *g, void *dst,
         return SGL_OK;
     }
     struct values_arg a = {g->id, 0, p->value_size};
-    TRY(sgl_pardo(root, values_task, &a, sizeof a));
+    SGL_TRY(sgl_pardo(root, values_task, &a, sizeof a));
     return sgl_gather(root, dst, p->value_size, capacity, NULL);
 }
 

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "pregel_impl.h"
+#include <sgl/exchange.h>
 
 #define SLICES 256
 
@@ -34,7 +35,7 @@ static int weigh_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     const struct weigh_arg *a = arg;
     if (sgl_ctx_is_master(ctx)) {
-        TRY(sgl_pardo(ctx, weigh_task, arg, size));
+        SGL_TRY(sgl_pardo(ctx, weigh_task, arg, size));
         return sgl__algo_pass_up(ctx, sizeof(double));
     }
     const struct wgraph *g = sgl__pregel_wgraph(ctx, a->id);
@@ -159,8 +160,8 @@ int sgl_graph_balance(sgl_ctx_t *root, sgl_graph_t *g, double vertex_weight)
     double *w = NULL;
     size_t nw = 0, size = sizeof(struct move_arg) +
                           (g->nw + 1) * sizeof(uint64_t);
-    TRY(sgl_pardo(root, weigh_task, &ia, sizeof ia));
-    TRY(sgl_gather_alloc(root, sizeof *w, (void **)&w, &nw, NULL));
+    SGL_TRY(sgl_pardo(root, weigh_task, &ia, sizeof ia));
+    SGL_TRY(sgl_gather_alloc(root, sizeof *w, (void **)&w, &nw, NULL));
     struct move_arg *a = malloc(size);
     uint64_t *cuts = malloc((g->nw + 1) * sizeof *cuts);
     int rc = a && cuts && nw == g->nw * SLICES

@@ -151,7 +151,7 @@ int sgl__ckpt_read(sgl_ctx_t *worker, struct wgraph *g,
     if (g->v1 == g->v0)
         return SGL_OK;
     struct ckpt_manifest m;
-    TRY(sgl__ckpt_manifest_read(dir, &m));
+    SGL_TRY(sgl__ckpt_manifest_read(dir, &m));
     int rc = m.step == step && m.n == g->n
                  ? SGL_OK
                  : sgl_error_set(SGL_EPARSE, "checkpoint %s: the manifest "

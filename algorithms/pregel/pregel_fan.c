@@ -200,7 +200,7 @@ int sgl__fan_flush(struct wgraph *g, const sgl_pregel_program_t *p)
     for (size_t k = 0; k < g->fan.nslots; k++) {
         uint32_t n = sgl__fan_fold(g, p, k, acc);
         if (n)
-            TRY(sgl__outbox_add_n(&g->out, g->fan.target[k], acc, n,
+            SGL_TRY(sgl__outbox_add_n(&g->out, g->fan.target[k], acc, n,
                                   p->combine));
     }
     sgl__fan_forget_sent(g);
@@ -236,9 +236,9 @@ static int fan_record(struct wgraph *g, const sgl_pregel_program_t *p,
                       size_t i, const void *msg)
 {
     if (!g->bval) {
-        TRY(sgl__fan_values(g, p));
+        SGL_TRY(sgl__fan_values(g, p));
         if (!g->fan.off)
-            TRY(sgl__fan_build(g));
+            SGL_TRY(sgl__fan_build(g));
     }
     if (g->off[i + 1] == g->off[i])
         return SGL_OK; /* no edge: nothing to send */

@@ -11,6 +11,7 @@
 
 #include "darray_impl.h"
 #include "pregel_impl.h"
+#include <sgl/exchange.h>
 
 /* ---- a worker's graphs ---- */
 
@@ -172,11 +173,11 @@ static int send_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     void *blk = NULL;
     size_t cnt = 0;
     if (a->source == FROM_ROOT)
-        TRY(sgl_recv(ctx, sizeof(struct edge), &blk, &cnt));
+        SGL_TRY(sgl_recv(ctx, sizeof(struct edge), &blk, &cnt));
     if (sgl_ctx_is_worker(ctx))
         return send_worker(ctx, a, blk, cnt);
     if (a->source == FROM_ROOT)
-        TRY(sgl_scatter_split(ctx, blk, sizeof(struct edge), cnt, NULL));
+        SGL_TRY(sgl_scatter_split(ctx, blk, sizeof(struct edge), cnt, NULL));
     return sgl_pardo(ctx, send_task, arg, size);
 }
 
@@ -227,9 +228,9 @@ static int csr_worker(sgl_ctx_t *ctx, uint32_t id, uint64_t *ret_m)
                              sgl_ctx_first_worker(ctx), id);
     struct edge *e;
     size_t n;
-    TRY(sgl_exchange_recv(ctx, sizeof *e, (void **)&e, &n, NULL, NULL, NULL));
-    TRY(build_csr(g, e, n, ret_m));
-    TRY(sgl_exchange_release(ctx));
+    SGL_TRY(sgl_exchange_recv(ctx, sizeof *e, (void **)&e, &n, NULL, NULL, NULL));
+    SGL_TRY(build_csr(g, e, n, ret_m));
+    SGL_TRY(sgl_exchange_release(ctx));
     free(g->staged);
     g->staged = NULL;
     g->staged_cap = 0;
@@ -240,11 +241,11 @@ static int csr_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     const struct pregel_id_arg *a = arg;
     if (sgl_ctx_is_master(ctx)) {
-        TRY(sgl_pardo(ctx, csr_task, arg, size));
+        SGL_TRY(sgl_pardo(ctx, csr_task, arg, size));
         return sgl__algo_pass_up(ctx, sizeof(uint64_t));
     }
     uint64_t m = 0;
-    TRY(csr_worker(ctx, a->id, &m));
+    SGL_TRY(csr_worker(ctx, a->id, &m));
     return sgl_put(ctx, &m, sizeof m, 1);
 }
 
@@ -253,8 +254,8 @@ int sgl__pregel_collect_csr(sgl_ctx_t *root, sgl_graph_t *g)
     struct pregel_id_arg ia = {g->id, 0};
     uint64_t *m = NULL;
     size_t nw = 0;
-    TRY(sgl_pardo(root, csr_task, &ia, sizeof ia));
-    TRY(sgl_gather_alloc(root, sizeof *m, (void **)&m, &nw, NULL));
+    SGL_TRY(sgl_pardo(root, csr_task, &ia, sizeof ia));
+    SGL_TRY(sgl_gather_alloc(root, sizeof *m, (void **)&m, &nw, NULL));
     free(g->edges);
     g->edges = m;
     g->nw = nw;
@@ -268,8 +269,8 @@ int sgl__pregel_collect_csr(sgl_ctx_t *root, sgl_graph_t *g)
 static int build_alone(sgl_ctx_t *root, const struct build_arg *a,
                        const struct edge *edges, uint64_t *ret_m)
 {
-    TRY(send_worker(root, a, edges, a->m));
-    TRY(sgl_exchange(root));
+    SGL_TRY(send_worker(root, a, edges, a->m));
+    SGL_TRY(sgl_exchange(root));
     return csr_worker(root, a->id, ret_m);
 }
 
@@ -357,7 +358,7 @@ int sgl_graph_kronecker(sgl_ctx_t *root, unsigned scale, unsigned ef,
                         uint64_t seed, sgl_graph_t **ret)
 {
     struct build_arg a = {0};
-    TRY(kronecker_arg(scale, ef, seed, "sgl_graph_kronecker", &a));
+    SGL_TRY(kronecker_arg(scale, ef, seed, "sgl_graph_kronecker", &a));
     return build(root, &a, NULL, ret);
 }
 
@@ -366,7 +367,7 @@ int sgl_graph_kronecker_edges(unsigned scale, unsigned ef, uint64_t seed,
                               uint64_t (*ret)[2])
 {
     struct build_arg a = {0};
-    TRY(kronecker_arg(scale, ef, seed, "sgl_graph_kronecker_edges", &a));
+    SGL_TRY(kronecker_arg(scale, ef, seed, "sgl_graph_kronecker_edges", &a));
     if (count && !ret)
         return sgl_error_set(SGL_EINVAL, "sgl_graph_kronecker_edges: NULL "
                                          "edges");

@@ -91,7 +91,7 @@ int sgl__outbox_add_n(struct outbox *o, uint64_t target, const void *msg,
                       uint32_t n, void (*combine)(void *, const void *))
 {
     if (!o->dense && 2 * (o->used + 1) > o->cap)
-        TRY(grow(o));
+        SGL_TRY(grow(o));
     if (o->used == o->slot_cap) {
         size_t c = o->slot_cap ? 2 * o->slot_cap : 1024;
         size_t *t = realloc(o->slot, c * sizeof *t);

@@ -28,7 +28,7 @@ enum { ALPHA, TOL };                     /* parameters */
  *     instruction each way). A share moves by at most a unit, 2^-62, and
  *     the inbox, converted once, is the exact sum correctly rounded.
  *   The aggregators are sums of doubles whose terms are rounded to a
- *     multiple of a power of two 2^-k first (as sgl_round_grid() does):
+ *     multiple of a power of two 2^-k first (as sgl_combine_round_grid() does):
  *     such a sum is exact while its partial sums stay below 2^(53 - k).
  *     The L1 change totals at most sum(x_new) + sum(x_old), about 2: its
  *     terms to 2^-51 (exact below 4). The dangling rank totals at most
@@ -60,7 +60,7 @@ static inline double from_fixed(uint64_t u)
 /* @x (0 <= x <= 1, a rank) rounded to a multiple of 2^-52: x + 1 lies in
  * [1, 2], where the doubles are the multiples of 2^-52, so the addition
  * rounds x to the nearest (ties to even) and the subtraction is exact.
- * The same as sgl_round_grid(x, -52), in 2 instructions rather than 10. */
+ * The same as sgl_combine_round_grid(x, -52), in 2 instructions rather than 10. */
 static inline double rank_grid(double x) { return (x + 1.0) - 1.0; }
 
 /* @x (0 <= x <= 2, a change) rounded to a multiple of 2^-51, likewise. */
@@ -256,7 +256,7 @@ static uint32_t pagerank_id, hops_id;
 
 int sgl__algo_pregel_register(void)
 {
-    TRY(sgl_pregel_register(&pagerank_program, &pagerank_id));
+    SGL_TRY(sgl_pregel_register(&pagerank_program, &pagerank_id));
     return sgl_pregel_register(&hops_program, &hops_id);
 }
 
@@ -273,7 +273,7 @@ int sgl_pagerank(sgl_ctx_t *root, sgl_graph_t *g, double alpha, double tol,
                              alpha, tol);
     double params[SGL_PREGEL_MAX_PARAMS] = {alpha, tol, 0, 0};
     /* Superstep 0 sends x_0; each iteration is one more; one to halt. */
-    TRY(sgl_pregel_run(root, g, pagerank_id, params, max_iter + 2, st));
+    SGL_TRY(sgl_pregel_run(root, g, pagerank_id, params, max_iter + 2, st));
     return ranks ? sgl_pregel_values(root, g, ranks, sgl_graph_vertices(g))
                  : SGL_OK;
 }
@@ -287,7 +287,7 @@ int sgl_bfs_hops(sgl_ctx_t *root, sgl_graph_t *g, uint64_t source,
                              (unsigned long long)source,
                              (unsigned long long)sgl_graph_vertices(g));
     double params[SGL_PREGEL_MAX_PARAMS] = {(double)source, 0, 0, 0};
-    TRY(sgl_pregel_run(root, g, hops_id, params, UINT32_MAX, st));
+    SGL_TRY(sgl_pregel_run(root, g, hops_id, params, UINT32_MAX, st));
     return hops ? sgl_pregel_values(root, g, hops, sgl_graph_vertices(g))
                 : SGL_OK;
 }

@@ -36,6 +36,7 @@
 #include <string.h>
 
 #include "pregel_impl.h"
+#include <sgl/exchange.h>
 
 enum wire_kind { WIRE_TARGETED = 1, WIRE_PATTERN, WIRE_VALUES };
 
@@ -95,7 +96,7 @@ static int stage_fan(sgl_ctx_t *ctx, struct wgraph *g,
                      const sgl_pregel_program_t *p, size_t nw,
                      struct wire_stats *ws)
 {
-    TRY(fan_dests(g, nw));
+    SGL_TRY(fan_dests(g, nw));
     const struct fan *f = &g->fan;
     uint64_t kind = g->pattern_sent ? WIRE_VALUES : WIRE_PATTERN;
     size_t ms = p->msg_size, es = ms + (kind == WIRE_PATTERN ? 8 : 0);
@@ -204,7 +205,7 @@ int sgl__wire_stage(sgl_ctx_t *ctx, struct wgraph *g,
     memset(ws, 0, sizeof *ws);
     if (g->out.used == 0 && g->nbcast > 0 && g->nbcast == g->fan.nsenders)
         return stage_fan(ctx, g, p, nw, ws);
-    TRY(sgl__fan_flush(g, p));
+    SGL_TRY(sgl__fan_flush(g, p));
     return stage_outbox(ctx, g, p, nw, ws);
 }
 
@@ -249,13 +250,13 @@ int sgl__wire_plan(struct wgraph *g, const sgl_pregel_program_t *p, size_t nw,
                    struct wire_stats *ws, double *maxpair)
 {
     memset(ws, 0, sizeof *ws);
-    TRY(sgl__fan_flush(g, p));
+    SGL_TRY(sgl__fan_flush(g, p));
     struct outbox *o = &g->out;
     free(g->order);
     g->order = malloc((o->used ? o->used : 1) * sizeof *g->order);
     if (!g->order)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
-    TRY(sort_slots(o, g->order, o->used));
+    SGL_TRY(sort_slots(o, g->order, o->used));
     size_t es = sizeof(uint64_t) + p->msg_size;
     for (unsigned k = 0; k <= WIRE_ROUNDS_LOG; k++) {
         size_t R = (size_t)1 << k, cur_d = SIZE_MAX, cur_r = 0;
@@ -317,7 +318,7 @@ int sgl__wire_stage_round(sgl_ctx_t *ctx, struct wgraph *g,
     struct outbox *o = &g->out;
     size_t es = sizeof(uint64_t) + p->msg_size, ms = p->msg_size;
     if (r == 0 && R > 1)
-        TRY(order_by_round(g, nw, R));
+        SGL_TRY(order_by_round(g, nw, R));
     /* this round's messages follow the last round's in the sorted list:
      * count them per destination */
     size_t end = g->next;
@@ -452,7 +453,7 @@ static int keep_pattern(sgl_ctx_t *ctx, struct wgraph *g, size_t s,
     g->pat_n[s] = n;
     for (size_t k = 0; k < n; k++) {
         size_t i = 0;
-        TRY(local_target(ctx, g, m + k * es, &i));
+        SGL_TRY(local_target(ctx, g, m + k * es, &i));
         g->pat[s][k] = (uint32_t)i;
     }
     return SGL_OK;
@@ -481,7 +482,7 @@ static int deliver_block(sgl_ctx_t *ctx, struct wgraph *g,
     ws->raw += h.raw;
     ws->combined += h.count;
     if (h.kind == WIRE_PATTERN)
-        TRY(keep_pattern(ctx, g, s, nsrc, m, h.count, es));
+        SGL_TRY(keep_pattern(ctx, g, s, nsrc, m, h.count, es));
     if (h.kind == WIRE_VALUES) {
         if (s >= g->npat || !g->pat[s] || g->pat_n[s] != h.count)
             return sgl_error_set(SGL_ESTATE, "worker %zu received values "
@@ -493,7 +494,7 @@ static int deliver_block(sgl_ctx_t *ctx, struct wgraph *g,
     }
     for (size_t k = 0; k < h.count; k++) {
         size_t i = 0;
-        TRY(local_target(ctx, g, m + k * es, &i));
+        SGL_TRY(local_target(ctx, g, m + k * es, &i));
         take(g, p, i, m + k * es + sizeof(uint64_t));
     }
     return SGL_OK;
@@ -506,12 +507,12 @@ int sgl__wire_deliver(sgl_ctx_t *ctx, struct wgraph *g,
     unsigned char *in;
     size_t n, nsrc, first;
     const size_t *counts;
-    TRY(sgl_exchange_recv(ctx, 1, (void **)&in, &n, &counts, &nsrc, &first));
+    SGL_TRY(sgl_exchange_recv(ctx, 1, (void **)&in, &n, &counts, &nsrc, &first));
     for (size_t j = 0; j < nsrc; j++) {
         size_t left = counts[j];
         while (left > 0) {
             size_t used = 0;
-            TRY(deliver_block(ctx, g, p, first + j, first + nsrc, in, left,
+            SGL_TRY(deliver_block(ctx, g, p, first + j, first + nsrc, in, left,
                               &used, ws));
             in += used;
             left -= used;

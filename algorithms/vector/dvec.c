@@ -8,6 +8,8 @@
 #include <string.h>
 
 #include "algo_internal.h"
+#include <sgl/balance.h>
+#include <sgl/blocks.h>
 
 /* ---- per-context state ---- */
 
@@ -198,7 +200,7 @@ int sgl__algo_layout_range(const sgl_ctx_t *ctx, size_t n, size_t w,
                            size_t *ret_first, size_t *ret_count)
 {
     uint64_t *s;
-    TRY(sgl__algo_weight_prefix(ctx, &s));
+    SGL_TRY(sgl__algo_weight_prefix(ctx, &s));
     size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
     *ret_first = layout_at(n, s, w, p);
     *ret_count = layout_at(n, s, w + 1, p) - *ret_first;
@@ -209,7 +211,7 @@ int sgl__algo_layout_range(const sgl_ctx_t *ctx, size_t n, size_t w,
 int sgl__algo_layout_counts(const sgl_ctx_t *ctx, size_t n, size_t *counts)
 {
     uint64_t *s;
-    TRY(sgl__algo_weight_prefix(ctx, &s));
+    SGL_TRY(sgl__algo_weight_prefix(ctx, &s));
     size_t p = sgl_machine_workers(sgl_ctx_machine(ctx));
     size_t w = sgl_ctx_first_worker(ctx);
     for (unsigned i = 0; i < sgl_ctx_children(ctx); i++) {
@@ -251,7 +253,7 @@ static int create_worker(sgl_ctx_t *ctx, const struct create_arg *a,
                          size_t fsize, uint64_t *ret_count)
 {
     size_t w = sgl_ctx_first_worker(ctx), first, count;
-    TRY(sgl__algo_layout_range(ctx, a->n, w, &first, &count));
+    SGL_TRY(sgl__algo_layout_range(ctx, a->n, w, &first, &count));
     void *data = sgl_mem_alloc(count * a->elem_size);
     if (!data)
         return sgl_error_set(SGL_ENOMEM, "worker %zu: out of memory for %zu "
@@ -275,14 +277,14 @@ static int create_rec(sgl_ctx_t *ctx, const struct create_arg *a, size_t size,
 {
     if (sgl_ctx_is_worker(ctx))
         return create_worker(ctx, a, size - CREATE_HDR, ret_counts);
-    TRY(sgl_pardo(ctx, create_task, a, size));
+    SGL_TRY(sgl_pardo(ctx, create_task, a, size));
     return gather_u64(ctx, ret_counts);
 }
 
 static int create_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     uint64_t *counts;
-    TRY(sgl_put_buffer(ctx, sizeof *counts, sgl_ctx_workers(ctx),
+    SGL_TRY(sgl_put_buffer(ctx, sizeof *counts, sgl_ctx_workers(ctx),
                        (void **)&counts));
     return create_rec(ctx, arg, size, counts);
 }
@@ -327,7 +329,7 @@ int sgl_dvec_create(sgl_ctx_t *root, sgl_dtype_t dtype, size_t elem_size,
                     size_t n, uint32_t fill, const void *arg, size_t arg_size,
                     sgl_dvec_t **ret_vec)
 {
-    TRY(sgl__algo_check_root(root, "sgl_dvec_create"));
+    SGL_TRY(sgl__algo_check_root(root, "sgl_dvec_create"));
     if (!ret_vec || (arg_size && !arg))
         return sgl_error_set(SGL_EINVAL, "sgl_dvec_create: NULL argument");
     if (arg_size > ALGO_MAX_ARG)
@@ -336,7 +338,7 @@ int sgl_dvec_create(sgl_ctx_t *root, sgl_dtype_t dtype, size_t elem_size,
                              "(at most %d)",
                              arg_size, ALGO_MAX_ARG);
     sgl_dvec_t *v;
-    TRY(vec_new(root, dtype, elem_size, n, &v));
+    SGL_TRY(vec_new(root, dtype, elem_size, n, &v));
     struct create_arg a = {v->id, (uint32_t)dtype, fill, 0, v->elem_size, n,
                            {0}};
     if (arg_size)
@@ -367,7 +369,7 @@ static int scatter_rec(sgl_ctx_t *ctx, const struct scatter_arg *a,
 {
     if (sgl_ctx_is_worker(ctx)) {
         size_t first, own;
-        TRY(sgl__algo_layout_range(ctx, a->n, sgl_ctx_first_worker(ctx),
+        SGL_TRY(sgl__algo_layout_range(ctx, a->n, sgl_ctx_first_worker(ctx),
                                    &first, &own));
         /* The master cut by the same layout: a difference means the
          * processes disagree on the workers' weights. */
@@ -393,8 +395,8 @@ static int scatter_rec(sgl_ctx_t *ctx, const struct scatter_arg *a,
     if (rc == SGL_OK)
         rc = sgl_scatter(ctx, src, a->elem_size, counts);
     free(counts);
-    TRY(rc);
-    TRY(sgl_pardo(ctx, scatter_task, a, sizeof *a));
+    SGL_TRY(rc);
+    SGL_TRY(sgl_pardo(ctx, scatter_task, a, sizeof *a));
     return gather_u64(ctx, ret_counts);
 }
 
@@ -404,9 +406,9 @@ static int scatter_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     const struct scatter_arg *a = arg;
     void *src;
     size_t count;
-    TRY(sgl_recv(ctx, a->elem_size, &src, &count));
+    SGL_TRY(sgl_recv(ctx, a->elem_size, &src, &count));
     uint64_t *counts;
-    TRY(sgl_put_buffer(ctx, sizeof *counts, sgl_ctx_workers(ctx),
+    SGL_TRY(sgl_put_buffer(ctx, sizeof *counts, sgl_ctx_workers(ctx),
                        (void **)&counts));
     return scatter_rec(ctx, a, src, count, counts);
 }
@@ -414,11 +416,11 @@ static int scatter_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 int sgl_dvec_scatter(sgl_ctx_t *root, sgl_dtype_t dtype, size_t elem_size,
                      const void *src, size_t n, sgl_dvec_t **ret_vec)
 {
-    TRY(sgl__algo_check_root(root, "sgl_dvec_scatter"));
+    SGL_TRY(sgl__algo_check_root(root, "sgl_dvec_scatter"));
     if (!ret_vec || (n && !src))
         return sgl_error_set(SGL_EINVAL, "sgl_dvec_scatter: NULL argument");
     sgl_dvec_t *v;
-    TRY(vec_new(root, dtype, elem_size, n, &v));
+    SGL_TRY(vec_new(root, dtype, elem_size, n, &v));
     struct scatter_arg a = {v->id, 0, v->elem_size, n};
     int rc = scatter_rec(root, &a, src, n, (uint64_t *)v->counts);
     if (rc) {
@@ -445,11 +447,11 @@ int sgl__algo_pass_up(sgl_ctx_t *ctx, size_t elem_size)
     for (unsigned i = 0; i < sgl_ctx_children(ctx); i++) {
         const void *d;
         size_t c;
-        TRY(sgl_gather_block(ctx, i, elem_size, &d, &c));
+        SGL_TRY(sgl_gather_block(ctx, i, elem_size, &d, &c));
         n += c;
     }
     void *out;
-    TRY(sgl_put_buffer(ctx, elem_size, n, &out));
+    SGL_TRY(sgl_put_buffer(ctx, elem_size, n, &out));
     return sgl_gather(ctx, out, elem_size, n, NULL);
 }
 
@@ -465,15 +467,15 @@ static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size)
                                  sgl_ctx_first_worker(ctx), a->id);
         return sgl_put(ctx, b->data, b->elem_size, b->count);
     }
-    TRY(sgl_pardo(ctx, gather_task, arg, size));
+    SGL_TRY(sgl_pardo(ctx, gather_task, arg, size));
     return sgl__algo_pass_up(ctx, a->elem_size);
 }
 
 int sgl_dvec_gather(sgl_ctx_t *root, const sgl_dvec_t *v, void *dst,
                     size_t capacity)
 {
-    TRY(sgl__algo_check_root(root, "sgl_dvec_gather"));
-    TRY(sgl__algo_check_vec(v, "sgl_dvec_gather"));
+    SGL_TRY(sgl__algo_check_root(root, "sgl_dvec_gather"));
+    SGL_TRY(sgl__algo_check_vec(v, "sgl_dvec_gather"));
     if (v->n && !dst)
         return sgl_error_set(SGL_EINVAL, "sgl_dvec_gather: dst is NULL");
     if (capacity < v->n)
@@ -490,7 +492,7 @@ int sgl_dvec_gather(sgl_ctx_t *root, const sgl_dvec_t *v, void *dst,
         return SGL_OK;
     }
     struct id_arg a = {v->id, 0, v->elem_size};
-    TRY(sgl_pardo(root, gather_task, &a, sizeof a));
+    SGL_TRY(sgl_pardo(root, gather_task, &a, sizeof a));
     return sgl_gather(root, dst, v->elem_size, capacity, NULL);
 }
 

@@ -41,6 +41,7 @@
 #include "records.h"
 #include <sgl/errors.h>
 #include <sgl/sgl.h> /* sgl_mem_alloc() */
+#include <sgl/blocks.h>
 
 /* Tuning, measured on the reference VM (2-core AMD EPYC, 512 KiB L2,
  * 32 MiB L3; bench/bench_local_sort). Each can be overridden with -D for

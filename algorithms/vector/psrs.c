@@ -46,6 +46,10 @@
 #include <string.h>
 
 #include <sgl/predict.h>
+#include <sgl/balance.h>
+#include <sgl/blocks.h>
+#include <sgl/exchange.h>
+#include <sgl/trace.h>
 
 #include "algo_internal.h"
 #include "cost.h"
@@ -344,10 +348,10 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
                              "sort: worker %zu holds %zu "
                              "elements, more than 2^40",
                              w, m);
-    TRY(sort_block(a, b));
-    TRY(declare_sort(ctx, a, m));
+    SGL_TRY(sort_block(a, b));
+    SGL_TRY(declare_sort(ctx, a, m));
     struct samples_msg *msg;
-    TRY(sgl_put_buffer(ctx, samples_msg_size(s), 1, (void **)&msg));
+    SGL_TRY(sgl_put_buffer(ctx, samples_msg_size(s), 1, (void **)&msg));
     msg->count = m;
     msg->ns = m ? s : 0;
     for (size_t j = 0; m && j < s; j++) {
@@ -407,8 +411,8 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
         return SGL_ESTATE;
     /* The block's buckets left in the exchange: its memory becomes the
      * output where the runs fit in it and fill at least half, since fresh
-     * memory costs a page fault per page (README, "Why a probe and a
-     * sweep differed"). (Its capacity is at least its count.) */
+     * memory costs a page fault per page (docs/results/2026-12-probe-vs-sweep.md,
+     * "Why a probe and a sweep differed"). (Its capacity is at least its count.) */
     void *old = b->data;
     size_t had = b->count;
     b->data = NULL;
@@ -524,7 +528,7 @@ static int thin_units(void *msgs, size_t units, size_t s,
     struct sample *smp;
     size_t n;
     uint64_t count;
-    TRY(sorted_samples(msgs, units, s, &smp, &n, &count));
+    SGL_TRY(sorted_samples(msgs, units, s, &smp, &n, &count));
     uint64_t below = 0;
     size_t ns = 0;
     for (size_t j = 0; j < n; j++) {
@@ -548,10 +552,10 @@ static int forward(sgl_ctx_t *ctx, const struct sort_arg *a)
     if (a->step == STEP_PARTITION) {
         void *pv;
         size_t words;
-        TRY(sgl_recv(ctx, 8, &pv, &words));
-        TRY(sgl_bcast(ctx, pv, 8, words));
+        SGL_TRY(sgl_recv(ctx, 8, &pv, &words));
+        SGL_TRY(sgl_bcast(ctx, pv, 8, words));
     }
-    TRY(sgl_pardo(ctx, sort_task, a, sizeof *a));
+    SGL_TRY(sgl_pardo(ctx, sort_task, a, sizeof *a));
     if (a->step == STEP_PARTITION)
         return SGL_OK;
     size_t size = a->step == STEP_SAMPLE ? samples_msg_size(a->s) : 8;
@@ -569,7 +573,7 @@ static int forward(sgl_ctx_t *ctx, const struct sort_arg *a)
         return rc;
     }
     void *up;
-    TRY(sgl_put_buffer(ctx, size, units, &up));
+    SGL_TRY(sgl_put_buffer(ctx, size, units, &up));
     return sgl_gather(ctx, up, size, units, NULL);
 }
 
@@ -601,8 +605,8 @@ static int descend(sgl_ctx_t *ctx, const struct sort_arg *a)
     struct algo_block *b = my_block(ctx, a->id);
     if (!b)
         return SGL_ESTATE;
-    TRY(sort_block(a, b));
-    TRY(declare_sort(ctx, a, b->count));
+    SGL_TRY(sort_block(a, b));
+    SGL_TRY(declare_sort(ctx, a, b->count));
     finish_worker(a, b);
     uint64_t count = b->count;
     return sgl_put(ctx, &count, sizeof count, 1);
@@ -622,14 +626,14 @@ static int sort_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     case STEP_PARTITION: {
         void *pv;
         size_t words;
-        TRY(sgl_recv(ctx, 8, &pv, &words));
+        SGL_TRY(sgl_recv(ctx, 8, &pv, &words));
         if (words < pivots_msg_words(1) ||
             words != pivots_msg_words(pivots_view(pv).k))
             return sgl_error_set(SGL_ESIZE, "sort: %zu pivot words", words);
         return partition_worker(ctx, a, pivots_view(pv));
     }
     default: {
-        TRY(merge_worker(ctx, a));
+        SGL_TRY(merge_worker(ctx, a));
         struct algo_block *b = my_block(ctx, a->id);
         if (!b)
             return SGL_ESTATE;
@@ -671,7 +675,7 @@ static int choose_pivots(void *msgs, size_t units, size_t s, size_t k,
     struct sample *smp;
     size_t ns;
     uint64_t count;
-    TRY(sorted_samples(msgs, units, s, &smp, &ns, &count));
+    SGL_TRY(sorted_samples(msgs, units, s, &smp, &ns, &count));
     if (!by_rank)
         weighed_pivots(smp, ns, wsum, k, count, pivot);
     else
@@ -728,7 +732,7 @@ static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
     *ret_samples = 0;
     if (k == 1) { /* one child: nothing to split here */
         arg.step = STEP_DESCEND;
-        TRY(sgl_pardo(x, sort_task, &arg, sizeof arg));
+        SGL_TRY(sgl_pardo(x, sort_task, &arg, sizeof arg));
         return sgl_gather(x, counts, 8, wx, NULL);
     }
     uint64_t *all, *wsum = malloc((k + 1) * sizeof *wsum);
@@ -841,11 +845,11 @@ static int sort_variant(sgl_ctx_t *root, size_t n, unsigned *ret)
 
 int sgl_sort_variant(sgl_ctx_t *root, size_t n, unsigned *ret_variant)
 {
-    TRY(sgl__algo_check_root(root, "sgl_sort_variant"));
+    SGL_TRY(sgl__algo_check_root(root, "sgl_sort_variant"));
     if (!ret_variant)
         return sgl_error_set(SGL_EINVAL, "sgl_sort_variant: NULL argument");
     unsigned v;
-    TRY(sort_variant(root, n, &v));
+    SGL_TRY(sort_variant(root, n, &v));
     *ret_variant = v;
     return SGL_OK;
 }
@@ -893,16 +897,16 @@ static int dvec_sort(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
     if (st)
         memset(st, 0, sizeof *st);
     unsigned variant;
-    TRY(sort_variant(root, v->n, &variant));
+    SGL_TRY(sort_variant(root, v->n, &variant));
     if (sgl_ctx_is_worker(root)) {
         struct algo_block *b = my_block(root, v->id);
         if (!b)
             return SGL_ESTATE;
         struct rec_layout L = {v->elem_size, ko, sgl__algo_key_size(kt) == 8};
-        TRY(sort_in_place(kt, &L, b->data, b->count));
+        SGL_TRY(sort_in_place(kt, &L, b->data, b->count));
         v->counts[0] = b->count;
     } else {
-        TRY(psrs_root(root, v, kt, ko, variant, st));
+        SGL_TRY(psrs_root(root, v, kt, ko, variant, st));
     }
     if (st) {
         st->n = v->n;
@@ -940,7 +944,7 @@ static int check_sort_type(sgl_dtype_t t, const char *fn, const char *what)
 static int check_key(size_t rec_size, sgl_dtype_t kt, size_t ko,
                      const char *fn)
 {
-    TRY(check_sort_type(kt, fn, "the key must be"));
+    SGL_TRY(check_sort_type(kt, fn, "the key must be"));
     size_t kw = sgl__algo_key_size(kt);
     if (rec_size < kw || ko > rec_size - kw)
         return sgl_error_set(SGL_EINVAL,
@@ -955,36 +959,36 @@ static int check_key(size_t rec_size, sgl_dtype_t kt, size_t ko,
 
 int sgl_dvec_sort(sgl_ctx_t *root, sgl_dvec_t *v, sgl_sort_stats_t *st)
 {
-    TRY(sgl__algo_check_root(root, "sgl_dvec_sort"));
-    TRY(sgl__algo_check_vec(v, "sgl_dvec_sort"));
-    TRY(check_sort_type(v->dtype, "sgl_dvec_sort", "sorts"));
+    SGL_TRY(sgl__algo_check_root(root, "sgl_dvec_sort"));
+    SGL_TRY(sgl__algo_check_vec(v, "sgl_dvec_sort"));
+    SGL_TRY(check_sort_type(v->dtype, "sgl_dvec_sort", "sorts"));
     return dvec_sort(root, v, v->dtype, 0, st);
 }
 
-int sgl_dvec_sort_by_key(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t key_type,
+int sgl_dvec_sort_records(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t key_type,
                          size_t key_offset, sgl_sort_stats_t *st)
 {
-    TRY(sgl__algo_check_root(root, "sgl_dvec_sort_by_key"));
-    TRY(sgl__algo_check_vec(v, "sgl_dvec_sort_by_key"));
+    SGL_TRY(sgl__algo_check_root(root, "sgl_dvec_sort_records"));
+    SGL_TRY(sgl__algo_check_vec(v, "sgl_dvec_sort_records"));
     if (v->dtype != SGL_USER)
         return sgl_error_set(SGL_EINVAL,
-                             "sgl_dvec_sort_by_key: sorts SGL_USER records; "
+                             "sgl_dvec_sort_records: sorts SGL_USER records; "
                              "use sgl_dvec_sort() for type %d",
                              (int)v->dtype);
-    TRY(check_key(v->elem_size, key_type, key_offset,
-                  "sgl_dvec_sort_by_key"));
+    SGL_TRY(check_key(v->elem_size, key_type, key_offset,
+                  "sgl_dvec_sort_records"));
     return dvec_sort(root, v, key_type, key_offset, st);
 }
 
 int sgl_sort(sgl_ctx_t *root, sgl_dtype_t dtype, void *data, size_t n,
              sgl_sort_stats_t *st)
 {
-    TRY(sgl__algo_check_root(root, "sgl_sort"));
+    SGL_TRY(sgl__algo_check_root(root, "sgl_sort"));
     if (n && !data)
         return sgl_error_set(SGL_EINVAL, "sgl_sort: data is NULL");
-    TRY(check_sort_type(dtype, "sgl_sort", "sorts"));
+    SGL_TRY(check_sort_type(dtype, "sgl_sort", "sorts"));
     sgl_dvec_t *v;
-    TRY(sgl_dvec_scatter(root, dtype, 0, data, n, &v));
+    SGL_TRY(sgl_dvec_scatter(root, dtype, 0, data, n, &v));
     int rc = sgl_dvec_sort(root, v, st);
     if (!rc)
         rc = sgl_dvec_gather(root, v, data, n);
@@ -996,13 +1000,13 @@ int sgl_sort_records(sgl_ctx_t *root, void *data, size_t n, size_t rec_size,
                      sgl_dtype_t key_type, size_t key_offset,
                      sgl_sort_stats_t *st)
 {
-    TRY(sgl__algo_check_root(root, "sgl_sort_records"));
+    SGL_TRY(sgl__algo_check_root(root, "sgl_sort_records"));
     if (n && !data)
         return sgl_error_set(SGL_EINVAL, "sgl_sort_records: data is NULL");
-    TRY(check_key(rec_size, key_type, key_offset, "sgl_sort_records"));
+    SGL_TRY(check_key(rec_size, key_type, key_offset, "sgl_sort_records"));
     sgl_dvec_t *v;
-    TRY(sgl_dvec_scatter(root, SGL_USER, rec_size, data, n, &v));
-    int rc = sgl_dvec_sort_by_key(root, v, key_type, key_offset, st);
+    SGL_TRY(sgl_dvec_scatter(root, SGL_USER, rec_size, data, n, &v));
+    int rc = sgl_dvec_sort_records(root, v, key_type, key_offset, st);
     if (!rc)
         rc = sgl_dvec_gather(root, v, data, n);
     int rc2 = sgl_dvec_free(root, v);

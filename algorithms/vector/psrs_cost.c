@@ -1,5 +1,5 @@
-/* Closed-form cost of psrs.c: PSRS on an exchange superstep (DESIGN.md
- * section 8), flattened over all P workers; m = n/P, eb = element bytes,
+/* Closed-form cost of psrs.c: PSRS on an exchange superstep (docs/design.md,
+ * "Exchange supersteps"), flattened over all P workers; m = n/P, eb = element bytes,
  * W_i the workers below child i of a master, W_X below the master X. The
  * root runs four supersteps; every lower master forwards each with one
  * superstep of its own (so each costs 2 l at every level):

@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "algo_internal.h"
+#include <sgl/balance.h>
+#include <sgl/blocks.h>
 
 /* ---- the recursive programs ---- */
 
@@ -36,7 +38,7 @@ static int fold_children(sgl_ctx_t *ctx, const struct algo_op *op, void *res)
     for (unsigned i = 0; i < p; i++) {
         const void *part;
         size_t count;
-        TRY(sgl_gather_block(ctx, i, op->acc_size, &part, &count));
+        SGL_TRY(sgl_gather_block(ctx, i, op->acc_size, &part, &count));
         if (count != 1)
             return sgl_error_set(SGL_ESIZE,
                                  "child %u handed up %zu partial results, "
@@ -52,7 +54,7 @@ static int fold_children(sgl_ctx_t *ctx, const struct algo_op *op, void *res)
 
 static int resolve_arg(const struct algo_op_arg *a, struct algo_op *op)
 {
-    TRY(sgl__algo_op_resolve((sgl_dtype_t)a->dtype, a->op, ALGO_ACC_WIDE, op));
+    SGL_TRY(sgl__algo_op_resolve((sgl_dtype_t)a->dtype, a->op, ALGO_ACC_WIDE, op));
     if (op->elem_size != a->elem_size)
         return sgl_error_set(SGL_EINVAL,
                              "operator %u: element size %zu here, %zu at "
@@ -80,8 +82,8 @@ static int creduce(sgl_ctx_t *ctx, const struct reduce_arg *a,
     if (rc == SGL_OK)
         rc = sgl_scatter(ctx, src, op->elem_size, counts);
     free(counts);
-    TRY(rc);
-    TRY(sgl_pardo(ctx, creduce_task, a, sizeof *a));
+    SGL_TRY(rc);
+    SGL_TRY(sgl_pardo(ctx, creduce_task, a, sizeof *a));
     return fold_children(ctx, op, res);
 }
 
@@ -90,12 +92,12 @@ static int creduce_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     (void)size;
     const struct reduce_arg *a = arg;
     struct algo_op op;
-    TRY(resolve_arg(&a->op, &op));
+    SGL_TRY(resolve_arg(&a->op, &op));
     void *src;
     size_t n;
-    TRY(sgl_recv(ctx, op.elem_size, &src, &n));
+    SGL_TRY(sgl_recv(ctx, op.elem_size, &src, &n));
     unsigned char res[ALGO_MAX_ELEM];
-    TRY(creduce(ctx, a, &op, src, n, res));
+    SGL_TRY(creduce(ctx, a, &op, src, n, res));
     return sgl_put(ctx, res, op.acc_size, 1);
 }
 
@@ -117,7 +119,7 @@ static int dreduce(sgl_ctx_t *ctx, const struct reduce_arg *a,
          * sgl_runtime_refit_kernel() (every worker declares, even 0). */
         return sgl_ctx_add_work(ctx, (double)b->count);
     }
-    TRY(sgl_pardo(ctx, dreduce_task, a, sizeof *a));
+    SGL_TRY(sgl_pardo(ctx, dreduce_task, a, sizeof *a));
     return fold_children(ctx, op, res);
 }
 
@@ -126,9 +128,9 @@ static int dreduce_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     (void)size;
     const struct reduce_arg *a = arg;
     struct algo_op op;
-    TRY(resolve_arg(&a->op, &op));
+    SGL_TRY(resolve_arg(&a->op, &op));
     unsigned char res[ALGO_MAX_ELEM];
-    TRY(dreduce(ctx, a, &op, res));
+    SGL_TRY(dreduce(ctx, a, &op, res));
     return sgl_put(ctx, res, op.acc_size, 1);
 }
 
@@ -154,7 +156,7 @@ static int bvalue(sgl_ctx_t *ctx, const struct id_arg_v *a, const void *v)
         memcpy(b->value, v, a->elem_size);
         return SGL_OK;
     }
-    TRY(sgl_bcast(ctx, v, a->elem_size, 1));
+    SGL_TRY(sgl_bcast(ctx, v, a->elem_size, 1));
     return sgl_pardo(ctx, bvalue_task, a, sizeof *a);
 }
 
@@ -164,7 +166,7 @@ static int bvalue_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     const struct id_arg_v *a = arg;
     void *v;
     size_t count;
-    TRY(sgl_recv(ctx, a->elem_size, &v, &count));
+    SGL_TRY(sgl_recv(ctx, a->elem_size, &v, &count));
     if (count != 1)
         return sgl_error_set(SGL_ESIZE, "broadcast of %zu results, expected "
                                         "one",
@@ -175,11 +177,11 @@ static int bvalue_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 int sgl_reduce(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
                const void *src, size_t n, void *ret_result)
 {
-    TRY(sgl__algo_check_root(root, "sgl_reduce"));
+    SGL_TRY(sgl__algo_check_root(root, "sgl_reduce"));
     if ((n && !src) || !ret_result)
         return sgl_error_set(SGL_EINVAL, "sgl_reduce: NULL buffer");
     struct algo_op o;
-    TRY(sgl__algo_op_resolve(dtype, op, ALGO_ACC_WIDE, &o));
+    SGL_TRY(sgl__algo_op_resolve(dtype, op, ALGO_ACC_WIDE, &o));
     struct reduce_arg a = {{(uint32_t)dtype, op, 0, 0, o.elem_size}, n};
     return creduce(root, &a, &o, src, n, ret_result);
 }
@@ -187,12 +189,12 @@ int sgl_reduce(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
 int sgl_dvec_reduce(sgl_ctx_t *root, const sgl_dvec_t *v, sgl_op_t op,
                     int bcast, void *ret_result)
 {
-    TRY(sgl__algo_check_root(root, "sgl_dvec_reduce"));
-    TRY(sgl__algo_check_vec(v, "sgl_dvec_reduce"));
+    SGL_TRY(sgl__algo_check_root(root, "sgl_dvec_reduce"));
+    SGL_TRY(sgl__algo_check_vec(v, "sgl_dvec_reduce"));
     if (!ret_result)
         return sgl_error_set(SGL_EINVAL, "sgl_dvec_reduce: result is NULL");
     struct algo_op o;
-    TRY(sgl__algo_op_resolve(v->dtype, op, ALGO_ACC_WIDE, &o));
+    SGL_TRY(sgl__algo_op_resolve(v->dtype, op, ALGO_ACC_WIDE, &o));
     if (o.elem_size != v->elem_size)
         return sgl_error_set(SGL_EINVAL,
                              "sgl_dvec_reduce: operator on %zu-byte "
@@ -200,7 +202,7 @@ int sgl_dvec_reduce(sgl_ctx_t *root, const sgl_dvec_t *v, sgl_op_t op,
                              o.elem_size, v->elem_size);
     struct reduce_arg a = {{(uint32_t)v->dtype, op, v->id, 0, o.elem_size},
                            v->n};
-    TRY(dreduce(root, &a, &o, ret_result));
+    SGL_TRY(dreduce(root, &a, &o, ret_result));
     if (!bcast)
         return SGL_OK;
     struct id_arg_v b = {v->id, 0, o.acc_size};

@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include <sgl/predict.h>
+#include <sgl/trace.h>
 
 #include "algo_internal.h"
 
@@ -55,7 +56,7 @@ static int blocks(sgl_ctx_t *ctx, const struct scan_arg *a,
 
 static int resolve(const struct scan_arg *a, struct algo_op *op)
 {
-    TRY(sgl__algo_op_resolve((sgl_dtype_t)a->op.dtype, a->op.op, ALGO_ACC_ELEM,
+    SGL_TRY(sgl__algo_op_resolve((sgl_dtype_t)a->op.dtype, a->op.op, ALGO_ACC_ELEM,
                              op));
     if (op->elem_size != a->op.elem_size)
         return sgl_error_set(SGL_EINVAL, "operator %u registered with "
@@ -71,13 +72,13 @@ static int pass1(sgl_ctx_t *ctx, const struct scan_arg *a,
 {
     if (sgl_ctx_is_worker(ctx)) {
         struct algo_block *in, *out;
-        TRY(blocks(ctx, a, &in, &out));
+        SGL_TRY(blocks(ctx, a, &in, &out));
         /* The pass that runs the local scan declares its elements: the
          * work of kernel "scan" (the other pass is another kernel's). */
         if (a->op.flags & SGL_SCAN_LOCAL_FIRST) {
             sgl__algo_local_scan(op, in->data, out->data, in->count, NULL,
                                  a->op.flags & SGL_SCAN_EXCLUSIVE, total);
-            TRY(sgl_ctx_add_work(ctx, (double)in->count));
+            SGL_TRY(sgl_ctx_add_work(ctx, (double)in->count));
         } else {
             memcpy(total, op->identity, op->elem_size);
             sgl__algo_local_reduce(op, in->data, in->count, total);
@@ -85,11 +86,11 @@ static int pass1(sgl_ctx_t *ctx, const struct scan_arg *a,
         return SGL_OK;
     }
     unsigned p = sgl_ctx_children(ctx);
-    TRY(sgl_pardo(ctx, pass1_task, a, sizeof *a));
+    SGL_TRY(sgl_pardo(ctx, pass1_task, a, sizeof *a));
     unsigned char *t = sgl__algo_scratch(ctx, (size_t)p * op->elem_size);
     if (!t)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
-    TRY(sgl_gather(ctx, t, op->elem_size, p, NULL));
+    SGL_TRY(sgl_gather(ctx, t, op->elem_size, p, NULL));
     memcpy(total, op->identity, op->elem_size);
     for (unsigned i = 0; i < p; i++)
         sgl__algo_combine(op, total, t + (size_t)i * op->elem_size);
@@ -100,9 +101,9 @@ static int pass1_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)size;
     struct algo_op op;
-    TRY(resolve(arg, &op));
+    SGL_TRY(resolve(arg, &op));
     unsigned char total[ALGO_MAX_ELEM];
-    TRY(pass1(ctx, arg, &op, total));
+    SGL_TRY(pass1(ctx, arg, &op, total));
     return sgl_put(ctx, total, op.elem_size, 1);
 }
 
@@ -115,7 +116,7 @@ static int pass2(sgl_ctx_t *ctx, const struct scan_arg *a,
     int first = sgl_ctx_first_worker(ctx) == 0;
     if (sgl_ctx_is_worker(ctx)) {
         struct algo_block *in, *out;
-        TRY(blocks(ctx, a, &in, &out));
+        SGL_TRY(blocks(ctx, a, &in, &out));
         if (a->op.flags & SGL_SCAN_LOCAL_FIRST) {
             if (!first)
                 sgl__algo_local_add(op, out->data, out->count, off);
@@ -124,7 +125,7 @@ static int pass2(sgl_ctx_t *ctx, const struct scan_arg *a,
             sgl__algo_local_scan(op, in->data, out->data, in->count,
                                  first ? NULL : off,
                                  a->op.flags & SGL_SCAN_EXCLUSIVE, total);
-            TRY(sgl_ctx_add_work(ctx, (double)in->count));
+            SGL_TRY(sgl_ctx_add_work(ctx, (double)in->count));
         }
         return SGL_OK;
     }
@@ -158,10 +159,10 @@ static int pass2_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)size;
     struct algo_op op;
-    TRY(resolve(arg, &op));
+    SGL_TRY(resolve(arg, &op));
     void *off;
     size_t count;
-    TRY(sgl_recv(ctx, op.elem_size, &off, &count));
+    SGL_TRY(sgl_recv(ctx, op.elem_size, &off, &count));
     if (count != 1)
         return sgl_error_set(SGL_ESIZE, "%zu scan offsets, expected one",
                              count);
@@ -220,8 +221,8 @@ static unsigned variant(sgl_ctx_t *root, size_t n, unsigned flags)
 int sgl_scan_variant(sgl_ctx_t *root, size_t n, unsigned flags,
                      unsigned *ret_variant)
 {
-    TRY(sgl__algo_check_root(root, "sgl_scan_variant"));
-    TRY(check_flags(flags, "sgl_scan_variant"));
+    SGL_TRY(sgl__algo_check_root(root, "sgl_scan_variant"));
+    SGL_TRY(check_flags(flags, "sgl_scan_variant"));
     if (!ret_variant)
         return sgl_error_set(SGL_EINVAL, "sgl_scan_variant: ret_variant is "
                                          "NULL");
@@ -234,17 +235,17 @@ int sgl_scan_variant(sgl_ctx_t *root, size_t n, unsigned flags,
 int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in, sgl_dvec_t *out,
                   sgl_op_t op, unsigned flags)
 {
-    TRY(sgl__algo_check_root(root, "sgl_dvec_scan"));
-    TRY(sgl__algo_check_vec(in, "sgl_dvec_scan"));
-    TRY(sgl__algo_check_vec(out, "sgl_dvec_scan"));
+    SGL_TRY(sgl__algo_check_root(root, "sgl_dvec_scan"));
+    SGL_TRY(sgl__algo_check_vec(in, "sgl_dvec_scan"));
+    SGL_TRY(sgl__algo_check_vec(out, "sgl_dvec_scan"));
     if (in->n != out->n || in->elem_size != out->elem_size ||
         in->dtype != out->dtype)
         return sgl_error_set(SGL_ESIZE,
                              "sgl_dvec_scan: input and output differ in "
                              "size or type");
-    TRY(check_flags(flags, "sgl_dvec_scan"));
+    SGL_TRY(check_flags(flags, "sgl_dvec_scan"));
     struct algo_op o;
-    TRY(sgl__algo_op_resolve(in->dtype, op, ALGO_ACC_ELEM, &o));
+    SGL_TRY(sgl__algo_op_resolve(in->dtype, op, ALGO_ACC_ELEM, &o));
     if (o.elem_size != in->elem_size)
         return sgl_error_set(SGL_EINVAL,
                              "sgl_dvec_scan: operator on %zu-byte elements, "
@@ -256,27 +257,27 @@ int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in, sgl_dvec_t *out,
     unsigned char total[ALGO_MAX_ELEM];
     if (sgl_ctx_is_worker(root)) {
         struct algo_block *bi, *bo;
-        TRY(blocks(root, &a, &bi, &bo));
+        SGL_TRY(blocks(root, &a, &bi, &bo));
         sgl__algo_local_scan(&o, bi->data, bo->data, bi->count, NULL,
                              flags & SGL_SCAN_EXCLUSIVE, total);
         return SGL_OK;
     }
-    TRY(pass1(root, &a, &o, total));
+    SGL_TRY(pass1(root, &a, &o, total));
     return pass2(root, &a, &o, o.identity);
 }
 
 int sgl_scan(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
              const void *src, void *dst, size_t n, unsigned flags)
 {
-    TRY(sgl__algo_check_root(root, "sgl_scan"));
+    SGL_TRY(sgl__algo_check_root(root, "sgl_scan"));
     /* Before the scatter, which bad flags would waste. */
-    TRY(check_flags(flags, "sgl_scan"));
+    SGL_TRY(check_flags(flags, "sgl_scan"));
     if (n && (!src || !dst))
         return sgl_error_set(SGL_EINVAL, "sgl_scan: NULL buffer");
     struct algo_op o;
-    TRY(sgl__algo_op_resolve(dtype, op, ALGO_ACC_ELEM, &o));
+    SGL_TRY(sgl__algo_op_resolve(dtype, op, ALGO_ACC_ELEM, &o));
     sgl_dvec_t *v;
-    TRY(sgl_dvec_scatter(root, dtype, o.elem_size, src, n, &v));
+    SGL_TRY(sgl_dvec_scatter(root, dtype, o.elem_size, src, n, &v));
     int rc = sgl_dvec_scan(root, v, v, op, flags);
     if (!rc)
         rc = sgl_dvec_gather(root, v, dst, n);

@@ -320,7 +320,7 @@ SGL_API int sgl_sort_variant(sgl_ctx_t *root, size_t n, unsigned *ret_variant);
 /** Sort a distributed vector in place by PSRS (sample, pivots, partition,
  *  an exchange and a merge; once over the whole tree, or once per level:
  *  sgl_sort_variant(); see psrs.c, and psrs_cost.c for the cost). Types SGL_F64, SGL_F32, SGL_I64, SGL_U64 (not
- *  SGL_I8/SGL_U8, nor SGL_USER: use sgl_dvec_sort_by_key()); floats
+ *  SGL_I8/SGL_U8, nor SGL_USER: use sgl_dvec_sort_records()); floats
  *  in IEEE totalOrder except that every NaN sorts after +inf. Afterwards
  *  worker w holds the w-th part of the sorted vector; block sizes change.
  *  @param ret_stats  may be NULL.
@@ -344,12 +344,12 @@ SGL_API int sgl_sort(sgl_ctx_t *root, sgl_dtype_t dtype, void *data, size_t n,
  *  @return SGL_OK, SGL_EINVAL (not SGL_USER, key type, key outside the
  *          record), SGL_ENOMEM, SGL_ESTATE.
  *  @par Memory: as sgl_dvec_sort(); the local sort moves whole records. */
-SGL_API int sgl_dvec_sort_by_key(sgl_ctx_t *root, sgl_dvec_t *vec,
+SGL_API int sgl_dvec_sort_records(sgl_ctx_t *root, sgl_dvec_t *vec,
                                  sgl_dtype_t key_type, size_t key_offset,
                                  sgl_sort_stats_t *ret_stats);
 
 /** Sort @p n records of @p rec_size bytes at the root in place by their
- *  key (scatter, sgl_dvec_sort_by_key(), gather). */
+ *  key (scatter, sgl_dvec_sort_records(), gather). */
 SGL_API int sgl_sort_records(sgl_ctx_t *root, void *data, size_t n,
                              size_t rec_size, sgl_dtype_t key_type,
                              size_t key_offset, sgl_sort_stats_t *ret_stats);

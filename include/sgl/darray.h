@@ -1,7 +1,7 @@
 /**
  * @file darray.h
  * Distributed d-dimensional arrays and periodic affine communication
- * (DESIGN.md section 10; the Trasgo paper's technique): arrays of 1 to 3
+ * (docs/design.md and docs/darray.md; the Trasgo paper's technique): arrays of 1 to 3
  * dimensions cut into blocks over the workers below a master, and plans
  * that compute at run time, from the blocks and a loop's affine index
  * expressions (periodic or not), which index ranges every worker needs

@@ -4,7 +4,7 @@
  *
  * Every SGL function that can fail returns an int: SGL_OK (0) or one of the
  * negative codes below. The detailed message of the last failure (what,
- * where, which value) is kept per thread and read with sgl_last_error().
+ * where, which value) is kept per thread and read with sgl_error_last().
  * A failed call has no side effects unless its documentation says so.
  *
  * Thread safety: all functions here are safe from any thread; the last-error
@@ -44,21 +44,33 @@ enum sgl_err {
 
 /** Short fixed description of a status code ("invalid argument").
  *  Unknown codes give "unknown error". Never NULL. */
-SGL_API const char *sgl_strerror(int code);
+SGL_API const char *sgl_error_string(int code);
 
 /** Symbolic name of a status code ("SGL_EINVAL"); "SGL_E?" if unknown. */
-SGL_API const char *sgl_err_name(int code);
+SGL_API const char *sgl_error_name(int code);
 
 /** The calling thread's message for its last failed SGL call: a full
  *  sentence naming what went wrong and where. Valid until the thread's next
  *  failing SGL call. Empty string if nothing failed yet. */
-SGL_API const char *sgl_last_error(void);
+SGL_API const char *sgl_error_last(void);
 
 /** Record a failure for the calling thread and return @p code, so that a
  *  user task can write `return sgl_error_set(SGL_ETASK, "bad block %zu", i);`.
  *  The message is printf-formatted and truncated to 1023 bytes. */
 SGL_API int sgl_error_set(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+
+/** Evaluate @p call, an SGL call or anything that returns an SGL status,
+ *  and return its status from the enclosing function if it failed (was
+ *  negative); the message stays where sgl_error_last() reads it. For
+ *  functions that return int, such as tasks:
+ *  `SGL_TRY(sgl_scatter(ctx, a, sizeof *a, counts));` */
+#define SGL_TRY(call)                                                          \
+    do {                                                                       \
+        int sgl_try_rc_ = (call);                                              \
+        if (sgl_try_rc_ < 0)                                                   \
+            return sgl_try_rc_;                                                \
+    } while (0)
 
 #ifdef __cplusplus
 }

@@ -56,7 +56,7 @@ typedef enum sgl_link {
 /** Options for building a tree. Initialise with sgl_machine_opts_default(). */
 typedef struct sgl_machine_opts {
     int keep_single;      /**< nonzero: keep single-child levels (default 0:
-                               collapse them, as DESIGN.md asks) */
+                               collapse them, as docs/design.md says) */
     unsigned max_threads; /**< cap on workers per process in discovery;
                                0 = OMP_NUM_THREADS if set, else all cores
                                of the process's cpuset */
@@ -81,7 +81,7 @@ SGL_API int sgl_machine_discover(const sgl_machine_opts_t *opts,
 /** Build a tree from a shape string (see the file comment).
  *  @param shape  copied; the caller keeps ownership.
  *  @return SGL_OK, SGL_EPARSE (with the offending token and its position in
- *          sgl_last_error()), SGL_EINVAL (NULL) or SGL_ENOMEM. */
+ *          sgl_error_last()), SGL_EINVAL (NULL) or SGL_ENOMEM. */
 SGL_API int sgl_machine_from_shape(const char *shape,
                                    const sgl_machine_opts_t *opts,
                                    sgl_machine_t **ret_machine);
@@ -182,7 +182,7 @@ SGL_API int sgl_machine_write_json(const sgl_machine_t *m, FILE *out);
 /** Short name of a link kind: "none", "threads", "mpi". */
 SGL_API const char *sgl_link_name(sgl_link_t link);
 
-/* ---- Cost parameters (DESIGN.md section 4) ----
+/* ---- Cost parameters (docs/design.md, "Cost model") ----
  *
  * Units: seconds for l, seconds per BYTE for g, seconds per element for a
  * kernel's c. SGL_WORD_BYTES converts g to the paper's per-word figures.
@@ -227,7 +227,7 @@ SGL_API int sgl_machine_level_small_params(const sgl_machine_t *m,
  *  level's). @return SGL_OK, SGL_EINVAL for a worker, SGL_ERANGE if none
  *  are set. */
 SGL_API int sgl_node_params(const sgl_node_t *master, sgl_link_params_t *ret);
-/** Horizontal (exchange) parameters of a level (DESIGN.md section 8): the
+/** Horizontal (exchange) parameters of a level (docs/design.md, "Exchange supersteps"): the
  *  cost of an exchange superstep among a master's children is
  *  l + g * h, where h is the most bytes any child's workers send to, or
  *  receive from, the workers of the master's other children. */
@@ -381,7 +381,7 @@ SGL_API const char *sgl_machine_provenance_key(const sgl_machine_t *m,
  *  sgl_machine_from_shape() with single-child levels kept as written), the
  *  other records set parameters, kernels and provenance.
  *  @return SGL_OK, SGL_EIO (cannot open or read), SGL_EPARSE (with
- *  "path:line: what" in sgl_last_error()) or SGL_ENOMEM. */
+ *  "path:line: what" in sgl_error_last()) or SGL_ENOMEM. */
 SGL_API int sgl_machine_load(const char *path, sgl_machine_t **ret_machine);
 /** Read a machine file from an open stream; @p name is used in messages. */
 SGL_API int sgl_machine_read(FILE *in, const char *name,

@@ -1,6 +1,6 @@
 /**
  * @file predict.h
- * The SGL cost model evaluated on a machine tree (DESIGN.md sections 1, 5).
+ * The SGL cost model evaluated on a machine tree (docs/design.md, "Cost model").
  *
  * Per superstep at a master with parameters l, g_down, g_up:
  *
@@ -12,7 +12,7 @@
  * over its children; w0*c0 the master's own work (c of the worker that
  * plays the master); a program's cost is the sum over its supersteps.
  * A superstep that includes an exchange among the master's children
- * (DESIGN.md section 8) adds
+ * (docs/design.md, "Exchange supersteps") adds
  *
  *     l_h + max_i h_i * g_h
  *

@@ -1,6 +1,6 @@
 /**
  * @file pregel.h
- * Vertex-centric supersteps (DESIGN.md section 11; the BSP note's
+ * Vertex-centric supersteps (docs/design.md and docs/pregel.md; the BSP note's
  * Pregel): a directed graph partitioned over the workers, a compute
  * function per active vertex per superstep, messages combined at the
  * sender and delivered by an exchange superstep, aggregators whose value
@@ -137,7 +137,7 @@ typedef struct sgl_pregel_program {
      *  message from the worker) may be called on it. A block must do to
      *  its active vertices what compute would; sums aggregated per block
      *  rather than per vertex may round differently unless they are exact
-     *  (sgl_round_grid()). The block is the engine's, read-only. */
+     *  (sgl_combine_round_grid()). The block is the engine's, read-only. */
     void (*compute_block)(sgl_vertex_t *w, const sgl_vertex_block_t *b);
 } sgl_pregel_program_t;
 
@@ -297,7 +297,7 @@ SGL_API int sgl_pregel_set_budget(sgl_graph_t *graph, size_t bytes_per_worker);
  *  checkpoint's, with its aggregators and statistics. With the same
  *  tree and cut the result is bitwise the uninterrupted run's; with
  *  another, too, if the program's sums are exact (fixed point summed by
- *  sgl_combine_sum_u64, doubles rounded by sgl_round_grid(): as
+ *  sgl_combine_sum_u64, doubles rounded by sgl_combine_round_grid(): as
  *  sgl_pagerank()'s); other sums may round differently after the
  *  checkpoint (messages are combined per worker).
  *  @return as sgl_pregel_run(); SGL_EIO (no manifest, unreadable or
@@ -378,7 +378,7 @@ SGL_API void sgl_vertex_vote_halt(sgl_vertex_t *v);
  *  bitwise the same on any cut, send fixed-point values to
  *  sgl_combine_sum_u64 (sgl_pagerank() sends x 2^62 for shares x in
  *  [0, 1]; a sum modulo 2^64 is right whatever its partial sums, as long
- *  as the total fits), or doubles rounded with sgl_round_grid(). */
+ *  as the total fits), or doubles rounded with sgl_combine_round_grid(). */
 SGL_API void sgl_combine_sum_f64(void *acc, const void *msg);
 SGL_API void sgl_combine_sum_u64(void *acc, const void *msg);
 SGL_API void sgl_combine_min_u64(void *acc, const void *msg);
@@ -398,7 +398,7 @@ SGL_API void sgl_combine_min_u64(void *acc, const void *msg);
  *          2^(@p exp - 1); @p x if it is not finite; NaN if @p exp is out
  *          of range.
  *  Thread safety: a pure function. */
-SGL_API double sgl_round_grid(double x, int exp);
+SGL_API double sgl_combine_round_grid(double x, int exp);
 
 /* ---- reference programs ---- */
 
@@ -409,7 +409,7 @@ SGL_API double sgl_round_grid(double x, int exp);
  *  bitwise the same on any tree and cut, and when resumed from a
  *  checkpoint on another: every sum is exact. Shares travel in fixed
  *  point (x 2^62, sgl_combine_sum_u64), the dangling rank and the L1
- *  change are sums of terms rounded to a grid (sgl_round_grid()), the
+ *  change are sums of terms rounded to a grid (sgl_combine_round_grid()), the
  *  dangling rank with a second aggregator for what the rounding took
  *  off. A share is off by at most 2^-62, so the ranks are nearer the
  *  exact power iteration than plain double sums bring them.

@@ -10,10 +10,10 @@
 #include <sgl/api.h>
 
 #define SGL_VERSION_MAJOR 0
-#define SGL_VERSION_MINOR 3
+#define SGL_VERSION_MINOR 4
 #define SGL_VERSION_PATCH 0
 /** "MAJOR.MINOR.PATCH" */
-#define SGL_VERSION_STRING "0.3.0"
+#define SGL_VERSION_STRING "0.4.0"
 /** One number that orders versions: MAJOR * 10000 + MINOR * 100 + PATCH. */
 #define SGL_VERSION_NUMBER                                                     \
     (SGL_VERSION_MAJOR * 10000 + SGL_VERSION_MINOR * 100 + SGL_VERSION_PATCH)
@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-/** The version of the library the program runs with ("0.3.0"), to
+/** The version of the library the program runs with ("0.4.0"), to
  *  compare with the SGL_VERSION_STRING it was compiled against. Static
  *  storage. */
 SGL_API const char *sgl_version(void);

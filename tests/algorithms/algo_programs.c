@@ -57,7 +57,7 @@ static int value_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     if (!sgl_ctx_is_worker(ctx))
         return sgl_pardo(ctx, value_task, arg, size);
     const void *v;
-    TRY(sgl_dvec_local_value(ctx, a->id, &v));
+    SGL_TRY(sgl_dvec_local_value(ctx, a->id, &v));
     CHECK(memcmp(v, a->want, a->size) == 0,
           "worker %zu has a different broadcast result",
           sgl_ctx_first_worker(ctx));
@@ -71,7 +71,7 @@ static int misuse_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     double x = 1, r;
     int rc = sgl_reduce(ctx, SGL_F64, SGL_OP_SUM, &x, 1, &r);
     CHECK(rc == SGL_ESTATE, "sgl_reduce on a child gave %s",
-          sgl_err_name(rc));
+          sgl_error_name(rc));
     return SGL_OK;
 }
 
@@ -105,10 +105,10 @@ static int own_state_main(sgl_ctx_t *root, const void *arg, size_t size)
 {
     (void)arg, (void)size;
     int set = 1, check = 0;
-    TRY(own_state_task(root, &set, sizeof set));
+    SGL_TRY(own_state_task(root, &set, sizeof set));
     sgl_dvec_t *v = NULL;
     double sum = 0;
-    TRY(sgl_dvec_create(root, SGL_F64, sizeof(double), 1000, SGL_FILL_IOTA,
+    SGL_TRY(sgl_dvec_create(root, SGL_F64, sizeof(double), 1000, SGL_FILL_IOTA,
                         NULL, 0, &v));
     int rc = sgl_dvec_reduce(root, v, SGL_OP_SUM, 1, &sum);
     if (rc == SGL_OK)
@@ -116,7 +116,7 @@ static int own_state_main(sgl_ctx_t *root, const void *arg, size_t size)
     if (rc == SGL_OK)
         rc = sgl_dvec_sort(root, v, NULL);
     sgl_dvec_free(root, v);
-    TRY(rc);
+    SGL_TRY(rc);
     CHECK(sum == 999.0 * 1000 / 2, "sum %g", sum);
     return own_state_task(root, &check, sizeof check);
 }
@@ -129,12 +129,12 @@ int algo_check_own_state(sgl_runtime_t *rt)
 int algo_test_register(sgl_runtime_t *rt)
 {
     mat2 id = {1, 0, 0, 1};
-    TRY(sgl_algorithms_register(rt));
-    TRY(sgl_op_register(mat_mul, sizeof(mat2), &id, "mat2_mul", &mat_op));
-    TRY(sgl_fill_register(mat_fill_fn, "mat2_fill", &mat_fill));
-    TRY(sgl_task_register(rt, value_task, "test.value"));
-    TRY(sgl_task_register(rt, misuse_task, "test.misuse"));
-    TRY(sgl_task_register(rt, own_state_task, "test.own_state"));
+    SGL_TRY(sgl_algorithms_register(rt));
+    SGL_TRY(sgl_op_register(mat_mul, sizeof(mat2), &id, "mat2_mul", &mat_op));
+    SGL_TRY(sgl_fill_register(mat_fill_fn, "mat2_fill", &mat_fill));
+    SGL_TRY(sgl_task_register(rt, value_task, "test.value"));
+    SGL_TRY(sgl_task_register(rt, misuse_task, "test.misuse"));
+    SGL_TRY(sgl_task_register(rt, own_state_task, "test.own_state"));
     return SGL_OK;
 }
 
@@ -282,7 +282,7 @@ static int reduce_one(sgl_ctx_t *root, sgl_dtype_t t, sgl_op_t op, size_t n,
     }
     sgl_dvec_free(root, v);
     free(x);
-    TRY(rc);
+    SGL_TRY(rc);
     char g[64], w[64];
     fmt(t, got, g, sizeof g);
     fmt(t, want, w, sizeof w);
@@ -303,10 +303,10 @@ static int reduce_main(sgl_ctx_t *root, const void *arg, size_t size)
     const struct rs_arg *a = arg;
     for (size_t ti = 0; ti < 4; ti++)
         for (sgl_op_t op = SGL_OP_SUM; op <= SGL_OP_MAX; op++)
-            TRY(reduce_one(root, types[ti], op, a->n, a->seed + op));
+            SGL_TRY(reduce_one(root, types[ti], op, a->n, a->seed + op));
     /* The user operator on a distributed vector made by a user fill. */
     sgl_dvec_t *v;
-    TRY(sgl_dvec_create(root, SGL_USER, sizeof(mat2), a->n, mat_fill, NULL, 0,
+    SGL_TRY(sgl_dvec_create(root, SGL_USER, sizeof(mat2), a->n, mat_fill, NULL, 0,
                         &v));
     mat2 *all = malloc((a->n ? a->n : 1) * sizeof *all);
     mat2 got, want = {1, 0, 0, 1};
@@ -320,16 +320,16 @@ static int reduce_main(sgl_ctx_t *root, const void *arg, size_t size)
         rc = sgl_reduce(root, SGL_USER, mat_op, all, a->n, &cgot);
     free(all);
     sgl_dvec_free(root, v);
-    TRY(rc);
+    SGL_TRY(rc);
     CHECK(memcmp(&got, &want, sizeof got) == 0 &&
               memcmp(&cgot, &want, sizeof got) == 0,
           "user matrix product n=%zu differs", a->n);
     /* Built-in fill: the sum of 0..n-1. */
-    TRY(sgl_dvec_create(root, SGL_I64, 0, a->n, SGL_FILL_IOTA, NULL, 0, &v));
+    SGL_TRY(sgl_dvec_create(root, SGL_I64, 0, a->n, SGL_FILL_IOTA, NULL, 0, &v));
     int64_t s;
     rc = sgl_dvec_reduce(root, v, SGL_OP_SUM, 0, &s);
     sgl_dvec_free(root, v);
-    TRY(rc);
+    SGL_TRY(rc);
     int64_t n = (int64_t)a->n;
     CHECK(s == n * (n - 1) / 2, "iota sum %" PRId64, s);
     return SGL_OK;
@@ -432,17 +432,17 @@ static int scan_main(sgl_ctx_t *root, const void *arg, size_t size)
         SGL_SCAN_INCLUSIVE | SGL_SCAN_REDUCE_FIRST,
         SGL_SCAN_EXCLUSIVE | SGL_SCAN_REDUCE_FIRST, SGL_SCAN_INCLUSIVE};
     for (size_t vi = 0; vi < 5; vi++) {
-        TRY(scan_one(root, SGL_I64, SGL_OP_SUM, a->n, a->seed, variants[vi]));
-        TRY(scan_one(root, SGL_F64, SGL_OP_SUM, a->n, a->seed, variants[vi]));
-        TRY(scan_one(root, SGL_F32, SGL_OP_MAX, a->n, a->seed, variants[vi]));
-        TRY(scan_one(root, SGL_U64, SGL_OP_MIN, a->n, a->seed, variants[vi]));
-        TRY(scan_one(root, SGL_I64, SGL_OP_PROD, a->n, a->seed,
+        SGL_TRY(scan_one(root, SGL_I64, SGL_OP_SUM, a->n, a->seed, variants[vi]));
+        SGL_TRY(scan_one(root, SGL_F64, SGL_OP_SUM, a->n, a->seed, variants[vi]));
+        SGL_TRY(scan_one(root, SGL_F32, SGL_OP_MAX, a->n, a->seed, variants[vi]));
+        SGL_TRY(scan_one(root, SGL_U64, SGL_OP_MIN, a->n, a->seed, variants[vi]));
+        SGL_TRY(scan_one(root, SGL_I64, SGL_OP_PROD, a->n, a->seed,
                      variants[vi]));
     }
     /* The non-commutative user operator, both variants, in place. */
     for (size_t vi = 0; vi < 4; vi++) {
         sgl_dvec_t *v;
-        TRY(sgl_dvec_create(root, SGL_USER, sizeof(mat2), a->n, mat_fill,
+        SGL_TRY(sgl_dvec_create(root, SGL_USER, sizeof(mat2), a->n, mat_fill,
                             NULL, 0, &v));
         mat2 *all = malloc((a->n ? a->n : 1) * sizeof *all);
         mat2 *got = malloc((a->n ? a->n : 1) * sizeof *got);
@@ -464,7 +464,7 @@ static int scan_main(sgl_ctx_t *root, const void *arg, size_t size)
         free(all);
         free(got);
         sgl_dvec_free(root, v);
-        TRY(rc);
+        SGL_TRY(rc);
     }
     return SGL_OK;
 }
@@ -575,7 +575,7 @@ static int reduce8_one(sgl_ctx_t *root, sgl_dtype_t t, sgl_op_t op,
         rc = sgl_pardo(root, value_task, &va, sizeof va);
     }
     sgl_dvec_free(root, v);
-    TRY(rc);
+    SGL_TRY(rc);
     char g[32], d[32], w[32];
     fmt8(t, got, g, sizeof g);
     fmt8(t, dgot, d, sizeof d);
@@ -956,7 +956,7 @@ static int sort_main(sgl_ctx_t *root, const void *arg, size_t size)
     free(x);
     free(want);
     free(got);
-    TRY(rc);
+    SGL_TRY(rc);
     CHECK(sum == n && dst.n == n, "sort: blocks hold %zu of %zu", sum, n);
     /* PSRS bound: no block above 2n/P (+ P for the rounding of samples);
      * all-equal input must split like distinct keys: within one of n/P.
@@ -968,7 +968,7 @@ static int sort_main(sgl_ctx_t *root, const void *arg, size_t size)
         a->pattern == PAT_SPECIAL || a->pattern == PAT_ORGAN)
         bound = 2 * n / p + p + 1; /* equal keys split by index too */
     unsigned variant = 0;
-    TRY(sgl_sort_variant(root, n, &variant));
+    SGL_TRY(sgl_sort_variant(root, n, &variant));
     if (variant == SGL_SORT_LEVELS && has_split_by_children(root))
         bound = n / p + n / (16 * p) + p + 2;
     CHECK(dst.max_block <= bound && st.max_block <= bound,
@@ -997,68 +997,68 @@ static int expect(int got, int want, const char *what)
     if (got == want)
         return SGL_OK;
     return sgl_error_set(SGL_ETASK, "'%s': got %s, expected %s (%s)", what,
-                         sgl_err_name(got), sgl_err_name(want),
-                         sgl_last_error());
+                         sgl_error_name(got), sgl_error_name(want),
+                         sgl_error_last());
 }
 
 static int errors_main(sgl_ctx_t *root, const void *arg, size_t size)
 {
     (void)arg, (void)size;
     double x[4] = {1, 2, 3, 4}, r;
-    TRY(expect(sgl_reduce(root, SGL_F64, SGL_OP_SUM, NULL, 4, &r), SGL_EINVAL,
+    SGL_TRY(expect(sgl_reduce(root, SGL_F64, SGL_OP_SUM, NULL, 4, &r), SGL_EINVAL,
                "reduce of NULL"));
-    TRY(expect(sgl_reduce(root, SGL_F64, SGL_OP_SUM, x, 4, NULL), SGL_EINVAL,
+    SGL_TRY(expect(sgl_reduce(root, SGL_F64, SGL_OP_SUM, x, 4, NULL), SGL_EINVAL,
                "reduce into NULL"));
-    TRY(expect(sgl_reduce(root, SGL_F64, 99, x, 4, &r), SGL_EINVAL,
+    SGL_TRY(expect(sgl_reduce(root, SGL_F64, 99, x, 4, &r), SGL_EINVAL,
                "unknown built-in operator"));
-    TRY(expect(sgl_reduce(root, SGL_USER, SGL_OP_USER_FIRST + 1000, x, 4, &r),
+    SGL_TRY(expect(sgl_reduce(root, SGL_USER, SGL_OP_USER_FIRST + 1000, x, 4, &r),
                SGL_EINVAL, "unregistered user operator"));
-    TRY(expect(sgl_reduce(root, SGL_F64, mat_op, x, 4, &r), SGL_EINVAL,
+    SGL_TRY(expect(sgl_reduce(root, SGL_F64, mat_op, x, 4, &r), SGL_EINVAL,
                "user operator on doubles"));
-    TRY(expect(sgl_reduce(root, SGL_USER, SGL_OP_SUM, x, 4, &r), SGL_EINVAL,
+    SGL_TRY(expect(sgl_reduce(root, SGL_USER, SGL_OP_SUM, x, 4, &r), SGL_EINVAL,
                "built-in operator on user elements"));
-    TRY(expect(sgl_reduce(NULL, SGL_F64, SGL_OP_SUM, x, 4, &r), SGL_EINVAL,
+    SGL_TRY(expect(sgl_reduce(NULL, SGL_F64, SGL_OP_SUM, x, 4, &r), SGL_EINVAL,
                "reduce without a context"));
-    TRY(expect(sgl_reduce(root, SGL_F64, SGL_OP_SUM, NULL, 0, &r), SGL_OK,
+    SGL_TRY(expect(sgl_reduce(root, SGL_F64, SGL_OP_SUM, NULL, 0, &r), SGL_OK,
                "reduce of nothing"));
     CHECK(r == 0, "empty sum is %g", r);
-    TRY(expect(sgl_scan(root, SGL_F64, SGL_OP_SUM, x, NULL, 4, 0), SGL_EINVAL,
+    SGL_TRY(expect(sgl_scan(root, SGL_F64, SGL_OP_SUM, x, NULL, 4, 0), SGL_EINVAL,
                "scan into NULL"));
-    TRY(expect(sgl_scan(root, SGL_F64, SGL_OP_SUM, x, x, 4,
+    SGL_TRY(expect(sgl_scan(root, SGL_F64, SGL_OP_SUM, x, x, 4,
                         SGL_SCAN_LOCAL_FIRST | SGL_SCAN_REDUCE_FIRST),
                SGL_EINVAL, "scan with both variants"));
-    TRY(expect(sgl_sort(root, SGL_F64, NULL, 4, NULL), SGL_EINVAL,
+    SGL_TRY(expect(sgl_sort(root, SGL_F64, NULL, 4, NULL), SGL_EINVAL,
                "sort of NULL"));
-    TRY(expect(sgl_sort(root, SGL_USER, x, 4, NULL), SGL_EINVAL,
+    SGL_TRY(expect(sgl_sort(root, SGL_USER, x, 4, NULL), SGL_EINVAL,
                "sort of user elements"));
-    TRY(expect(sgl_sort(root, SGL_I8, x, 4, NULL), SGL_EINVAL,
+    SGL_TRY(expect(sgl_sort(root, SGL_I8, x, 4, NULL), SGL_EINVAL,
                "sort of int8 elements"));
-    CHECK(strstr(sgl_last_error(), "not supported"),
-          "int8 sort refused without saying so: %s", sgl_last_error());
-    TRY(expect(sgl_sort(root, SGL_U8, x, 4, NULL), SGL_EINVAL,
+    CHECK(strstr(sgl_error_last(), "not supported"),
+          "int8 sort refused without saying so: %s", sgl_error_last());
+    SGL_TRY(expect(sgl_sort(root, SGL_U8, x, 4, NULL), SGL_EINVAL,
                "sort of uint8 elements"));
-    TRY(expect(sgl_sort_records(root, x, 4, 8, SGL_U8, 0, NULL), SGL_EINVAL,
+    SGL_TRY(expect(sgl_sort_records(root, x, 4, 8, SGL_U8, 0, NULL), SGL_EINVAL,
                "sort records by a uint8 key"));
     {
         sgl_dvec_t *b8;
-        TRY(sgl_dvec_create(root, SGL_I8, 0, 10, SGL_FILL_IOTA, NULL, 0,
+        SGL_TRY(sgl_dvec_create(root, SGL_I8, 0, 10, SGL_FILL_IOTA, NULL, 0,
                             &b8));
         int rc8 = expect(sgl_dvec_sort(root, b8, NULL), SGL_EINVAL,
                          "sort of an int8 vector");
         sgl_dvec_free(root, b8);
-        TRY(rc8);
+        SGL_TRY(rc8);
     }
-    TRY(expect(sgl_dvec_reduce(root, NULL, SGL_OP_SUM, 0, &r), SGL_EINVAL,
+    SGL_TRY(expect(sgl_dvec_reduce(root, NULL, SGL_OP_SUM, 0, &r), SGL_EINVAL,
                "reduce of a NULL vector"));
-    TRY(expect(sgl_dvec_create(root, SGL_F64, 0, 10, 12345, NULL, 0, NULL),
+    SGL_TRY(expect(sgl_dvec_create(root, SGL_F64, 0, 10, 12345, NULL, 0, NULL),
                SGL_EINVAL, "create without a handle"));
     sgl_dvec_t *v = NULL, *w = NULL;
-    TRY(expect(sgl_dvec_create(root, SGL_F64, 0, 10, 12345, NULL, 0, &v),
+    SGL_TRY(expect(sgl_dvec_create(root, SGL_F64, 0, 10, 12345, NULL, 0, &v),
                SGL_EINVAL, "unknown fill"));
-    TRY(expect(sgl_dvec_create(root, SGL_F64, 0, 10, SGL_FILL_RANDOM, "ab",
+    SGL_TRY(expect(sgl_dvec_create(root, SGL_F64, 0, 10, SGL_FILL_RANDOM, "ab",
                                2, &v),
                SGL_EINVAL, "random fill with a bad seed"));
-    TRY(expect(sgl_dvec_create(root, SGL_F64, 0, 10, SGL_FILL_IOTA, NULL, 0,
+    SGL_TRY(expect(sgl_dvec_create(root, SGL_F64, 0, 10, SGL_FILL_IOTA, NULL, 0,
                                &v),
                SGL_OK, "create"));
     int rc = expect(sgl_dvec_create(root, SGL_F64, 0, 11, SGL_FILL_NONE,
@@ -1075,9 +1075,9 @@ static int errors_main(sgl_ctx_t *root, const void *arg, size_t size)
                     "user operator on a double vector");
     sgl_dvec_free(root, v);
     sgl_dvec_free(root, w);
-    TRY(rc);
+    SGL_TRY(rc);
     if (!sgl_ctx_is_worker(root))
-        TRY(sgl_pardo(root, misuse_task, NULL, 0));
+        SGL_TRY(sgl_pardo(root, misuse_task, NULL, 0));
     return SGL_OK;
 }
 
@@ -1085,11 +1085,11 @@ int algo_check_errors(sgl_runtime_t *rt)
 {
     mat2 id = {1, 0, 0, 1};
     sgl_op_t op;
-    TRY(expect(sgl_op_register(NULL, 8, &id, "x", &op), SGL_EINVAL,
+    SGL_TRY(expect(sgl_op_register(NULL, 8, &id, "x", &op), SGL_EINVAL,
                "register NULL operator"));
-    TRY(expect(sgl_op_register(mat_mul, 0, &id, "x", &op), SGL_EINVAL,
+    SGL_TRY(expect(sgl_op_register(mat_mul, 0, &id, "x", &op), SGL_EINVAL,
                "register operator of size 0"));
-    TRY(expect(sgl_op_register(mat_mul, sizeof(mat2), &id, "mat2_mul", &op),
+    SGL_TRY(expect(sgl_op_register(mat_mul, sizeof(mat2), &id, "mat2_mul", &op),
                SGL_OK, "register again"));
     CHECK(op == mat_op, "registering again gave a new number");
     return sgl_run(rt, errors_main, NULL, 0);
@@ -1104,22 +1104,22 @@ static int sort_variant_main(sgl_ctx_t *root, const void *arg, size_t size)
     for (size_t i = 0; i < N; i++)
         x[i] = (double)((i * 7919) % N);
     int rc = sgl_sort_variant(root, N, &got);
-    TRY(expect(sgl_sort_variant(root, N, NULL), SGL_EINVAL,
+    SGL_TRY(expect(sgl_sort_variant(root, N, NULL), SGL_EINVAL,
                "sort variant into NULL"));
     sgl_dvec_t *v;
-    TRY(sgl_dvec_scatter(root, SGL_F64, 0, x, N, &v));
+    SGL_TRY(sgl_dvec_scatter(root, SGL_F64, 0, x, N, &v));
     int sorted = sgl_dvec_sort(root, v, NULL);
     int back = sgl_dvec_gather(root, v, y, N);
-    TRY(sgl_dvec_free(root, v));
-    TRY(back);
+    SGL_TRY(sgl_dvec_free(root, v));
+    SGL_TRY(back);
     if (want == 0) {
-        TRY(expect(rc, SGL_EINVAL, "sort variant of a bad SGL_SORT"));
-        TRY(expect(sorted, SGL_EINVAL, "sort under a bad SGL_SORT"));
+        SGL_TRY(expect(rc, SGL_EINVAL, "sort variant of a bad SGL_SORT"));
+        SGL_TRY(expect(sorted, SGL_EINVAL, "sort under a bad SGL_SORT"));
         CHECK(memcmp(x, y, sizeof x) == 0, "a refused sort moved data");
         return SGL_OK;
     }
-    TRY(rc);
-    TRY(sorted);
+    SGL_TRY(rc);
+    SGL_TRY(sorted);
     CHECK(got == want, "sort variant %u, expected %u", got, want);
     for (size_t i = 0; i < N; i++)
         CHECK(y[i] == (double)i, "sorted[%zu] = %g", i, y[i]);

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include <sgl/darray.h>
+#include <sgl/balance.h>
+#include <sgl/trace.h>
 
 #include "algo_programs.h"
 #include "balance_programs.h"
@@ -97,7 +99,7 @@ static int check_darray(sgl_ctx_t *root, const double *prefix, size_t p)
     sgl_darray_layout_t l;
     sgl_darray_layout_init(&l, 1, size, sizeof(double));
     sgl_darray_t *a = NULL;
-    TRY(sgl_darray_create(root, &l, &a));
+    SGL_TRY(sgl_darray_create(root, &l, &a));
     const size_t *cut = sgl_darray_layout(a)->cuts[0];
     int rc = SGL_OK;
     for (size_t k = 0; !rc && k <= p; k++) {
@@ -149,7 +151,7 @@ static int bal_main(sgl_ctx_t *root, const void *arg, size_t size)
     if (!rc && kids)
         rc = sgl_ctx_split(root, n, NULL, counts);
     if (!rc && kids)
-        rc = sgl_ctx_weights(root, NULL, cw);
+        rc = sgl_ctx_child_weights(root, NULL, cw);
     for (size_t i = 0, first = 0; !rc && i < kids; i++) {
         size_t wc = sgl_ctx_child_workers(root, i);
         size_t want = boundary(n, prefix, first + wc, p) -
@@ -223,7 +225,7 @@ static int params_for(sgl_runtime_t *rt, int scan, int plain,
           "the balance checks need a tree from a shape, not %s", src);
     sgl_machine_opts_t mo;
     sgl_machine_opts_default(&mo);
-    TRY(sgl_machine_from_shape(src + 7, &mo, ret));
+    SGL_TRY(sgl_machine_from_shape(src + 7, &mo, ret));
     size_t p = sgl_machine_workers(*ret);
     int rc = SGL_OK;
     for (size_t w = 0; !rc && w < p; w++) {
@@ -245,7 +247,7 @@ static int run_expect(sgl_runtime_t *rt, enum expect e)
 static int with_params(sgl_runtime_t *rt, int scan, int plain)
 {
     sgl_machine_t *m;
-    TRY(params_for(rt, scan, plain, &m));
+    SGL_TRY(params_for(rt, scan, plain, &m));
     int rc = sgl_runtime_set_params(rt, m);
     sgl_machine_free(m);
     return rc;
@@ -253,56 +255,56 @@ static int with_params(sgl_runtime_t *rt, int scan, int plain)
 
 int balance_check(sgl_runtime_t *rt)
 {
-    TRY(sgl_runtime_set_balance(rt, SGL_BALANCE_SPEED));
-    TRY(with_params(rt, 0, 0));
+    SGL_TRY(sgl_runtime_set_balance(rt, SGL_BALANCE_SPEED));
+    SGL_TRY(with_params(rt, 0, 0));
     CHECK(sgl_runtime_balance(rt) == SGL_BALANCE_SPEED, "balance not speed");
-    TRY(run_expect(rt, EXPECT_SPEED));
+    SGL_TRY(run_expect(rt, EXPECT_SPEED));
     /* The algorithms stay right on uneven blocks. */
-    TRY(algo_check_reduce(rt, 100003, 11));
-    TRY(algo_check_scan(rt, 100003, 12));
-    TRY(sgl_runtime_set_balance(rt, SGL_BALANCE_WORKERS));
+    SGL_TRY(algo_check_reduce(rt, 100003, 11));
+    SGL_TRY(algo_check_scan(rt, 100003, 12));
+    SGL_TRY(sgl_runtime_set_balance(rt, SGL_BALANCE_WORKERS));
     CHECK(sgl_runtime_balance(rt) == SGL_BALANCE_WORKERS,
           "balance not workers");
-    TRY(run_expect(rt, EXPECT_EVEN));
-    TRY(sgl_runtime_set_balance(rt, SGL_BALANCE_SPEED));
-    TRY(with_params(rt, 1, 0));
-    TRY(run_expect(rt, EXPECT_GEOMETRIC));
+    SGL_TRY(run_expect(rt, EXPECT_EVEN));
+    SGL_TRY(sgl_runtime_set_balance(rt, SGL_BALANCE_SPEED));
+    SGL_TRY(with_params(rt, 1, 0));
+    SGL_TRY(run_expect(rt, EXPECT_GEOMETRIC));
     /* A plain c replaces the per-worker values: the workers are alike. */
     sgl_machine_t *m;
-    TRY(params_for(rt, 0, 1, &m));
+    SGL_TRY(params_for(rt, 0, 1, &m));
     int rc = sgl_machine_set_kernel(m, "scan", 1e-9);
     if (!rc)
         rc = sgl_runtime_set_params(rt, m);
     sgl_machine_free(m);
-    TRY(rc);
+    SGL_TRY(rc);
     return run_expect(rt, EXPECT_EVEN);
 }
 
 int balance_check_kernel(sgl_runtime_t *rt)
 {
-    TRY(sgl_runtime_set_balance(rt, SGL_BALANCE_SPEED));
+    SGL_TRY(sgl_runtime_set_balance(rt, SGL_BALANCE_SPEED));
     /* Named before the parameters give it per worker: the overall speed
      * until they do. */
-    TRY(sgl_runtime_set_balance_kernel(rt, "scan"));
-    TRY(with_params(rt, 0, 0));
-    TRY(run_expect(rt, EXPECT_SPEED));
-    TRY(with_params(rt, 1, 0));
+    SGL_TRY(sgl_runtime_set_balance_kernel(rt, "scan"));
+    SGL_TRY(with_params(rt, 0, 0));
+    SGL_TRY(run_expect(rt, EXPECT_SPEED));
+    SGL_TRY(with_params(rt, 1, 0));
     const char *k = sgl_runtime_balance_kernel(rt);
     CHECK(k && strcmp(k, "scan") == 0, "balance kernel %s, not scan",
           k ? k : "(none)");
-    TRY(run_expect(rt, EXPECT_SCAN));
-    TRY(sgl_runtime_set_balance_kernel(rt, "sum"));
-    TRY(run_expect(rt, EXPECT_SPEED));
+    SGL_TRY(run_expect(rt, EXPECT_SCAN));
+    SGL_TRY(sgl_runtime_set_balance_kernel(rt, "sum"));
+    SGL_TRY(run_expect(rt, EXPECT_SPEED));
     /* Not given per worker: the overall speed. */
-    TRY(sgl_runtime_set_balance_kernel(rt, "sort"));
-    TRY(run_expect(rt, EXPECT_GEOMETRIC));
-    TRY(sgl_runtime_set_balance_kernel(rt, NULL));
+    SGL_TRY(sgl_runtime_set_balance_kernel(rt, "sort"));
+    SGL_TRY(run_expect(rt, EXPECT_GEOMETRIC));
+    SGL_TRY(sgl_runtime_set_balance_kernel(rt, NULL));
     CHECK(sgl_runtime_balance_kernel(rt) == NULL, "balance kernel left set");
-    TRY(run_expect(rt, EXPECT_GEOMETRIC));
+    SGL_TRY(run_expect(rt, EXPECT_GEOMETRIC));
     /* By workers wins over any kernel. */
-    TRY(sgl_runtime_set_balance_kernel(rt, "scan"));
-    TRY(sgl_runtime_set_balance(rt, SGL_BALANCE_WORKERS));
-    TRY(run_expect(rt, EXPECT_EVEN));
+    SGL_TRY(sgl_runtime_set_balance_kernel(rt, "scan"));
+    SGL_TRY(sgl_runtime_set_balance(rt, SGL_BALANCE_WORKERS));
+    SGL_TRY(run_expect(rt, EXPECT_EVEN));
     return sgl_runtime_set_balance_kernel(rt, NULL);
 }
 
@@ -317,7 +319,7 @@ static int errors_main(sgl_ctx_t *root, const void *arg, size_t size)
            "NULL argument");
     EXPECT(sgl_ctx_worker_weights(NULL, NULL, 0, 1, w), SGL_EINVAL,
            "NULL argument");
-    EXPECT(sgl_ctx_weights(root, NULL, NULL), SGL_EINVAL, "NULL argument");
+    EXPECT(sgl_ctx_child_weights(root, NULL, NULL), SGL_EINVAL, "NULL argument");
     /* No weights at the end of the tree is no error. */
     return sgl_ctx_worker_weights(root, NULL, p, 0, NULL);
 }

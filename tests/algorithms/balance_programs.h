@@ -5,6 +5,7 @@
 #define SGL_TEST_BALANCE_PROGRAMS_H
 
 #include <sgl/algorithms.h>
+#include <sgl/balance.h>
 
 /* Register the balance checks' tasks (after algo_test_register()). */
 int balance_test_register(sgl_runtime_t *rt);

@@ -14,12 +14,12 @@ int main(int argc, char **argv)
 {
     sgl_runtime_t *rt;
     if (sgl_init(&argc, &argv, NULL, &rt) != SGL_OK) {
-        fprintf(stderr, "sgl_init: %s\n", sgl_last_error());
+        fprintf(stderr, "sgl_init: %s\n", sgl_error_last());
         return 1;
     }
     tally.report = sgl_runtime_rank(rt) == 0;
     if (algo_test_register(rt) != SGL_OK) {
-        fprintf(stderr, "register: %s\n", sgl_last_error());
+        fprintf(stderr, "register: %s\n", sgl_error_last());
         return 1;
     }
     const sgl_machine_t *m = sgl_runtime_machine(rt);

@@ -12,7 +12,7 @@ int main(int argc, char **argv)
 {
     sgl_runtime_t *rt;
     if (sgl_init(&argc, &argv, NULL, &rt) != SGL_OK) {
-        fprintf(stderr, "sgl_init: %s\n", sgl_last_error());
+        fprintf(stderr, "sgl_init: %s\n", sgl_error_last());
         return 1;
     }
     struct test_tally tally = {0};
@@ -20,7 +20,7 @@ int main(int argc, char **argv)
     if (algo_test_register(rt) != SGL_OK ||
         balance_test_register(rt) != SGL_OK ||
         refit_test_register(rt) != SGL_OK) {
-        fprintf(stderr, "register: %s\n", sgl_last_error());
+        fprintf(stderr, "register: %s\n", sgl_error_last());
         return 1;
     }
     test_check(&tally, "balance by speed, by workers, geometric, reset",

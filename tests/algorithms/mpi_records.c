@@ -12,7 +12,7 @@ int main(int argc, char **argv)
     sgl_runtime_t *rt;
     if (sgl_init(&argc, &argv, NULL, &rt) != SGL_OK ||
         algo_test_register(rt) != SGL_OK) {
-        fprintf(stderr, "set-up: %s\n", sgl_last_error());
+        fprintf(stderr, "set-up: %s\n", sgl_error_last());
         return 1;
     }
     tally.report = sgl_runtime_rank(rt) == 0;

@@ -12,7 +12,7 @@ int main(int argc, char **argv)
 {
     sgl_runtime_t *rt;
     if (sgl_init(&argc, &argv, NULL, &rt) != SGL_OK) {
-        fprintf(stderr, "sgl_init: %s\n", sgl_last_error());
+        fprintf(stderr, "sgl_init: %s\n", sgl_error_last());
         return 1;
     }
     struct test_tally tally = {0, 0, sgl_runtime_rank(rt) == 0};
@@ -20,7 +20,7 @@ int main(int argc, char **argv)
     if (!rc)
         rc = scan_auto_register(rt);
     if (rc) {
-        fprintf(stderr, "register: %s\n", sgl_last_error());
+        fprintf(stderr, "register: %s\n", sgl_error_last());
         return 1;
     }
     if (tally.report)

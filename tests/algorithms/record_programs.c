@@ -115,7 +115,7 @@ static int records_main(sgl_ctx_t *root, const void *arg, size_t size)
     free(x);
     free(want);
     free(r);
-    TRY(rc);
+    SGL_TRY(rc);
     size_t p = sgl_ctx_workers(root);
     CHECK(st.n == n && st.max_block <= 2 * n / p + p + 1,
           "records n=%zu P=%zu: largest block %zu", n, p, st.max_block);
@@ -149,26 +149,26 @@ static int expect(int got, int want, const char *what)
     if (got == want)
         return SGL_OK;
     return sgl_error_set(SGL_ETASK, "'%s': got %s, expected %s", what,
-                         sgl_err_name(got), sgl_err_name(want));
+                         sgl_error_name(got), sgl_error_name(want));
 }
 
 static int record_errors_main(sgl_ctx_t *root, const void *arg, size_t size)
 {
     (void)arg, (void)size;
     unsigned char rec[64] = {0};
-    TRY(expect(sgl_sort_records(root, rec, 4, 16, SGL_F64, 9, NULL),
+    SGL_TRY(expect(sgl_sort_records(root, rec, 4, 16, SGL_F64, 9, NULL),
                SGL_EINVAL, "key past the end of the record"));
-    TRY(expect(sgl_sort_records(root, rec, 4, 4, SGL_F64, 0, NULL),
+    SGL_TRY(expect(sgl_sort_records(root, rec, 4, 4, SGL_F64, 0, NULL),
                SGL_EINVAL, "record smaller than its key"));
-    TRY(expect(sgl_sort_records(root, rec, 4, 16, SGL_USER, 0, NULL),
+    SGL_TRY(expect(sgl_sort_records(root, rec, 4, 16, SGL_USER, 0, NULL),
                SGL_EINVAL, "key of type SGL_USER"));
-    TRY(expect(sgl_sort_records(root, NULL, 4, 16, SGL_F64, 0, NULL),
+    SGL_TRY(expect(sgl_sort_records(root, NULL, 4, 16, SGL_F64, 0, NULL),
                SGL_EINVAL, "NULL data"));
-    TRY(expect(sgl_sort_records(root, rec, 0, 16, SGL_F64, 8, NULL), SGL_OK,
+    SGL_TRY(expect(sgl_sort_records(root, rec, 0, 16, SGL_F64, 8, NULL), SGL_OK,
                "no records"));
     sgl_dvec_t *v;
-    TRY(sgl_dvec_create(root, SGL_F64, 0, 8, SGL_FILL_IOTA, NULL, 0, &v));
-    int rc = expect(sgl_dvec_sort_by_key(root, v, SGL_F64, 0, NULL),
+    SGL_TRY(sgl_dvec_create(root, SGL_F64, 0, 8, SGL_FILL_IOTA, NULL, 0, &v));
+    int rc = expect(sgl_dvec_sort_records(root, v, SGL_F64, 0, NULL),
                     SGL_EINVAL, "sort_by_key of a plain vector");
     sgl_dvec_free(root, v);
     return rc;

@@ -9,6 +9,8 @@
 #include <time.h>
 
 #include <sgl/algorithms.h>
+#include <sgl/balance.h>
+#include <sgl/trace.h>
 
 #include "check_helpers.h"
 #include "refit_programs.h"
@@ -45,10 +47,10 @@ static int walk_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     (void)size;
     const struct walk_arg *a = arg;
     if (sgl_ctx_is_master(ctx)) {
-        TRY(sgl_pardo(ctx, walk_task, a, sizeof *a));
+        SGL_TRY(sgl_pardo(ctx, walk_task, a, sizeof *a));
         void *v = NULL;
         size_t n;
-        TRY(sgl_gather_alloc(ctx, sizeof(double), &v, &n, NULL));
+        SGL_TRY(sgl_gather_alloc(ctx, sizeof(double), &v, &n, NULL));
         int rc = sgl_put(ctx, v, sizeof(double), n);
         free(v);
         return rc;
@@ -59,9 +61,9 @@ static int walk_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         struct timespec t = {0, (long)(SLEEP_S * 1e9)};
         while (nanosleep(&t, &t) != 0)
             ;
-        TRY(sgl_ctx_add_work(ctx, UNITS / profile(a->k, w)));
+        SGL_TRY(sgl_ctx_add_work(ctx, UNITS / profile(a->k, w)));
     } else {
-        TRY(sgl_ctx_worker_weights(ctx, "refit", w, 1, &out));
+        SGL_TRY(sgl_ctx_worker_weights(ctx, "refit", w, 1, &out));
     }
     return sgl_put(ctx, &out, sizeof out, 1);
 }
@@ -78,10 +80,10 @@ static int weights_main(sgl_ctx_t *root, const void *arg, size_t size)
     CHECK(size == p * sizeof *c, "weights: %zu bytes of c for %zu workers",
           size, p);
     struct walk_arg a = {WEIGHTS, 0};
-    TRY(sgl_pardo(root, walk_task, &a, sizeof a));
+    SGL_TRY(sgl_pardo(root, walk_task, &a, sizeof a));
     double *got = NULL;
     size_t n;
-    TRY(sgl_gather_alloc(root, sizeof *got, (void **)&got, &n, NULL));
+    SGL_TRY(sgl_gather_alloc(root, sizeof *got, (void **)&got, &n, NULL));
     double fast = INFINITY;
     for (size_t w = 0; w < p; w++)
         fast = fmin(fast, c[w]);
@@ -135,7 +137,7 @@ static int algo_main(sgl_ctx_t *root, const void *arg, size_t size)
     int sort = *(const int *)arg;
     uint64_t seed = 7;
     sgl_dvec_t *v = NULL;
-    TRY(sgl_dvec_create(root, SGL_F64, 0, 100003, SGL_FILL_RANDOM, &seed,
+    SGL_TRY(sgl_dvec_create(root, SGL_F64, 0, 100003, SGL_FILL_RANDOM, &seed,
                         sizeof seed, &v));
     double sum;
     int rc = sort ? sgl_dvec_sort(root, v, NULL)
@@ -228,26 +230,26 @@ static int same_c(sgl_runtime_t *rt, const double *was, double *now, size_t p,
 
 static int check_fits(sgl_runtime_t *rt, double *c, size_t p)
 {
-    TRY(measure(rt, 1));
+    SGL_TRY(measure(rt, 1));
     if (p == 1) {
         /* A tree of one worker runs no superstep: nothing measures it. */
         EXPECT(sgl_runtime_refit_kernel(rt, "refit", 1, c), SGL_ESTATE,
                "declared work");
         return SGL_OK;
     }
-    TRY(sgl_runtime_set_balance_kernel(rt, "refit"));
-    TRY(sgl_runtime_refit_kernel(rt, "refit", 1, c));
-    TRY(check_ratios(rt, c, p, want_k1, "profile 1"));
-    TRY(check_absolute(c, p, 1));
-    TRY(sgl_run(rt, weights_main, c, p * sizeof *c));
+    SGL_TRY(sgl_runtime_set_balance_kernel(rt, "refit"));
+    SGL_TRY(sgl_runtime_refit_kernel(rt, "refit", 1, c));
+    SGL_TRY(check_ratios(rt, c, p, want_k1, "profile 1"));
+    SGL_TRY(check_absolute(c, p, 1));
+    SGL_TRY(sgl_run(rt, weights_main, c, p * sizeof *c));
     /* The window: the range of the two newest fits prices each worker. */
-    TRY(measure(rt, 8));
-    TRY(sgl_runtime_refit_kernel(rt, "refit", 2, c));
-    TRY(check_ratios(rt, c, p, want_window, "window of 2"));
-    TRY(sgl_run(rt, weights_main, c, p * sizeof *c));
+    SGL_TRY(measure(rt, 8));
+    SGL_TRY(sgl_runtime_refit_kernel(rt, "refit", 2, c));
+    SGL_TRY(check_ratios(rt, c, p, want_window, "window of 2"));
+    SGL_TRY(sgl_run(rt, weights_main, c, p * sizeof *c));
     /* A window of one takes the newest fit alone. */
-    TRY(sgl_runtime_refit_kernel(rt, "refit", 1, c));
-    TRY(check_ratios(rt, c, p, want_k8, "window of 1"));
+    SGL_TRY(sgl_runtime_refit_kernel(rt, "refit", 1, c));
+    SGL_TRY(check_ratios(rt, c, p, want_k8, "window of 1"));
     return check_absolute(c, p, 8);
 }
 
@@ -258,13 +260,13 @@ static int check_algorithms(sgl_runtime_t *rt, double *c, size_t p)
     static const char *const kernel[2] = {"sum", "sort"};
     for (int sort = 0; sort < 2; sort++) {
         sgl_trace_clear(rt);
-        TRY(sgl_run(rt, algo_main, &sort, sizeof sort));
+        SGL_TRY(sgl_run(rt, algo_main, &sort, sizeof sort));
         if (p == 1) {
             EXPECT(sgl_runtime_refit_kernel(rt, kernel[sort], 1, c),
                    SGL_ESTATE, "declared work");
             continue;
         }
-        TRY(sgl_runtime_refit_kernel(rt, kernel[sort], 1, c));
+        SGL_TRY(sgl_runtime_refit_kernel(rt, kernel[sort], 1, c));
         for (size_t w = 0; w < p; w++)
             CHECK(c[w] > 0 && isfinite(c[w]),
                   "%s: worker %zu's c is %g after the algorithm ran",
@@ -344,30 +346,30 @@ int refit_check_errors(sgl_runtime_t *rt)
 
 static int check_auto(sgl_runtime_t *rt, double *c, double *now, size_t p)
 {
-    TRY(sgl_runtime_set_balance_kernel(rt, "refit"));
-    TRY(sgl_runtime_set_refit(rt, 1));
+    SGL_TRY(sgl_runtime_set_balance_kernel(rt, "refit"));
+    SGL_TRY(sgl_runtime_set_refit(rt, 1));
     CHECK(sgl_runtime_refit_window(rt) == 1, "refit window %u, set 1",
           sgl_runtime_refit_window(rt));
     /* The trace is not cleared: the refit reads this run's steps only. */
     struct walk_arg a = {SLEEP, 8};
-    TRY(sgl_run(rt, walk_task, &a, sizeof a));
+    SGL_TRY(sgl_run(rt, walk_task, &a, sizeof a));
     a.k = 1;
-    TRY(sgl_run(rt, walk_task, &a, sizeof a));
+    SGL_TRY(sgl_run(rt, walk_task, &a, sizeof a));
     tree_c(rt, "refit", c, p);
     if (p == 1)
         /* No superstep measured the one worker: no c of its own. */
         return isnan(c[0]) ? SGL_OK
                            : sgl_error_set(SGL_ETASK, "one worker got c %g",
                                            c[0]);
-    TRY(check_ratios(rt, c, p, want_k1, "after a run"));
-    TRY(check_absolute(c, p, 1));
+    SGL_TRY(check_ratios(rt, c, p, want_k1, "after a run"));
+    SGL_TRY(check_absolute(c, p, 1));
     /* A run that declares no work measures nothing. */
-    TRY(sgl_run(rt, weights_main, c, p * sizeof *c));
-    TRY(same_c(rt, c, now, p, "a run without work"));
+    SGL_TRY(sgl_run(rt, weights_main, c, p * sizeof *c));
+    SGL_TRY(same_c(rt, c, now, p, "a run without work"));
     /* Off: runs leave the c. */
-    TRY(sgl_runtime_set_refit(rt, 0));
+    SGL_TRY(sgl_runtime_set_refit(rt, 0));
     a.k = 8;
-    TRY(sgl_run(rt, walk_task, &a, sizeof a));
+    SGL_TRY(sgl_run(rt, walk_task, &a, sizeof a));
     return same_c(rt, c, now, p, "a run with the refit off");
 }
 

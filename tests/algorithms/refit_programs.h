@@ -5,6 +5,7 @@
 #define SGL_TEST_REFIT_PROGRAMS_H
 
 #include <sgl/sgl.h>
+#include <sgl/balance.h>
 
 /* Register the refit checks' tasks (after algo_test_register()). */
 int refit_test_register(sgl_runtime_t *rt);

@@ -8,6 +8,7 @@
 
 #include "scan_auto_programs.h"
 #include "test_util.h"
+#include <sgl/trace.h>
 
 int scan_auto_params(sgl_runtime_t *rt, double c_sum, double c_scan,
                      double c_offset, sgl_machine_t **ret)
@@ -16,7 +17,7 @@ int scan_auto_params(sgl_runtime_t *rt, double c_sum, double c_scan,
     sgl_machine_opts_t mo;
     sgl_machine_opts_default(&mo);
     sgl_machine_t *m = NULL;
-    TRY(sgl_machine_from_shape(sgl_machine_shape(tree), &mo, &m));
+    SGL_TRY(sgl_machine_from_shape(sgl_machine_shape(tree), &mo, &m));
     sgl_link_params_t lp = {1e-6, 1e-9, 1e-9};
     int rc = SGL_OK;
     for (unsigned l = 0; !rc && l < sgl_machine_depth(m); l++)
@@ -37,7 +38,7 @@ int scan_auto_set(sgl_runtime_t *rt, double c_sum, double c_scan,
                   double c_offset)
 {
     sgl_machine_t *m;
-    TRY(scan_auto_params(rt, c_sum, c_scan, c_offset, &m));
+    SGL_TRY(scan_auto_params(rt, c_sum, c_scan, c_offset, &m));
     int rc = sgl_runtime_set_params(rt, m);
     sgl_machine_free(m);
     return rc;
@@ -76,9 +77,9 @@ static int compare(sgl_ctx_t *root, const sgl_dvec_t *in, const double *x,
     unsigned other = pick == SGL_SCAN_LOCAL_FIRST ? SGL_SCAN_REDUCE_FIRST
                                                   : SGL_SCAN_LOCAL_FIRST;
     size_t bytes = n * sizeof(double);
-    TRY(scan_into(root, in, n, kind | SGL_SCAN_AUTO, y[0]));
-    TRY(scan_into(root, in, n, kind | pick, y[1]));
-    TRY(scan_into(root, in, n, kind | other, y[2]));
+    SGL_TRY(scan_into(root, in, n, kind | SGL_SCAN_AUTO, y[0]));
+    SGL_TRY(scan_into(root, in, n, kind | pick, y[1]));
+    SGL_TRY(scan_into(root, in, n, kind | other, y[2]));
     CHECK(memcmp(y[0], y[1], bytes) == 0,
           "AUTO's %s scan of n=%zu differs from %s, the variant it picked",
           kind ? "exclusive" : "inclusive", n, name(pick));
@@ -86,9 +87,9 @@ static int compare(sgl_ctx_t *root, const sgl_dvec_t *in, const double *x,
           "LOCAL_FIRST and REDUCE_FIRST gave the same bits on n=%zu: the "
           "check cannot tell which one ran",
           n);
-    TRY(sgl_scan(root, SGL_F64, SGL_OP_SUM, x, y[3], n,
+    SGL_TRY(sgl_scan(root, SGL_F64, SGL_OP_SUM, x, y[3], n,
                  kind | SGL_SCAN_AUTO));
-    TRY(sgl_scan(root, SGL_F64, SGL_OP_SUM, x, y[4], n, kind | pick));
+    SGL_TRY(sgl_scan(root, SGL_F64, SGL_OP_SUM, x, y[4], n, kind | pick));
     CHECK(memcmp(y[3], y[4], bytes) == 0,
           "sgl_scan() with AUTO (%s, n=%zu) differs from %s",
           kind ? "exclusive" : "inclusive", n, name(pick));
@@ -103,7 +104,7 @@ static int auto_main(sgl_ctx_t *root, const void *arg, size_t size)
     (void)size;
     const struct auto_arg *a = arg;
     unsigned pick;
-    TRY(sgl_scan_variant(root, a->n, SGL_SCAN_AUTO, &pick));
+    SGL_TRY(sgl_scan_variant(root, a->n, SGL_SCAN_AUTO, &pick));
     CHECK(pick == a->expect, "AUTO picked %s for n=%zu, expected %s",
           name(pick), a->n, name(a->expect));
     uint64_t seed = 7;
@@ -138,7 +139,7 @@ static int child_asks(sgl_ctx_t *ctx, const void *arg, size_t size)
     unsigned v;
     int rc = sgl_scan_variant(ctx, 10, SGL_SCAN_AUTO, &v);
     CHECK(rc == SGL_ESTATE, "sgl_scan_variant() on a child returned %s",
-          sgl_err_name(rc));
+          sgl_error_name(rc));
     return SGL_OK;
 }
 

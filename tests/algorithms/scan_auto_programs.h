@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include <sgl/algorithms.h>
+#include <sgl/trace.h>
 
 /* A parameter tree of @p rt's shape into *@p ret: every level l = 1 us,
  * g = 1 ns/B, and c (seconds per element) of "sum", "scan" and "offset"

@@ -149,7 +149,7 @@ Test(algorithms, sort_variant_from_the_environment)
         cr_assert_eq(setenv("SGL_SORT", cases[i].env, 1), 0);
         int rc = algo_check_sort_variant(rt, cases[i].want);
         cr_expect_eq(rc, SGL_OK, "SGL_SORT='%s': %s", cases[i].env,
-                     sgl_last_error());
+                     sgl_error_last());
     }
     cr_assert_eq(unsetenv("SGL_SORT"), 0);
     RUN_OK(algo_check_sort_variant(rt, SGL_SORT_FLAT));
@@ -163,7 +163,7 @@ Test(algorithms, sort_variant_refused_on_one_worker)
     cr_assert_eq(setenv("SGL_SORT", "fast", 1), 0);
     int rc = algo_check_sort_variant(rt, 0);
     cr_assert_eq(unsetenv("SGL_SORT"), 0);
-    cr_expect_eq(rc, SGL_OK, "one worker: %s", sgl_last_error());
+    cr_expect_eq(rc, SGL_OK, "one worker: %s", sgl_error_last());
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 

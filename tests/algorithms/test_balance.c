@@ -9,6 +9,7 @@
 #include "balance_programs.h"
 #include "check_helpers.h"
 #include "refit_programs.h"
+#include <sgl/balance.h>
 
 static int register_all(sgl_runtime_t *rt)
 {
@@ -28,7 +29,7 @@ static void check_on(const char *shape, int (*checks)(sgl_runtime_t *))
 {
     sgl_runtime_t *rt = start(shape);
     int rc = checks(rt);
-    cr_expect_eq(rc, SGL_OK, "%s: %s", shape, sgl_last_error());
+    cr_expect_eq(rc, SGL_OK, "%s: %s", shape, sgl_error_last());
     sgl_finalize(rt);
 }
 
@@ -84,8 +85,8 @@ static void refused_env(const char *name, const char *value, const char *text)
     o.shape = "core:2";
     sgl_runtime_t *rt = NULL;
     cr_expect_eq(sgl_init(NULL, NULL, &o, &rt), SGL_EINVAL);
-    cr_expect(strstr(sgl_last_error(), text) != NULL, "unclear message: %s",
-              sgl_last_error());
+    cr_expect(strstr(sgl_error_last(), text) != NULL, "unclear message: %s",
+              sgl_error_last());
 }
 
 Test(balance, refit_environment_refused)
@@ -99,8 +100,8 @@ Test(balance, refit_trace_off)
     setenv("SGL_TRACE", "0", 1);
     sgl_runtime_t *rt = start("core:2");
     cr_expect_eq(sgl_runtime_refit_kernel(rt, "sum", 1, NULL), SGL_ESTATE);
-    cr_expect(strstr(sgl_last_error(), "the trace is off") != NULL,
-              "unclear message: %s", sgl_last_error());
+    cr_expect(strstr(sgl_error_last(), "the trace is off") != NULL,
+              "unclear message: %s", sgl_error_last());
     sgl_finalize(rt);
 }
 
@@ -108,7 +109,7 @@ Test(balance, errors)
 {
     sgl_runtime_t *rt = start("core:2");
     int rc = balance_check_errors(rt);
-    cr_expect_eq(rc, SGL_OK, "%s", sgl_last_error());
+    cr_expect_eq(rc, SGL_OK, "%s", sgl_error_last());
     sgl_finalize(rt);
 }
 

@@ -47,7 +47,7 @@ static void check_worker(const struct dpart *p, size_t w, size_t na,
 {
     struct dneed nd;
     cr_assert_eq(sgl__dplan_need(p, w, na, a, &nd), SGL_OK, "%s",
-                 sgl_last_error());
+                 sgl_error_last());
     size_t vol = 1;
     for (unsigned d = 0; d < DP_DIMS; d++)
         vol *= (size_t)(nd.vhi[d] - nd.vlo[d]);
@@ -163,7 +163,7 @@ static void random_part(uint64_t *rng, struct dpart *p)
         l.halo[d] = test_mix(rng) % 3 % (size[d] + 1);
     }
     cr_assert_eq(sgl__dpart_from_layout(&l, workers, p), SGL_OK, "%s",
-                 sgl_last_error());
+                 sgl_error_last());
     for (unsigned d = 0; d < DP_DIMS; d++)
         free(cuts[d]);
 }
@@ -208,7 +208,7 @@ Test(dplan_math, random_partitions_and_accesses)
         for (size_t k = 0; k < na; k++)
             random_access(&rng, &p, &a[k]);
         cr_assert_eq(sgl__dplan_check(&p, na, a, "test"), SGL_OK, "%s",
-                     sgl_last_error());
+                     sgl_error_last());
         for (size_t w = 0; w < p.workers; w++)
             check_worker(&p, w, na, a);
         sgl__dpart_free(&p);
@@ -289,18 +289,18 @@ Test(dplan_math, bad_accesses_are_named)
     long off = 1;
     sgl_daccess_shift(&a, 1, &off, 0);
     cr_assert_eq(sgl__dplan_check(&p, 1, &a, "f"), SGL_EINVAL);
-    cr_assert(strstr(sgl_last_error(), "not periodic"), "%s",
-              sgl_last_error());
+    cr_assert(strstr(sgl_error_last(), "not periodic"), "%s",
+              sgl_error_last());
     a.coef[1][0] = 1; /* a second dimension of a 1D array */
     a.periodic = SGL_PERIODIC_ALL;
     cr_assert_eq(sgl__dplan_check(&p, 1, &a, "f"), SGL_EINVAL);
-    cr_assert(strstr(sgl_last_error(), "1-dimensional"), "%s",
-              sgl_last_error());
+    cr_assert(strstr(sgl_error_last(), "1-dimensional"), "%s",
+              sgl_error_last());
     memset(&a, 0, sizeof a);
     a.coef[0][0] = LONG_MAX / 2;
     a.periodic = 1;
     cr_assert_eq(sgl__dplan_check(&p, 1, &a, "f"), SGL_EINVAL);
-    cr_assert(strstr(sgl_last_error(), "overflow"), "%s", sgl_last_error());
+    cr_assert(strstr(sgl_error_last(), "overflow"), "%s", sgl_error_last());
     sgl__dpart_free(&p);
 }
 
@@ -313,29 +313,29 @@ Test(dplan_math, bad_layouts_are_named)
     l.grid[0] = 3;
     l.grid[1] = 1;
     cr_assert_eq(sgl__dpart_from_layout(&l, 4, &p), SGL_EINVAL);
-    cr_assert(strstr(sgl_last_error(), "grid of 3 workers"), "%s",
-              sgl_last_error());
+    cr_assert(strstr(sgl_error_last(), "grid of 3 workers"), "%s",
+              sgl_error_last());
     l.grid[0] = 4;
     static const size_t cuts[] = {0, 1, 1, 3, 4};
     l.cuts[0] = cuts;
     cr_assert_eq(sgl__dpart_from_layout(&l, 4, &p), SGL_EINVAL);
-    cr_assert(strstr(sgl_last_error(), "block 1 of dimension 0"), "%s",
-              sgl_last_error());
+    cr_assert(strstr(sgl_error_last(), "block 1 of dimension 0"), "%s",
+              sgl_error_last());
     l.cuts[0] = NULL;
     l.grid[0] = 0;
     l.grid[1] = 0;
     size[0] = 1; /* 4 workers, 2 x 2: one row cannot be cut in two */
     sgl_darray_layout_init(&l, 2, size, 8);
     cr_assert_eq(sgl__dpart_from_layout(&l, 4, &p), SGL_EINVAL);
-    cr_assert(strstr(sgl_last_error(), "no element"), "%s",
-              sgl_last_error());
+    cr_assert(strstr(sgl_error_last(), "no element"), "%s",
+              sgl_error_last());
     size[0] = 4;
     sgl_darray_layout_init(&l, 2, size, 8);
     double wts[4] = {1, -1, 1, 1};
     l.weights = wts;
     cr_assert_eq(sgl__dpart_from_layout(&l, 4, &p), SGL_EINVAL);
-    cr_assert(strstr(sgl_last_error(), "weight of worker 1"), "%s",
-              sgl_last_error());
+    cr_assert(strstr(sgl_error_last(), "weight of worker 1"), "%s",
+              sgl_error_last());
     sgl_darray_layout_init(&l, 4, size, 8);
     cr_assert_eq(sgl__dpart_from_layout(&l, 4, &p), SGL_EINVAL);
     sgl_darray_layout_init(&l, 2, size, 0);

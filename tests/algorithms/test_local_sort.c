@@ -157,7 +157,7 @@ static void check_keys(enum pattern p, size_t n, unsigned kw, uint64_t seed)
     struct print before = fingerprint(a, n, kw);
     int rc = kw == 8 ? sgl__algo_sort_u64(a, n) : sgl__algo_sort_u32(a, n);
     cr_assert_eq(rc, SGL_OK, "%u-byte keys, %s, n=%zu: %s", kw,
-                 pattern_names[p], n, sgl_last_error());
+                 pattern_names[p], n, sgl_error_last());
     for (size_t i = 1; i < n; i++) {
         uint64_t x, y;
         if (kw == 8) {
@@ -324,7 +324,7 @@ static void check_mapped(enum pattern p, size_t n, enum mapped m,
              : m == M_I64 ? sgl__algo_sort_i64(a, n)
                           : sgl__algo_sort_f32(a, n);
     cr_assert_eq(rc, SGL_OK, "%s, %s, n=%zu: %s", mapped_names[m],
-                 pattern_names[p], n, sgl_last_error());
+                 pattern_names[p], n, sgl_error_last());
     for (size_t i = 1; i < n; i++)
         if (key_of(m, a, i - 1) > key_of(m, a, i))
             cr_assert_fail("%s, %s, n=%zu: element %zu's key %llu > element "
@@ -464,7 +464,7 @@ static void check_records(size_t n, size_t es, size_t ko, unsigned kw,
     }
     int rc = sgl__algo_sort_records(r, n, es, ko, kw);
     cr_assert_eq(rc, SGL_OK, "records es=%zu ko=%zu kw=%u %s n=%zu: %s", es, ko,
-                 kw, pattern_names[p], n, sgl_last_error());
+                 kw, pattern_names[p], n, sgl_error_last());
     long long prev = -1;
     for (size_t i = 0; i < n; i++) {
         const unsigned char *e = r + i * es;
@@ -684,8 +684,8 @@ Test(local_sort, records_bad_layout_einval)
         int rc = sgl__algo_sort_records(r, 2, bad[i].es, bad[i].ko, bad[i].kw);
         cr_assert_eq(rc, SGL_EINVAL, "es=%zu ko=%zu kw=%u: %d", bad[i].es,
                      bad[i].ko, bad[i].kw, rc);
-        cr_assert(strstr(sgl_last_error(), "records of") != NULL, "%s",
-                  sgl_last_error());
+        cr_assert(strstr(sgl_error_last(), "records of") != NULL, "%s",
+                  sgl_error_last());
     }
     cr_assert_eq(sgl__algo_sort_records(NULL, 1, 16, 0, 8), SGL_EINVAL);
     cr_assert_eq(sgl__algo_sort_records(NULL, 0, 16, 0, 8), SGL_OK);
@@ -698,8 +698,8 @@ Test(local_sort, size_overflow_enomem)
     uint64_t a[4] = {3, 1, 2, 0};
     int rc = sgl__algo_sort_u64(a, SIZE_MAX / 4);
     cr_assert_eq(rc, SGL_ENOMEM, "%d", rc);
-    cr_assert(strstr(sgl_last_error(), "sort:") != NULL, "%s",
-              sgl_last_error());
+    cr_assert(strstr(sgl_error_last(), "sort:") != NULL, "%s",
+              sgl_error_last());
     cr_assert(a[0] == 3 && a[1] == 1 && a[2] == 2 && a[3] == 0);
     unsigned char r[64];
     rc = sgl__algo_sort_records(r, SIZE_MAX / 16, 32, 0, 8);
@@ -736,8 +736,8 @@ Test(local_sort, allocation_failure_enomem)
     cr_assert_eq(setrlimit(RLIMIT_AS, &lim), 0);
     int rc = sgl__algo_sort_u64(a, n);
     cr_assert_eq(rc, SGL_ENOMEM, "%d", rc);
-    cr_assert(strstr(sgl_last_error(), "out of memory") != NULL, "%s",
-              sgl_last_error());
+    cr_assert(strstr(sgl_error_last(), "out of memory") != NULL, "%s",
+              sgl_error_last());
     struct print after = fingerprint(a, n, 8);
     cr_assert(a[0] == first && before.sum == after.sum &&
               before.mix == after.mix);

@@ -8,6 +8,7 @@
 
 #include "check_helpers.h"
 #include "scan_auto_programs.h"
+#include <sgl/trace.h>
 
 static int register_all(sgl_runtime_t *rt)
 {
@@ -46,7 +47,7 @@ static unsigned variant(sgl_runtime_t *rt, size_t n, unsigned flags)
     uintptr_t p = (uintptr_t)&a;
     RUN_OK(sgl_run(rt, ask_main, &p, sizeof p));
     cr_assert_eq(a.rc, SGL_OK, "sgl_scan_variant(n=%zu, flags %#x): %s", n,
-                 flags, sgl_last_error());
+                 flags, sgl_error_last());
     return a.variant;
 }
 
@@ -222,11 +223,11 @@ static int bad_main(sgl_ctx_t *root, const void *arg, size_t size)
     for (int i = 0; i < 6; i++) {
         unsigned f = bad_flags[i].flags, got;
         codes[0][i] = sgl_dvec_scan(root, v, v, SGL_OP_SUM, f);
-        snprintf(messages[0][i], 200, "%s", sgl_last_error());
+        snprintf(messages[0][i], 200, "%s", sgl_error_last());
         codes[1][i] = sgl_scan(root, SGL_F64, SGL_OP_SUM, x, y, 8, f);
-        snprintf(messages[1][i], 200, "%s", sgl_last_error());
+        snprintf(messages[1][i], 200, "%s", sgl_error_last());
         codes[2][i] = sgl_scan_variant(root, 8, f, &got);
-        snprintf(messages[2][i], 200, "%s", sgl_last_error());
+        snprintf(messages[2][i], 200, "%s", sgl_error_last());
     }
     return sgl_dvec_free(root, v);
 }
@@ -240,7 +241,7 @@ Test(scan_auto, bad_flags)
     for (int w = 0; w < 3; w++)
         for (int i = 0; i < 6; i++) {
             cr_expect_eq(codes[w][i], SGL_EINVAL, "%s(flags %#x): %s", fn[w],
-                         bad_flags[i].flags, sgl_err_name(codes[w][i]));
+                         bad_flags[i].flags, sgl_error_name(codes[w][i]));
             cr_expect(strstr(messages[w][i], bad_flags[i].says) &&
                           strstr(messages[w][i], fn[w]),
                       "%s(flags %#x) said '%s'", fn[w], bad_flags[i].flags,

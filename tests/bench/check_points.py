@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks a configuration's JSON from bench_main --json against schema
-"sgl-bench-points" version 1 (README, "The main job"): the provenance
+"sgl-bench-points" version 1 (docs/bench.md): the provenance
 fields, the run's shape, and in every point the raw samples of SGL and of
 both peers, whose medians, minimum and maximum are the summary fields.
 

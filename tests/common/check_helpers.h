@@ -4,7 +4,7 @@
  * Criterion tests: starting a runtime on a shape, asserting a call's
  * SGL_OK, running a table of checks on one shape. Messages are copied
  * before they are reused: sgl_error_set() writes the buffer that
- * sgl_last_error() returns. */
+ * sgl_error_last() returns. */
 #ifndef SGL_TEST_CHECK_HELPERS_H
 #define SGL_TEST_CHECK_HELPERS_H
 
@@ -19,7 +19,7 @@ static inline int test_named(int rc, const char *what)
     if (rc == SGL_OK)
         return rc;
     char msg[512];
-    snprintf(msg, sizeof msg, "%s", sgl_last_error());
+    snprintf(msg, sizeof msg, "%s", sgl_error_last());
     return sgl_error_set(rc, "%s: %s", what, msg);
 }
 
@@ -28,17 +28,17 @@ static inline int test_named(int rc, const char *what)
 static inline int test_expect(int rc, int code, const char *text,
                               const char *call)
 {
-    if (rc == code && strstr(sgl_last_error(), text))
+    if (rc == code && strstr(sgl_error_last(), text))
         return SGL_OK;
     char msg[512];
-    snprintf(msg, sizeof msg, "%s", sgl_last_error());
+    snprintf(msg, sizeof msg, "%s", sgl_error_last());
     return sgl_error_set(SGL_ETASK,
                          "%s gave %s (%s), expected %s with \"%s\"", call,
-                         sgl_err_name(rc), msg, sgl_err_name(code), text);
+                         sgl_error_name(rc), msg, sgl_error_name(code), text);
 }
 
 #define EXPECT(call, code, text)                                              \
-    TRY(test_expect((call), (code), (text), #call))
+    SGL_TRY(test_expect((call), (code), (text), #call))
 
 /* One check of a table: a function of the runtime and its name. */
 struct test_check_entry {
@@ -52,8 +52,8 @@ struct test_check_entry {
 #define RUN_OK(call)                                                           \
     do {                                                                       \
         int rc_ = (call);                                                      \
-        cr_assert_eq(rc_, SGL_OK, "%s: %s (%s)", #call, sgl_err_name(rc_),     \
-                     sgl_last_error());                                        \
+        cr_assert_eq(rc_, SGL_OK, "%s: %s (%s)", #call, sgl_error_name(rc_),     \
+                     sgl_error_last());                                        \
     } while (0)
 
 /* A runtime on @shape (NULL: the discovered machine; one per test process:
@@ -68,8 +68,8 @@ static inline sgl_runtime_t *test_start(const char *shape,
     sgl_runtime_t *rt = NULL;
     int rc = sgl_init(NULL, NULL, &o, &rt);
     cr_assert_eq(rc, SGL_OK, "sgl_init(%s): %s", shape ? shape : "discover",
-                 sgl_last_error());
-    cr_assert_eq(reg(rt), SGL_OK, "%s", sgl_last_error());
+                 sgl_error_last());
+    cr_assert_eq(reg(rt), SGL_OK, "%s", sgl_error_last());
     return rt;
 }
 
@@ -84,7 +84,7 @@ static inline void test_checks_on_shape(const char *shape,
     for (size_t k = 0; k < n; k++) {
         int rc = c[k].fn(rt);
         cr_expect_eq(rc, SGL_OK, "%s on %s: %s (%s)", c[k].name, shape,
-                     sgl_err_name(rc), sgl_last_error());
+                     sgl_error_name(rc), sgl_error_last());
     }
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }

@@ -17,13 +17,6 @@
     } while (0)
 
 /* Return from the enclosing function if @call fails. */
-#define TRY(call)                                                              \
-    do {                                                                       \
-        int rc_ = (call);                                                      \
-        if (rc_ < 0)                                                           \
-            return rc_;                                                        \
-    } while (0)
-
 /* splitmix64: the next value of the stream in *s. */
 static inline uint64_t test_mix(uint64_t *s)
 {
@@ -49,7 +42,7 @@ static inline void test_check(struct test_tally *t, const char *what, int rc)
     } else {
         t->failed++;
         printf("not ok %d - %s: %s (%s)\n", t->passed + t->failed, what,
-               sgl_err_name(rc), sgl_last_error());
+               sgl_error_name(rc), sgl_error_last());
     }
     fflush(stdout);
 }

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     int rc = sgl_machine_read(in, "fuzz.sgl", &m);
     fclose(in);
     if (rc != SGL_OK) {
-        if (m || rc >= 0 || !*sgl_last_error())
+        if (m || rc >= 0 || !*sgl_error_last())
             abort();
         return 0;
     }
@@ -40,7 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                    sgl_machine_shape(m) ? sgl_machine_shape(m) : "")) {
             fprintf(stderr, "written machine file does not read back: %s\n"
                             "--- written:\n%.*s\n",
-                    sgl_last_error(), (int)len, buf);
+                    sgl_error_last(), (int)len, buf);
             abort();
         }
         fclose(back);

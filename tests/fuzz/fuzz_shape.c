@@ -25,7 +25,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sgl_machine_t *m = NULL;
         int rc = sgl_machine_from_shape(s, &o, &m);
         if (rc != SGL_OK) {
-            if (m || rc >= 0 || !*sgl_last_error())
+            if (m || rc >= 0 || !*sgl_error_last())
                 abort();
             continue;
         }
@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (sgl_machine_from_shape(again, &o, &m2) != SGL_OK ||
                 sgl_machine_workers(m2) != sgl_machine_workers(m)) {
                 fprintf(stderr, "shape '%s' -> '%s' does not round-trip: %s\n",
-                        s, again, sgl_last_error());
+                        s, again, sgl_error_last());
                 abort();
             }
             sgl_machine_free(m2);

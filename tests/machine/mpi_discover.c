@@ -162,7 +162,7 @@ int main(int argc, char **argv)
     sgl_machine_t *m = NULL;
     int rc = sgl_machine_discover(NULL, &m);
     if (rc) {
-        fault("discovery failed: %s", sgl_last_error());
+        fault("discovery failed: %s", sgl_error_last());
     } else {
         char want[64];
         snprintf(want, sizeof want, "discovered: %d MPI rank", size);

@@ -18,7 +18,7 @@ static sgl_machine_t *xml(const char *path, int keep_single,
     o.max_threads = max_threads;
     sgl_machine_t *m = NULL;
     int rc = sgl_machine_from_xml(path, &o, &m);
-    cr_assert_eq(rc, SGL_OK, "%s: %s", path, sgl_last_error());
+    cr_assert_eq(rc, SGL_OK, "%s: %s", path, sgl_error_last());
     return m;
 }
 
@@ -94,10 +94,10 @@ Test(xml, missing_file)
     sgl_machine_t *m = NULL;
     cr_expect_eq(sgl_machine_from_xml("/nonexistent/sgl.xml", NULL, &m),
                  SGL_EIO);
-    cr_expect(strstr(sgl_last_error(), "/nonexistent/sgl.xml"), "%s",
-              sgl_last_error());
-    cr_expect(strstr(sgl_last_error(), "No such file"), "%s",
-              sgl_last_error());
+    cr_expect(strstr(sgl_error_last(), "/nonexistent/sgl.xml"), "%s",
+              sgl_error_last());
+    cr_expect(strstr(sgl_error_last(), "No such file"), "%s",
+              sgl_error_last());
     cr_expect_null(m);
 }
 
@@ -105,8 +105,8 @@ Test(xml, directory)
 {
     sgl_machine_t *m = NULL;
     cr_expect_eq(sgl_machine_from_xml(SGL_TEST_FIXTURES, NULL, &m), SGL_EIO);
-    cr_expect(strstr(sgl_last_error(), "is a directory"), "%s",
-              sgl_last_error());
+    cr_expect(strstr(sgl_error_last(), "is a directory"), "%s",
+              sgl_error_last());
     cr_expect_null(m);
 }
 
@@ -115,8 +115,8 @@ Test(xml, not_xml)
     sgl_machine_t *m = NULL;
     cr_expect_eq(sgl_machine_from_xml(FIXTURE("garbage.xml"), NULL, &m),
                  SGL_EHWLOC);
-    cr_expect(strstr(sgl_last_error(), "not a valid hwloc XML"), "%s",
-              sgl_last_error());
+    cr_expect(strstr(sgl_error_last(), "not a valid hwloc XML"), "%s",
+              sgl_error_last());
     cr_expect_null(m);
     cr_expect_eq(sgl_machine_from_xml(NULL, NULL, &m), SGL_EINVAL);
 }
@@ -171,7 +171,7 @@ static sgl_machine_t *discover(unsigned max_threads)
     o.max_threads = max_threads;
     sgl_machine_t *m = NULL;
     int rc = sgl_machine_discover(&o, &m);
-    cr_assert_eq(rc, SGL_OK, "%s", sgl_last_error());
+    cr_assert_eq(rc, SGL_OK, "%s", sgl_error_last());
     return m;
 }
 

@@ -13,7 +13,7 @@ static sgl_machine_t *shape(const char *s)
 {
     sgl_machine_t *m = NULL;
     cr_assert_eq(sgl_machine_from_shape(s, NULL, &m), SGL_OK, "%s: %s", s,
-                 sgl_last_error());
+                 sgl_error_last());
     return m;
 }
 
@@ -37,7 +37,7 @@ Test(params, level_and_node)
     cr_assert_eq(sgl_machine_set_level_params(m, 1, &p1), SGL_OK);
     /* Level 2 holds only workers, level 7 does not exist. */
     cr_expect_eq(sgl_machine_set_level_params(m, 2, &p1), SGL_EINVAL);
-    cr_expect(strstr(sgl_last_error(), "level 2 has no masters"));
+    cr_expect(strstr(sgl_error_last(), "level 2 has no masters"));
     cr_expect_eq(sgl_machine_set_level_params(m, 7, &p1), SGL_EINVAL);
     cr_assert_eq(sgl_machine_level_params(m, 1, &r), SGL_OK);
     assert_params_eq(&r, &p1);
@@ -81,7 +81,7 @@ Test(params, bad_values_change_nothing)
                                                  &bad[i]),
                      SGL_EINVAL, "case %zu", i);
     }
-    cr_expect(strstr(sgl_last_error(), "l is not finite"));
+    cr_expect(strstr(sgl_error_last(), "l is not finite"));
     cr_assert_eq(sgl_machine_level_params(m, 0, &r), SGL_OK);
     assert_params_eq(&r, &ok);
     cr_expect_eq(sgl_machine_set_level_small_params(m, 0, &ok, 0), SGL_EINVAL);
@@ -105,7 +105,7 @@ Test(params, exchange)
     /* Nothing set at all: no guess either. */
     cr_expect_eq(sgl_machine_level_exchange(m, 0, &r), SGL_ERANGE);
     cr_expect_eq(sgl_node_exchange_params(root, &r, &measured), SGL_ERANGE);
-    cr_expect(strstr(sgl_last_error(), "level 0"), "%s", sgl_last_error());
+    cr_expect(strstr(sgl_error_last(), "level 0"), "%s", sgl_error_last());
     sgl_link_params_t p0 = {2e-5, 1e-9, 3e-9}, p1 = {1e-6, 2e-10, 1e-10};
     cr_assert_eq(sgl_machine_set_level_params(m, 0, &p0), SGL_OK);
     cr_assert_eq(sgl_machine_set_level_params(m, 1, &p1), SGL_OK);
@@ -141,10 +141,10 @@ Test(params, exchange)
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
         cr_expect_eq(sgl_machine_set_level_exchange(m, 1, &bad[i]),
                      SGL_EINVAL, "case %zu", i);
-    cr_expect(strstr(sgl_last_error(), "g is not finite"), "%s",
-              sgl_last_error());
+    cr_expect(strstr(sgl_error_last(), "g is not finite"), "%s",
+              sgl_error_last());
     cr_expect_eq(sgl_machine_set_level_exchange(m, 2, &x), SGL_EINVAL);
-    cr_expect(strstr(sgl_last_error(), "level 2 has no masters"));
+    cr_expect(strstr(sgl_error_last(), "level 2 has no masters"));
     cr_expect_eq(sgl_machine_set_level_exchange(m, 1, NULL), SGL_EINVAL);
     cr_assert_eq(sgl_machine_level_exchange(m, 1, &r), SGL_OK);
     cr_expect_eq(r.l, x.l);
@@ -236,7 +236,7 @@ static char *write_string(const sgl_machine_t *m)
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     cr_assert_not_null(f);
-    cr_assert_eq(sgl_machine_write(m, f), SGL_OK, "%s", sgl_last_error());
+    cr_assert_eq(sgl_machine_write(m, f), SGL_OK, "%s", sgl_error_last());
     fclose(f);
     return text;
 }
@@ -337,7 +337,7 @@ Test(machine_file, round_trip_exact)
     char *text = write_string(m);
     sgl_machine_t *back = NULL;
     cr_assert_eq(read_string(text, strlen(text), &back), SGL_OK, "%s\n%s",
-                 sgl_last_error(), text);
+                 sgl_error_last(), text);
     assert_same(m, back);
     char *again = write_string(back);
     cr_expect_str_eq(again, text);
@@ -354,10 +354,10 @@ Test(machine_file, round_trip_through_a_file)
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
     close(fd);
-    cr_assert_eq(sgl_machine_save(m, path), SGL_OK, "%s", sgl_last_error());
+    cr_assert_eq(sgl_machine_save(m, path), SGL_OK, "%s", sgl_error_last());
     sgl_machine_t *back = NULL;
     cr_assert_eq(sgl_machine_load(path, &back), SGL_OK, "%s",
-                 sgl_last_error());
+                 sgl_error_last());
     assert_same(m, back);
     cr_expect(strstr(sgl_machine_source(back), path));
     remove(path);
@@ -398,7 +398,7 @@ Test(machine_file, shapes_that_need_care)
             cr_assert_eq(rc, SGL_OK);
             sgl_machine_t *back = NULL;
             cr_assert_eq(read_string(text, len, &back), SGL_OK, "%s: %s\n%s",
-                         cases[i][0], sgl_last_error(), text);
+                         cases[i][0], sgl_error_last(), text);
             assert_same(m, back);
             cr_expect_eq(sgl_machine_depth(back), sgl_machine_depth(m));
             cr_expect_eq(sgl_machine_processes(back), sgl_machine_processes(m),
@@ -428,7 +428,7 @@ Test(machine_file, units_and_comments)
         "end";
     sgl_machine_t *m = NULL;
     cr_assert_eq(read_string(text, sizeof text - 1, &m), SGL_OK, "%s",
-                 sgl_last_error());
+                 sgl_error_last());
     sgl_link_params_t p;
     double max;
     cr_assert_eq(sgl_machine_level_params(m, 0, &p), SGL_OK);
@@ -598,7 +598,7 @@ Test(machine_file, many_records, .timeout = 120)
     fprintf(f, "end\n");
     fclose(f);
     sgl_machine_t *m = NULL;
-    cr_assert_eq(read_string(text, len, &m), SGL_OK, "%s", sgl_last_error());
+    cr_assert_eq(read_string(text, len, &m), SGL_OK, "%s", sgl_error_last());
     cr_expect_eq(sgl_machine_provenance_count(m), N);
     cr_expect_str_eq(sgl_machine_provenance(m, "k77777"), "v77777");
     cr_expect_eq(sgl_machine_kernels(m), N + 1);
@@ -615,9 +615,9 @@ Test(machine_file, many_records, .timeout = 120)
     fprintf(f, "kernel t 2ns n 5\nend\n");
     fclose(f);
     cr_assert_eq(read_string(dup, len, &m), SGL_EPARSE);
-    cr_expect(strstr(sgl_last_error(),
+    cr_expect(strstr(sgl_error_last(),
                      "t.sgl:100004: duplicate kernel t point n 5 busy 1"),
-              "%s", sgl_last_error());
+              "%s", sgl_error_last());
     free(text);
     free(dup);
 }
@@ -637,9 +637,9 @@ Test(machine_file, malformed)
             rc = read_string(b->text, len, &m);
         }
         cr_expect_eq(rc, SGL_EPARSE, "%s: rc %d (%s)", b->name, rc,
-                     sgl_last_error());
-        cr_expect(strstr(sgl_last_error(), b->want) != NULL,
-                  "%s:\n  got  '%s'\n  want '%s'", b->name, sgl_last_error(),
+                     sgl_error_last());
+        cr_expect(strstr(sgl_error_last(), b->want) != NULL,
+                  "%s:\n  got  '%s'\n  want '%s'", b->name, sgl_error_last(),
                   b->want);
         cr_expect_eq(m, (sgl_machine_t *)&m, "%s: output set on error",
                      b->name);
@@ -654,7 +654,7 @@ Test(machine_file, format_1_node_is_a_rank)
                              "end\n";
     sgl_machine_t *m = NULL;
     cr_assert_eq(read_string(v1, strlen(v1), &m), SGL_OK, "%s",
-                 sgl_last_error());
+                 sgl_error_last());
     cr_expect_eq(sgl_machine_processes(m), 2);
     cr_expect_str_eq(sgl_node_type(sgl_node_child(sgl_machine_root(m), 1)),
                      "rank");
@@ -674,7 +674,7 @@ Test(machine_file, missing_file)
 {
     sgl_machine_t *m = NULL;
     cr_expect_eq(sgl_machine_load("/nonexistent/x.sgl", &m), SGL_EIO);
-    cr_expect(strstr(sgl_last_error(), "/nonexistent/x.sgl"));
+    cr_expect(strstr(sgl_error_last(), "/nonexistent/x.sgl"));
     sgl_machine_t *t = shape("core:2");
     cr_expect_eq(sgl_machine_save(t, "/nonexistent/x.sgl"), SGL_EIO);
     sgl_machine_free(t);
@@ -688,7 +688,7 @@ Test(machine_file, shipped_examples)
     for (size_t i = 0; i < 2; i++) {
         sgl_machine_t *m = NULL;
         cr_assert_eq(sgl_machine_load(files[i], &m), SGL_OK, "%s",
-                     sgl_last_error());
+                     sgl_error_last());
         cr_expect_eq(sgl_machine_workers(m), workers[i]);
         cr_expect_eq(sgl_machine_processes(m), workers[i] / (i ? 16 : 8));
         const char *k[] = {"sum", "product", "scan", "sort", "merge"};
@@ -761,10 +761,10 @@ Test(kernel_table, interpolation)
     /* Bad points change nothing. */
     cr_expect_eq(sgl_machine_set_kernel_point(m, "sort", 0.5, 1, 1),
                  SGL_EINVAL);
-    cr_expect(strstr(sgl_last_error(), "n = 0.5"));
+    cr_expect(strstr(sgl_error_last(), "n = 0.5"));
     cr_expect_eq(sgl_machine_set_kernel_point(m, "sort", 1e3, 0, 1),
                  SGL_EINVAL);
-    cr_expect(strstr(sgl_last_error(), "busy = 0"));
+    cr_expect(strstr(sgl_error_last(), "busy = 0"));
     cr_expect_eq(sgl_machine_set_kernel_point(m, "sort", 1e3, 1, -1),
                  SGL_EINVAL);
     cr_expect_eq(sgl_machine_set_kernel_point(m, "sort", NAN, 1, 1),
@@ -794,7 +794,7 @@ Test(kernel_table, memory_peers)
     cr_expect_eq(sgl_node_memory_peers(NULL), 0);
     cr_expect_eq(sgl_machine_set_level_memory(m, 2, SGL_MEMORY_SHARED),
                  SGL_EINVAL);
-    cr_expect(strstr(sgl_last_error(), "level 2 has no masters"));
+    cr_expect(strstr(sgl_error_last(), "level 2 has no masters"));
     cr_expect_eq(sgl_machine_set_level_memory(m, 0, (sgl_memory_t)7),
                  SGL_EINVAL);
     cr_expect_eq(sgl_machine_level_memory(m, 0), SGL_MEMORY_SHARED);
@@ -830,7 +830,7 @@ Test(kernel_table, round_trip_and_copy)
     sgl_machine_t *b = NULL;
     f = fmemopen(buf, strlen(buf), "r");
     cr_assert_eq(sgl_machine_read(f, "rt.sgl", &b), SGL_OK, "%s",
-                 sgl_last_error());
+                 sgl_error_last());
     fclose(f);
     sgl_machine_t *c = shape("rank:2 core:2");
     cr_assert_eq(sgl_machine_copy_kernels(c, m), SGL_OK);

@@ -13,7 +13,7 @@ static sgl_machine_t *shape(const char *s)
 {
     sgl_machine_t *m = NULL;
     cr_assert_eq(sgl_machine_from_shape(s, NULL, &m), SGL_OK, "%s: %s", s,
-                 sgl_last_error());
+                 sgl_error_last());
     return m;
 }
 
@@ -22,7 +22,7 @@ static void set_level(sgl_machine_t *m, unsigned level, double l,
 {
     sgl_link_params_t p = {l, g_down, g_up};
     cr_assert_eq(sgl_machine_set_level_params(m, level, &p), SGL_OK, "%s",
-                 sgl_last_error());
+                 sgl_error_last());
 }
 
 static void set_all_kernels(sgl_machine_t *m, double c)
@@ -43,7 +43,7 @@ static sgl_prediction_t predict_split(const sgl_machine_t *m,
     o.by_workers = by_workers;
     sgl_prediction_t r;
     cr_assert_eq(sgl_predict_algorithm(m, algo, n, &o, &r), SGL_OK, "%s",
-                 sgl_last_error());
+                 sgl_error_last());
     /* The levels always add up to the total. */
     double sum = 0;
     for (unsigned l = 0; l < r.levels; l++)
@@ -447,7 +447,7 @@ Test(predict, three_levels_generic)
     char task = 0;
     sgl_prediction_t r;
     cr_assert_eq(sgl_predict_program(m, &generic, &task, &r), SGL_OK, "%s",
-                 sgl_last_error());
+                 sgl_error_last());
     expect_near(r.total, 5190, "total");
     expect_near(r.level[3].work, 112, "workers");
     expect_near(sgl_level_cost_own(&r.level[2]), 172, "nodes");
@@ -521,7 +521,7 @@ Test(predict, exchange_generic)
     char task = 0;
     sgl_prediction_t r;
     cr_assert_eq(sgl_predict_program(m, &prog, &task, &r), SGL_OK, "%s",
-                 sgl_last_error());
+                 sgl_error_last());
     expect_near(r.total, 2652.8, "total");
     expect_near(r.level[0].exchange, 308, "root's exchange");
     expect_near(r.level[1].exchange, 100.8, "racks' exchange, guessed");
@@ -543,8 +543,8 @@ Test(predict, exchange_generic)
         prog.user = &bad[i];
         cr_expect_eq(sgl_predict_program(m, &prog, &task, &r),
                      isinf(bad[i]) ? SGL_ERANGE : SGL_EINVAL, "case %zu", i);
-        cr_expect(strstr(sgl_last_error(), want[i]), "case %zu: %s", i,
-                  sgl_last_error());
+        cr_expect(strstr(sgl_error_last(), want[i]), "case %zu: %s", i,
+                  sgl_error_last());
     }
     sgl_machine_free(m);
 }
@@ -568,7 +568,7 @@ Test(predict, errors)
     set_level(m, 0, 1, 1, 1);
     cr_expect_eq(sgl_predict_algorithm(m, SGL_PREDICT_REDUCE, 100, NULL, &r),
                  SGL_ERANGE);
-    cr_expect(strstr(sgl_last_error(), "level 1"), "%s", sgl_last_error());
+    cr_expect(strstr(sgl_error_last(), "level 1"), "%s", sgl_error_last());
     set_level(m, 1, 1, 1, 1);
     cr_expect_eq(sgl_predict_algorithm(m, SGL_PREDICT_REDUCE, 0, NULL, &r),
                  SGL_EINVAL);
@@ -579,8 +579,8 @@ Test(predict, errors)
     o.op_kernel = "xor";
     cr_expect_eq(sgl_predict_algorithm(m, SGL_PREDICT_REDUCE, 100, &o, &r),
                  SGL_ERANGE);
-    cr_expect(strstr(sgl_last_error(), "kernel 'xor'"), "%s",
-              sgl_last_error());
+    cr_expect(strstr(sgl_error_last(), "kernel 'xor'"), "%s",
+              sgl_error_last());
     sgl_predict_algo_t a;
     cr_expect_eq(sgl_predict_algo_from_name("scan-rts", &a), SGL_OK);
     cr_expect_eq(a, SGL_PREDICT_SCAN_RTS);
@@ -599,7 +599,7 @@ Test(predict, paper_machine)
 {
     sgl_machine_t *m = NULL;
     cr_assert_eq(sgl_machine_load(SGL_MACHINES_DIR "/paper-16x8.sgl", &m),
-                 SGL_OK, "%s", sgl_last_error());
+                 SGL_OK, "%s", sgl_error_last());
     for (int a = SGL_PREDICT_REDUCE; a <= SGL_PREDICT_PSRS; a++) {
         sgl_prediction_t small = predict(m, (sgl_predict_algo_t)a, 1e6, 8);
         sgl_prediction_t big = predict(m, (sgl_predict_algo_t)a, 1e8, 8);

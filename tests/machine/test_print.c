@@ -11,7 +11,7 @@ static char *print(const char *shape, unsigned max_lines, int json)
 {
     sgl_machine_t *m = NULL;
     cr_assert_eq(sgl_machine_from_shape(shape, NULL, &m), SGL_OK, "%s",
-                 sgl_last_error());
+                 sgl_error_last());
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);

@@ -125,18 +125,18 @@ Test(probe_fit, note_survives_the_machine_file)
     sgl_machine_t *m = NULL;
     cr_assert_eq(sgl_machine_from_shape("core:2", NULL, &m), SGL_OK);
     cr_assert_eq(sgl_machine_set_level_params(m, 0, &p), SGL_OK, "%s",
-                 sgl_last_error());
+                 sgl_error_last());
     cr_assert_eq(sgl_machine_set_provenance(m, "note", c.note), SGL_OK);
     char path[] = "/tmp/sgl-probe-fit-XXXXXX";
     int fd = mkstemp(path);
     cr_assert(fd >= 0);
     close(fd);
-    cr_assert_eq(sgl_machine_save(m, path), SGL_OK, "%s", sgl_last_error());
+    cr_assert_eq(sgl_machine_save(m, path), SGL_OK, "%s", sgl_error_last());
     sgl_machine_free(m);
     sgl_machine_t *back = NULL;
     int rc = sgl_machine_load(path, &back);
     unlink(path);
-    cr_assert_eq(rc, SGL_OK, "%s", sgl_last_error());
+    cr_assert_eq(rc, SGL_OK, "%s", sgl_error_last());
     cr_expect_str_eq(sgl_machine_provenance(back, "note"), c.note);
     sgl_link_params_t r;
     cr_assert_eq(sgl_machine_level_params(back, 0, &r), SGL_OK);

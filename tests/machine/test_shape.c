@@ -13,7 +13,7 @@ static sgl_machine_t *shape(const char *s, int keep_single)
     o.keep_single = keep_single;
     sgl_machine_t *m = NULL;
     int rc = sgl_machine_from_shape(s, &o, &m);
-    cr_assert_eq(rc, SGL_OK, "shape \"%s\": %s", s, sgl_last_error());
+    cr_assert_eq(rc, SGL_OK, "shape \"%s\": %s", s, sgl_error_last());
     cr_assert_not_null(m);
     return m;
 }
@@ -324,9 +324,9 @@ Test(shape, bad_shapes_are_refused_with_position)
         const struct bad_shape *b = &bad_shapes[i];
         sgl_machine_t *m = (sgl_machine_t *)&m; /* must stay untouched */
         int rc = sgl_machine_from_shape(b->shape, NULL, &m);
-        const char *msg = sgl_last_error();
+        const char *msg = sgl_error_last();
         cr_expect_eq(rc, SGL_EPARSE, "\"%s\" gave %s", b->shape,
-                     sgl_err_name(rc));
+                     sgl_error_name(rc));
         cr_expect_eq(m, (sgl_machine_t *)&m, "\"%s\" set the machine",
                      b->shape);
         cr_expect(strstr(msg, b->what), "\"%s\": message \"%s\" lacks \"%s\"",
@@ -344,10 +344,10 @@ Test(shape, too_many_levels)
         strcat(s, "l1:1 ");
     sgl_machine_t *m = NULL;
     cr_expect_eq(sgl_machine_from_shape(s, NULL, &m), SGL_EPARSE);
-    cr_expect(strstr(sgl_last_error(), "more than 64 levels"), "%s",
-              sgl_last_error());
-    cr_expect(strstr(sgl_last_error(), "position 321"), "%s",
-              sgl_last_error());
+    cr_expect(strstr(sgl_error_last(), "more than 64 levels"), "%s",
+              sgl_error_last());
+    cr_expect(strstr(sgl_error_last(), "position 321"), "%s",
+              sgl_error_last());
     cr_expect_null(m);
 }
 
@@ -359,7 +359,7 @@ Test(shape, too_many_nodes)
         strcat(s, " pu:1");
     sgl_machine_t *m = NULL;
     cr_expect_eq(sgl_machine_from_shape(s, NULL, &m), SGL_EPARSE);
-    cr_expect(strstr(sgl_last_error(), "tree nodes"), "%s", sgl_last_error());
+    cr_expect(strstr(sgl_error_last(), "tree nodes"), "%s", sgl_error_last());
 }
 
 /* The counts from the string alone agree with the built tree's. */
@@ -373,7 +373,7 @@ Test(shape, counts_without_building)
         size_t p = 0, w = 0;
         sgl_machine_t *m = NULL;
         cr_assert_eq(sgl_shape_counts(shapes[i], &p, &w), SGL_OK, "%s: %s",
-                     shapes[i], sgl_last_error());
+                     shapes[i], sgl_error_last());
         cr_assert_eq(sgl_machine_from_shape(shapes[i], NULL, &m), SGL_OK);
         cr_expect_eq(p, sgl_machine_processes(m), "%s: %zu processes",
                      shapes[i], p);
@@ -387,8 +387,8 @@ Test(shape, counts_without_building)
     cr_expect_eq(w, (size_t)1 << 24);
     cr_expect_eq(sgl_shape_counts("rank:65536 core:65536", &p, NULL),
                  SGL_EPARSE);
-    cr_expect(strstr(sgl_last_error(), "limit of 16777216 workers"), "%s",
-              sgl_last_error());
+    cr_expect(strstr(sgl_error_last(), "limit of 16777216 workers"), "%s",
+              sgl_error_last());
     cr_expect_eq(sgl_shape_counts("rank:2 core:[3", NULL, NULL), SGL_EPARSE);
     cr_expect_eq(sgl_shape_counts(NULL, &p, &w), SGL_EINVAL);
 }
@@ -407,7 +407,7 @@ Test(fanouts, builds_levels_and_links)
     const unsigned f[] = {2, 3};
     const sgl_link_t k[] = {SGL_LINK_MPI, SGL_LINK_THREADS};
     cr_assert_eq(sgl_machine_from_fanouts(f, k, 2, NULL, &m), SGL_OK, "%s",
-                 sgl_last_error());
+                 sgl_error_last());
     cr_expect_eq(sgl_machine_workers(m), 6);
     cr_expect_eq(sgl_machine_processes(m), 2);
     cr_expect_str_eq(sgl_machine_source(m), "fan-outs");
@@ -432,15 +432,15 @@ Test(fanouts, refuses_bad_input)
     cr_expect_eq(sgl_machine_from_fanouts((unsigned[]){2, 0}, NULL, 2, NULL,
                                           &m),
                  SGL_EINVAL);
-    cr_expect(strstr(sgl_last_error(), "level 2 is 0"));
+    cr_expect(strstr(sgl_error_last(), "level 2 is 0"));
     cr_expect_eq(sgl_machine_from_fanouts((unsigned[]){2, 2}, up, 2, NULL,
                                           &m),
                  SGL_EINVAL);
-    cr_expect(strstr(sgl_last_error(), "below a thread level"));
+    cr_expect(strstr(sgl_error_last(), "below a thread level"));
     cr_expect_eq(sgl_machine_from_fanouts((unsigned[]){65536, 65536}, NULL,
                                           2, NULL, &m),
                  SGL_EINVAL);
-    cr_expect(strstr(sgl_last_error(), "more than 16777216 workers"));
+    cr_expect(strstr(sgl_error_last(), "more than 16777216 workers"));
     unsigned ones[SGL__MAX_DEPTH + 1];
     for (unsigned i = 0; i <= SGL__MAX_DEPTH; i++)
         ones[i] = 1;
@@ -484,7 +484,7 @@ Test(numbering, preset_ranks_survive_collapsing)
     sgl_machine_t *m = NULL;
     cr_assert_eq(sgl__machine_finish(round_robin((int[]){0, 2, 1, 3}), 0,
                                      "test", &m),
-                 SGL_OK, "%s", sgl_last_error());
+                 SGL_OK, "%s", sgl_error_last());
     static const int want[] = {0, 2, 1, 3};
     cr_expect_eq(sgl_machine_processes(m), 4);
     for (size_t i = 0; i < 4; i++)
@@ -508,12 +508,12 @@ Test(numbering, bad_preset_ranks_are_refused)
     cr_expect_eq(sgl__machine_finish(round_robin((int[]){0, 0, 1, 3}), 0,
                                      "test", &m),
                  SGL_EINVAL);
-    cr_expect(strstr(sgl_last_error(), "distinct ranks"), "%s",
-              sgl_last_error());
+    cr_expect(strstr(sgl_error_last(), "distinct ranks"), "%s",
+              sgl_error_last());
     cr_expect_eq(sgl__machine_finish(round_robin((int[]){0, 2, 1, 4}), 0,
                                      "test", &m),
                  SGL_EINVAL);
-    cr_expect(strstr(sgl_last_error(), "outside 0..3"), "%s",
-              sgl_last_error());
+    cr_expect(strstr(sgl_error_last(), "outside 0..3"), "%s",
+              sgl_error_last());
     cr_expect_null(m);
 }

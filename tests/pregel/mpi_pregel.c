@@ -9,7 +9,7 @@ int main(int argc, char **argv)
 {
     sgl_runtime_t *rt = NULL;
     if (sgl_init(&argc, &argv, NULL, &rt) || pregel_test_register(rt)) {
-        fprintf(stderr, "mpi_pregel: %s\n", sgl_last_error());
+        fprintf(stderr, "mpi_pregel: %s\n", sgl_error_last());
         return 1;
     }
     struct test_tally t = {0, 0, sgl_runtime_rank(rt) == 0};

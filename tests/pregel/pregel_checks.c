@@ -140,7 +140,7 @@ static int job_graph(sgl_ctx_t *root, const struct job *j, uint64_t *n,
     *e = malloc(*m * sizeof **e);
     if (!*e)
         return SGL_ENOMEM;
-    TRY(sgl_graph_kronecker_edges(j->scale, 16, j->seed, 0, *m, *e));
+    SGL_TRY(sgl_graph_kronecker_edges(j->scale, 16, j->seed, 0, *m, *e));
     return sgl_graph_kronecker(root, j->scale, 16, j->seed, g);
 }
 
@@ -207,7 +207,7 @@ int pregel_check_programs(sgl_runtime_t *rt)
     for (size_t k = 0; k < sizeof jobs / sizeof *jobs; k++) {
         char what[64];
         snprintf(what, sizeof what, "graph of scale %u", jobs[k].scale);
-        TRY(test_named(sgl_run(rt, programs_task, &jobs[k], sizeof jobs[k]),
+        SGL_TRY(test_named(sgl_run(rt, programs_task, &jobs[k], sizeof jobs[k]),
                   what));
     }
     return SGL_OK;
@@ -219,7 +219,7 @@ static int graphs_task(sgl_ctx_t *root, const void *arg, size_t size)
 {
     (void)arg, (void)size;
     sgl_graph_t *g;
-    TRY(sgl_graph_kronecker(root, 9, 16, 3, &g));
+    SGL_TRY(sgl_graph_kronecker(root, 9, 16, 3, &g));
     sgl_pregel_stats_t st;
     int rc = sgl_pagerank(root, g, 0.85, 0, 3, NULL, &st);
     size_t w = sgl_ctx_workers(root);
@@ -256,7 +256,7 @@ static int budget_task(sgl_ctx_t *root, const void *arg, size_t size)
 {
     (void)arg, (void)size;
     sgl_graph_t *g;
-    TRY(sgl_graph_kronecker(root, 10, 16, 5, &g));
+    SGL_TRY(sgl_graph_kronecker(root, 10, 16, 5, &g));
     size_t n = (size_t)sgl_graph_vertices(g), w = sgl_ctx_workers(root);
     double *r0 = malloc(n * sizeof *r0), *r1 = malloc(n * sizeof *r1);
     uint64_t *h0 = malloc(n * sizeof *h0), *h1 = malloc(n * sizeof *h1);
@@ -575,10 +575,10 @@ static uint32_t hb_vertex, hb_blocks, ps_vertex, ps_blocks;
 static int partial_sends(sgl_ctx_t *root, sgl_graph_t *g)
 {
     uint64_t a[SMALL_N], b[SMALL_N];
-    TRY(sgl_pregel_run(root, g, ps_vertex, NULL, 4, NULL));
-    TRY(sgl_pregel_values(root, g, a, SMALL_N));
-    TRY(sgl_pregel_run(root, g, ps_blocks, NULL, 4, NULL));
-    TRY(sgl_pregel_values(root, g, b, SMALL_N));
+    SGL_TRY(sgl_pregel_run(root, g, ps_vertex, NULL, 4, NULL));
+    SGL_TRY(sgl_pregel_values(root, g, a, SMALL_N));
+    SGL_TRY(sgl_pregel_run(root, g, ps_blocks, NULL, 4, NULL));
+    SGL_TRY(sgl_pregel_values(root, g, b, SMALL_N));
     for (size_t v = 0; v < SMALL_N; v++)
         CHECK(a[v] == b[v], "partial sends: vertex %zu summed %llu per "
                             "vertex, %llu per block",
@@ -679,11 +679,11 @@ int pregel_check_blocks(sgl_runtime_t *rt)
                               .msg_size = sizeof(uint64_t),
                               .naggs = 1,
                               .agg = {SGL_AGG_SUM}};
-    TRY(sgl_pregel_register(&p, &hb_vertex));
+    SGL_TRY(sgl_pregel_register(&p, &hb_vertex));
     p.name = "hops-per-block";
     p.compute = NULL;
     p.compute_block = hb_block;
-    TRY(sgl_pregel_register(&p, &hb_blocks));
+    SGL_TRY(sgl_pregel_register(&p, &hb_blocks));
     CHECK(hb_blocks != hb_vertex, "the block program got the per-vertex "
                                   "program's number");
     sgl_pregel_program_t q = {.name = "sums-per-vertex",
@@ -692,11 +692,11 @@ int pregel_check_blocks(sgl_runtime_t *rt)
                               .combine = sgl_combine_sum_u64,
                               .value_size = sizeof(uint64_t),
                               .msg_size = sizeof(uint64_t)};
-    TRY(sgl_pregel_register(&q, &ps_vertex));
+    SGL_TRY(sgl_pregel_register(&q, &ps_vertex));
     q.name = "sums-per-block";
     q.compute = NULL;
     q.compute_block = ps_block;
-    TRY(sgl_pregel_register(&q, &ps_blocks));
+    SGL_TRY(sgl_pregel_register(&q, &ps_blocks));
     /* neither function: refused, saying so */
     p.compute_block = NULL;
     uint32_t id;
@@ -727,7 +727,7 @@ static int errors_task(sgl_ctx_t *root, const void *arg, size_t size)
     EXPECT(sgl_graph_from_edges(root, 4, bad, 2, &g), SGL_EINVAL,
            "edge 1 (1 -> 9)");
     EXPECT(sgl_graph_kronecker(root, 0, 16, 1, &g), SGL_EINVAL, "scale 0");
-    TRY(sgl_graph_kronecker(root, 5, 4, 1, &g));
+    SGL_TRY(sgl_graph_kronecker(root, 5, 4, 1, &g));
     int rc = test_expect(sgl_pregel_run(root, g, bad_program, NULL, 10, NULL),
                     SGL_EINVAL, "sent to vertex", "a send out of range");
     if (!rc)
@@ -759,7 +759,7 @@ int pregel_check_errors(sgl_runtime_t *rt)
                               .combine = add,
                               .value_size = sizeof(double),
                               .msg_size = sizeof(double)};
-    TRY(sgl_pregel_register(&p, &bad_program));
+    SGL_TRY(sgl_pregel_register(&p, &bad_program));
     p.value_size = 0;
     uint32_t id;
     CHECK(sgl_pregel_register(&p, &id) == SGL_EINVAL,

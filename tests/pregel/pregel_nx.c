@@ -49,7 +49,7 @@ static int job_task(sgl_ctx_t *root, const void *arg, size_t size)
     const struct job *j = arg;
     uint64_t n, (*e)[2];
     size_t m;
-    TRY(sgl_graph_read_edges(j->edges, &n, &e, &m));
+    SGL_TRY(sgl_graph_read_edges(j->edges, &n, &e, &m));
     sgl_graph_t *g = NULL;
     double *rank = malloc(n * sizeof *rank);
     int rc = rank ? sgl_graph_from_edges(root, n, (const uint64_t (*)[2])e,
@@ -91,7 +91,7 @@ int main(int argc, char **argv)
     if (!rc)
         rc = sgl_run(rt, job_task, &j, sizeof j);
     if (rc)
-        fprintf(stderr, "pregel_nx: %s\n", sgl_last_error());
+        fprintf(stderr, "pregel_nx: %s\n", sgl_error_last());
     sgl_finalize(rt);
     return rc ? 1 : 0;
 }

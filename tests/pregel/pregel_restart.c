@@ -43,7 +43,7 @@ static void init(sgl_vertex_t *v)
 /* PageRank without a tolerance, and a process that dies at superstep
  * KILL_AT when the run says so. A resumed run fails if it computes a
  * superstep before the checkpoint's: it must not start over. Its sums are
- * exact, their terms rounded to multiples of 2^-52 (sgl_round_grid())
+ * exact, their terms rounded to multiples of 2^-52 (sgl_combine_round_grid())
  * and totalling about 1, so a resume on any tree is bitwise. */
 static void compute(sgl_vertex_t *v)
 {
@@ -64,10 +64,10 @@ static void compute(sgl_vertex_t *v)
     }
     size_t deg = sgl_vertex_out_degree(v);
     if (!deg) {
-        sgl_vertex_aggregate(v, DANGLING, sgl_round_grid(*x, -52));
+        sgl_vertex_aggregate(v, DANGLING, sgl_combine_round_grid(*x, -52));
         return;
     }
-    double share = sgl_round_grid(*x / (double)deg, -52);
+    double share = sgl_combine_round_grid(*x / (double)deg, -52);
     sgl_vertex_send_all(v, &share);
 }
 
@@ -100,7 +100,7 @@ static int write_ranks(const char *path, const double *x, uint64_t n)
 static int pagerank(sgl_ctx_t *root, sgl_graph_t *g, const char *mode)
 {
     if (strstr(mode, "balanced"))
-        TRY(sgl_graph_balance(root, g, 1));
+        SGL_TRY(sgl_graph_balance(root, g, 1));
     if (strcmp(mode, "pagerank-resume") == 0) {
         double params[SGL_PREGEL_MAX_PARAMS] = {0.85, PR_TOL};
         return sgl_pregel_resume(root, g, sgl_pagerank_program_id(), params,
@@ -116,7 +116,7 @@ static int job_task(sgl_ctx_t *root, const void *arg, size_t size)
     (void)size;
     const struct job *j = arg;
     sgl_graph_t *g;
-    TRY(sgl_graph_kronecker(root, SCALE, 16, 9, &g));
+    SGL_TRY(sgl_graph_kronecker(root, SCALE, 16, 9, &g));
     double params[SGL_PREGEL_MAX_PARAMS] = {
         strcmp(j->mode, "crash") == 0,
         strcmp(j->mode, "resume") == 0 ? 15 : 0};
@@ -183,7 +183,7 @@ int main(int argc, char **argv)
     if (!rc)
         rc = sgl_run(rt, job_task, &j, sizeof j);
     if (rc)
-        fprintf(stderr, "pregel_restart: %s\n", sgl_last_error());
+        fprintf(stderr, "pregel_restart: %s\n", sgl_error_last());
     sgl_finalize(rt);
     return rc ? 1 : 0;
 }

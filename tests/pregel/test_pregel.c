@@ -44,7 +44,7 @@ Test(pregel, reader)
     uint64_t n, (*e)[2] = NULL;
     size_t m;
     cr_assert_eq(sgl_graph_read_edges(path, &n, &e, &m), SGL_OK, "%s",
-                 sgl_last_error());
+                 sgl_error_last());
     cr_assert_eq(n, 4);
     cr_assert_eq(m, 2);
     cr_assert(e[1][0] == 2 && e[1][1] == 3);
@@ -58,42 +58,42 @@ Test(pregel, reader)
         e = NULL;
         cr_assert_eq(sgl_graph_read_edges(path, &n, &e, &m), SGL_EPARSE,
                      "%s", bad[k]);
-        cr_assert(strstr(sgl_last_error(), ":2: expected two vertex"), "%s",
-                  sgl_last_error());
+        cr_assert(strstr(sgl_error_last(), ":2: expected two vertex"), "%s",
+                  sgl_error_last());
         cr_assert_null(e);
     }
     unlink(path);
     cr_assert_eq(sgl_graph_read_edges(path, &n, &e, &m), SGL_EIO);
 }
 
-/* sgl_round_grid(): the nearest multiple, ties to even, either sign;
+/* sgl_combine_round_grid(): the nearest multiple, ties to even, either sign;
  * large and non-finite values kept; a grid out of range refused with NaN;
  * and what it is for: sums of rounded terms the same in any order. */
 Test(pregel, round_grid)
 {
-    cr_assert_eq(sgl_round_grid(0.3, -2), 0.25);
-    cr_assert_eq(sgl_round_grid(-0.3, -2), -0.25);
-    cr_assert_eq(sgl_round_grid(0.375, -2), 0.5);   /* tie: 1.5 steps -> 2 */
-    cr_assert_eq(sgl_round_grid(0.625, -2), 0.5);   /* tie: 2.5 steps -> 2 */
-    cr_assert_eq(sgl_round_grid(1 + 0x1p-60, -52), 1.0);
-    cr_assert_eq(sgl_round_grid(0x1p-54, -52), 0.0);
-    cr_assert_eq(sgl_round_grid(3 * 0x1p-53, -52), 0x1p-51); /* tie */
-    cr_assert_eq(sgl_round_grid(1e300, -1000), 1e300);
-    cr_assert_eq(sgl_round_grid(1e-300, 1000), 0.0);
-    cr_assert_eq(sgl_round_grid(12345.0, 3), 12344.0);
-    cr_assert(isinf(sgl_round_grid(INFINITY, -52)));
-    cr_assert(isnan(sgl_round_grid(NAN, -52)));
-    cr_assert(isnan(sgl_round_grid(1.0, 1001)));
-    cr_assert(isnan(sgl_round_grid(1.0, -1001)));
+    cr_assert_eq(sgl_combine_round_grid(0.3, -2), 0.25);
+    cr_assert_eq(sgl_combine_round_grid(-0.3, -2), -0.25);
+    cr_assert_eq(sgl_combine_round_grid(0.375, -2), 0.5);   /* tie: 1.5 steps -> 2 */
+    cr_assert_eq(sgl_combine_round_grid(0.625, -2), 0.5);   /* tie: 2.5 steps -> 2 */
+    cr_assert_eq(sgl_combine_round_grid(1 + 0x1p-60, -52), 1.0);
+    cr_assert_eq(sgl_combine_round_grid(0x1p-54, -52), 0.0);
+    cr_assert_eq(sgl_combine_round_grid(3 * 0x1p-53, -52), 0x1p-51); /* tie */
+    cr_assert_eq(sgl_combine_round_grid(1e300, -1000), 1e300);
+    cr_assert_eq(sgl_combine_round_grid(1e-300, 1000), 0.0);
+    cr_assert_eq(sgl_combine_round_grid(12345.0, 3), 12344.0);
+    cr_assert(isinf(sgl_combine_round_grid(INFINITY, -52)));
+    cr_assert(isnan(sgl_combine_round_grid(NAN, -52)));
+    cr_assert(isnan(sgl_combine_round_grid(1.0, 1001)));
+    cr_assert(isnan(sgl_combine_round_grid(1.0, -1001)));
     /* 1000 terms of 1/1000 in two orders: unrounded the sums differ */
     double t[1000], up = 0, down = 0, rup = 0, rdown = 0;
     for (int i = 0; i < 1000; i++)
         t[i] = (double)(i % 7 + 1) / 4000.0 / (double)(i % 13 + 1);
     for (int i = 0; i < 1000; i++) {
         up += t[i];
-        rup += sgl_round_grid(t[i], -52);
+        rup += sgl_combine_round_grid(t[i], -52);
         down += t[999 - i];
-        rdown += sgl_round_grid(t[999 - i], -52);
+        rdown += sgl_combine_round_grid(t[999 - i], -52);
     }
     cr_assert_neq(up, down, "pick terms whose plain sums round apart");
     cr_assert_eq(rup, rdown);

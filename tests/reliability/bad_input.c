@@ -86,8 +86,8 @@ static void shapes(void)
         int ok = rc == SGL_OK || rc == SGL_EPARSE;
         char note[1200];
         char msg[1000];
-        escape(rc ? sgl_last_error() : "(accepted)", msg, sizeof msg);
-        snprintf(note, sizeof note, "%s%s%s", sgl_err_name(rc),
+        escape(rc ? sgl_error_last() : "(accepted)", msg, sizeof msg);
+        snprintf(note, sizeof note, "%s%s%s", sgl_error_name(rc),
                  rc ? ": " : "", msg);
         tap_ok(what, ok && (rc == SGL_OK) == (m != NULL), note);
         sgl_machine_free(m);
@@ -104,7 +104,7 @@ static void shapes(void)
     for (size_t i = 0; i < sizeof ctl / sizeof *ctl; i++) {
         sgl_machine_t *m = NULL;
         int rc = sgl_machine_from_shape(ctl[i][0], NULL, &m);
-        const char *msg = sgl_last_error();
+        const char *msg = sgl_error_last();
         char what[200], esc[100];
         escape(ctl[i][0], esc, sizeof esc);
         snprintf(what, sizeof what, "shape \"%s\": message escapes control "
@@ -152,7 +152,7 @@ static void params(void)
 {
     sgl_machine_t *m;
     if (sgl_machine_from_shape("package:2 core:2", NULL, &m)) {
-        tap_ok("parameter tree", 0, sgl_last_error());
+        tap_ok("parameter tree", 0, sgl_error_last());
         return;
     }
     sgl_link_params_t p = {1e-6, 1e-9, 1e-9}, q;
@@ -229,13 +229,13 @@ static void file_case_n(const char *what, const char *name, const char *text,
     fclose(f);
     char w[200];
     snprintf(w, sizeof w, "machine file: %s", what);
-    if (rc && (has_raw_control(sgl_last_error()) ||
-               (needle && !strstr(sgl_last_error(), needle)))) {
+    if (rc && (has_raw_control(sgl_error_last()) ||
+               (needle && !strstr(sgl_error_last(), needle)))) {
         char msg[1100];
-        escape(sgl_last_error(), msg, sizeof msg);
+        escape(sgl_error_last(), msg, sizeof msg);
         char note[1400];
         snprintf(note, sizeof note, "message '%s' %s '%s'", msg,
-                 has_raw_control(sgl_last_error()) ? "has raw control "
+                 has_raw_control(sgl_error_last()) ? "has raw control "
                                                      "characters, want"
                                                    : "lacks",
                  needle ? needle : "");
@@ -341,8 +341,8 @@ static void machine_files(void)
         if (f)
             fclose(f);
         char note[300];
-        snprintf(note, sizeof note, "%s%s%.200s", sgl_err_name(rc),
-                 rc ? ": " : "", rc ? sgl_last_error() : "");
+        snprintf(note, sizeof note, "%s%s%.200s", sgl_error_name(rc),
+                 rc ? ": " : "", rc ? sgl_error_last() : "");
         tap_ok("machine file: 100000-byte line", rc == SGL_OK ||
                                                      rc == SGL_EPARSE,
                note);
@@ -354,14 +354,14 @@ static void machine_files(void)
                sgl_machine_load("/nonexistent/m.sgl", &m), SGL_EIO);
     {
         int rc = sgl_machine_load("/nonexistent/\x01m\n.sgl", &m);
-        const char *msg = sgl_last_error();
+        const char *msg = sgl_error_last();
         tap_ok("machine file: missing path with control characters is "
                "quoted escaped",
                rc == SGL_EIO && !has_raw_control(msg) &&
                    strstr(msg, "/nonexistent/\\x01m\\n.sgl"),
                has_raw_control(msg) ? "(raw control characters)" : msg);
         rc = sgl_machine_from_xml("/nonexistent/\x07.xml", NULL, &m);
-        msg = sgl_last_error();
+        msg = sgl_error_last();
         tap_ok("hwloc XML: missing path with a control character is quoted "
                "escaped",
                rc == SGL_EIO && !has_raw_control(msg) &&
@@ -411,12 +411,12 @@ static int algo_cases(sgl_ctx_t *root, const void *arg, size_t size)
     r = -1;
     int rc = sgl_reduce(root, SGL_F64, SGL_OP_SUM, x, 0, &r);
     tap_ok("reduce n=0 gives the identity", rc == SGL_OK && r == 0,
-           rc ? sgl_last_error() : "0");
+           rc ? sgl_error_last() : "0");
     for (size_t n = 1; n < p && n <= 8; n++) {
         rc = sgl_reduce(root, SGL_F64, SGL_OP_SUM, x, n, &r);
         snprintf(what, sizeof what, "reduce n=%zu < %zu workers", n, p);
         tap_ok(what, rc == SGL_OK && r == (double)(n * (n + 1) / 2),
-               rc ? sgl_last_error() : "");
+               rc ? sgl_error_last() : "");
     }
     double y[8];
     tap_expect("scan NULL src", sgl_scan(root, SGL_F64, SGL_OP_SUM, NULL, y,
@@ -433,7 +433,7 @@ static int algo_cases(sgl_ctx_t *root, const void *arg, size_t size)
     rc = sgl_scan(root, SGL_F64, SGL_OP_SUM, x, y, 3, 0);
     snprintf(what, sizeof what, "scan n=3 on %zu workers", p);
     tap_ok(what, rc == SGL_OK && y[0] == 1 && y[1] == 3 && y[2] == 6,
-           rc ? sgl_last_error() : "");
+           rc ? sgl_error_last() : "");
     double s[3] = {3, 1, 2};
     tap_expect("sort NULL data, n=3", sgl_sort(root, SGL_F64, NULL, 3, NULL),
                SGL_EINVAL);
@@ -443,7 +443,7 @@ static int algo_cases(sgl_ctx_t *root, const void *arg, size_t size)
     rc = sgl_sort(root, SGL_F64, s, 3, NULL);
     snprintf(what, sizeof what, "sort n=3 on %zu workers", p);
     tap_ok(what, rc == SGL_OK && s[0] == 1 && s[1] == 2 && s[2] == 3,
-           rc ? sgl_last_error() : "");
+           rc ? sgl_error_last() : "");
     sgl_dvec_t *v = NULL;
     tap_expect("dvec_create unknown fill",
                sgl_dvec_create(root, SGL_F64, 0, 10, 999, NULL, 0, &v),
@@ -560,7 +560,7 @@ static void runtime(const char *shape)
     rc = sgl_init(NULL, NULL, &o, &rt2);
     tap_ok("a second runtime at once: OK or a clear ESTATE",
            rc == SGL_OK || rc == SGL_ESTATE,
-           rc ? sgl_last_error() : "allowed (OK)");
+           rc ? sgl_error_last() : "allowed (OK)");
     sgl_finalize(rt2);
     tap_expect("task_register NULL fn", sgl_task_register(rt, NULL, "x"),
                SGL_EINVAL);

@@ -53,7 +53,7 @@ int main(int argc, char **argv)
     }
     sgl_runtime_t *rt;
     if (sgl_init(&argc, &argv, NULL, &rt) != SGL_OK) {
-        fprintf(stderr, "sgl_init: %s\n", sgl_last_error());
+        fprintf(stderr, "sgl_init: %s\n", sgl_error_last());
         return 1;
     }
     if (sgl_task_register(rt, crash_task, "crash") != SGL_OK)
@@ -61,7 +61,7 @@ int main(int argc, char **argv)
     int rc = sgl_run(rt, crash_task, modes[mode], strlen(modes[mode]) + 1);
     /* Reaching this on rank 0 means the victim's death was not noticed. */
     fprintf(stderr, "crash_child: rank %d: sgl_run returned %s: %s\n",
-            sgl_runtime_rank(rt), sgl_err_name(rc), sgl_last_error());
+            sgl_runtime_rank(rt), sgl_error_name(rc), sgl_error_last());
     sgl_finalize(rt);
     return rc ? 1 : 0;
 }

@@ -84,7 +84,7 @@ int main(int argc, char **argv)
     sgl_runtime_t *rt;
     if (sgl_init(&argc, &argv, NULL, &rt) != SGL_OK ||
         sgl_algorithms_register(rt) != SGL_OK) {
-        fprintf(stderr, "sgl_init: %s\n", sgl_last_error());
+        fprintf(stderr, "sgl_init: %s\n", sgl_error_last());
         return 1;
     }
     int rank = sgl_runtime_rank(rt);
@@ -118,8 +118,8 @@ int main(int argc, char **argv)
         double last = first[len / sizeof(double) - 1];
         memcpy(&bits, &last, sizeof bits);
         if (rc)
-            snprintf(note, sizeof note, "%s: %s", sgl_err_name(rc),
-                     sgl_last_error());
+            snprintf(note, sizeof note, "%s: %s", sgl_error_name(rc),
+                     sgl_error_last());
         else if (!same)
             snprintf(note, sizeof note, "run %d differs from run 1", run);
         else

@@ -60,7 +60,7 @@ int main(int argc, char **argv)
     sgl_runtime_t *rt = NULL;
     if (sgl_init(&argc, &argv, NULL, &rt) ||
         sgl_task_register(rt, child, "child")) {
-        printf("not ok 1 - set-up: %s\n", sgl_last_error());
+        printf("not ok 1 - set-up: %s\n", sgl_error_last());
         return 1;
     }
     double c0 = cpu_seconds(), t0 = wall_seconds();

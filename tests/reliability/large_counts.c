@@ -165,8 +165,8 @@ static uint64_t check_reduce(sgl_ctx_t *root, const sgl_dvec_t *v,
     int rc = sgl_dvec_reduce(root, v, op, 0, &got);
     char note[300];
     if (rc)
-        snprintf(note, sizeof note, "%s: %s", sgl_err_name(rc),
-                 sgl_last_error());
+        snprintf(note, sizeof note, "%s: %s", sgl_error_name(rc),
+                 sgl_error_last());
     else if (sgn)
         snprintf(note, sizeof note, "%" PRId64 " (expected %" PRId64 ")",
                  (int64_t)got, (int64_t)want);
@@ -206,8 +206,8 @@ static void check_scan(sgl_ctx_t *root, sgl_dvec_t *v, unsigned flags,
             snprintf(note + len, sizeof note - len, " expected %#x", w);
     }
     if (rc)
-        snprintf(note, sizeof note, "%s: %s", sgl_err_name(rc),
-                 sgl_last_error());
+        snprintf(note, sizeof note, "%s: %s", sgl_error_name(rc),
+                 sgl_error_last());
     tap_ok(what, ok, note);
 }
 
@@ -231,7 +231,7 @@ static int large_main(sgl_ctx_t *root, const void *arg, size_t size)
     int rc = sgl_dvec_create(root, SGL_I8, 0, N, SGL_FILL_IOTA, NULL, 0, &v);
     phase("create int8 iota (fill on the workers)");
     tap_ok("create int8 iota of 2^31 + 5", rc == SGL_OK,
-           rc ? sgl_last_error() : "");
+           rc ? sgl_error_last() : "");
     if (rc)
         return rc;
     uint64_t sum = check_reduce(root, v, SGL_OP_SUM,
@@ -254,7 +254,7 @@ static int large_main(sgl_ctx_t *root, const void *arg, size_t size)
     signed char k = 127;
     rc = sgl_dvec_create(root, SGL_I8, 0, N, SGL_FILL_CONST, &k, 1, &v);
     phase("create int8 const 127");
-    tap_ok("create int8 const 127", rc == SGL_OK, rc ? sgl_last_error() : "");
+    tap_ok("create int8 const 127", rc == SGL_OK, rc ? sgl_error_last() : "");
     if (rc)
         return rc;
     check_reduce(root, v, SGL_OP_SUM, 127 * (uint64_t)N, 1,
@@ -271,7 +271,7 @@ static int large_main(sgl_ctx_t *root, const void *arg, size_t size)
     /* uint8 iota: an unsigned sum beyond 2^32. */
     rc = sgl_dvec_create(root, SGL_U8, 0, N, SGL_FILL_IOTA, NULL, 0, &v);
     phase("create uint8 iota");
-    tap_ok("create uint8 iota", rc == SGL_OK, rc ? sgl_last_error() : "");
+    tap_ok("create uint8 iota", rc == SGL_OK, rc ? sgl_error_last() : "");
     if (rc)
         return rc;
     check_reduce(root, v, SGL_OP_SUM, iota_u8_prefix(N), 0,
@@ -292,7 +292,7 @@ int main(int argc, char **argv)
     if (sgl_init(NULL, NULL, &o, &rt) != SGL_OK ||
         sgl_algorithms_register(rt) != SGL_OK ||
         sgl_task_register(rt, sample_task, "large.sample") != SGL_OK) {
-        fprintf(stderr, "sgl_init: %s\n", sgl_last_error());
+        fprintf(stderr, "sgl_init: %s\n", sgl_error_last());
         return 1;
     }
     const sgl_machine_t *m = sgl_runtime_machine(rt);
@@ -301,7 +301,7 @@ int main(int argc, char **argv)
     double start = now();
     int rc = sgl_run(rt, large_main, NULL, 0);
     tap_ok("program ends without error", rc == SGL_OK,
-           rc ? sgl_last_error() : "");
+           rc ? sgl_error_last() : "");
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
     printf("# total %.2f s, peak RSS %.2f GiB\n", now() - start,

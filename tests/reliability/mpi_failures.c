@@ -27,7 +27,7 @@ static int plan_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         for (int i = 0; i < 2; i++)
             if (p->victim[i] == w)
                 return sgl_error_set(p->code[i], "worker %zu fails with %s",
-                                     w, sgl_err_name(p->code[i]));
+                                     w, sgl_error_name(p->code[i]));
         return SGL_OK;
     }
     int rc = sgl_pardo(ctx, plan_task, arg, size);
@@ -59,11 +59,11 @@ static void run_plan(sgl_runtime_t *rt, const char *what, struct plan p,
 {
     /* Every rank runs both programs; only rank 0 judges and prints. */
     int rc = sgl_run(rt, plan_main, &p, sizeof p);
-    const char *msg = sgl_last_error();
+    const char *msg = sgl_error_last();
     char note[1400];
     int ok = rc == want && strstr(msg, want_text) &&
              count(msg, "child ") == want_depth;
-    snprintf(note, sizeof note, "%s: %s%s", sgl_err_name(rc), msg,
+    snprintf(note, sizeof note, "%s: %s%s", sgl_error_name(rc), msg,
              ok ? "" : " (unexpected)");
     if (rank == 0)
         tap_ok(what, ok, note);
@@ -72,7 +72,7 @@ static void run_plan(sgl_runtime_t *rt, const char *what, struct plan p,
     if (rank != 0)
         return;
     tap_ok("  next program runs", rc == SGL_OK,
-           rc ? sgl_last_error() : "roundtrip of 1009 OK");
+           rc ? sgl_error_last() : "roundtrip of 1009 OK");
 }
 
 /* Depth of worker w's leaf: the number of "child" prefixes its error gets. */
@@ -86,12 +86,12 @@ int main(int argc, char **argv)
     sgl_runtime_t *rt;
     int rc = sgl_init(&argc, &argv, NULL, &rt);
     if (rc != SGL_OK) {
-        fprintf(stderr, "sgl_init: %s\n", sgl_last_error());
+        fprintf(stderr, "sgl_init: %s\n", sgl_error_last());
         return 1;
     }
     rank = sgl_runtime_rank(rt);
     if (prog_register(rt) || sgl_task_register(rt, plan_task, "plan")) {
-        fprintf(stderr, "register: %s\n", sgl_last_error());
+        fprintf(stderr, "register: %s\n", sgl_error_last());
         return 1;
     }
     tap_quiet = rank != 0;
@@ -107,9 +107,9 @@ int main(int argc, char **argv)
         size_t v = (p - 1) * (size_t)i / 2;
         struct plan pl = {{v, SIZE_MAX}, {codes[i], 0}, 0};
         snprintf(want, sizeof want, "worker %zu fails with %s", v,
-                 sgl_err_name(codes[i]));
+                 sgl_error_name(codes[i]));
         snprintf(what, sizeof what, "worker %zu (depth %d) returns %s", v,
-                 depth_of(m, v), sgl_err_name(codes[i]));
+                 depth_of(m, v), sgl_error_name(codes[i]));
         run_plan(rt, what, pl, codes[i], want, depth_of(m, v));
     }
     if (p > 1) {

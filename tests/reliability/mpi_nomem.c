@@ -58,7 +58,7 @@ static void expect_all(sgl_runtime_t *rt, const char *what, int rc, int want)
 {
     int rank = sgl_runtime_rank(rt);
     unsigned long h = 5381;
-    for (const char *c = rc ? sgl_last_error() : ""; *c; c++)
+    for (const char *c = rc ? sgl_error_last() : ""; *c; c++)
         h = h * 33 + (unsigned char)*c;
     unsigned long hs[2] = {h, (unsigned long)(rc == want)}, lo[2], hi[2];
     MPI_Allreduce(hs, lo, 2, MPI_UNSIGNED_LONG, MPI_MIN, MPI_COMM_WORLD);
@@ -91,7 +91,7 @@ int main(int argc, char **argv)
     sgl_runtime_t *rt = NULL;
     int rc = sgl_init(&argc, &argv, NULL, &rt);
     if (rc) {
-        printf("not ok 1 - sgl_init: %s\n", sgl_last_error());
+        printf("not ok 1 - sgl_init: %s\n", sgl_error_last());
         return 1;
     }
     const char *limited = getenv("SGL_TEST_RANK");
@@ -103,7 +103,7 @@ int main(int argc, char **argv)
     tap_quiet = sgl_runtime_rank(rt) != 0;
     if ((rc = sgl_algorithms_register(rt)) ||
         (rc = sgl_task_register(rt, sum_task, "sum_task"))) {
-        printf("not ok 1 - registration: %s\n", sgl_last_error());
+        printf("not ok 1 - registration: %s\n", sgl_error_last());
         return 1;
     }
     /* Only the root reads the run's argument: the limited rank has no

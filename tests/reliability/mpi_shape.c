@@ -45,10 +45,10 @@ int main(int argc, char **argv)
     opts.shape = getenv("SGL_TEST_OWN_SHAPE");
     sgl_runtime_t *rt = NULL;
     int rc = sgl_init(&argc, &argv, &opts, &rt);
-    if (strcmp(sgl_err_name(rc), want_name) != 0) {
+    if (strcmp(sgl_error_name(rc), want_name) != 0) {
         printf("not ok 1 - sgl_init with SGL_SHAPE=\"%s\": got %s (%s), "
                "expected %s\n",
-               shape ? shape : "", sgl_err_name(rc), sgl_last_error(),
+               shape ? shape : "", sgl_error_name(rc), sgl_error_last(),
                want_name);
         if (rc == SGL_OK)
             sgl_finalize(rt);
@@ -57,10 +57,10 @@ int main(int argc, char **argv)
     if (rc != SGL_OK) {
         /* MPI is finalised again, so there is no rank: every rank prints
          * (meson reads the TAP of all of them; the lines agree). */
-        int said = *sgl_last_error() && strstr(sgl_last_error(), want_text);
+        int said = *sgl_error_last() && strstr(sgl_error_last(), want_text);
         printf("%s 1 - sgl_init with SGL_SHAPE=\"%s\": %s: %s\n",
-               said ? "ok" : "not ok", shape ? shape : "", sgl_err_name(rc),
-               sgl_last_error());
+               said ? "ok" : "not ok", shape ? shape : "", sgl_error_name(rc),
+               sgl_error_last());
         if (!said)
             printf("# the message should contain \"%s\"\n", want_text);
         return said ? 0 : 1;
@@ -75,8 +75,8 @@ int main(int argc, char **argv)
                "cores online: reduce %s%s%s\n1..1\n",
                rc ? "not ok" : "ok", shape ? shape : "",
                sgl_machine_workers(m), sgl_machine_processes(m),
-               sysconf(_SC_NPROCESSORS_ONLN), sgl_err_name(rc), rc ? ": " : "",
-               rc ? sgl_last_error() : "");
+               sysconf(_SC_NPROCESSORS_ONLN), sgl_error_name(rc), rc ? ": " : "",
+               rc ? sgl_error_last() : "");
     sgl_finalize(rt);
     return rc ? 1 : 0;
 }

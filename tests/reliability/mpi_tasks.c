@@ -30,27 +30,27 @@ static void expect_refused(sgl_runtime_t *rt, const char *what,
                            sgl_task_fn step, const char *detail)
 {
     int rc = sgl_run(rt, step, NULL, 0);
-    const char *msg = sgl_last_error();
+    const char *msg = sgl_error_last();
     int ok = rc == SGL_ENOTASK && strstr(msg, detail) &&
              strstr(msg, "must register the same tasks in the same order");
     int all = ok;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     char note[1400];
-    snprintf(note, sizeof note, "%s: %s%s", sgl_err_name(rc), msg,
+    snprintf(note, sizeof note, "%s: %s%s", sgl_error_name(rc), msg,
              all ? "" : " (not so on every rank)");
     if (rank == 0)
         tap_ok(what, all, note);
     rc = prog_roundtrip(rt, 11, 1009);
     if (rank == 0)
         tap_ok("  next program runs", rc == SGL_OK,
-               rc ? sgl_last_error() : "roundtrip of 1009 OK");
+               rc ? sgl_error_last() : "roundtrip of 1009 OK");
 }
 
 int main(int argc, char **argv)
 {
     sgl_runtime_t *rt;
     if (sgl_init(&argc, &argv, NULL, &rt) != SGL_OK) {
-        fprintf(stderr, "sgl_init: %s\n", sgl_last_error());
+        fprintf(stderr, "sgl_init: %s\n", sgl_error_last());
         return 1;
     }
     rank = sgl_runtime_rank(rt);
@@ -61,14 +61,14 @@ int main(int argc, char **argv)
     if (prog_register(rt) ||
         sgl_task_register(rt, first ? step_a : step_b, first ? "a" : "b") ||
         sgl_task_register(rt, first ? step_b : step_a, first ? "b" : "a")) {
-        fprintf(stderr, "register: %s\n", sgl_last_error());
+        fprintf(stderr, "register: %s\n", sgl_error_last());
         return 1;
     }
     expect_refused(rt, "task a, registered second elsewhere", step_a,
                    "as 'b'; the master's task");
     /* A task only rank 0 registered. */
     if (rank == 0 && sgl_task_register(rt, step_c, "c") != SGL_OK) {
-        fprintf(stderr, "register c: %s\n", sgl_last_error());
+        fprintf(stderr, "register c: %s\n", sgl_error_last());
         return 1;
     }
     expect_refused(rt, "task c, registered by rank 0 alone", step_c,

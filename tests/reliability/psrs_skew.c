@@ -262,8 +262,8 @@ static int run_shape(const char *shape, size_t n, int report, int rank)
                      types[t] == SGL_F64 ? "f64" : "u64", dist_names[d], n, p,
                      shape);
             if (rc)
-                snprintf(note, sizeof note, "%s: %s", sgl_err_name(rc),
-                         sgl_last_error());
+                snprintf(note, sizeof note, "%s: %s", sgl_error_name(rc),
+                         sgl_error_last());
             else
                 snprintf(note, sizeof note,
                          "largest partition %zu = %.4f n/P, smallest %zu; "

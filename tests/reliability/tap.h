@@ -17,7 +17,7 @@ static int tap_passed, tap_failed, tap_quiet;
  * message. The message is printed either way. */
 static inline void tap_expect(const char *what, int got, int want)
 {
-    const char *msg = got ? sgl_last_error() : "";
+    const char *msg = got ? sgl_error_last() : "";
     int ok = got == want && (got == SGL_OK || (msg && *msg));
     if (ok)
         tap_passed++;
@@ -27,12 +27,12 @@ static inline void tap_expect(const char *what, int got, int want)
         return;
     if (got == want || ok)
         printf("%s %d - %s: %s%s%s\n", ok ? "ok" : "not ok",
-               tap_passed + tap_failed, what, sgl_err_name(got),
+               tap_passed + tap_failed, what, sgl_error_name(got),
                got ? ": " : "", got ? msg : "");
     else
         printf("not ok %d - %s: got %s (%s), expected %s\n",
-               tap_passed + tap_failed, what, sgl_err_name(got),
-               got ? msg : "", sgl_err_name(want));
+               tap_passed + tap_failed, what, sgl_error_name(got),
+               got ? msg : "", sgl_error_name(want));
     fflush(stdout);
 }
 

@@ -9,6 +9,7 @@
 
 #include "programs.h"
 #include <sgl/sgl.h>
+#include <sgl/trace.h>
 #include "tap.h"
 
 int main(void)
@@ -18,7 +19,7 @@ int main(void)
     o.shape = "package:2 core:2";
     sgl_runtime_t *rt;
     if (sgl_init(NULL, NULL, &o, &rt) != SGL_OK || prog_register(rt)) {
-        fprintf(stderr, "sgl_init: %s\n", sgl_last_error());
+        fprintf(stderr, "sgl_init: %s\n", sgl_error_last());
         return 1;
     }
     int rc = SGL_OK;

@@ -40,7 +40,7 @@ int main(int argc, char **argv)
     if (!rc)
         rc = sgl_run(rt, step, NULL, 0);
     if (rc)
-        fprintf(stderr, "watchdog_hang: %s\n", sgl_last_error());
+        fprintf(stderr, "watchdog_hang: %s\n", sgl_error_last());
     sgl_finalize(rt);
     return rc ? 1 : 0;
 }

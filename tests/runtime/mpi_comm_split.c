@@ -72,8 +72,8 @@ int main(int argc, char **argv)
                                procs, hsize);
     }
     char msg[256];
-    snprintf(msg, sizeof msg, "%s%s%s", sgl_err_name(rc), rc ? ": " : "",
-             rc ? sgl_last_error() : "");
+    snprintf(msg, sizeof msg, "%s%s%s", sgl_error_name(rc), rc ? ": " : "",
+             rc ? sgl_error_last() : "");
     if (rt)
         sgl_finalize(rt);
     MPI_Comm_free(&half);

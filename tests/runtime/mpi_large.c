@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <sgl/sgl.h>
+#include <sgl/blocks.h>
 #include "test_util.h"
 
 #define BIG (((size_t)1 << 31) + 13)
@@ -25,7 +26,7 @@ static int big_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     (void)arg, (void)size;
     unsigned char *v;
     size_t n;
-    TRY(sgl_recv(ctx, 1, (void **)&v, &n));
+    SGL_TRY(sgl_recv(ctx, 1, (void **)&v, &n));
     if (sgl_ctx_index(ctx) == 0) {
         CHECK(n == 5, "child 0 got %zu bytes", n);
         return sgl_put(ctx, v, 1, n);
@@ -33,9 +34,9 @@ static int big_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     CHECK(n == BIG, "child 1 got %zu bytes, not %zu", n, BIG);
     for (size_t i = 0; i < n; i++)
         CHECK(v[i] == down_byte(i), "child 1: byte %zu is %u", i, v[i]);
-    TRY(sgl_recv_release(ctx));
+    SGL_TRY(sgl_recv_release(ctx));
     unsigned char *up;
-    TRY(sgl_put_buffer(ctx, 1, BIG, (void **)&up));
+    SGL_TRY(sgl_put_buffer(ctx, 1, BIG, (void **)&up));
     for (size_t i = 0; i < BIG; i++)
         up[i] = up_byte(i);
     return SGL_OK;
@@ -79,10 +80,10 @@ static int large_main(sgl_ctx_t *root, const void *arg, size_t size)
             rc = sgl_error_set(SGL_ETASK, "child 1's byte %zu is %u", i,
                                buf[5 + i]);
     free(buf);
-    TRY(rc);
+    SGL_TRY(rc);
     unsigned idx[2];
-    TRY(sgl_pardo(root, small_task, NULL, 0));
-    TRY(sgl_gather(root, idx, sizeof *idx, 2, NULL));
+    SGL_TRY(sgl_pardo(root, small_task, NULL, 0));
+    SGL_TRY(sgl_gather(root, idx, sizeof *idx, 2, NULL));
     CHECK(idx[0] == 0 && idx[1] == 1, "after the large step: %u %u", idx[0],
           idx[1]);
     return SGL_OK;
@@ -94,7 +95,7 @@ int main(int argc, char **argv)
     if (sgl_init(&argc, &argv, NULL, &rt) != SGL_OK ||
         sgl_task_register(rt, big_task, "big") != SGL_OK ||
         sgl_task_register(rt, small_task, "small") != SGL_OK) {
-        fprintf(stderr, "set-up: %s\n", sgl_last_error());
+        fprintf(stderr, "set-up: %s\n", sgl_error_last());
         return 1;
     }
     struct test_tally tally = {0, 0, sgl_runtime_rank(rt) == 0};

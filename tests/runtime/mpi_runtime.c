@@ -12,6 +12,8 @@
 
 #include "programs.h"
 #include "test_util.h"
+#include <sgl/exchange.h>
+#include <sgl/trace.h>
 
 static struct test_tally tally;
 
@@ -23,7 +25,7 @@ static int on_every_rank(sgl_runtime_t *rt, int rc)
     int bad = rc != SGL_OK;
     if (bad)
         fprintf(stderr, "rank %d: %s (%s)\n", sgl_runtime_rank(rt),
-                sgl_err_name(rc), sgl_last_error());
+                sgl_error_name(rc), sgl_error_last());
     MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (bad && rc == SGL_OK)
         return sgl_error_set(SGL_ETASK, "failed on another rank");
@@ -37,11 +39,11 @@ static sgl_runtime_t *start(int share_result)
     o.share_result = share_result;
     sgl_runtime_t *rt;
     if (sgl_init(NULL, NULL, &o, &rt) != SGL_OK) {
-        fprintf(stderr, "sgl_init: %s\n", sgl_last_error());
+        fprintf(stderr, "sgl_init: %s\n", sgl_error_last());
         exit(1);
     }
     if (prog_register(rt) != SGL_OK) {
-        fprintf(stderr, "register: %s\n", sgl_last_error());
+        fprintf(stderr, "register: %s\n", sgl_error_last());
         exit(1);
     }
     return rt;

@@ -30,7 +30,7 @@ static int check(const char *shape, const char *want, int rank)
     sgl_runtime_t *rt;
     if (sgl_init_comm(MPI_COMM_WORLD, &o, &rt)) {
         if (rank == 0)
-            printf("# %s: %s\n", shape, sgl_last_error());
+            printf("# %s: %s\n", shape, sgl_error_last());
         return 0;
     }
     const char *w = sgl_runtime_warning(rt);

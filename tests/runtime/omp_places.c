@@ -47,7 +47,7 @@ int main(int argc, char **argv)
     hwloc_bitmap_free(set);
     sgl_runtime_t *rt;
     if (sgl_init(&argc, &argv, NULL, &rt)) {
-        printf("Bail out! %s\n", sgl_last_error());
+        printf("Bail out! %s\n", sgl_error_last());
         return 1;
     }
     const sgl_machine_t *m = sgl_runtime_machine(rt);
@@ -84,7 +84,7 @@ int main(int argc, char **argv)
                         : "expected its core's PUs");
         if (!ok)
             printf("# expected %s%s%s\n", want, rc ? ": " : "",
-                   rc ? sgl_last_error() : "");
+                   rc ? sgl_error_last() : "");
     }
     sgl_finalize(rt);
     hwloc_topology_destroy(topo);

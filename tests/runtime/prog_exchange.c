@@ -12,6 +12,7 @@
 
 #include "programs.h"
 #include "test_util.h"
+#include <sgl/exchange.h>
 
 enum { ROUND_EMPTY, ROUND_RANDOM, ROUND_SELF, ROUND_BIG, ROUND_ALL,
        ROUND_UNSTAGED, ROUNDS };
@@ -95,7 +96,7 @@ static int stage_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     for (uint64_t d = 0; d < x.workers; d++)
         for (size_t k = 0; k < counts[d]; k++)
             st->v[o++] = value_of(&x, me, x.first + d, k);
-    TRY(sgl_ctx_set_keyed_state(ctx, &staged_key, st, staged_free));
+    SGL_TRY(sgl_ctx_set_keyed_state(ctx, &staged_key, st, staged_free));
     int rc = sgl_exchange_put(ctx, st->v, sizeof *st->v, x.first, x.workers,
                               counts);
     free(counts);
@@ -113,7 +114,7 @@ static int check_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     void *data;
     size_t n, sources, first;
     const size_t *counts;
-    TRY(sgl_exchange_recv(ctx, sizeof(uint64_t), &data, &n, &counts,
+    SGL_TRY(sgl_exchange_recv(ctx, sizeof(uint64_t), &data, &n, &counts,
                           &sources, &first));
     CHECK(sources == x.workers && first == x.first,
           "worker %llu: sources %zu from %zu, want %llu from %llu",
@@ -137,10 +138,10 @@ static int check_task(sgl_ctx_t *ctx, const void *arg, size_t size)
           (unsigned long long)me, n, o);
     /* Reading twice gives the same; after a release, nothing. */
     size_t n2;
-    TRY(sgl_exchange_recv(ctx, sizeof(uint64_t), &data, &n2, NULL, NULL,
+    SGL_TRY(sgl_exchange_recv(ctx, sizeof(uint64_t), &data, &n2, NULL, NULL,
                           NULL));
     CHECK(n2 == n, "second read: %zu elements, first %zu", n2, n);
-    TRY(sgl_exchange_release(ctx));
+    SGL_TRY(sgl_exchange_release(ctx));
     CHECK(sgl_exchange_recv(ctx, sizeof(uint64_t), &data, &n2, NULL, NULL,
                             NULL) == SGL_ESTATE,
           "sgl_exchange_recv after sgl_exchange_release must fail");
@@ -153,12 +154,12 @@ static int round_at(sgl_ctx_t *ctx, uint64_t seed, uint32_t round)
     struct xround x = {seed, round, 0, sgl_ctx_first_worker(ctx),
                        sgl_ctx_workers(ctx)};
     if (sgl_ctx_is_worker(ctx)) {
-        TRY(stage_task(ctx, &x, sizeof x));
-        TRY(sgl_exchange(ctx));
+        SGL_TRY(stage_task(ctx, &x, sizeof x));
+        SGL_TRY(sgl_exchange(ctx));
         return check_task(ctx, &x, sizeof x);
     }
-    TRY(sgl_pardo(ctx, stage_task, &x, sizeof x));
-    TRY(sgl_exchange(ctx));
+    SGL_TRY(sgl_pardo(ctx, stage_task, &x, sizeof x));
+    SGL_TRY(sgl_exchange(ctx));
     return sgl_pardo(ctx, check_task, &x, sizeof x);
 }
 
@@ -171,7 +172,7 @@ static int nested_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     if (sgl_ctx_is_worker(ctx))
         return SGL_OK;
     for (uint32_t r = 0; r < ROUNDS; r++)
-        TRY(round_at(ctx, seed + sgl_ctx_first_worker(ctx), r));
+        SGL_TRY(round_at(ctx, seed + sgl_ctx_first_worker(ctx), r));
     return sgl_pardo(ctx, nested_task, arg, size);
 }
 
@@ -196,13 +197,13 @@ static int stray_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         return SGL_OK;
     uint64_t seed;
     memcpy(&seed, arg, sizeof seed);
-    TRY(sgl_pardo(ctx, stray_stage_task, NULL, 0));
+    SGL_TRY(sgl_pardo(ctx, stray_stage_task, NULL, 0));
     int rc = sgl_exchange(ctx);
     CHECK(rc == SGL_EINVAL, "a stray address gave %s (%s), not SGL_EINVAL",
-          sgl_err_name(rc), sgl_last_error());
-    CHECK(strstr(sgl_last_error(), "addressed workers 0..0"),
+          sgl_error_name(rc), sgl_error_last());
+    CHECK(strstr(sgl_error_last(), "addressed workers 0..0"),
           "the message does not name the stray address: %s",
-          sgl_last_error());
+          sgl_error_last());
     return round_at(ctx, seed, ROUND_ALL);
 }
 
@@ -216,11 +217,11 @@ static int exchange_main(sgl_ctx_t *root, const void *arg, size_t size)
     struct xprog p;
     memcpy(&p, arg, sizeof p);
     for (uint32_t r = 0; r < ROUNDS; r++)
-        TRY(round_at(root, p.seed, r));
+        SGL_TRY(round_at(root, p.seed, r));
     if (sgl_ctx_is_worker(root))
         return SGL_OK;
-    TRY(sgl_pardo(root, nested_task, &p.seed, sizeof p.seed));
-    TRY(sgl_pardo(root, stray_task, &p.seed, sizeof p.seed));
+    SGL_TRY(sgl_pardo(root, nested_task, &p.seed, sizeof p.seed));
+    SGL_TRY(sgl_pardo(root, stray_task, &p.seed, sizeof p.seed));
     return round_at(root, p.seed + 1, ROUND_RANDOM);
 }
 
@@ -241,7 +242,7 @@ static int misuse_main(sgl_ctx_t *root, const void *arg, size_t size)
     CHECK(sgl_exchange_release(root) == SGL_ESTATE,
           "sgl_exchange_release on a master must fail");
     CHECK(sgl_exchange(NULL) == SGL_EINVAL, "sgl_exchange(NULL) must fail");
-    TRY(sgl_bcast(root, &b, 1, 1));
+    SGL_TRY(sgl_bcast(root, &b, 1, 1));
     CHECK(sgl_exchange(root) == SGL_ESTATE,
           "sgl_exchange with a staged broadcast must fail");
     uint64_t seed = 5;
@@ -250,7 +251,7 @@ static int misuse_main(sgl_ctx_t *root, const void *arg, size_t size)
 
 int prog_exchange(sgl_runtime_t *rt, uint64_t seed, int method)
 {
-    TRY(sgl_runtime_set_exchange(rt, UINT_MAX, (sgl_exchange_method_t)method));
+    SGL_TRY(sgl_runtime_set_exchange(rt, UINT_MAX, (sgl_exchange_method_t)method));
     struct xprog p = {seed};
     int rc = sgl_run(rt, exchange_main, &p, sizeof p);
     int r2 = sgl_runtime_set_exchange(rt, UINT_MAX, SGL_EXCHANGE_AUTO);
@@ -264,10 +265,10 @@ int prog_exchange_misuse(sgl_runtime_t *rt)
 
 int prog_exchange_register(sgl_runtime_t *rt)
 {
-    TRY(sgl_task_register(rt, stage_task, "x_stage"));
-    TRY(sgl_task_register(rt, check_task, "x_check"));
-    TRY(sgl_task_register(rt, nested_task, "x_nested"));
-    TRY(sgl_task_register(rt, stray_stage_task, "x_stray_stage"));
-    TRY(sgl_task_register(rt, stray_task, "x_stray"));
+    SGL_TRY(sgl_task_register(rt, stage_task, "x_stage"));
+    SGL_TRY(sgl_task_register(rt, check_task, "x_check"));
+    SGL_TRY(sgl_task_register(rt, nested_task, "x_nested"));
+    SGL_TRY(sgl_task_register(rt, stray_stage_task, "x_stray_stage"));
+    SGL_TRY(sgl_task_register(rt, stray_task, "x_stray"));
     return SGL_OK;
 }

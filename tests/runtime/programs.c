@@ -8,6 +8,8 @@
 
 #include "programs.h"
 #include "test_util.h"
+#include <sgl/blocks.h>
+#include <sgl/trace.h>
 
 /* Split @n into @p random parts; about one in four parts is empty. */
 static void random_split(size_t n, unsigned p, uint64_t seed, size_t *counts)
@@ -50,9 +52,9 @@ static int distribute_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     CHECK(size == sizeof(uint64_t), "distribute: arg of %zu bytes", size);
     void *v;
     size_t n;
-    TRY(sgl_recv(ctx, sizeof(int64_t), &v, &n));
+    SGL_TRY(sgl_recv(ctx, sizeof(int64_t), &v, &n));
     int64_t sum;
-    TRY(distribute(ctx, v, n, *(const uint64_t *)arg, &sum));
+    SGL_TRY(distribute(ctx, v, n, *(const uint64_t *)arg, &sum));
     return sgl_put(ctx, &sum, sizeof sum, 1);
 }
 
@@ -90,7 +92,7 @@ static int distribute(sgl_ctx_t *ctx, const int64_t *v, size_t n,
             sum += sums[i];
         free(counts);
         free(sums);
-        TRY(rc);
+        SGL_TRY(rc);
     }
     *ret_sum = sum;
     return SGL_OK;
@@ -105,11 +107,11 @@ static int collect_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     CHECK(size == 0, "collect: unexpected arg");
     void *kp;
     size_t kn;
-    TRY(sgl_recv(ctx, sizeof(int64_t), &kp, &kn));
+    SGL_TRY(sgl_recv(ctx, sizeof(int64_t), &kp, &kn));
     CHECK(kn == 1, "collect: broadcast of %zu factors", kn);
     int64_t *v;
     size_t n;
-    TRY(collect(ctx, *(int64_t *)kp, &v, &n));
+    SGL_TRY(collect(ctx, *(int64_t *)kp, &v, &n));
     int rc = sgl_put(ctx, v, sizeof *v, n);
     free(v);
     return rc;
@@ -129,13 +131,13 @@ static int collect(sgl_ctx_t *ctx, int64_t k, int64_t **ret_v, size_t *ret_n)
         return SGL_OK;
     }
     unsigned p = sgl_ctx_children(ctx);
-    TRY(sgl_bcast(ctx, &k, sizeof k, 1));
-    TRY(sgl_pardo(ctx, collect_task, NULL, 0));
+    SGL_TRY(sgl_bcast(ctx, &k, sizeof k, 1));
+    SGL_TRY(sgl_pardo(ctx, collect_task, NULL, 0));
     size_t total = 0;
     for (unsigned i = 0; i < p; i++) {
         const void *d;
         size_t count;
-        TRY(sgl_gather_block(ctx, i, sizeof(int64_t), &d, &count));
+        SGL_TRY(sgl_gather_block(ctx, i, sizeof(int64_t), &d, &count));
         total += count;
     }
     int64_t *v = malloc(total ? total * sizeof *v : 1);
@@ -205,7 +207,7 @@ static int dsum_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)size;
     double s;
-    TRY(dsum(ctx, *(const size_t *)arg, &s));
+    SGL_TRY(dsum(ctx, *(const size_t *)arg, &s));
     return sgl_put(ctx, &s, sizeof s, 1);
 }
 
@@ -227,7 +229,7 @@ static int dsum(sgl_ctx_t *ctx, size_t n, double *ret)
         for (unsigned i = 0; !rc && i < p; i++)
             s += part[i];
         free(part);
-        TRY(rc);
+        SGL_TRY(rc);
     }
     *ret = s;
     return SGL_OK;
@@ -238,7 +240,7 @@ static int dsum_main(sgl_ctx_t *root, const void *arg, size_t size)
     (void)size;
     size_t n = *(const size_t *)arg;
     double s;
-    TRY(dsum(root, n, &s));
+    SGL_TRY(dsum(root, n, &s));
     double expect = (double)n * (double)(n - 1) / 2;
     CHECK(s == expect, "distributed sum %.17g, expected %.17g", s, expect);
     return SGL_OK;
@@ -275,10 +277,10 @@ int prog_failing_worker(sgl_runtime_t *rt, size_t victim)
     int rc = sgl_run(rt, fail_main, &victim, sizeof victim);
     if (rc != SGL_ETASK)
         return sgl_error_set(SGL_ETASK, "failing worker: sgl_run gave %s",
-                             sgl_err_name(rc));
+                             sgl_error_name(rc));
     char want[64];
     snprintf(want, sizeof want, "worker %zu fails on purpose", victim);
-    const char *msg = sgl_last_error();
+    const char *msg = sgl_error_last();
     if (!strstr(msg, want))
         return sgl_error_set(SGL_ETASK, "failing worker: message '%s'", msg);
     if (sgl_machine_depth(sgl_runtime_machine(rt)) > 0 && !strstr(msg, "child"))
@@ -295,7 +297,7 @@ static int expect(int got, int want, const char *what)
     if (got == want)
         return SGL_OK;
     return sgl_error_set(SGL_ETASK, "misuse '%s': got %s, expected %s", what,
-                         sgl_err_name(got), sgl_err_name(want));
+                         sgl_error_name(got), sgl_error_name(want));
 }
 
 static int noop_task(sgl_ctx_t *ctx, const void *arg, size_t size)
@@ -310,15 +312,15 @@ static int misuse_worker(sgl_ctx_t *ctx)
 {
     double x = 0;
     size_t one = 1;
-    TRY(expect(sgl_scatter(ctx, &x, sizeof x, &one), SGL_ESTATE,
+    SGL_TRY(expect(sgl_scatter(ctx, &x, sizeof x, &one), SGL_ESTATE,
                "scatter on a worker"));
-    TRY(expect(sgl_bcast(ctx, &x, sizeof x, 1), SGL_ESTATE,
+    SGL_TRY(expect(sgl_bcast(ctx, &x, sizeof x, 1), SGL_ESTATE,
                "bcast on a worker"));
-    TRY(expect(sgl_pardo(ctx, noop_task, NULL, 0), SGL_ESTATE,
+    SGL_TRY(expect(sgl_pardo(ctx, noop_task, NULL, 0), SGL_ESTATE,
                "pardo on a worker"));
-    TRY(expect(sgl_gather(ctx, &x, sizeof x, 1, NULL), SGL_ESTATE,
+    SGL_TRY(expect(sgl_gather(ctx, &x, sizeof x, 1, NULL), SGL_ESTATE,
                "gather on a worker"));
-    TRY(expect(sgl_put(ctx, NULL, sizeof x, 1), SGL_EINVAL, "put of NULL"));
+    SGL_TRY(expect(sgl_put(ctx, NULL, sizeof x, 1), SGL_EINVAL, "put of NULL"));
     return SGL_OK;
 }
 
@@ -341,13 +343,13 @@ static int misuse_main(sgl_ctx_t *root, const void *arg, size_t size)
     double x[4] = {0};
     void *d;
     size_t count;
-    TRY(expect(sgl_put(root, x, 0, 1), SGL_EINVAL,
+    SGL_TRY(expect(sgl_put(root, x, 0, 1), SGL_EINVAL,
                "put with element size 0"));
-    TRY(expect(sgl_put(root, x, SIZE_MAX / 2, 4), SGL_ERANGE,
+    SGL_TRY(expect(sgl_put(root, x, SIZE_MAX / 2, 4), SGL_ERANGE,
                "put overflowing size_t"));
-    TRY(expect(sgl_recv(root, 0, &d, &count), SGL_EINVAL,
+    SGL_TRY(expect(sgl_recv(root, 0, &d, &count), SGL_EINVAL,
                "recv with element size 0"));
-    TRY(expect(sgl_recv(root, sizeof *x, NULL, &count), SGL_EINVAL,
+    SGL_TRY(expect(sgl_recv(root, sizeof *x, NULL, &count), SGL_EINVAL,
                "recv without ret_data"));
     if (sgl_ctx_is_worker(root))
         return misuse_worker(root);
@@ -425,7 +427,7 @@ static int rb_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     CHECK(size == sizeof(struct rb_arg), "rb: arg of %zu bytes", size);
     uint8_t *v;
     size_t n;
-    TRY(rb_collect(ctx, arg, &v, &n));
+    SGL_TRY(rb_collect(ctx, arg, &v, &n));
     int rc = sgl_put(ctx, v, 1, n);
     free(v);
     return rc;
@@ -457,7 +459,7 @@ static int rb_collect(sgl_ctx_t *ctx, const struct rb_arg *a, uint8_t **ret,
         if (!sgl_ctx_is_root(ctx)) {
             void *b;
             size_t nb;
-            TRY(sgl_recv(ctx, 1, &b, &nb));
+            SGL_TRY(sgl_recv(ctx, 1, &b, &nb));
             for (size_t i = 0; i < nb; i++)
                 sum += ((uint8_t *)b)[i];
         } else {
@@ -479,12 +481,12 @@ static int rb_collect(sgl_ctx_t *ctx, const struct rb_arg *a, uint8_t **ret,
     if (!rc)
         rc = sgl_pardo(ctx, rb_task, a, sizeof *a);
     free(b);
-    TRY(rc);
+    SGL_TRY(rc);
     size_t total = 0;
     for (unsigned i = 0; i < sgl_ctx_children(ctx); i++) {
         const void *d;
         size_t bytes;
-        TRY(sgl_gather_block(ctx, i, 1, &d, &bytes));
+        SGL_TRY(sgl_gather_block(ctx, i, 1, &d, &bytes));
         total += bytes;
     }
     uint8_t *v = malloc(total ? total : 1);
@@ -508,7 +510,7 @@ static int rb_main(sgl_ctx_t *root, const void *arg, size_t size)
         struct rb_arg a = {base->seed, step};
         uint8_t *v;
         size_t n;
-        TRY(rb_collect(root, &a, &v, &n));
+        SGL_TRY(rb_collect(root, &a, &v, &n));
         size_t nb, off = 0;
         uint64_t bsum = rb_bcast_sum(a.seed, step, &nb);
         int rc = SGL_OK;
@@ -540,7 +542,7 @@ static int rb_main(sgl_ctx_t *root, const void *arg, size_t size)
             rc = sgl_error_set(SGL_ETASK, "rb: %zu bytes back, expected %zu",
                                n, off);
         free(v);
-        TRY(rc);
+        SGL_TRY(rc);
     }
     return SGL_OK;
 }
@@ -578,8 +580,8 @@ static int big(sgl_ctx_t *ctx, int64_t *out)
             out[i] = (int64_t)(w * 1000000 + i);
         return SGL_OK;
     }
-    TRY(sgl_pardo(ctx, big_task, NULL, 0));
-    TRY(sgl_gather(ctx, out, sizeof *out, big_total(ctx), NULL));
+    SGL_TRY(sgl_pardo(ctx, big_task, NULL, 0));
+    SGL_TRY(sgl_gather(ctx, out, sizeof *out, big_total(ctx), NULL));
     if (sgl_node_link(sgl_ctx_node(ctx)) == SGL_LINK_MPI) {
         const void *d;
         size_t b;
@@ -594,7 +596,7 @@ static int big_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)arg, (void)size;
     void *out;
-    TRY(sgl_put_buffer(ctx, sizeof(int64_t), big_total(ctx), &out));
+    SGL_TRY(sgl_put_buffer(ctx, sizeof(int64_t), big_total(ctx), &out));
     return big(ctx, out);
 }
 
@@ -650,7 +652,7 @@ static int inplace_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     memcpy(&round, arg, sizeof round);
     void *v;
     size_t n;
-    TRY(sgl_recv(ctx, sizeof(int64_t), &v, &n));
+    SGL_TRY(sgl_recv(ctx, sizeof(int64_t), &v, &n));
     return inplace(ctx, v, n, round);
 }
 
@@ -673,15 +675,15 @@ static int inplace(sgl_ctx_t *ctx, const int64_t *in, size_t n,
                   "inplace: worker %zu value %zu is %" PRId64, w0, i, in[i]);
         if (root)
             return SGL_OK;
-        TRY(expect(sgl_scatter_buffer(ctx, 0, sizeof *in, 1, &d), SGL_ESTATE,
+        SGL_TRY(expect(sgl_scatter_buffer(ctx, 0, sizeof *in, 1, &d), SGL_ESTATE,
                    "scatter_buffer on a worker"));
-        TRY(expect(sgl_gather_release(ctx), SGL_ESTATE,
+        SGL_TRY(expect(sgl_gather_release(ctx), SGL_ESTATE,
                    "gather_release on a worker"));
         int64_t *up;
-        TRY(sgl_put_buffer(ctx, sizeof *up, n, (void **)&up));
+        SGL_TRY(sgl_put_buffer(ctx, sizeof *up, n, (void **)&up));
         for (size_t i = 0; i < n; i++)
             up[i] = -in[i];
-        TRY(sgl_recv_release(ctx));
+        SGL_TRY(sgl_recv_release(ctx));
         return expect(sgl_recv(ctx, sizeof *in, &d, &b), SGL_ESTATE,
                       "recv after recv_release");
     }
@@ -690,34 +692,34 @@ static int inplace(sgl_ctx_t *ctx, const int64_t *in, size_t n,
     size_t cw = w0;
     for (unsigned c = 0; c < p; c++) {
         size_t m = ip_span(cw, sgl_ctx_child_workers(ctx, c));
-        TRY(sgl_scatter_buffer(ctx, c, sizeof *from, m, &d));
+        SGL_TRY(sgl_scatter_buffer(ctx, c, sizeof *from, m, &d));
         if (m)
             memcpy(d, from, m * sizeof *from);
         from += m;
         cw += sgl_ctx_child_workers(ctx, c);
         if (c == 0) {
             size_t one = 1;
-            TRY(expect(sgl_scatter(ctx, in, 8, &one), SGL_ESTATE,
+            SGL_TRY(expect(sgl_scatter(ctx, in, 8, &one), SGL_ESTATE,
                        "scatter after scatter_buffer"));
-            TRY(expect(sgl_bcast(ctx, in, sizeof *in, 1), SGL_ESTATE,
+            SGL_TRY(expect(sgl_bcast(ctx, in, sizeof *in, 1), SGL_ESTATE,
                        "bcast after scatter_buffer"));
-            TRY(expect(sgl_scatter_buffer(ctx, p, sizeof *in, 1, &d),
+            SGL_TRY(expect(sgl_scatter_buffer(ctx, p, sizeof *in, 1, &d),
                        SGL_EINVAL,
                        "scatter_buffer to child out of range"));
-            TRY(expect(sgl_scatter_buffer(ctx, 0, sizeof *in, 1, NULL),
+            SGL_TRY(expect(sgl_scatter_buffer(ctx, 0, sizeof *in, 1, NULL),
                        SGL_EINVAL,
                        "scatter_buffer with NULL ret_data"));
         }
     }
-    TRY(sgl_recv_release(ctx));
-    TRY(sgl_pardo(ctx, inplace_task, &round, sizeof round));
+    SGL_TRY(sgl_recv_release(ctx));
+    SGL_TRY(sgl_pardo(ctx, inplace_task, &round, sizeof round));
     int64_t *up = NULL;
     if (!root)
-        TRY(sgl_put_buffer(ctx, sizeof *up, n, (void **)&up));
+        SGL_TRY(sgl_put_buffer(ctx, sizeof *up, n, (void **)&up));
     size_t k = 0, w = w0, i = 0; /* value k is worker w's value i */
     for (unsigned c = 0; c < p; c++) {
         const int64_t *v;
-        TRY(sgl_gather_block(ctx, c, sizeof *v, (const void **)&v, &b));
+        SGL_TRY(sgl_gather_block(ctx, c, sizeof *v, (const void **)&v, &b));
         for (size_t j = 0; j < b; j++, k++) {
             for (; i >= ip_len(w); i = 0)
                 w++;
@@ -731,8 +733,8 @@ static int inplace(sgl_ctx_t *ctx, const int64_t *in, size_t n,
     CHECK(k == n, "inplace: children of worker %zu's master handed up %zu "
                   "values, not %zu",
           w0, k, n);
-    TRY(sgl_gather_release(ctx));
-    TRY(expect(sgl_gather_block(ctx, 0, sizeof *in, (const void **)&d, &b),
+    SGL_TRY(sgl_gather_release(ctx));
+    SGL_TRY(expect(sgl_gather_block(ctx, 0, sizeof *in, (const void **)&d, &b),
                SGL_ESTATE,
                "gather_block after gather_release"));
     return expect(sgl_gather(ctx, NULL, 8, 0, NULL), SGL_ESTATE,
@@ -786,7 +788,7 @@ static int keyed_task(sgl_ctx_t *ctx, const void *arg, size_t size)
             size_t *v = malloc(sizeof *v);
             CHECK(v, "out of memory");
             *v = 10 * w + k;
-            TRY(sgl_ctx_set_keyed_state(ctx, keys[k], v, free));
+            SGL_TRY(sgl_ctx_set_keyed_state(ctx, keys[k], v, free));
         }
         return SGL_OK;
     }
@@ -798,7 +800,7 @@ static int keyed_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     CHECK(sgl_ctx_state(ctx) == sgl_ctx_keyed_state(ctx, NULL),
           "keyed: the NULL key is not the program's state");
     /* Removing one library's state leaves the others. */
-    TRY(sgl_ctx_set_keyed_state(ctx, &key_b, NULL, NULL));
+    SGL_TRY(sgl_ctx_set_keyed_state(ctx, &key_b, NULL, NULL));
     CHECK(sgl_ctx_keyed_state(ctx, &key_b) == NULL &&
               *(const size_t *)sgl_ctx_keyed_state(ctx, &key_a) == 10 * w + 1,
           "keyed: removing key b on worker %zu", w);
@@ -815,7 +817,7 @@ static int keyed_main(sgl_ctx_t *root, const void *arg, size_t size)
     if (sgl_ctx_is_worker(root))
         return SGL_OK;
     for (uint32_t step = 0; step < 2; step++)
-        TRY(sgl_pardo(root, keyed_task, &step, sizeof step));
+        SGL_TRY(sgl_pardo(root, keyed_task, &step, sizeof step));
     return SGL_OK;
 }
 
@@ -833,7 +835,7 @@ static int traced(sgl_ctx_t *ctx);
 static int traced_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)arg, (void)size;
-    TRY(traced(ctx));
+    SGL_TRY(traced(ctx));
     char up[256] = {0};
     unsigned i = sgl_ctx_index(ctx);
     return sgl_put(ctx, up, 1, 2 * (size_t)(i + 1));
@@ -874,7 +876,7 @@ static int check_delivered(sgl_runtime_t *rt, const sgl_trace_step_t *st,
                            unsigned i, int own)
 {
     double d = -1;
-    TRY(sgl_trace_step_delivered(rt, st, i, &d));
+    SGL_TRY(sgl_trace_step_delivered(rt, st, i, &d));
     if (own)
         CHECK(d == st->child_time[i],
               "trace: level %u child %u of this process delivered in %g s, "
@@ -927,7 +929,7 @@ int prog_trace(sgl_runtime_t *rt)
                                       n);
     CHECK(n >= 1, "trace: no step recorded");
     sgl_trace_step_t s, r;
-    TRY(sgl_trace_step(rt, 0, &r));
+    SGL_TRY(sgl_trace_step(rt, 0, &r));
     CHECK(r.level == 0 && r.parent_seq == -1 && r.children ==
                                                     sgl_node_arity(root),
           "trace: first step is level %u with %u children", r.level,
@@ -965,7 +967,7 @@ int prog_trace(sgl_runtime_t *rt)
               "waited from %g s",
               i, own ? "the master's" : "another", r.child_done[i],
               r.wait_start);
-        TRY(check_delivered(rt, &r, i, own));
+        SGL_TRY(check_delivered(rt, &r, i, own));
     }
     CHECK(check_delivered_errors(rt, &r) == SGL_OK,
           "trace: sgl_trace_step_delivered took bad arguments");
@@ -980,7 +982,7 @@ int prog_trace(sgl_runtime_t *rt)
     CHECK(n == masters, "trace: %zu steps for %zu masters on rank 0", n,
           masters);
     for (size_t i = 1; i < n; i++) {
-        TRY(sgl_trace_step(rt, i, &s));
+        SGL_TRY(sgl_trace_step(rt, i, &s));
         CHECK(s.level > 0 && s.start >= r.start && s.end <= r.end,
               "trace: step %zu (level %u) outside the root's", i, s.level);
         const sgl_node_t *x = sgl_machine_worker(m, s.first_worker);
@@ -991,7 +993,7 @@ int prog_trace(sgl_runtime_t *rt)
             CHECK(s.down_bytes[c] == 3 * (c + 1) * sizeof(int64_t),
                   "trace: level %u child %u down %zu bytes", s.level, c,
                   s.down_bytes[c]);
-            TRY(check_delivered(rt, &s, c,
+            SGL_TRY(check_delivered(rt, &s, c,
                                 sgl_node_rank(sgl_node_child(x, c)) == s.rank));
         }
     }
@@ -1012,9 +1014,9 @@ static int rio_main(sgl_ctx_t *root, const void *arg, size_t size)
     uint32_t *v;
     size_t n;
     CHECK(size == RIO_N * sizeof *a, "root io: argument of %zu bytes", size);
-    TRY(expect(sgl_recv(root, 8, (void **)&v, &n), SGL_ESIZE,
+    SGL_TRY(expect(sgl_recv(root, 8, (void **)&v, &n), SGL_ESIZE,
                "recv of 28 bytes as 8-byte elements"));
-    TRY(sgl_recv(root, sizeof *v, (void **)&v, &n));
+    SGL_TRY(sgl_recv(root, sizeof *v, (void **)&v, &n));
     CHECK(n == RIO_N, "root io: block of %zu elements", n);
     CHECK((const void *)v != arg, "root io: the block is the caller's "
                                   "argument, not a copy");
@@ -1024,17 +1026,17 @@ static int rio_main(sgl_ctx_t *root, const void *arg, size_t size)
     /* The copy is the root's to write; a second recv gives it again. */
     v[0] = 7;
     uint32_t *again;
-    TRY(sgl_recv(root, sizeof *again, (void **)&again, &n));
+    SGL_TRY(sgl_recv(root, sizeof *again, (void **)&again, &n));
     CHECK(again == v && n == RIO_N && again[0] == 7,
           "root io: a second recv gave another block");
     /* A later put replaces the earlier one. */
     uint32_t first = 0xdeadu, out[RIO_N];
-    TRY(sgl_put(root, &first, sizeof first, 1));
+    SGL_TRY(sgl_put(root, &first, sizeof first, 1));
     for (size_t i = 0; i < RIO_N; i++)
         out[i] = rio_val(RIO_N - 1 - i);
-    TRY(sgl_put(root, out, sizeof *out, RIO_N));
-    TRY(sgl_recv_release(root));
-    TRY(expect(sgl_recv(root, sizeof *v, (void **)&v, &n), SGL_ESTATE,
+    SGL_TRY(sgl_put(root, out, sizeof *out, RIO_N));
+    SGL_TRY(sgl_recv_release(root));
+    SGL_TRY(expect(sgl_recv(root, sizeof *v, (void **)&v, &n), SGL_ESTATE,
                "recv after recv_release on the root"));
     for (size_t i = 0; i < RIO_N; i++)
         CHECK(a[i] == rio_val(i), "root io: argument element %zu changed "
@@ -1049,7 +1051,7 @@ static int rio_empty_main(sgl_ctx_t *root, const void *arg, size_t size)
     (void)arg, (void)size;
     void *v;
     size_t n = 1;
-    TRY(sgl_recv(root, sizeof(uint64_t), &v, &n));
+    SGL_TRY(sgl_recv(root, sizeof(uint64_t), &v, &n));
     CHECK(n == 0, "root io: %zu elements without an argument", n);
     return SGL_OK;
 }
@@ -1058,7 +1060,7 @@ static int rio_fail_main(sgl_ctx_t *root, const void *arg, size_t size)
 {
     (void)arg, (void)size;
     uint32_t x = 1;
-    TRY(sgl_put(root, &x, sizeof x, 1));
+    SGL_TRY(sgl_put(root, &x, sizeof x, 1));
     return sgl_error_set(SGL_ETASK, "root fails after its put");
 }
 
@@ -1071,7 +1073,7 @@ static int rio_check(sgl_runtime_t *rt, int has)
     if (!has)
         return expect(rc, SGL_ESTATE, "run_result on another rank without "
                                       "share_result");
-    TRY(rc);
+    SGL_TRY(rc);
     CHECK(n == RIO_N, "run result: %zu elements", n);
     for (size_t i = 0; i < RIO_N; i++)
         CHECK(r[i] == rio_val(RIO_N - 1 - i),
@@ -1091,7 +1093,7 @@ static void keep_first(struct first_error *f, int rc)
 {
     if (rc && !f->rc) {
         f->rc = rc;
-        snprintf(f->msg, sizeof f->msg, "%s", sgl_last_error());
+        snprintf(f->msg, sizeof f->msg, "%s", sgl_error_last());
     }
 }
 
@@ -1123,7 +1125,7 @@ int prog_run_result(sgl_runtime_t *rt, int shared)
                                 SGL_ESTATE, "run_result after a failed run")
                        : sgl_error_set(SGL_ETASK, "run result: the failing "
                                                   "run gave %s",
-                                       sgl_err_name(rc)));
+                                       sgl_error_name(rc)));
     return f.rc ? sgl_error_set(f.rc, "%s", f.msg) : SGL_OK;
 }
 
@@ -1183,7 +1185,7 @@ static int split_generic(const sgl_ctx_t *ctx, size_t n, size_t *counts)
     __extension__ typedef unsigned __int128 u128;
     unsigned p = sgl_ctx_children(ctx);
     size_t all = sgl_ctx_workers(ctx), sum = 0;
-    TRY(sgl_ctx_split(ctx, n, NULL, counts));
+    SGL_TRY(sgl_ctx_split(ctx, n, NULL, counts));
     for (unsigned i = 0; i < p; i++) {
         u128 have = (u128)counts[i] * all;
         u128 share = (u128)n * sgl_ctx_child_workers(ctx, i);
@@ -1215,7 +1217,7 @@ static int split_generic(const sgl_ctx_t *ctx, size_t n, size_t *counts)
         sum += counts[i];
     }
     free(w);
-    TRY(rc);
+    SGL_TRY(rc);
     CHECK(sum == n, "split by weight: counts add up to %zu, not %zu", sum, n);
     return SGL_OK;
 }
@@ -1277,11 +1279,11 @@ static int split_node(sgl_ctx_t *ctx, size_t n_r, struct split_up *ret)
     size_t c[3];
     if (!sgl_ctx_is_master(ctx)) {
         CHECK(sgl_ctx_is_worker(ctx), "split: neither master nor worker");
-        TRY(expect(sgl_ctx_split(ctx, 4, NULL, c), SGL_ESTATE,
+        SGL_TRY(expect(sgl_ctx_split(ctx, 4, NULL, c), SGL_ESTATE,
                    "split on a worker"));
         void *g;
         size_t total;
-        TRY(expect(sgl_gather_alloc(ctx, 1, &g, &total, NULL), SGL_ESTATE,
+        SGL_TRY(expect(sgl_gather_alloc(ctx, 1, &g, &total, NULL), SGL_ESTATE,
                    "gather_alloc on a worker"));
         return expect(sgl_scatter_split(ctx, c, 1, 1, NULL), SGL_ESTATE,
                       "scatter_split on a worker");
@@ -1354,9 +1356,9 @@ static int split_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     (void)arg, (void)size;
     void *v;
     size_t got;
-    TRY(sgl_recv(ctx, 1, &v, &got));
+    SGL_TRY(sgl_recv(ctx, 1, &v, &got));
     struct split_up up;
-    TRY(split_node(ctx, got, &up));
+    SGL_TRY(split_node(ctx, got, &up));
     up.got = got;
     return sgl_put(ctx, &up, sizeof up, 1);
 }
@@ -1365,18 +1367,18 @@ static int split_main(sgl_ctx_t *root, const void *arg, size_t size)
 {
     (void)arg, (void)size;
     struct split_up up;
-    TRY(split_node(root, 10007, &up));
+    SGL_TRY(split_node(root, 10007, &up));
     return sgl_put(root, &up.checked, sizeof up.checked, 1);
 }
 
 int prog_split(sgl_runtime_t *rt, size_t *ret_checked)
 {
-    TRY(sgl_run(rt, split_main, NULL, 0));
+    SGL_TRY(sgl_run(rt, split_main, NULL, 0));
     const size_t *checked;
     size_t n;
     if (sgl_runtime_rank(rt) != 0)
         return SGL_OK;
-    TRY(sgl_run_result(rt, sizeof *checked, (const void **)&checked, &n));
+    SGL_TRY(sgl_run_result(rt, sizeof *checked, (const void **)&checked, &n));
     CHECK(n == 1, "split: result of %zu elements", n);
     *ret_checked = *checked;
     return SGL_OK;
@@ -1407,8 +1409,8 @@ static int trip_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     memcpy(&mode, arg, sizeof mode);
     struct trip *v, *out;
     size_t n, m;
-    TRY(sgl_recv(ctx, sizeof *v, (void **)&v, &n));
-    TRY(trip_node(ctx, mode, v, n, &out, &m));
+    SGL_TRY(sgl_recv(ctx, sizeof *v, (void **)&v, &n));
+    SGL_TRY(trip_node(ctx, mode, v, n, &out, &m));
     int rc = sgl_put(ctx, out, sizeof *out, m);
     if (out != v)
         free(out);
@@ -1470,8 +1472,8 @@ static int trip_root(sgl_ctx_t *root, uint32_t mode)
 {
     struct trip *v, *out;
     size_t n, m;
-    TRY(sgl_recv(root, sizeof *v, (void **)&v, &n));
-    TRY(trip_node(root, mode, v, n, &out, &m));
+    SGL_TRY(sgl_recv(root, sizeof *v, (void **)&v, &n));
+    SGL_TRY(trip_node(root, mode, v, n, &out, &m));
     int rc = sgl_put(root, out, sizeof *out, m);
     if (out != v)
         free(out);
@@ -1535,18 +1537,18 @@ static int esize_master(sgl_ctx_t *ctx)
     unsigned p = sgl_ctx_children(ctx);
     const void *d;
     size_t n;
-    TRY(sgl_bcast(ctx, es_block, sizeof *es_block, 3));
-    TRY(sgl_pardo(ctx, esize_task, NULL, 0));
-    TRY(expect(sgl_gather_block(ctx, 0, 4, &d, &n), SGL_ESIZE,
+    SGL_TRY(sgl_bcast(ctx, es_block, sizeof *es_block, 3));
+    SGL_TRY(sgl_pardo(ctx, esize_task, NULL, 0));
+    SGL_TRY(expect(sgl_gather_block(ctx, 0, 4, &d, &n), SGL_ESIZE,
                "gather_block of 10 bytes as 4-byte elements"));
-    TRY(expect(sgl_gather_block(ctx, 0, 0, &d, &n), SGL_EINVAL,
+    SGL_TRY(expect(sgl_gather_block(ctx, 0, 0, &d, &n), SGL_EINVAL,
                "gather_block with element size 0"));
-    TRY(expect(sgl_gather_block(ctx, p, ES_BYTES, &d, &n), SGL_EINVAL,
+    SGL_TRY(expect(sgl_gather_block(ctx, p, ES_BYTES, &d, &n), SGL_EINVAL,
                "gather_block of a child out of range"));
     for (unsigned i = 0; i < p; i++) {
-        TRY(sgl_gather_block(ctx, i, ES_BYTES, &d, &n));
+        SGL_TRY(sgl_gather_block(ctx, i, ES_BYTES, &d, &n));
         CHECK(n == 2, "esize: child %u handed up %zu elements", i, n);
-        TRY(sgl_gather_block(ctx, i, 2 * ES_BYTES, &d, &n));
+        SGL_TRY(sgl_gather_block(ctx, i, 2 * ES_BYTES, &d, &n));
         CHECK(n == 1, "esize: child %u handed up %zu pairs", i, n);
     }
     /* Refused gathers copy nothing and allocate nothing. */
@@ -1561,18 +1563,18 @@ static int esize_master(sgl_ctx_t *ctx)
                                           "byte %zu",
                                i);
     free(dst);
-    TRY(rc);
+    SGL_TRY(rc);
     void *g = &rc;
     size_t total = 99;
-    TRY(expect(sgl_gather_alloc(ctx, 4, &g, &total, NULL), SGL_ESIZE,
+    SGL_TRY(expect(sgl_gather_alloc(ctx, 4, &g, &total, NULL), SGL_ESIZE,
                "gather_alloc of 10-byte blocks as 4-byte elements"));
     CHECK(g == &rc && total == 99, "esize: a refused gather_alloc set its "
                                    "out-parameters");
-    TRY(expect(sgl_gather_alloc(ctx, 0, &g, &total, NULL), SGL_EINVAL,
+    SGL_TRY(expect(sgl_gather_alloc(ctx, 0, &g, &total, NULL), SGL_EINVAL,
                "gather_alloc with element size 0"));
-    TRY(expect(sgl_gather_alloc(ctx, ES_BYTES, NULL, &total, NULL),
+    SGL_TRY(expect(sgl_gather_alloc(ctx, ES_BYTES, NULL, &total, NULL),
                SGL_EINVAL, "gather_alloc without ret_data"));
-    TRY(expect(sgl_gather_alloc(ctx, ES_BYTES, &g, NULL, NULL), SGL_EINVAL,
+    SGL_TRY(expect(sgl_gather_alloc(ctx, ES_BYTES, &g, NULL, NULL), SGL_EINVAL,
                "gather_alloc without ret_total"));
     size_t *counts = malloc(p * sizeof *counts);
     CHECK(counts, "out of memory");
@@ -1600,32 +1602,32 @@ static int esize_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     (void)arg, (void)size;
     void *v;
     size_t n;
-    TRY(expect(sgl_recv(ctx, 8, &v, &n), SGL_ESIZE,
+    SGL_TRY(expect(sgl_recv(ctx, 8, &v, &n), SGL_ESIZE,
                "recv of 12 bytes as 8-byte elements"));
-    TRY(expect(sgl_recv(ctx, 0, &v, &n), SGL_EINVAL,
+    SGL_TRY(expect(sgl_recv(ctx, 0, &v, &n), SGL_EINVAL,
                "recv with element size 0"));
-    TRY(expect(sgl_recv(ctx, 4, &v, NULL), SGL_EINVAL,
+    SGL_TRY(expect(sgl_recv(ctx, 4, &v, NULL), SGL_EINVAL,
                "recv without ret_count"));
-    TRY(sgl_recv(ctx, 3 * sizeof *es_block, &v, &n));
+    SGL_TRY(sgl_recv(ctx, 3 * sizeof *es_block, &v, &n));
     CHECK(n == 1, "esize: %zu 12-byte elements", n);
-    TRY(sgl_recv(ctx, sizeof *es_block, &v, &n));
+    SGL_TRY(sgl_recv(ctx, sizeof *es_block, &v, &n));
     CHECK(n == 3 && !memcmp(v, es_block, sizeof es_block),
           "esize: block of %zu elements differs", n);
     if (sgl_ctx_is_master(ctx))
-        TRY(esize_master(ctx));
+        SGL_TRY(esize_master(ctx));
     return sgl_put(ctx, "abcdefghij", ES_BYTES, 2);
 }
 
 int prog_block_sizes(sgl_runtime_t *rt)
 {
-    TRY(sgl_run(rt, esize_task, es_block, sizeof es_block));
+    SGL_TRY(sgl_run(rt, esize_task, es_block, sizeof es_block));
     if (sgl_runtime_rank(rt) != 0)
         return SGL_OK;
     const void *r;
     size_t n;
-    TRY(expect(sgl_run_result(rt, 4, &r, &n), SGL_ESIZE,
+    SGL_TRY(expect(sgl_run_result(rt, 4, &r, &n), SGL_ESIZE,
                "run_result of 10 bytes as 4-byte elements"));
-    TRY(sgl_run_result(rt, ES_BYTES, &r, &n));
+    SGL_TRY(sgl_run_result(rt, ES_BYTES, &r, &n));
     CHECK(n == 2 && !memcmp(r, "abcdefghij", 2 * ES_BYTES),
           "esize: run result of %zu elements differs", n);
     return SGL_OK;
@@ -1641,13 +1643,13 @@ static int rsum_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     (void)arg, (void)size;
     int64_t *v, s = 0;
     size_t n;
-    TRY(sgl_recv(ctx, sizeof *v, (void **)&v, &n));
+    SGL_TRY(sgl_recv(ctx, sizeof *v, (void **)&v, &n));
     if (sgl_ctx_is_master(ctx)) {
         int64_t *part;
         size_t k;
-        TRY(sgl_scatter_split(ctx, v, sizeof *v, n, NULL));
-        TRY(sgl_pardo(ctx, rsum_task, NULL, 0));
-        TRY(sgl_gather_alloc(ctx, sizeof *part, (void **)&part, &k, NULL));
+        SGL_TRY(sgl_scatter_split(ctx, v, sizeof *v, n, NULL));
+        SGL_TRY(sgl_pardo(ctx, rsum_task, NULL, 0));
+        SGL_TRY(sgl_gather_alloc(ctx, sizeof *part, (void **)&part, &k, NULL));
         for (size_t i = 0; i < k; i++)
             s += part[i];
         free(part);
@@ -1666,14 +1668,14 @@ int prog_reduce(sgl_runtime_t *rt, uint64_t seed, size_t n)
         expect_sum += v[i] = (int64_t)(test_mix(&seed) % 2000001) - 1000000;
     int rc = sgl_run(rt, rsum_task, v, n * sizeof *v);
     free(v);
-    TRY(rc);
+    SGL_TRY(rc);
     const int64_t *r;
     size_t k;
     rc = sgl_run_result(rt, sizeof *r, (const void **)&r, &k);
     /* Without share_result the result stays on rank 0. */
     if (rc == SGL_ESTATE && sgl_runtime_rank(rt) != 0)
         return SGL_OK;
-    TRY(rc);
+    SGL_TRY(rc);
     CHECK(k == 1 && *r == expect_sum,
           "reduce: %zu results, the first %" PRId64 ", expected %" PRId64, k,
           k ? *r : 0, expect_sum);
@@ -1714,11 +1716,11 @@ int prog_reply_times(sgl_runtime_t *rt)
     for (int k = 0; k < 2; k++) {
         unsigned slow = slows[k];
         sgl_trace_clear(rt);
-        TRY(sgl_run(rt, reply_main, &slow, sizeof slow));
+        SGL_TRY(sgl_run(rt, reply_main, &slow, sizeof slow));
         if (sgl_runtime_rank(rt) != 0)
             continue;
         sgl_trace_step_t s;
-        TRY(sgl_trace_step(rt, 0, &s));
+        SGL_TRY(sgl_trace_step(rt, 0, &s));
         CHECK(s.level == 0 && s.children == p,
               "reply times: first step is level %u with %u children",
               s.level, s.children);
@@ -1745,20 +1747,20 @@ int prog_reply_times(sgl_runtime_t *rt)
 
 int prog_register(sgl_runtime_t *rt)
 {
-    TRY(sgl_task_register(rt, distribute_task, "distribute"));
-    TRY(sgl_task_register(rt, collect_task, "collect"));
-    TRY(sgl_task_register(rt, dsum_task, "dsum"));
-    TRY(sgl_task_register(rt, fail_task, "fail"));
-    TRY(sgl_task_register(rt, misuse_task, "misuse"));
-    TRY(sgl_task_register(rt, rb_task, "random_blocks"));
-    TRY(sgl_task_register(rt, big_task, "big_gather"));
-    TRY(sgl_task_register(rt, traced_task, "traced"));
-    TRY(sgl_task_register(rt, inplace_task, "inplace"));
-    TRY(sgl_task_register(rt, keyed_task, "keyed"));
-    TRY(sgl_task_register(rt, split_task, "split"));
-    TRY(sgl_task_register(rt, trip_task, "trip"));
-    TRY(sgl_task_register(rt, esize_task, "esize"));
-    TRY(sgl_task_register(rt, rsum_task, "rsum"));
-    TRY(sgl_task_register(rt, reply_task, "reply"));
+    SGL_TRY(sgl_task_register(rt, distribute_task, "distribute"));
+    SGL_TRY(sgl_task_register(rt, collect_task, "collect"));
+    SGL_TRY(sgl_task_register(rt, dsum_task, "dsum"));
+    SGL_TRY(sgl_task_register(rt, fail_task, "fail"));
+    SGL_TRY(sgl_task_register(rt, misuse_task, "misuse"));
+    SGL_TRY(sgl_task_register(rt, rb_task, "random_blocks"));
+    SGL_TRY(sgl_task_register(rt, big_task, "big_gather"));
+    SGL_TRY(sgl_task_register(rt, traced_task, "traced"));
+    SGL_TRY(sgl_task_register(rt, inplace_task, "inplace"));
+    SGL_TRY(sgl_task_register(rt, keyed_task, "keyed"));
+    SGL_TRY(sgl_task_register(rt, split_task, "split"));
+    SGL_TRY(sgl_task_register(rt, trip_task, "trip"));
+    SGL_TRY(sgl_task_register(rt, esize_task, "esize"));
+    SGL_TRY(sgl_task_register(rt, rsum_task, "rsum"));
+    SGL_TRY(sgl_task_register(rt, reply_task, "reply"));
     return prog_exchange_register(rt);
 }

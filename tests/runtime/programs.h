@@ -9,6 +9,9 @@
 #include <stdint.h>
 
 #include <sgl/sgl.h>
+#include <sgl/blocks.h>
+#include <sgl/exchange.h>
+#include <sgl/trace.h>
 
 /* Register every task below, in the same order on every process. */
 int prog_register(sgl_runtime_t *rt);

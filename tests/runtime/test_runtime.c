@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include <sgl/sgl_mpi.h>
+#include <sgl/blocks.h>
+#include <sgl/exchange.h>
+#include <sgl/trace.h>
 
 #include "check_helpers.h"
 #include "programs.h"
@@ -144,7 +147,7 @@ Test(runtime, trace_env_words)
         setenv("SGL_TRACE", words[i], 1);
         sgl_runtime_t *rt = start_on_self("core:2", &rc);
         cr_assert_eq(rc, SGL_OK, "SGL_TRACE=%s: %s", words[i],
-                     sgl_last_error());
+                     sgl_error_last());
         RUN_OK(prog_register(rt));
         RUN_OK(prog_roundtrip(rt, 1, 100));
         cr_assert_eq(sgl_trace_steps(rt) > 0, i >= 5, "SGL_TRACE='%s'",
@@ -155,8 +158,8 @@ Test(runtime, trace_env_words)
     sgl_runtime_t *rt = start_on_self("core:2", &rc);
     cr_assert_eq(rc, SGL_EINVAL);
     cr_assert_null(rt);
-    cr_assert(strstr(sgl_last_error(), "SGL_TRACE='maybe' is not a boolean"),
-              "%s", sgl_last_error());
+    cr_assert(strstr(sgl_error_last(), "SGL_TRACE='maybe' is not a boolean"),
+              "%s", sgl_error_last());
     MPI_Finalize();
 }
 
@@ -172,7 +175,7 @@ Test(runtime, wait_env_words)
         setenv("SGL_WAIT", words[i], 1);
         sgl_runtime_t *rt = start_on_self("core:2", &rc);
         cr_assert_eq(rc, SGL_OK, "SGL_WAIT=%s: %s", words[i],
-                     sgl_last_error());
+                     sgl_error_last());
         RUN_OK(prog_register(rt));
         RUN_OK(prog_roundtrip(rt, 1, 100));
         cr_assert_eq(sgl_finalize(rt), SGL_OK);
@@ -181,18 +184,18 @@ Test(runtime, wait_env_words)
     sgl_runtime_t *rt = start_on_self("core:2", &rc);
     cr_assert_eq(rc, SGL_EINVAL);
     cr_assert_null(rt);
-    cr_assert(strstr(sgl_last_error(), "SGL_WAIT='sometimes' is not active, "
+    cr_assert(strstr(sgl_error_last(), "SGL_WAIT='sometimes' is not active, "
                                        "passive or auto"),
-              "%s", sgl_last_error());
+              "%s", sgl_error_last());
     unsetenv("SGL_WAIT");
     /* The same words for SGL_EXCHANGE, with its own choices named. */
     setenv("SGL_EXCHANGE", "sideways", 1);
     rt = start_on_self("core:2", &rc);
     cr_assert_eq(rc, SGL_EINVAL);
     cr_assert_null(rt);
-    cr_assert(strstr(sgl_last_error(), "SGL_EXCHANGE='sideways' is not auto, "
+    cr_assert(strstr(sgl_error_last(), "SGL_EXCHANGE='sideways' is not auto, "
                                        "direct or routed"),
-              "%s", sgl_last_error());
+              "%s", sgl_error_last());
     unsetenv("SGL_EXCHANGE");
     MPI_Finalize();
 }
@@ -205,7 +208,7 @@ Test(runtime, finalize_restores_openmp_levels)
     MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided);
     omp_set_max_active_levels(1);
     sgl_runtime_t *rt = start_on_self("pack:2 core:2", &rc);
-    cr_assert_eq(rc, SGL_OK, "%s", sgl_last_error());
+    cr_assert_eq(rc, SGL_OK, "%s", sgl_error_last());
     cr_assert_gt(omp_get_max_active_levels(), 1);
     RUN_OK(prog_register(rt));
     RUN_OK(prog_reduce(rt, 7, 1000));
@@ -220,8 +223,8 @@ Test(runtime, restart_after_own_finalize_is_an_error)
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
     rt = NULL;
     cr_assert_eq(sgl_init(NULL, NULL, NULL, &rt), SGL_ESTATE);
-    cr_assert(strstr(sgl_last_error(), "sgl_init_comm"), "%s",
-              sgl_last_error());
+    cr_assert(strstr(sgl_error_last(), "sgl_init_comm"), "%s",
+              sgl_error_last());
 }
 
 Test(runtime, bad_shape_is_an_error)
@@ -232,7 +235,7 @@ Test(runtime, bad_shape_is_an_error)
     sgl_runtime_t *rt = NULL;
     cr_assert_eq(sgl_init(NULL, NULL, &o, &rt), SGL_EPARSE);
     cr_assert_null(rt);
-    cr_assert_neq(sgl_last_error()[0], '\0');
+    cr_assert_neq(sgl_error_last()[0], '\0');
 }
 
 Test(runtime, shape_needing_more_processes)
@@ -242,8 +245,8 @@ Test(runtime, shape_needing_more_processes)
     o.shape = "rank:2 core:2";
     sgl_runtime_t *rt = NULL;
     cr_assert_eq(sgl_init(NULL, NULL, &o, &rt), SGL_ESHAPE);
-    cr_assert(strstr(sgl_last_error(), "needs 2 MPI processes"), "%s",
-              sgl_last_error());
+    cr_assert(strstr(sgl_error_last(), "needs 2 MPI processes"), "%s",
+              sgl_error_last());
 }
 
 Test(runtime, null_arguments)
@@ -258,7 +261,7 @@ Test(runtime, duplicate_registration)
 {
     sgl_runtime_t *rt = start("core:2");
     cr_assert_eq(prog_register(rt), SGL_EINVAL);
-    cr_assert(strstr(sgl_last_error(), "already registered"));
+    cr_assert(strstr(sgl_error_last(), "already registered"));
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 

@@ -6,6 +6,8 @@
 #include <stdio.h>
 
 #include "programs.h"
+#include <sgl/exchange.h>
+#include <sgl/trace.h>
 
 /* prog_trace's checks run on rank 0 alone: every rank learns its verdict
  * before the exchanges, or the other ranks would wait in a run that rank 0
@@ -30,7 +32,7 @@ int main(int argc, char **argv)
     if (rc == SGL_OK)
         rc = prog_register(rt);
     if (rc != SGL_OK) {
-        fprintf(stderr, "trace_timeline: %s\n", sgl_last_error());
+        fprintf(stderr, "trace_timeline: %s\n", sgl_error_last());
         return 1;
     }
     /* prog_trace starts from an empty trace; the exchanges add theirs. */
@@ -42,7 +44,7 @@ int main(int argc, char **argv)
     if (rc == SGL_OK)
         rc = sgl_trace_write(rt, argv[1], SGL_TRACE_PERFETTO);
     if (rc != SGL_OK && sgl_runtime_rank(rt) == 0)
-        fprintf(stderr, "trace_timeline: %s\n", sgl_last_error());
+        fprintf(stderr, "trace_timeline: %s\n", sgl_error_last());
     int frc = sgl_finalize(rt);
     return rc != SGL_OK || frc != SGL_OK;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include <sgl/algorithms.h>
+#include <sgl/trace.h>
 
 #include "stencil_kernels.h"
 #include "check_helpers.h"
@@ -15,7 +16,7 @@
 
 int trasgo_test_register(sgl_runtime_t *rt)
 {
-    TRY(sgl_algorithms_register(rt));
+    SGL_TRY(sgl_algorithms_register(rt));
     return trasgo_register(rt);
 }
 
@@ -66,13 +67,13 @@ static int job_task(sgl_ctx_t *ctx, const void *arg, size_t size)
             j->uneven ? uneven_cuts(j->n, sgl_ctx_workers(ctx)) : NULL;
         int rc = rotate_run(ctx, j->n, j->rot, cuts, NULL, &r);
         free(cuts);
-        TRY(rc);
+        SGL_TRY(rc);
         want = rotate_reference(j->n, j->rot);
     } else if (j->prog == HEAT) {
-        TRY(heat_run(ctx, j->dims, j->n, j->iters, &r));
+        SGL_TRY(heat_run(ctx, j->dims, j->n, j->iters, &r));
         want = heat_reference(j->dims, j->n, j->iters);
     } else {
-        TRY(cannon_run(ctx, j->n, j->q, &r));
+        SGL_TRY(cannon_run(ctx, j->n, j->q, &r));
         want = cannon_reference(j->n, j->q);
     }
     CHECK(r.check == want,
@@ -106,7 +107,7 @@ int trasgo_check_rotate(sgl_runtime_t *rt)
                 char what[96];
                 snprintf(what, sizeof what, "rotate n %zu by %ld (%s)",
                          sizes[s], rots[k], uneven ? "uneven" : "even");
-                TRY(test_named(sgl_run(rt, job_task, &j, sizeof j), what));
+                SGL_TRY(test_named(sgl_run(rt, job_task, &j, sizeof j), what));
             }
     }
     return SGL_OK;
@@ -175,7 +176,7 @@ int trasgo_check_heat(sgl_runtime_t *rt)
         char what[96];
         snprintf(what, sizeof what, "heat %uD n %zu, %u steps", c[k].dims,
                  c[k].n, c[k].iters);
-        TRY(test_named(sgl_run(rt, job_task, &j, sizeof j), what));
+        SGL_TRY(test_named(sgl_run(rt, job_task, &j, sizeof j), what));
     }
     return SGL_OK;
 }
@@ -236,7 +237,7 @@ int trasgo_check_cannon(sgl_runtime_t *rt)
         struct job j = {CANNON, 2, 24, 0, 0, qs[k], 0};
         int rc = sgl_run(rt, job_task, &j, sizeof j);
         if (qs[k] < gmax) { /* a tile row per worker row at least */
-            if (rc == SGL_EINVAL && strstr(sgl_last_error(), "no element"))
+            if (rc == SGL_EINVAL && strstr(sgl_error_last(), "no element"))
                 continue;
             char what[160];
             snprintf(what, sizeof what,
@@ -248,7 +249,7 @@ int trasgo_check_cannon(sgl_runtime_t *rt)
         char what[96];
         snprintf(what, sizeof what, "cannon n 24, %zu x %zu tiles", qs[k],
                  qs[k]);
-        TRY(test_named(rc, what));
+        SGL_TRY(test_named(rc, what));
     }
     return SGL_OK;
 }
@@ -260,7 +261,7 @@ int trasgo_check_cannon(sgl_runtime_t *rt)
 static int gather_one(sgl_ctx_t *ctx, const sgl_darray_layout_t *l)
 {
     sgl_darray_t *a;
-    TRY(sgl_darray_create(ctx, l, &a));
+    SGL_TRY(sgl_darray_create(ctx, l, &a));
     size_t n = l->size[0] * (l->dims > 1 ? l->size[1] : 1) *
                (l->dims > 2 ? l->size[2] : 1);
     double *all = malloc(n * sizeof *all);
@@ -292,7 +293,7 @@ static int layouts_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     l.halo[1] = 1;
     int rc = gather_one(ctx, &l);
     free(wts);
-    TRY(rc);
+    SGL_TRY(rc);
     sgl_darray_layout_init(&l, 3, s3, sizeof(double));
     return gather_one(ctx, &l);
 }
@@ -307,7 +308,7 @@ static int stats_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     sgl_darray_layout_init(&l, 2, s, sizeof(double));
     l.halo[0] = l.halo[1] = 1;
     sgl_darray_t *a;
-    TRY(sgl_darray_create(ctx, &l, &a));
+    SGL_TRY(sgl_darray_create(ctx, &l, &a));
     sgl_daccess_t acc[4];
     static const long off[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
     for (int k = 0; k < 4; k++)
@@ -380,7 +381,7 @@ static int plan_errors_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     sgl_darray_layout_t l;
     sgl_darray_t *a, *b;
     sgl_darray_layout_init(&l, 1, &n, 8);
-    TRY(sgl_darray_create(ctx, &l, &a));
+    SGL_TRY(sgl_darray_create(ctx, &l, &a));
     size_t *cuts = uneven_cuts(n, w);
     l.cuts[0] = cuts;
     int rc = cuts ? sgl_darray_create(ctx, &l, &b) : SGL_ENOMEM;
@@ -401,12 +402,12 @@ static int plan_errors_task(sgl_ctx_t *ctx, const void *arg, size_t size)
            "1-dimensional");
     EXPECT(sgl_dplan_create(ctx, a, 0, &acc, &p), SGL_EINVAL, "no access");
     sgl_daccess_shift(&acc, 1, &one, SGL_PERIODIC_ALL);
-    TRY(sgl_dplan_create(ctx, a, 1, &acc, &p));
+    SGL_TRY(sgl_dplan_create(ctx, a, 1, &acc, &p));
     if (w > 1) /* one worker: both layouts are the whole array */
         EXPECT(sgl_dplan_run(ctx, p, b), SGL_EINVAL, "another layout");
-    TRY(sgl_dplan_run(ctx, p, a));
-    TRY(sgl_dplan_free(ctx, p));
-    TRY(sgl_darray_free(ctx, b));
+    SGL_TRY(sgl_dplan_run(ctx, p, a));
+    SGL_TRY(sgl_dplan_free(ctx, p));
+    SGL_TRY(sgl_darray_free(ctx, b));
     return sgl_darray_free(ctx, a);
 }
 
@@ -418,8 +419,8 @@ int trasgo_check_errors(sgl_runtime_t *rt)
     int rc = sgl_run(rt, master_errors_task, NULL, 0);
     size_t steps = sgl_trace_steps(rt);
     int rc2 = sgl_run(rt, plan_errors_task, NULL, 0);
-    TRY(rc);
-    TRY(rc2);
+    SGL_TRY(rc);
+    SGL_TRY(rc2);
     CHECK(steps == 0, "%zu supersteps ran for layouts the master could "
                       "refuse",
           steps);
