@@ -1,7 +1,8 @@
 /* Shared internals of the algorithms: resolved operators and their
  * kernels (ops.c), fills (fill.c), the per-context state that holds
- * distributed blocks (dvec.c), the task tables (register.c) and small
- * helpers. Uses only the public SGL API; never installed. */
+ * distributed blocks (dvec.c), the task tables (algorithm_list.h,
+ * register.c) and small helpers. Uses only the public SGL API; never
+ * installed. */
 #ifndef SGL_ALGO_INTERNAL_H
 #define SGL_ALGO_INTERNAL_H
 
@@ -140,15 +141,13 @@ void sgl__algo_local_add(const struct algo_op *op, void *y, size_t n,
                          const void *off);
 
 /* Each file's tasks, ended by {NULL, NULL}; register.c registers them
- * all from one table. */
+ * all, in the order of algorithm_list.h, which names every table. */
 struct algo_task {
     sgl_task_fn fn;
     const char *name;
 };
-extern const struct algo_task sgl__algo_dvec_tasks[], sgl__algo_reduce_tasks[],
-    sgl__algo_scan_tasks[], sgl__algo_psrs_tasks[], sgl__algo_darray_tasks[],
-    sgl__algo_dplan_tasks[], sgl__algo_graph_tasks[], sgl__algo_pregel_tasks[],
-    sgl__algo_balance_tasks[];
+#define SGL_TASKS(table) extern const struct algo_task table[];
+#include "algorithm_list.h"
 
 /* Register the reference vertex programs (pregel_programs.c). */
 int sgl__algo_pregel_register(void);

@@ -1,6 +1,6 @@
-/* What the closed forms of the algorithms share (cost.h), and
- * sgl_predict_algorithm(), which picks the program of the algorithm (one
- * *_cost.c beside each) and hands it to the evaluator of predict.c.
+/* sgl_predict_algorithm(), which picks the program of the algorithm (one
+ * *_cost.c beside each, named in algorithm_list.h) and hands it to the
+ * evaluator of predict.c, and the algorithms' names from the same list.
  * c(copy) is optional: a machine without a "copy" kernel gets no copy
  * terms, as in the SGL paper's formula. So is c(offset): machine files
  * written before the probe measured it price the local-first scan's
@@ -10,48 +10,7 @@
 #include <string.h>
 
 #include "cost.h"
-#include <sgl/balance.h>
-
-double sgl__cost_lg(double x)
-{
-    return x > 1 ? log2(x) : 0;
-}
-
-void sgl__cost_add(sgl_work_t *w, const char *kernel, double amount,
-                   double size)
-{
-    w->term[w->nterms].kernel = kernel;
-    w->term[w->nterms].amount = amount;
-    w->term[w->nterms].size = size;
-    w->nterms++;
-}
-
-/* The summed speeds of workers [first, first + count). */
-static double speed_of(const double *speed, size_t first, size_t count)
-{
-    double s = 0;
-    for (size_t w = first; w < first + count; w++)
-        s += speed[w];
-    return s;
-}
-
-void sgl__cost_children(const struct cost_algo *a, const sgl_node_t *master,
-                        const struct cost_task *t, sgl_pstep_t *st,
-                        enum cost_phase phase)
-{
-    struct cost_task *child = st->child_task;
-    size_t first = sgl_node_first_worker(master);
-    double below = a->speed ? speed_of(a->speed, first,
-                                       sgl_node_workers(master))
-                            : (double)sgl_node_workers(master);
-    for (unsigned i = 0; i < st->arity; i++) {
-        const sgl_node_t *c = sgl_node_child(master, i);
-        double w = a->speed ? speed_of(a->speed, sgl_node_first_worker(c),
-                                       sgl_node_workers(c))
-                            : (double)sgl_node_workers(c);
-        child[i] = (struct cost_task){.phase = phase, .n = t->n * (w / below)};
-    }
-}
+#include "cost_terms.h"
 
 void sgl_predict_opts_default(sgl_predict_opts_t *o)
 {
@@ -60,27 +19,51 @@ void sgl_predict_opts_default(sgl_predict_opts_t *o)
     o->op_kernel = "sum";
 }
 
-static const char *const names[] = {NULL,       "reduce", "scan",
-                                    "scan-rts", "psrs",   "psrs-levels"};
+/* The named constants of <sgl/predict.h> are the list's numbers. */
+_Static_assert(ALGO_REDUCE == (int)SGL_PREDICT_REDUCE &&
+                   ALGO_SCAN == (int)SGL_PREDICT_SCAN &&
+                   ALGO_SCAN_RTS == (int)SGL_PREDICT_SCAN_RTS &&
+                   ALGO_PSRS == (int)SGL_PREDICT_PSRS &&
+                   ALGO_PSRS_LEVELS == (int)SGL_PREDICT_PSRS_LEVELS,
+               "algorithm_list.h numbers the algorithms unlike "
+               "<sgl/predict.h>");
+
+static const struct {
+    const char *name;
+    void (*program)(const sgl_machine_t *m, sgl_program_t *prog);
+} algos[ALGO_END] = {
+#define SGL_ALGO(id, name, program) [ALGO_##id] = {name, program},
+#include "algorithm_list.h"
+};
 
 const char *sgl_predict_algo_name(sgl_predict_algo_t algo)
 {
-    return algo >= SGL_PREDICT_REDUCE && algo <= SGL_PREDICT_PSRS_LEVELS
-               ? names[algo]
-               : NULL;
+    return (int)algo > ALGO_NONE && (int)algo < ALGO_END ? algos[algo].name
+                                                         : NULL;
+}
+
+/* "reduce, scan, ...": every name, for messages. */
+static const char *known_names(char *buf, size_t size)
+{
+    size_t len = 0;
+    buf[0] = '\0';
+    for (int i = ALGO_NONE + 1; i < ALGO_END && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s",
+                                i > ALGO_NONE + 1 ? ", " : "", algos[i].name);
+    return buf;
 }
 
 int sgl_predict_algo_from_name(const char *name, sgl_predict_algo_t *ret)
 {
-    for (int i = SGL_PREDICT_REDUCE; name && i <= SGL_PREDICT_PSRS_LEVELS; i++)
-        if (strcmp(name, names[i]) == 0) {
+    for (int i = ALGO_NONE + 1; name && i < ALGO_END; i++)
+        if (strcmp(name, algos[i].name) == 0) {
             *ret = (sgl_predict_algo_t)i;
             return SGL_OK;
         }
-    return sgl_error_set(SGL_EINVAL,
-                         "unknown algorithm '%.40s' (known: reduce, scan, "
-                         "scan-rts, psrs, psrs-levels)",
-                         name ? name : "(null)");
+    char known[256];
+    return sgl_error_set(SGL_EINVAL, "unknown algorithm '%.40s' (known: %s)",
+                         name ? name : "(null)",
+                         known_names(known, sizeof known));
 }
 
 int sgl_predict_algorithm(const sgl_machine_t *m, sgl_predict_algo_t algo,
@@ -115,21 +98,11 @@ int sgl_predict_algorithm(const sgl_machine_t *m, sgl_predict_algo_t algo,
     if (!a.o.op_kernel)
         a.o.op_kernel = "sum";
     sgl_program_t prog = {
-        .name = names[algo],
+        .name = algos[algo].name,
         .task_size = sizeof(struct cost_task),
         .user = &a,
     };
-    if (algo == SGL_PREDICT_REDUCE)
-        sgl__cost_reduce_program(&prog);
-    else if (algo == SGL_PREDICT_PSRS)
-        sgl__cost_psrs_program(&prog);
-    else if (algo == SGL_PREDICT_PSRS_LEVELS &&
-             sgl__cost_split_by_children(sgl_machine_root(m)))
-        sgl__cost_psrs_levels_program(&prog);
-    else if (algo == SGL_PREDICT_PSRS_LEVELS) /* the runtime sorts flat */
-        sgl__cost_psrs_program(&prog);
-    else
-        sgl__cost_scan_program(&prog);
+    algos[algo].program(m, &prog);
     /* Split as the runtime splits: by the workers' speeds when their c
      * differ (sgl_runtime_set_balance()). */
     size_t p = sgl_machine_workers(m);

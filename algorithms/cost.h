@@ -1,64 +1,29 @@
 /* The closed-form costs of the reference algorithms, as programs for the
  * generic evaluator (machine/predict.c): one file beside each algorithm
- * (reduce_cost.c, scan_cost.c, psrs_cost.c) and cost.c, which holds what
- * they share and sgl_predict_algorithm(). n elements are split over the
- * workers in proportion to the workers of each subtree; eb = bytes per
- * element; p = a master's fan-out; P = all workers; m = a worker's block.
+ * (reduce_cost.c, scan_cost.c, psrs_cost.c), each filling the program of
+ * its algorithms, and cost.c, which names the algorithms and hands the
+ * program of one to the evaluator (sgl_predict_algorithm()). Both come
+ * from algorithm_list.h; what the closed forms share is cost_terms.h.
  * Never installed. */
 #ifndef SGL_ALGO_COST_H
 #define SGL_ALGO_COST_H
 
 #include <sgl/predict.h>
 
-/* Which superstep a task is in: COST_ROOT at the root, before it picks
- * the step; the other phases below it. */
-enum cost_phase {
-    COST_ROOT,
-    COST_REDUCE,
-    COST_UP,
-    COST_DOWN,
-    COST_S1,
-    COST_S2,
-    COST_S3,
-    COST_X,      /* an exchange superstep */
-    COST_DESCEND /* PSRS by level: a child sorts its own subtree */
+/* The predicted algorithms, numbered as sgl_predict_algo_t: ALGO_REDUCE
+ * is SGL_PREDICT_REDUCE, and so on; ALGO_END is one past the last. */
+enum algo_id {
+    ALGO_NONE,
+#define SGL_ALGO(id, name, program) ALGO_##id,
+#include "algorithm_list.h"
+    ALGO_END
 };
 
-struct cost_task {
-    enum cost_phase phase;
-    double n; /* elements in the subtree */
-    /* PSRS by level, set by the level's master for the steps below it:
-     * samples per unit, groups (runs in, in the merge), the level's
-     * workers; whether blocks are sorted, whether groups are children */
-    double s, k, wx;
-    int sorted, by_child;
-};
+/* Each algorithm's program: nsteps, step and work, for machine @m. */
+#define SGL_ALGO(id, name, program)                                           \
+    void program(const sgl_machine_t *m, sgl_program_t *prog);
+#include "algorithm_list.h"
 
-struct cost_algo {
-    sgl_predict_algo_t algo;
-    sgl_predict_opts_t o;
-    double P;
-    int copy; /* the machine has a "copy" kernel */
-    int offset; /* the machine has an "offset" kernel */
-    const double *speed; /* per worker (sgl_machine_worker_speeds()), as
-                            the runtime splits by them; NULL: all alike */
-};
-
-/* log2(x), 0 below 1. */
-double sgl__cost_lg(double x);
-/* @amount of @kernel over blocks of @size elements. */
-void sgl__cost_add(sgl_work_t *w, const char *kernel, double amount,
-                   double size);
-/* Give each child its share of the subtree's elements, in @phase. */
-void sgl__cost_children(const struct cost_algo *a, const sgl_node_t *master,
-                        const struct cost_task *t,
-                        sgl_pstep_t *st, enum cost_phase phase);
-
-/* Each algorithm's program: nsteps, step and work. */
-void sgl__cost_reduce_program(sgl_program_t *prog);
-void sgl__cost_scan_program(sgl_program_t *prog);
-void sgl__cost_psrs_program(sgl_program_t *prog);
-void sgl__cost_psrs_levels_program(sgl_program_t *prog);
 /* Whether a child of master @x has several workers: only there does PSRS
  * by level split by children (else it is the flat sort). psrs.c decides
  * by it, and the closed forms follow. */

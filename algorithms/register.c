@@ -1,11 +1,10 @@
-/* sgl_algorithms_register(): every task of the algorithms, from one
- * table, in the same order in every process. */
+/* sgl_algorithms_register(): every task of the algorithms, from the
+ * tables algorithm_list.h names, in its order in every process. */
 #include "algo_internal.h"
 
 static const struct algo_task *const tables[] = {
-    sgl__algo_dvec_tasks,  sgl__algo_reduce_tasks, sgl__algo_scan_tasks,
-    sgl__algo_psrs_tasks,  sgl__algo_darray_tasks, sgl__algo_dplan_tasks,
-    sgl__algo_graph_tasks, sgl__algo_pregel_tasks, sgl__algo_balance_tasks,
+#define SGL_TASKS(table) table,
+#include "algorithm_list.h"
 };
 
 int sgl_algorithms_register(sgl_runtime_t *rt)

@@ -73,16 +73,9 @@ static void write_params_comment(FILE *out, const sgl_link_params_t *p)
             p->g_up * 1e9 * SGL_WORD_BYTES);
 }
 
-int sgl_machine_write(const sgl_machine_t *m, FILE *out)
+/* The format line, the shape and the provenance records. */
+static void write_header(const sgl_machine_t *m, FILE *out)
 {
-    if (!m || !out)
-        return sgl_error_set(SGL_EINVAL, "sgl_machine_write: NULL argument");
-    if (!m->shape)
-        return sgl_error_set(SGL_EINVAL,
-                             "sgl_machine_write: the tree (%s) has leaves at "
-                             "different depths or mixed links on a level; "
-                             "no shape string describes it",
-                             m->source);
     fprintf(out, "# SGL machine file (format: machine/MACHINE_FILE.md)\n"
                  "# l: seconds per sync; g_down, g_up, g: seconds per byte; "
                  "kernel c: seconds per element\n"
@@ -94,67 +87,90 @@ int sgl_machine_write(const sgl_machine_t *m, FILE *out)
         write_quoted(out, m->prov[i].value);
         fputc('\n', out);
     }
-    for (unsigned l = 0; l < m->depth; l++) {
-        const struct sgl__level_params *lp = &m->params[l];
-        struct sgl_node *const *ms = m->master + m->master_first[l];
-        size_t nm = m->level_masters[l];
-        if (nm == 0)
-            continue;
-        int same_arity = 1;
-        for (size_t i = 0; i < nm; i++)
-            same_arity = same_arity && ms[i]->arity == ms[0]->arity;
-        if (lp->set) {
-            fprintf(out, "level %u link %s", l, sgl_link_name(ms[0]->link));
-            if (same_arity)
-                fprintf(out, " p %u", ms[0]->arity);
-            write_params(out, &lp->p);
-            write_params_comment(out, &lp->p);
-        }
-        if (lp->small_set) {
-            char b[32];
-            fprintf(out, "level %u small max_bytes %s", l,
-                    fmt_double(b, lp->small_max));
-            write_params(out, &lp->small);
-            write_params_comment(out, &lp->small);
-        }
-        if (lp->exchange_set) {
-            char a[32], b[32];
-            fprintf(out, "level %u exchange l %s g %s", l,
-                    fmt_double(a, lp->exchange.l),
-                    fmt_double(b, lp->exchange.g));
-            fprintf(out, "  # l %.4g us, g %.4g ns/word\n",
-                    lp->exchange.l * 1e6,
-                    lp->exchange.g * 1e9 * SGL_WORD_BYTES);
-        }
-        if (lp->memory != SGL_MEMORY_DEFAULT)
-            fprintf(out, "level %u memory %s\n", l,
-                    lp->memory == SGL_MEMORY_SHARED ? "shared" : "private");
-        for (size_t i = 0; i < nm; i++)
-            if (ms[i]->has_params) {
-                fprintf(out, "master %u %zu", l, i);
-                write_params(out, &ms[i]->params);
-                write_params_comment(out, &ms[i]->params);
-            }
+}
+
+/* The records of level @l: its parameters, small-message regime, exchange,
+ * memory, and its masters' overrides. */
+static void write_level(const sgl_machine_t *m, unsigned l, FILE *out)
+{
+    const struct sgl__level_params *lp = &m->params[l];
+    struct sgl_node *const *ms = m->master + m->master_first[l];
+    size_t nm = m->level_masters[l];
+    if (nm == 0)
+        return;
+    int same_arity = 1;
+    for (size_t i = 0; i < nm; i++)
+        same_arity = same_arity && ms[i]->arity == ms[0]->arity;
+    if (lp->set) {
+        fprintf(out, "level %u link %s", l, sgl_link_name(ms[0]->link));
+        if (same_arity)
+            fprintf(out, " p %u", ms[0]->arity);
+        write_params(out, &lp->p);
+        write_params_comment(out, &lp->p);
     }
-    for (size_t k = 0; k < m->nkernels; k++) {
-        const struct sgl__kernel *kn = &m->kernel[k];
+    if (lp->small_set) {
         char b[32];
-        if (!isnan(kn->all_c))
-            fprintf(out, "kernel %s %s  # %.4g ns per element\n", kn->name,
-                    fmt_double(b, kn->all_c), kn->all_c * 1e9);
-        for (size_t j = 0; j < kn->npt; j++) {
-            char bn[32];
-            fprintf(out, "kernel %s %s n %s busy %u  # %.4g ns per element\n",
-                    kn->name, fmt_double(b, kn->pt[j].c),
-                    fmt_double(bn, kn->pt[j].n), kn->pt[j].busy,
-                    kn->pt[j].c * 1e9);
-        }
-        if (kn->worker_c)
-            for (size_t w = 0; w < m->workers; w++)
-                if (!isnan(kn->worker_c[w]))
-                    fprintf(out, "kernel %s %s worker %zu\n", kn->name,
-                            fmt_double(b, kn->worker_c[w]), w);
+        fprintf(out, "level %u small max_bytes %s", l,
+                fmt_double(b, lp->small_max));
+        write_params(out, &lp->small);
+        write_params_comment(out, &lp->small);
     }
+    if (lp->exchange_set) {
+        char a[32], b[32];
+        fprintf(out, "level %u exchange l %s g %s", l,
+                fmt_double(a, lp->exchange.l), fmt_double(b, lp->exchange.g));
+        fprintf(out, "  # l %.4g us, g %.4g ns/word\n",
+                lp->exchange.l * 1e6, lp->exchange.g * 1e9 * SGL_WORD_BYTES);
+    }
+    if (lp->memory != SGL_MEMORY_DEFAULT)
+        fprintf(out, "level %u memory %s\n", l,
+                lp->memory == SGL_MEMORY_SHARED ? "shared" : "private");
+    for (size_t i = 0; i < nm; i++)
+        if (ms[i]->has_params) {
+            fprintf(out, "master %u %zu", l, i);
+            write_params(out, &ms[i]->params);
+            write_params_comment(out, &ms[i]->params);
+        }
+}
+
+/* The records of one kernel: c for all workers, its size table, and c of
+ * single workers. */
+static void write_kernel(const sgl_machine_t *m, const struct sgl__kernel *kn,
+                         FILE *out)
+{
+    char b[32];
+    if (!isnan(kn->all_c))
+        fprintf(out, "kernel %s %s  # %.4g ns per element\n", kn->name,
+                fmt_double(b, kn->all_c), kn->all_c * 1e9);
+    for (size_t j = 0; j < kn->npt; j++) {
+        char bn[32];
+        fprintf(out, "kernel %s %s n %s busy %u  # %.4g ns per element\n",
+                kn->name, fmt_double(b, kn->pt[j].c),
+                fmt_double(bn, kn->pt[j].n), kn->pt[j].busy,
+                kn->pt[j].c * 1e9);
+    }
+    if (kn->worker_c)
+        for (size_t w = 0; w < m->workers; w++)
+            if (!isnan(kn->worker_c[w]))
+                fprintf(out, "kernel %s %s worker %zu\n", kn->name,
+                        fmt_double(b, kn->worker_c[w]), w);
+}
+
+int sgl_machine_write(const sgl_machine_t *m, FILE *out)
+{
+    if (!m || !out)
+        return sgl_error_set(SGL_EINVAL, "sgl_machine_write: NULL argument");
+    if (!m->shape)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_machine_write: the tree (%s) has leaves at "
+                             "different depths or mixed links on a level; "
+                             "no shape string describes it",
+                             m->source);
+    write_header(m, out);
+    for (unsigned l = 0; l < m->depth; l++)
+        write_level(m, l, out);
+    for (size_t k = 0; k < m->nkernels; k++)
+        write_kernel(m, &m->kernel[k], out);
     fprintf(out, "end\n");
     if (fflush(out) != 0 || ferror(out))
         return sgl_error_set(SGL_EIO, "writing the machine file failed: %s",
@@ -182,6 +198,14 @@ int sgl_machine_save(const sgl_machine_t *m, const char *path)
 
 /* ---- reading ---- */
 
+/* Which records a level has had, to refuse a second one of a kind. */
+enum level_seen {
+    SEEN_LEVEL = 1,    /* level L ... l T g_down G g_up G */
+    SEEN_SMALL = 2,    /* level L small ... */
+    SEEN_MEMORY = 4,   /* level L memory ... */
+    SEEN_EXCHANGE = 8, /* level L exchange ... */
+};
+
 struct reader {
     const char *name;
     unsigned long line;
@@ -190,8 +214,7 @@ struct reader {
     sgl_machine_t *m;
     int seen_header, seen_end;
     unsigned version; /* of the format, from the first record */
-    unsigned char *level_seen; /* depth + 1 entries: 1 level, 2 small,
-                                  4 memory, 8 exchange */
+    unsigned char *level_seen; /* depth + 1 entries of enum level_seen */
     char tok[256];
     /* Size-table points that came out of order, merged in at the end so
      * that any order reads in O(n log n). */
@@ -486,78 +509,76 @@ static int check_level(struct reader *r, unsigned long level)
     return SGL_OK;
 }
 
-static int rec_level(struct reader *r)
+/* 'level L small max_bytes B l T g_down G g_up G'. */
+static int rec_level_small(struct reader *r, unsigned long level)
 {
-    unsigned long level;
-    int rc = parse_uint(r, "level number", &level);
+    if (r->level_seen[level] & SEEN_SMALL)
+        return rbad(r, SGL_EPARSE, "duplicate 'level %lu small' record",
+                    level);
+    if (!next(r) || strcmp(r->tok, "max_bytes") != 0)
+        return rbad(r, SGL_EPARSE,
+                    "expected 'max_bytes B' after 'level %lu small'", level);
+    double max;
+    sgl_link_params_t p;
+    int rc = parse_value(r, "max_bytes", UNIT_BYTES, &max);
+    if (!rc && max == 0)
+        rc = rbad(r, SGL_EPARSE, "max_bytes is 0");
     if (!rc)
-        rc = check_level(r, level);
+        rc = parse_params(r, &p);
     if (rc)
         return rc;
-    sgl_machine_t *m = r->m;
+    r->level_seen[level] |= SEEN_SMALL;
+    return sgl_machine_set_level_small_params(r->m, (unsigned)level, &p, max);
+}
+
+/* 'level L exchange l T g G'. */
+static int rec_level_exchange(struct reader *r, unsigned long level)
+{
+    if (r->level_seen[level] & SEEN_EXCHANGE)
+        return rbad(r, SGL_EPARSE, "duplicate 'level %lu exchange' record",
+                    level);
+    sgl_exchange_params_t p;
+    int rc = parse_exchange(r, &p);
+    if (rc)
+        return rc;
+    r->level_seen[level] |= SEEN_EXCHANGE;
+    return sgl_machine_set_level_exchange(r->m, (unsigned)level, &p);
+}
+
+/* 'level L memory shared|private'. */
+static int rec_level_memory(struct reader *r, unsigned long level)
+{
+    if (r->level_seen[level] & SEEN_MEMORY)
+        return rbad(r, SGL_EPARSE, "duplicate 'level %lu memory' record",
+                    level);
+    sgl_memory_t mem = SGL_MEMORY_DEFAULT;
+    if (next(r) && strcmp(r->tok, "shared") == 0)
+        mem = SGL_MEMORY_SHARED;
+    else if (strcmp(r->tok, "private") == 0)
+        mem = SGL_MEMORY_PRIVATE;
+    else
+        return rbad(r, SGL_EPARSE,
+                    "expected 'shared' or 'private' after 'level %lu "
+                    "memory'",
+                    level);
+    if (!at_end(r)) {
+        next(r);
+        return rbad(r, SGL_EPARSE, "unexpected '%.40s' after the memory "
+                    "kind", r->tok);
+    }
+    r->level_seen[level] |= SEEN_MEMORY;
+    return sgl_machine_set_level_memory(r->m, (unsigned)level, mem);
+}
+
+/* The optional 'link K' and 'p N' of a level record, checked against the
+ * shape's masters of that level; stops before the first other token. */
+static int check_level_shape(struct reader *r, unsigned long level)
+{
+    const sgl_machine_t *m = r->m;
     struct sgl_node *const *ms = m->master + m->master_first[level];
     size_t nm = m->level_masters[level];
-    size_t save = r->pos;
-    int more = next(r);
-    if (more && strcmp(r->tok, "small") == 0) {
-        if (r->level_seen[level] & 2)
-            return rbad(r, SGL_EPARSE, "duplicate 'level %lu small' record",
-                        level);
-        if (!next(r) || strcmp(r->tok, "max_bytes") != 0)
-            return rbad(r, SGL_EPARSE,
-                        "expected 'max_bytes B' after 'level %lu small'",
-                        level);
-        double max;
-        sgl_link_params_t p;
-        rc = parse_value(r, "max_bytes", UNIT_BYTES, &max);
-        if (!rc && max == 0)
-            rc = rbad(r, SGL_EPARSE, "max_bytes is 0");
-        if (!rc)
-            rc = parse_params(r, &p);
-        if (rc)
-            return rc;
-        r->level_seen[level] |= 2;
-        return sgl_machine_set_level_small_params(m, (unsigned)level, &p,
-                                                  max);
-    }
-    if (more && strcmp(r->tok, "exchange") == 0) {
-        if (r->level_seen[level] & 8)
-            return rbad(r, SGL_EPARSE,
-                        "duplicate 'level %lu exchange' record", level);
-        sgl_exchange_params_t p;
-        if ((rc = parse_exchange(r, &p)))
-            return rc;
-        r->level_seen[level] |= 8;
-        return sgl_machine_set_level_exchange(m, (unsigned)level, &p);
-    }
-    if (more && strcmp(r->tok, "memory") == 0) {
-        if (r->level_seen[level] & 4)
-            return rbad(r, SGL_EPARSE, "duplicate 'level %lu memory' record",
-                        level);
-        sgl_memory_t mem = SGL_MEMORY_DEFAULT;
-        if (next(r) && strcmp(r->tok, "shared") == 0)
-            mem = SGL_MEMORY_SHARED;
-        else if (strcmp(r->tok, "private") == 0)
-            mem = SGL_MEMORY_PRIVATE;
-        else
-            return rbad(r, SGL_EPARSE,
-                        "expected 'shared' or 'private' after 'level %lu "
-                        "memory'",
-                        level);
-        if (!at_end(r)) {
-            next(r);
-            return rbad(r, SGL_EPARSE, "unexpected '%.40s' after the memory "
-                        "kind", r->tok);
-        }
-        r->level_seen[level] |= 4;
-        return sgl_machine_set_level_memory(m, (unsigned)level, mem);
-    }
-    r->pos = save;
-    if (r->level_seen[level] & 1)
-        return rbad(r, SGL_EPARSE, "duplicate level %lu", level);
-    /* Optional checks of the record against the shape. */
     for (;;) {
-        save = r->pos;
+        size_t save = r->pos;
         if (!next(r))
             break;
         if (strcmp(r->tok, "link") == 0) {
@@ -576,7 +597,8 @@ static int rec_level(struct reader *r)
                                 level, r->tok, i, sgl_link_name(ms[i]->link));
         } else if (strcmp(r->tok, "p") == 0) {
             unsigned long p;
-            if ((rc = parse_uint(r, "fan-out p", &p)))
+            int rc = parse_uint(r, "fan-out p", &p);
+            if (rc)
                 return rc;
             for (size_t i = 0; i < nm; i++)
                 if (ms[i]->arity != p)
@@ -590,11 +612,44 @@ static int rec_level(struct reader *r)
             break;
         }
     }
+    return SGL_OK;
+}
+
+/* 'level L [link K] [p N] l T g_down G g_up G': the level's parameters. */
+static int rec_level_params(struct reader *r, unsigned long level)
+{
+    if (r->level_seen[level] & SEEN_LEVEL)
+        return rbad(r, SGL_EPARSE, "duplicate level %lu", level);
     sgl_link_params_t p;
-    if ((rc = parse_params(r, &p)))
+    int rc = check_level_shape(r, level);
+    if (!rc)
+        rc = parse_params(r, &p);
+    if (rc)
         return rc;
-    r->level_seen[level] |= 1;
-    return sgl_machine_set_level_params(m, (unsigned)level, &p);
+    r->level_seen[level] |= SEEN_LEVEL;
+    return sgl_machine_set_level_params(r->m, (unsigned)level, &p);
+}
+
+/* 'level L ...': the word after L picks the kind of record. */
+static int rec_level(struct reader *r)
+{
+    unsigned long level;
+    int rc = parse_uint(r, "level number", &level);
+    if (!rc)
+        rc = check_level(r, level);
+    if (rc)
+        return rc;
+    size_t save = r->pos;
+    if (next(r)) {
+        if (strcmp(r->tok, "small") == 0)
+            return rec_level_small(r, level);
+        if (strcmp(r->tok, "exchange") == 0)
+            return rec_level_exchange(r, level);
+        if (strcmp(r->tok, "memory") == 0)
+            return rec_level_memory(r, level);
+    }
+    r->pos = save;
+    return rec_level_params(r, level);
 }
 
 static int rec_master(struct reader *r)
@@ -928,7 +983,7 @@ static int finish(struct reader *r)
     if (rc)
         return rc;
     for (unsigned l = 0; l <= r->m->depth; l++)
-        if (r->m->level_masters[l] && !(r->level_seen[l] & 1))
+        if (r->m->level_masters[l] && !(r->level_seen[l] & SEEN_LEVEL))
             return rbad(r, SGL_EPARSE,
                         "missing level %u: the shape has masters there but "
                         "no 'level %u' record gives their l, g_down, g_up",

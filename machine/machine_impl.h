@@ -173,6 +173,25 @@ int sgl__node_add(struct sgl_node *parent, struct sgl_node *child);
 /* Free a node and its subtree. */
 void sgl__node_free(struct sgl_node *n);
 
+/* A tree built level by level from the root down (shapes, fan-outs): the
+ * nodes of the deepest level built so far. */
+struct sgl__frontier {
+    struct sgl_node **node;
+    size_t n;
+};
+/* A frontier of @root alone. SGL_ENOMEM ("out of memory building a
+ * @what") on failure. */
+int sgl__frontier_init(struct sgl__frontier *f, struct sgl_node *root,
+                       const char *what);
+/* Set every frontier node's link to @link and give node i counts[i] (all
+ * @count if @counts is NULL) new children of @type, @size of them in all;
+ * they become the frontier. SGL_ENOMEM (message set) on failure: the
+ * frontier stays, children already added stay in the tree. */
+int sgl__frontier_grow(struct sgl__frontier *f, const unsigned *counts,
+                       unsigned count, size_t size, const char *type,
+                       sgl_link_t link, const char *what);
+void sgl__frontier_free(struct sgl__frontier *f);
+
 /* Turn a built node tree into a machine: collapse single-child levels
  * unless keep_single, compute levels, indices, worker numbering, ranks (one
  * rank per MPI-link child subtree, in depth-first order) and the per-level

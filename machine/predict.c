@@ -84,23 +84,161 @@ static void regime(const struct sgl_node *n, const double *bytes,
     *g = up ? lp->small.g_up : lp->small.g_down;
 }
 
+/* Every field of @x added to @o's. */
+static void add_level_cost(sgl_level_cost_t *o, const sgl_level_cost_t *x)
+{
+    o->work += x->work;
+    o->scatter += x->scatter;
+    o->gather += x->gather;
+    o->syncs += x->syncs;
+    o->exchange += x->exchange;
+    o->supersteps += x->supersteps;
+    o->bytes_down += x->bytes_down;
+    o->bytes_up += x->bytes_up;
+    o->bytes_h += x->bytes_h;
+}
+
+static int cost(const struct eval *e, const struct sgl_node *n,
+                const void *task, sgl_level_cost_t *out, double *ret);
+
+/* A worker: its own work, at its c with its memory peers busy. */
+static int leaf_cost(const struct eval *e, const struct sgl_node *n,
+                     const void *task, sgl_level_cost_t *out, double *ret)
+{
+    const sgl_program_t *prog = e->prog;
+    sgl_work_t w;
+    memset(&w, 0, sizeof w);
+    int rc = prog->work(prog->user, n, task, &w);
+    double t = 0;
+    if (!rc)
+        rc = work_cost(n, &w, (unsigned)sgl_node_memory_peers(n), &t);
+    if (rc)
+        return rc;
+    out[n->level].work += t;
+    *ret = t;
+    return SGL_OK;
+}
+
+/* The message sizes a step gives its children, checked, summed (k_down,
+ * k_up) and maxed (h). */
+static int step_sizes(const struct eval *e, const struct sgl_node *n,
+                      const sgl_pstep_t *st, double *kdown, double *kup,
+                      double *hmax)
+{
+    const char *name = e->prog->name ? e->prog->name : "program";
+    for (unsigned i = 0; i < n->arity; i++) {
+        if (!(st->down[i] >= 0) || !(st->up[i] >= 0) || !(st->h[i] >= 0))
+            return sgl_error_set(SGL_EINVAL,
+                                 "predict: %s: negative or NaN message "
+                                 "size for child %u of a level-%u master",
+                                 name, i, n->level);
+        /* A size computed from a huge n: no finite time follows. */
+        if (isinf(st->down[i]) || isinf(st->up[i]) || isinf(st->h[i]))
+            return sgl_error_set(SGL_ERANGE,
+                                 "the prediction overflows: %s: a message "
+                                 "size for child %u of a level-%u master "
+                                 "is not finite (the problem size is too "
+                                 "large)",
+                                 name, i, n->level);
+        /* Bytes to exchange in a step without an exchange would be
+         * dropped silently: a bug in the program. */
+        if (st->h[i] > 0 && !st->exchange)
+            return sgl_error_set(SGL_EINVAL,
+                                 "predict: %s: h given for child %u of a "
+                                 "level-%u master in a step without an "
+                                 "exchange",
+                                 name, i, n->level);
+        *kdown += st->down[i];
+        *kup += st->up[i];
+        *hmax = st->h[i] > *hmax ? st->h[i] : *hmax;
+    }
+    return SGL_OK;
+}
+
+/* The slowest child of @n for its tasks: its time into *tmax and its
+ * breakdown added to @out's levels below @n. */
+static int slowest_child(const struct eval *e, const struct sgl_node *n,
+                         const unsigned char *tasks, sgl_level_cost_t *out,
+                         double *tmax)
+{
+    sgl_level_cost_t *cur = buf(e, n->level + 1, 0);
+    sgl_level_cost_t *best = buf(e, n->level + 1, 1);
+    *tmax = -1;
+    for (unsigned i = 0; i < n->arity; i++) {
+        memset(cur, 0, e->levels * sizeof *cur);
+        double t;
+        int rc = cost(e, n->child[i], tasks + i * e->prog->task_size, cur, &t);
+        if (rc)
+            return rc;
+        if (t > *tmax) {
+            *tmax = t;
+            sgl_level_cost_t *x = cur;
+            cur = best;
+            best = x;
+        }
+    }
+    for (unsigned l = n->level + 1; l < e->levels; l++)
+        add_level_cost(&out[l], &best[l]);
+    return SGL_OK;
+}
+
+/* Superstep @s of master @n: its breakdown added to @out, its time to
+ * *total. @bytes and @tasks are the step's scratch arrays. */
+static int master_step(const struct eval *e, const struct sgl_node *n,
+                       const void *task, unsigned s,
+                       const sgl_link_params_t *p, double *bytes,
+                       unsigned char *tasks, sgl_level_cost_t *out,
+                       double *total)
+{
+    const sgl_program_t *prog = e->prog;
+    sgl_pstep_t st;
+    memset(&st, 0, sizeof st);
+    memset(bytes, 0, 3 * n->arity * sizeof *bytes);
+    memset(tasks, 0, n->arity * prog->task_size);
+    st.arity = n->arity;
+    st.down = bytes;
+    st.up = bytes + n->arity;
+    st.h = bytes + 2 * (size_t)n->arity;
+    st.child_task = tasks;
+    int rc = prog->step(prog->user, n, task, s, &st);
+    if (rc)
+        return rc;
+    double kdown = 0, kup = 0, hmax = 0;
+    rc = step_sizes(e, n, &st, &kdown, &kup, &hmax);
+    sgl_exchange_params_t xp = {0, 0};
+    if (!rc && st.exchange)
+        rc = sgl_node_exchange_params(n, &xp, NULL);
+    double w0 = 0;
+    if (!rc)
+        rc = work_cost(n, &st.master, 1, &w0);
+    double tmax = -1;
+    if (!rc)
+        rc = slowest_child(e, n, tasks, out, &tmax);
+    if (rc)
+        return rc;
+    double ld, gd, lu, gu;
+    regime(n, st.down, p, &ld, &gd, 0);
+    regime(n, st.up, p, &lu, &gu, 1);
+    /* Cost_master = max_i Cost_child_i + w0*c0
+     *               + k_down*g_down + k_up*g_up + 2*l
+     *               [+ l_h + max_i h_i * g_h  with an exchange] */
+    double xch = st.exchange ? xp.l + hmax * xp.g : 0;
+    const sgl_level_cost_t own = {
+        .work = w0, .scatter = kdown * gd, .gather = kup * gu,
+        .syncs = ld + lu, .exchange = xch, .supersteps = 1,
+        .bytes_down = kdown, .bytes_up = kup, .bytes_h = hmax,
+    };
+    add_level_cost(&out[n->level], &own);
+    *total += tmax + w0 + kdown * gd + kup * gu + ld + lu + xch;
+    return SGL_OK;
+}
+
 static int cost(const struct eval *e, const struct sgl_node *n,
                 const void *task, sgl_level_cost_t *out, double *ret)
 {
     const sgl_program_t *prog = e->prog;
-    if (n->arity == 0) {
-        sgl_work_t w;
-        memset(&w, 0, sizeof w);
-        int rc = prog->work(prog->user, n, task, &w);
-        double t = 0;
-        if (!rc)
-            rc = work_cost(n, &w, (unsigned)sgl_node_memory_peers(n), &t);
-        if (rc)
-            return rc;
-        out[n->level].work += t;
-        *ret = t;
-        return SGL_OK;
-    }
+    if (n->arity == 0)
+        return leaf_cost(e, n, task, out, ret);
     sgl_link_params_t p;
     int rc = sgl_node_params(n, &p);
     if (rc)
@@ -114,105 +252,8 @@ static int cost(const struct eval *e, const struct sgl_node *n,
         return sgl_error_set(SGL_ENOMEM, "out of memory predicting");
     }
     double total = 0;
-    for (unsigned s = 0; s < ns && rc == SGL_OK; s++) {
-        sgl_pstep_t st;
-        memset(&st, 0, sizeof st);
-        memset(bytes, 0, 3 * n->arity * sizeof *bytes);
-        memset(tasks, 0, n->arity * prog->task_size);
-        st.arity = n->arity;
-        st.down = bytes;
-        st.up = bytes + n->arity;
-        st.h = bytes + 2 * (size_t)n->arity;
-        st.child_task = tasks;
-        if ((rc = prog->step(prog->user, n, task, s, &st)))
-            break;
-        const char *name = prog->name ? prog->name : "program";
-        double kdown = 0, kup = 0, hmax = 0;
-        for (unsigned i = 0; i < n->arity; i++) {
-            if (!(st.down[i] >= 0) || !(st.up[i] >= 0) || !(st.h[i] >= 0)) {
-                rc = sgl_error_set(SGL_EINVAL,
-                                   "predict: %s: negative or NaN message "
-                                   "size for child %u of a level-%u master",
-                                   name, i, n->level);
-                break;
-            }
-            /* A size computed from a huge n: no finite time follows. */
-            if (isinf(st.down[i]) || isinf(st.up[i]) || isinf(st.h[i])) {
-                rc = sgl_error_set(SGL_ERANGE,
-                                   "the prediction overflows: %s: a message "
-                                   "size for child %u of a level-%u master "
-                                   "is not finite (the problem size is too "
-                                   "large)",
-                                   name, i, n->level);
-                break;
-            }
-            /* Bytes to exchange in a step without an exchange would be
-             * dropped silently: a bug in the program. */
-            if (st.h[i] > 0 && !st.exchange) {
-                rc = sgl_error_set(SGL_EINVAL,
-                                   "predict: %s: h given for child %u of a "
-                                   "level-%u master in a step without an "
-                                   "exchange",
-                                   name, i, n->level);
-                break;
-            }
-            kdown += st.down[i];
-            kup += st.up[i];
-            hmax = st.h[i] > hmax ? st.h[i] : hmax;
-        }
-        sgl_exchange_params_t xp = {0, 0};
-        if (!rc && st.exchange)
-            rc = sgl_node_exchange_params(n, &xp, NULL);
-        double w0 = 0;
-        if (!rc)
-            rc = work_cost(n, &st.master, 1, &w0);
-        /* The slowest child, with its breakdown. */
-        sgl_level_cost_t *cur = buf(e, n->level + 1, 0);
-        sgl_level_cost_t *best = buf(e, n->level + 1, 1);
-        double tmax = -1;
-        for (unsigned i = 0; i < n->arity && rc == SGL_OK; i++) {
-            memset(cur, 0, e->levels * sizeof *cur);
-            double t;
-            rc = cost(e, n->child[i], tasks + i * prog->task_size, cur, &t);
-            if (!rc && t > tmax) {
-                tmax = t;
-                sgl_level_cost_t *x = cur;
-                cur = best;
-                best = x;
-            }
-        }
-        if (rc)
-            break;
-        for (unsigned l = n->level + 1; l < e->levels; l++) {
-            out[l].work += best[l].work;
-            out[l].scatter += best[l].scatter;
-            out[l].gather += best[l].gather;
-            out[l].syncs += best[l].syncs;
-            out[l].exchange += best[l].exchange;
-            out[l].supersteps += best[l].supersteps;
-            out[l].bytes_down += best[l].bytes_down;
-            out[l].bytes_up += best[l].bytes_up;
-            out[l].bytes_h += best[l].bytes_h;
-        }
-        double ld, gd, lu, gu;
-        regime(n, st.down, &p, &ld, &gd, 0);
-        regime(n, st.up, &p, &lu, &gu, 1);
-        /* Cost_master = max_i Cost_child_i + w0*c0
-         *               + k_down*g_down + k_up*g_up + 2*l
-         *               [+ l_h + max_i h_i * g_h  with an exchange] */
-        double xch = st.exchange ? xp.l + hmax * xp.g : 0;
-        sgl_level_cost_t *o = &out[n->level];
-        o->work += w0;
-        o->scatter += kdown * gd;
-        o->gather += kup * gu;
-        o->syncs += ld + lu;
-        o->exchange += xch;
-        o->supersteps += 1;
-        o->bytes_down += kdown;
-        o->bytes_up += kup;
-        o->bytes_h += hmax;
-        total += tmax + w0 + kdown * gd + kup * gu + ld + lu + xch;
-    }
+    for (unsigned s = 0; s < ns && rc == SGL_OK; s++)
+        rc = master_step(e, n, task, s, &p, bytes, tasks, out, &total);
     free(bytes);
     free(tasks);
     *ret = total;

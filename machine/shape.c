@@ -386,39 +386,15 @@ static int parse(struct parser *p)
 /* Level by level, as the parser already checked every size. */
 static int build(const struct parser *p, struct sgl_node *root)
 {
-    struct sgl_node **front = malloc(sizeof *front);
-    if (!front)
-        return sgl_error_set(SGL_ENOMEM, "out of memory building a shape");
-    front[0] = root;
-    size_t nfront = 1;
-    for (unsigned l = 0; l < p->nlevels; l++) {
+    struct sgl__frontier front = {NULL, 0};
+    int rc = sgl__frontier_init(&front, root, "shape");
+    for (unsigned l = 0; rc == SGL_OK && l < p->nlevels; l++) {
         const struct level *lv = &p->level[l];
-        struct sgl_node **next = malloc(lv->size * sizeof *next);
-        if (!next) {
-            free(front);
-            return sgl_error_set(SGL_ENOMEM, "out of memory building a shape");
-        }
-        size_t nn = 0;
-        for (size_t f = 0; f < nfront; f++) {
-            unsigned count = lv->list ? lv->list[f] : lv->count;
-            front[f]->link = sgl__type_link(lv->type);
-            for (unsigned c = 0; c < count; c++) {
-                struct sgl_node *n = sgl__node_new(lv->type, -1);
-                if (!n || sgl__node_add(front[f], n)) {
-                    free(n);
-                    free(next);
-                    free(front);
-                    return SGL_ENOMEM;
-                }
-                next[nn++] = n;
-            }
-        }
-        free(front);
-        front = next;
-        nfront = nn;
+        rc = sgl__frontier_grow(&front, lv->list, lv->count, lv->size,
+                                lv->type, sgl__type_link(lv->type), "shape");
     }
-    free(front);
-    return SGL_OK;
+    sgl__frontier_free(&front);
+    return rc;
 }
 
 int sgl_shape_counts(const char *shape, size_t *ret_processes,

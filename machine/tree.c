@@ -279,18 +279,60 @@ void sgl_machine_free(sgl_machine_t *m)
     free(m);
 }
 
-int sgl_machine_from_fanouts(const unsigned *fanouts, const sgl_link_t *links,
-                             unsigned nlevels, const sgl_machine_opts_t *opts,
-                             sgl_machine_t **ret_machine)
+int sgl__frontier_init(struct sgl__frontier *f, struct sgl_node *root,
+                       const char *what)
 {
-    if ((!fanouts && nlevels > 0) || !ret_machine)
-        return sgl_error_set(SGL_EINVAL,
-                             "sgl_machine_from_fanouts: NULL argument");
-    if (nlevels > SGL__MAX_DEPTH)
-        return sgl_error_set(SGL_EINVAL,
-                             "sgl_machine_from_fanouts: %u levels, more than "
-                             "%u",
-                             nlevels, SGL__MAX_DEPTH);
+    f->node = malloc(sizeof *f->node);
+    if (!f->node)
+        return sgl_error_set(SGL_ENOMEM, "out of memory building a %s",
+                             what);
+    f->node[0] = root;
+    f->n = 1;
+    return SGL_OK;
+}
+
+int sgl__frontier_grow(struct sgl__frontier *f, const unsigned *counts,
+                       unsigned count, size_t size, const char *type,
+                       sgl_link_t link, const char *what)
+{
+    struct sgl_node **next = malloc(size * sizeof *next);
+    if (!next)
+        return sgl_error_set(SGL_ENOMEM, "out of memory building a %s",
+                             what);
+    size_t nn = 0;
+    for (size_t i = 0; i < f->n; i++) {
+        unsigned k = counts ? counts[i] : count;
+        f->node[i]->link = link;
+        for (unsigned c = 0; c < k; c++) {
+            struct sgl_node *n = sgl__node_new(type, -1);
+            if (!n || sgl__node_add(f->node[i], n)) {
+                free(n);
+                free(next);
+                return SGL_ENOMEM;
+            }
+            next[nn++] = n;
+        }
+    }
+    free(f->node);
+    f->node = next;
+    f->n = nn;
+    return SGL_OK;
+}
+
+void sgl__frontier_free(struct sgl__frontier *f)
+{
+    free(f->node);
+    f->node = NULL;
+    f->n = 0;
+}
+
+/* The fan-outs and links sgl_machine_from_fanouts() takes: none 0, links
+ * MPI above threads, and at most SGL__MAX_WORKERS workers and
+ * SGL__MAX_NODES nodes (which keeps the frontiers' sizes from
+ * overflowing). */
+static int check_fanouts(const unsigned *fanouts, const sgl_link_t *links,
+                         unsigned nlevels)
+{
     size_t level_size = 1, nodes = 1;
     for (unsigned l = 0; l < nlevels; l++) {
         if (fanouts[l] == 0)
@@ -309,7 +351,6 @@ int sgl_machine_from_fanouts(const unsigned *fanouts, const sgl_link_t *links,
                                  "sgl_machine_from_fanouts: MPI level %u is "
                                  "below a thread level",
                                  l + 1);
-        /* Also keeps the frontier allocation below from overflowing. */
         if (fanouts[l] > SGL__MAX_WORKERS / level_size ||
             level_size * fanouts[l] > SGL__MAX_NODES - nodes)
             return sgl_error_set(SGL_EINVAL,
@@ -319,48 +360,43 @@ int sgl_machine_from_fanouts(const unsigned *fanouts, const sgl_link_t *links,
         level_size *= fanouts[l];
         nodes += level_size;
     }
-    /* Build level by level; a frontier holds the nodes of the last level. */
+    return SGL_OK;
+}
+
+int sgl_machine_from_fanouts(const unsigned *fanouts, const sgl_link_t *links,
+                             unsigned nlevels, const sgl_machine_opts_t *opts,
+                             sgl_machine_t **ret_machine)
+{
+    if ((!fanouts && nlevels > 0) || !ret_machine)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_machine_from_fanouts: NULL argument");
+    if (nlevels > SGL__MAX_DEPTH)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_machine_from_fanouts: %u levels, more than "
+                             "%u",
+                             nlevels, SGL__MAX_DEPTH);
+    int rc = check_fanouts(fanouts, links, nlevels);
+    if (rc)
+        return rc;
     struct sgl_node *root = sgl__node_new("machine", -1);
     if (!root)
         return SGL_ENOMEM;
-    struct sgl_node **front = malloc(sizeof *front);
-    size_t nfront = 1;
-    if (!front) {
-        sgl__node_free(root);
-        return sgl_error_set(SGL_ENOMEM, "out of memory building a machine");
-    }
-    front[0] = root;
-    for (unsigned l = 0; l < nlevels; l++) {
+    struct sgl__frontier front = {NULL, 0};
+    rc = sgl__frontier_init(&front, root, "machine");
+    for (unsigned l = 0; rc == SGL_OK && l < nlevels; l++) {
         sgl_link_t k = links ? links[l] : SGL_LINK_THREADS;
         const char *type =
             k == SGL_LINK_MPI ? "rank" : (l + 1 == nlevels ? "core" : "group");
-        struct sgl_node **next = malloc(nfront * fanouts[l] * sizeof *next);
-        if (!next)
-            goto oom;
-        size_t nn = 0;
-        for (size_t f = 0; f < nfront; f++) {
-            front[f]->link = k;
-            for (unsigned c = 0; c < fanouts[l]; c++) {
-                struct sgl_node *n = sgl__node_new(type, -1);
-                if (!n || sgl__node_add(front[f], n)) {
-                    free(n);
-                    free(next);
-                    goto oom;
-                }
-                next[nn++] = n;
-            }
-        }
-        free(front);
-        front = next;
-        nfront = nn;
+        rc = sgl__frontier_grow(&front, NULL, fanouts[l],
+                                front.n * fanouts[l], type, k, "machine");
     }
-    free(front);
+    sgl__frontier_free(&front);
+    if (rc) {
+        sgl__node_free(root);
+        return sgl_error_set(SGL_ENOMEM, "out of memory building a machine");
+    }
     return sgl__machine_finish(root, opts ? opts->keep_single : 0,
                                "fan-outs", ret_machine);
-oom:
-    free(front);
-    sgl__node_free(root);
-    return sgl_error_set(SGL_ENOMEM, "out of memory building a machine");
 }
 
 const sgl_node_t *sgl_machine_root(const sgl_machine_t *m) { return m->root; }

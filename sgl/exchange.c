@@ -1,7 +1,8 @@
 /* The exchange superstep's API (sgl.h): a worker stages addressed blocks,
  * a master runs the exchange by the method chosen for its level, a worker
  * reads what it received. The executions are in exchange_direct.c and
- * exchange_routed.c. */
+ * exchange_routed.c; what they and this file share is in
+ * exchange_common.c. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,22 +27,6 @@ static int check_worker_task(const struct sgl_ctx *ctx, const char *fn)
     return SGL_OK;
 }
 
-/* Room for @n + 1 offsets in *@off (capacity *@cap). */
-static int offsets_reserve(size_t **off, size_t *cap, size_t n)
-{
-    if (n + 1 <= *cap)
-        return SGL_OK;
-    size_t c = *cap ? *cap : 16;
-    while (c < n + 1)
-        c *= 2;
-    size_t *o = realloc(*off, c * sizeof *o);
-    if (!o)
-        return SGL_ENOMEM;
-    *off = o;
-    *cap = c;
-    return SGL_OK;
-}
-
 int sgl_exchange_put(sgl_ctx_t *ctx, const void *src, size_t elem_size,
                      size_t first_dest, size_t ndest, const size_t *counts)
 {
@@ -62,7 +47,7 @@ int sgl_exchange_put(sgl_ctx_t *ctx, const void *src, size_t elem_size,
                              "beyond the machine's %zu workers",
                              first_dest, first_dest, ndest,
                              sgl_machine_workers(ctx->rt->machine));
-    if (offsets_reserve(&ctx->xo_off, &ctx->xo_cap, ndest))
+    if (sgl__x_offsets_reserve(&ctx->xo_off, &ctx->xo_cap, ndest))
         return sgl_error_set(SGL_ENOMEM, "sgl_exchange_put: out of memory "
                                          "for %zu counts",
                              ndest);
@@ -89,74 +74,6 @@ int sgl_exchange_put(sgl_ctx_t *ctx, const void *src, size_t elem_size,
     ctx->xo_src = src;
     ctx->xo_first = first_dest;
     ctx->xo_n = ndest;
-    return SGL_OK;
-}
-
-void sgl__xo_clear(struct sgl_ctx *w)
-{
-    w->xo_src = NULL;
-    w->xo_first = w->xo_n = 0;
-}
-
-size_t sgl__xo_bytes(const struct sgl_ctx *w, size_t d)
-{
-    if (d < w->xo_first || d - w->xo_first >= w->xo_n)
-        return 0;
-    size_t j = d - w->xo_first;
-    return w->xo_off[j + 1] - w->xo_off[j];
-}
-
-const char *sgl__xo_data(const struct sgl_ctx *w, size_t d)
-{
-    return (const char *)w->xo_src + w->xo_off[d - w->xo_first];
-}
-
-int sgl__xo_check(struct sgl_ctx *w, const struct sgl__xarg *a)
-{
-    if (w->xo_n == 0 ||
-        (w->xo_first >= a->first &&
-         w->xo_first + w->xo_n <= a->first + a->workers))
-        return SGL_OK;
-    size_t lo = w->xo_first, hi = w->xo_first + w->xo_n;
-    sgl__xo_clear(w);
-    return sgl_error_set(SGL_EINVAL,
-                         "sgl_exchange: worker %zu addressed workers "
-                         "%zu..%zu, but the exchange at level %u covers "
-                         "workers %zu..%zu only",
-                         w->node->first_worker, lo, hi - 1, (unsigned)a->level,
-                         (size_t)a->first,
-                         (size_t)(a->first + a->workers - 1));
-}
-
-int sgl__xin_layout(struct sgl_ctx *w, const struct sgl__xarg *a,
-                    const size_t *bytes)
-{
-    size_t n = (size_t)a->workers;
-    w->xin_first = (size_t)a->first;
-    w->xin_n = 0;
-    w->xin_released = 0;
-    if (offsets_reserve(&w->xin_off, &w->xin_cap, n)) {
-        return sgl_error_set(SGL_ENOMEM, "sgl_exchange: out of memory for "
-                                         "worker %zu's counts",
-                             w->node->first_worker);
-    }
-    size_t *e = realloc(w->xin_elems, (n ? n : 1) * sizeof *e);
-    if (!e)
-        return sgl_error_set(SGL_ENOMEM, "sgl_exchange: out of memory for "
-                                         "worker %zu's counts",
-                             w->node->first_worker);
-    w->xin_elems = e;
-    size_t total = 0;
-    for (size_t s = 0; s < n; s++) {
-        w->xin_off[s] = total;
-        total += bytes[s];
-    }
-    w->xin_off[n] = total;
-    if (sgl__buf_reserve(&w->xin, total))
-        return sgl_error_set(SGL_ENOMEM, "sgl_exchange: out of memory for "
-                                         "worker %zu's %zu received bytes",
-                             w->node->first_worker, total);
-    w->xin_n = n;
     return SGL_OK;
 }
 

@@ -1,6 +1,7 @@
 /* The exchange superstep's internals, shared by its API (exchange.c) and
  * its two executions: direct (exchange_direct.c) and routed through the
- * masters (exchange_routed.c). Never installed.
+ * masters (exchange_routed.c). exchange.c dispatches to the executions;
+ * all three use the helpers of exchange_common.c. Never installed.
  *
  * An exchange at master M covers M's workers [first, first + workers).
  * Each worker w stages xo_n blocks for the workers xo_first.. (bytes at
@@ -10,6 +11,7 @@
 #define SGL__EXCHANGE_INTERNAL_H
 
 #include <stdint.h>
+#include <stdlib.h>
 
 #include "runtime_impl.h"
 #include <sgl/exchange.h>
@@ -29,9 +31,30 @@ int sgl__xt_mpi(sgl_ctx_t *ctx, const void *arg, size_t arg_size);
 int sgl__xr_up(sgl_ctx_t *ctx, const void *arg, size_t arg_size);
 int sgl__xr_down(sgl_ctx_t *ctx, const void *arg, size_t arg_size);
 
+/* ---- exchange_direct.c, exchange_routed.c ---- */
+
 /* Run the exchange of master (or worker) @m. */
 int sgl__exchange_direct(struct sgl_ctx *m, const struct sgl__xarg *a);
 int sgl__exchange_routed(struct sgl_ctx *m, const struct sgl__xarg *a);
+
+/* Room for @n + 1 offsets in *@off (capacity *@cap). SGL_ENOMEM (no
+ * message set) on failure. */
+static inline int sgl__x_offsets_reserve(size_t **off, size_t *cap, size_t n)
+{
+    if (n + 1 <= *cap)
+        return SGL_OK;
+    size_t c = *cap ? *cap : 16;
+    while (c < n + 1)
+        c *= 2;
+    size_t *o = realloc(*off, c * sizeof *o);
+    if (!o)
+        return SGL_ENOMEM;
+    *off = o;
+    *cap = c;
+    return SGL_OK;
+}
+
+/* ---- exchange_common.c: staged blocks and receive buffers ---- */
 
 /* Bytes worker @w staged for worker @d. */
 size_t sgl__xo_bytes(const struct sgl_ctx *w, size_t d);

@@ -398,27 +398,15 @@ static void seg_mapped(const struct ls *c, unsigned char *src,
     map_plain(dst, dst, m, c->kw, 0);
 }
 
-LS_INLINE void seg_body(const struct ls *c, unsigned char *src,
-                        unsigned char *alt, size_t m, int flags, size_t used,
-                        size_t es, size_t ko, unsigned kw)
+/* One pass over a segment's keys: their minimum and maximum, and the OR
+ * and AND of all of them (the bits that vary are o ^ an). */
+struct key_range {
+    uint64_t o, an, mn, mx;
+};
+
+LS_INLINE struct key_range key_range(const unsigned char *src, size_t m,
+                                     size_t es, size_t ko, unsigned kw)
 {
-    int want_alt = flags & 1, busy = flags & LS_BUSY;
-    if (KW_BYTES(kw) != kw && m * es <= LS_LSD_BYTES) {
-        seg_mapped(c, src, alt, m, flags, used);
-        return;
-    }
-    if (m <= LS_INS) {
-        ins_copy(want_alt ? alt : src, src, m, es, ko, kw);
-        return;
-    }
-    if (KW_BYTES(kw) == 4 && used == 0 && m * es <= LS_LSD_BYTES &&
-        ((size_t)LS_LSD_FILL << 11) <= m) {
-        /* A whole array of 32-bit keys up to L3 size: three 11-bit LSD
-         * digits of the raw key, counted in one pass without the range pass
-         * (digits that are constant are still skipped). */
-        lsd(c, src, alt, m, want_alt, 0, 0, 32, 3, es, ko, kw);
-        return;
-    }
     uint64_t o = 0, an = ~(uint64_t)0, mn = ~(uint64_t)0, mx = 0;
     for (size_t i = 0; i < m; i++) {
         uint64_t k = key_at(src + i * es, ko, kw);
@@ -427,28 +415,15 @@ LS_INLINE void seg_body(const struct ls *c, unsigned char *src,
         mn = k < mn ? k : mn;
         mx = k > mx ? k : mx;
     }
-    if (mn == mx) {
-        if (want_alt)
-            memcpy(alt, src, m * es);
-        return;
-    }
-    /* key - mn < 2^rb; its bits below lo are constant. */
-    unsigned rb = 64u - (unsigned)__builtin_clzll(mx - mn);
-    unsigned lo = (unsigned)__builtin_ctzll(o ^ an);
-    unsigned width = rb - lo;
-    unsigned np = (width + LS_BITS - 1) / LS_BITS;
-    if (m * es <= LS_LSD_BYTES && np <= LS_LSD_MAXP &&
-        ((size_t)LS_LSD_FILL << ((width + np - 1) / np)) <= m) {
-        lsd(c, src, alt, m, want_alt, mn, lo, width, np, es, ko, kw);
-        return;
-    }
-    if (m * es > LS_BIG && c->h14 && rb > LS_TOPBITS && m <= UINT32_MAX &&
-        used + LS_SPLIT_MAXB + LS_RESERVE <= c->pool_n) {
-        split(c, src, alt, m, flags, mn, rb, used, es, ko, kw);
-        return;
-    }
-    /* One MSD digit of dw bits at the top of the range: about log2(m) bits,
-     * so that buckets hold one or two keys. */
+    return (struct key_range){.o = o, .an = an, .mn = mn, .mx = mx};
+}
+
+/* Bits of the MSD digit of a segment of m keys in [mn, mn + 2^rb): about
+ * log2(m), so that buckets hold one or two keys, and no more than the pool
+ * has counters left for. */
+LS_INLINE unsigned msd_width(const struct ls *c, size_t m, size_t es,
+                             unsigned rb, size_t used)
+{
     unsigned dw = 63u - (unsigned)__builtin_clzll((uint64_t)m);
     if (dw > LS_BITS)
         dw = LS_BITS;
@@ -465,6 +440,15 @@ LS_INLINE void seg_body(const struct ls *c, unsigned char *src,
     else
         while (dw > 1 && ((size_t)1 << dw) > avail)
             dw--;
+    return dw;
+}
+
+/* One MSD pass of dw bits at the top of the range [mn, mn + 2^rb), then
+ * the buckets' children. */
+LS_INLINE void msd(const struct ls *c, unsigned char *src, unsigned char *alt,
+                   size_t m, int want_alt, int busy, uint64_t mn, unsigned rb,
+                   unsigned dw, size_t used, size_t es, size_t ko, unsigned kw)
+{
     size_t rad = (size_t)1 << dw;
     unsigned sh = rb - dw;
     size_t *h = c->pool + used;
@@ -493,6 +477,55 @@ LS_INLINE void seg_body(const struct ls *c, unsigned char *src,
     else
         children(c, sc, src, dst, m, (!want_alt) | busy, h, rad, used + rad, es,
                  ko, kw);
+}
+
+/* Sort a segment: the cases before the range pass (mapped keys, tiny
+ * segments, whole 32-bit arrays), then by the keys' range LSD, the
+ * splitter or one MSD digit. */
+LS_INLINE void seg_body(const struct ls *c, unsigned char *src,
+                        unsigned char *alt, size_t m, int flags, size_t used,
+                        size_t es, size_t ko, unsigned kw)
+{
+    int want_alt = flags & 1, busy = flags & LS_BUSY;
+    if (KW_BYTES(kw) != kw && m * es <= LS_LSD_BYTES) {
+        seg_mapped(c, src, alt, m, flags, used);
+        return;
+    }
+    if (m <= LS_INS) {
+        ins_copy(want_alt ? alt : src, src, m, es, ko, kw);
+        return;
+    }
+    if (KW_BYTES(kw) == 4 && used == 0 && m * es <= LS_LSD_BYTES &&
+        ((size_t)LS_LSD_FILL << 11) <= m) {
+        /* A whole array of 32-bit keys up to L3 size: three 11-bit LSD
+         * digits of the raw key, counted in one pass without the range pass
+         * (digits that are constant are still skipped). */
+        lsd(c, src, alt, m, want_alt, 0, 0, 32, 3, es, ko, kw);
+        return;
+    }
+    struct key_range r = key_range(src, m, es, ko, kw);
+    if (r.mn == r.mx) {
+        if (want_alt)
+            memcpy(alt, src, m * es);
+        return;
+    }
+    /* key - mn < 2^rb; its bits below lo are constant. */
+    unsigned rb = 64u - (unsigned)__builtin_clzll(r.mx - r.mn);
+    unsigned lo = (unsigned)__builtin_ctzll(r.o ^ r.an);
+    unsigned width = rb - lo;
+    unsigned np = (width + LS_BITS - 1) / LS_BITS;
+    if (m * es <= LS_LSD_BYTES && np <= LS_LSD_MAXP &&
+        ((size_t)LS_LSD_FILL << ((width + np - 1) / np)) <= m) {
+        lsd(c, src, alt, m, want_alt, r.mn, lo, width, np, es, ko, kw);
+        return;
+    }
+    if (m * es > LS_BIG && c->h14 && rb > LS_TOPBITS && m <= UINT32_MAX &&
+        used + LS_SPLIT_MAXB + LS_RESERVE <= c->pool_n) {
+        split(c, src, alt, m, flags, r.mn, rb, used, es, ko, kw);
+        return;
+    }
+    msd(c, src, alt, m, want_alt, busy, r.mn, rb, msd_width(c, m, es, rb, used),
+        used, es, ko, kw);
 }
 
 /* The instances: element layouts known at compile time move with plain

@@ -85,14 +85,14 @@ static void map_record_keys(sgl_dtype_t t, const struct rec_layout *L,
     for (size_t i = 0; i < n; i++, r += L->es) {
         if (L->wide) {
             uint64_t b;
-            memcpy(&b, r, 8);
+            memcpy(&b, r, sizeof b);
             b = to ? key64(t, b) : val64(t, b);
-            memcpy(r, &b, 8);
+            memcpy(r, &b, sizeof b);
         } else {
             uint32_t b;
-            memcpy(&b, r, 4);
+            memcpy(&b, r, sizeof b);
             b = to ? sgl__key_f32(b) : sgl__val_f32(b);
-            memcpy(r, &b, 4);
+            memcpy(r, &b, sizeof b);
         }
     }
 }
@@ -188,6 +188,12 @@ static size_t split_at(sgl_dtype_t t, const struct rec_layout *L, const void *a,
 
 /* ---- message layouts ---- */
 
+/* Messages other than the sample units are arrays of 64-bit words: the
+ * pivots message (below) and the new sizes handed up, one word per
+ * worker. */
+typedef uint64_t msg_word;
+#define MSG_WORD sizeof(msg_word)
+
 /* A regular sample: a key, its element's place, and its mass: the
  * elements it stands for, from it up to the next sample of its block (of
  * its subtree, once a master has thinned the samples). */
@@ -244,7 +250,7 @@ static size_t pivots_msg_words(size_t k)
 {
     return (sizeof(struct pivots_head) + (k - 1) * sizeof(struct pivot) +
             k * sizeof(struct group)) /
-           8;
+           MSG_WORD;
 }
 
 /* Write the head and the groups of a message for k groups at @words
@@ -552,13 +558,13 @@ static int forward(sgl_ctx_t *ctx, const struct sort_arg *a)
     if (a->step == STEP_PARTITION) {
         void *pv;
         size_t words;
-        SGL_TRY(sgl_recv(ctx, 8, &pv, &words));
-        SGL_TRY(sgl_bcast(ctx, pv, 8, words));
+        SGL_TRY(sgl_recv(ctx, MSG_WORD, &pv, &words));
+        SGL_TRY(sgl_bcast(ctx, pv, MSG_WORD, words));
     }
     SGL_TRY(sgl_pardo(ctx, sort_task, a, sizeof *a));
     if (a->step == STEP_PARTITION)
         return SGL_OK;
-    size_t size = a->step == STEP_SAMPLE ? samples_msg_size(a->s) : 8;
+    size_t size = a->step == STEP_SAMPLE ? samples_msg_size(a->s) : MSG_WORD;
     size_t units = a->step == STEP_SAMPLE && a->levels ? sgl_ctx_children(ctx)
                                                        : sgl_ctx_workers(ctx);
     if (a->step == STEP_SAMPLE && a->levels) {
@@ -598,7 +604,7 @@ static int descend(sgl_ctx_t *ctx, const struct sort_arg *a)
         int rc = counts ? sort_level(ctx, a, counts, &samples)
                         : sgl_error_set(SGL_ENOMEM, "sort: out of memory");
         if (!rc)
-            rc = sgl_put(ctx, counts, 8, wx);
+            rc = sgl_put(ctx, counts, MSG_WORD, wx);
         free(counts);
         return rc;
     }
@@ -626,7 +632,7 @@ static int sort_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     case STEP_PARTITION: {
         void *pv;
         size_t words;
-        SGL_TRY(sgl_recv(ctx, 8, &pv, &words));
+        SGL_TRY(sgl_recv(ctx, MSG_WORD, &pv, &words));
         if (words < pivots_msg_words(1) ||
             words != pivots_msg_words(pivots_view(pv).k))
             return sgl_error_set(SGL_ESIZE, "sort: %zu pivot words", words);
@@ -733,7 +739,7 @@ static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
     if (k == 1) { /* one child: nothing to split here */
         arg.step = STEP_DESCEND;
         SGL_TRY(sgl_pardo(x, sort_task, &arg, sizeof arg));
-        return sgl_gather(x, counts, 8, wx, NULL);
+        return sgl_gather(x, counts, MSG_WORD, wx, NULL);
     }
     uint64_t *all, *wsum = malloc((k + 1) * sizeof *wsum);
     struct group *group = malloc(k * sizeof *group);
@@ -759,7 +765,7 @@ static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
     arg.last = !by_child;
     size_t words = pivots_msg_words(k);
     void *msgs = malloc(units * samples_msg_size(arg.s));
-    uint64_t *pv = malloc(words * 8);
+    uint64_t *pv = malloc(words * MSG_WORD);
     if (!msgs || !pv)
         rc = sgl_error_set(SGL_ENOMEM, "sort: out of memory at a master");
     /* 1. sample: local sorts (at the top), regular samples up. */
@@ -774,7 +780,7 @@ static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
     /* 3. partition: pivots down, buckets staged in place. */
     arg.step = STEP_PARTITION;
     if (!rc)
-        rc = sgl_bcast(x, pv, 8, words);
+        rc = sgl_bcast(x, pv, MSG_WORD, words);
     if (!rc)
         rc = sgl_pardo(x, sort_task, &arg, sizeof arg);
     /* 4. exchange: every bucket to its group. */
@@ -785,14 +791,14 @@ static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
     if (!rc)
         rc = sgl_pardo(x, sort_task, &arg, sizeof arg);
     if (!rc)
-        rc = sgl_gather(x, counts, 8, wx, NULL);
+        rc = sgl_gather(x, counts, MSG_WORD, wx, NULL);
     /* 6. by level: every child sorts its subtree. */
     arg.step = STEP_DESCEND;
     arg.sorted = 1;
     if (!rc && by_child)
         rc = sgl_pardo(x, sort_task, &arg, sizeof arg);
     if (!rc && by_child)
-        rc = sgl_gather(x, counts, 8, wx, NULL);
+        rc = sgl_gather(x, counts, MSG_WORD, wx, NULL);
     free(msgs);
     free(pv);
     free(wsum);

@@ -36,6 +36,7 @@
 #include <math.h>
 
 #include "cost.h"
+#include "cost_terms.h"
 
 /* The root's supersteps, in order. */
 static const enum cost_phase root_steps[] = {COST_S1, COST_S2, COST_X,
@@ -106,8 +107,9 @@ static int work(void *user, const sgl_node_t *worker, const void *t,
     return SGL_OK;
 }
 
-void sgl__cost_psrs_program(sgl_program_t *prog)
+void sgl__cost_psrs_program(const sgl_machine_t *m, sgl_program_t *prog)
 {
+    (void)m;
     prog->nsteps = nsteps;
     prog->step = step;
     prog->work = work;
@@ -261,8 +263,15 @@ static int levels_work(void *user, const sgl_node_t *worker, const void *t,
     return SGL_OK;
 }
 
-void sgl__cost_psrs_levels_program(sgl_program_t *prog)
+/* By level where a child of the root has several workers; else the
+ * runtime sorts flat, and so does the program. */
+void sgl__cost_psrs_levels_program(const sgl_machine_t *m,
+                                   sgl_program_t *prog)
 {
+    if (!sgl__cost_split_by_children(sgl_machine_root(m))) {
+        sgl__cost_psrs_program(m, prog);
+        return;
+    }
     prog->nsteps = levels_nsteps;
     prog->step = levels_step;
     prog->work = levels_work;

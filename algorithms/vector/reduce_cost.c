@@ -4,6 +4,7 @@
  *           elements ; fold them: p*c(op)
  *   worker: m*c(op) */
 #include "cost.h"
+#include "cost_terms.h"
 
 static unsigned nsteps(void *user, const sgl_node_t *master, const void *t)
 {
@@ -37,8 +38,9 @@ static int work(void *user, const sgl_node_t *worker, const void *t,
     return SGL_OK;
 }
 
-void sgl__cost_reduce_program(sgl_program_t *prog)
+void sgl__cost_reduce_program(const sgl_machine_t *m, sgl_program_t *prog)
 {
+    (void)m;
     prog->nsteps = nsteps;
     prog->step = step;
     prog->work = work;

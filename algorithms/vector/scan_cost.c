@@ -32,6 +32,7 @@
  * the probe measures for it: "offset" for the add. A machine file without
  * it prices the add as "scan", as before. */
 #include "cost.h"
+#include "cost_terms.h"
 
 static unsigned nsteps(void *user, const sgl_node_t *master, const void *t)
 {
@@ -80,8 +81,9 @@ static int work(void *user, const sgl_node_t *worker, const void *t,
     return SGL_OK;
 }
 
-void sgl__cost_scan_program(sgl_program_t *prog)
+void sgl__cost_scan_program(const sgl_machine_t *m, sgl_program_t *prog)
 {
+    (void)m;
     prog->nsteps = nsteps;
     prog->step = step;
     prog->work = work;
