@@ -539,15 +539,22 @@ static int send_rounds(sgl_ctx_t *root, const sgl_graph_t *g,
     unsigned k = 0;
     while (k <= WIRE_ROUNDS_LOG && r->maxpair[k] > cap)
         k++;
-    if (k > WIRE_ROUNDS_LOG)
+    if (k > WIRE_ROUNDS_LOG) {
+        /* what the most rounds need from one worker to another, times the
+         * workers, is the least budget that passes the test above */
+        double need = r->maxpair[WIRE_ROUNDS_LOG];
         return sgl_error_set(SGL_ENOMEM,
                              "superstep %u: a budget of %llu bytes per "
-                             "worker allows %.0f bytes from one worker to "
-                             "another per round; in %u rounds one worker "
-                             "would still send another %.0f",
-                             a->step, (unsigned long long)g->budget, cap,
-                             1u << WIRE_ROUNDS_LOG,
-                             r->maxpair[WIRE_ROUNDS_LOG]);
+                             "worker leaves %.0f bytes per round for the "
+                             "messages one worker sends another (the budget "
+                             "/ %zu workers); even split into the most "
+                             "rounds, %u, a worker needs %.0f bytes per "
+                             "round: raise the budget to at least %.0f bytes "
+                             "(sgl_pregel_set_budget()), or 0 for no bound",
+                             a->step, (unsigned long long)g->budget,
+                             floor(cap), nw, 1u << WIRE_ROUNDS_LOG, need,
+                             need * (double)nw);
+    }
     uint32_t kind = a->kind;
     a->kind = SEND;
     a->nrounds = 1u << k;
@@ -572,6 +579,7 @@ static int supersteps(sgl_ctx_t *root, sgl_graph_t *g, struct step_arg *a,
     struct step_rec r;
     snprintf(a->dir, sizeof a->dir, "%s", g->dir);
     a->budget = g->budget;
+    st->converged = 0;
     for (unsigned s = a->step; s < max; s++) {
         a->step = s;
         TRY(step_with_checkpoint(root, g, a, &ck, st, &r));
@@ -579,8 +587,10 @@ static int supersteps(sgl_ctx_t *root, sgl_graph_t *g, struct step_arg *a,
         st->supersteps = s + 1;
         account(st, &r);
         memcpy(a->agg, r.agg, sizeof a->agg);
-        if (r.active == 0 && r.combined == 0)
+        if (r.active == 0 && r.combined == 0) {
+            st->converged = 1;
             break;
+        }
         if (a->budget && r.combined)
             TRY(send_rounds(root, g, a, &r, st));
         TRY(sgl_exchange(root));

@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <sgl/pregel.h>
 
@@ -246,6 +247,14 @@ void sgl__ckpt_program_name(const char *name, char *buf);
 int sgl__ckpt_manifest_write(const char *dir, const struct ckpt_manifest *m);
 /* Read it; m->cuts malloc()ed (free it) or NULL. */
 int sgl__ckpt_manifest_read(const char *dir, struct ckpt_manifest *m);
+
+/* Input files (pregel_read.c). Open @path for reading if it is a
+ * regular file, else SGL_EIO naming what it is (a FIFO is not waited
+ * on); @what names it in messages ("edge list"). */
+int sgl__pregel_open_regular(const char *path, const char *what, FILE **ret);
+/* The first @n bytes of @s (up to a NUL) into @out of @size bytes, with
+ * control bytes written \xNN, for quoting input in a message. */
+void sgl__pregel_escape(const char *s, size_t n, char *out, size_t size);
 
 /* The registered program @id, or NULL. */
 const sgl_pregel_program_t *sgl__pregel_program(uint32_t id);

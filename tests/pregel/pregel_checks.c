@@ -1,6 +1,7 @@
 /* The checks of pregel_checks.h. Each case is one SGL program whose root
  * task builds a graph, runs a vertex program, computes the sequential
  * reference on the same edges and fails with the first difference. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,6 +214,101 @@ int pregel_check_programs(sgl_runtime_t *rt)
     return SGL_OK;
 }
 
+/* ---- sizes and iteration limits ---- */
+
+/* Counts past what a graph can index are refused before any arithmetic
+ * on them, with the number in the message: no crash (one worker's
+ * calloc(n + 1) wrapped to 0) and no "out of memory". */
+static int sizes_task(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    static const uint64_t one[][2] = {{0, 1}};
+    /* n = 2^32 + 1 on one worker; on P, P 2^32: a worker gets 2^32 */
+    uint64_t nw = sgl_ctx_workers(root);
+    uint64_t big[] = {UINT64_MAX, nw == 1 ? (UINT64_C(1) << 32) + 1
+                                          : nw << 32,
+                      (UINT64_C(1) << 40) + 1, UINT64_C(1) << 63};
+    sgl_graph_t *g = NULL;
+    for (size_t k = 0; k < sizeof big / sizeof *big; k++) {
+        char num[32];
+        snprintf(num, sizeof num, "%llu vertices",
+                 (unsigned long long)big[k]);
+        EXPECT(sgl_graph_from_edges(root, big[k], one, 1, &g), SGL_EINVAL,
+               num);
+    }
+    EXPECT(sgl_graph_from_edges(root, 4, one, (size_t)(UINT64_C(1) << 48) + 1,
+                                &g),
+           SGL_EINVAL, "281474976710657 edges");
+    EXPECT(sgl_graph_kronecker(root, 41, 16, 1, &g), SGL_EINVAL, "scale 41");
+    EXPECT(sgl_graph_kronecker(root, 40, 1u << 9, 1, &g), SGL_EINVAL,
+           "edge factor 512");
+    /* a graph well within the bounds still builds */
+    TRY(sgl_graph_from_edges(root, UINT64_C(1) << 40 >> 20, one, 1, &g));
+    return sgl_graph_free(root, g);
+}
+
+/* PageRank runs max_iter iterations at most, exactly as many when it
+ * does not converge, and says whether it did; no max_iter wraps. BFS
+ * says it ran to the end. */
+static int iterations_task(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    uint64_t (*e)[2] = malloc(sizeof small_edges);
+    double x[SMALL_N], ref3[SMALL_N], ref4[SMALL_N];
+    struct csr ref = {0, NULL, NULL};
+    sgl_graph_t *g = NULL;
+    sgl_pregel_stats_t st;
+    int rc = e ? SGL_OK : SGL_ENOMEM;
+    if (!rc) {
+        memcpy(e, small_edges, sizeof small_edges);
+        rc = make_csr(SMALL_N, e, sizeof small_edges / sizeof *e, &ref);
+    }
+    if (!rc)
+        rc = sgl_graph_from_edges(root, SMALL_N, small_edges,
+                                  sizeof small_edges / sizeof *small_edges,
+                                  &g);
+    if (!rc)
+        rc = sgl_pagerank(root, g, 0.85, 0, 3, x, &st);
+    pagerank_ref(&ref, 0.85, 0, 3, ref3);
+    pagerank_ref(&ref, 0.85, 0, 4, ref4);
+    double off3 = 0, off4 = 0;
+    for (size_t v = 0; !rc && v < SMALL_N; v++) {
+        off3 = fmax(off3, fabs(x[v] - ref3[v]));
+        off4 = fmax(off4, fabs(x[v] - ref4[v]));
+    }
+    if (!rc && (st.supersteps != 4 || st.converged || off3 > 1e-12 ||
+                off4 < 1e-9))
+        rc = sgl_error_set(SGL_ETASK, "max_iter 3, tol 0: %u supersteps "
+                                      "(want 4), converged %d (want 0), "
+                                      "%.3g off 3 iterations, %.3g off 4",
+                           st.supersteps, st.converged, off3, off4);
+    if (!rc)
+        rc = test_expect(sgl_pagerank(root, g, 0.85, 1e-9, UINT_MAX, x, &st),
+                         SGL_EINVAL, "max_iter 4294967295",
+                         "sgl_pagerank(max_iter UINT_MAX)");
+    if (!rc)
+        rc = sgl_pagerank(root, g, 0.85, 1e-9, UINT_MAX - 1, x, &st);
+    if (!rc && (!st.converged || st.supersteps < 3 || st.supersteps > 200))
+        rc = sgl_error_set(SGL_ETASK, "max_iter UINT_MAX - 1: %u supersteps, "
+                                      "converged %d",
+                           st.supersteps, st.converged);
+    uint64_t hops[SMALL_N];
+    if (!rc)
+        rc = sgl_bfs_hops(root, g, 0, hops, &st);
+    if (!rc && !st.converged)
+        rc = sgl_error_set(SGL_ETASK, "BFS not marked as run to the end");
+    int rc2 = sgl_graph_free(root, g);
+    csr_free(&ref);
+    free(e);
+    return rc ? rc : rc2;
+}
+
+int pregel_check_limits(sgl_runtime_t *rt)
+{
+    TRY(test_named(sgl_run(rt, sizes_task, NULL, 0), "sizes"));
+    return test_named(sgl_run(rt, iterations_task, NULL, 0), "iterations");
+}
+
 /* ---- graphs and the combiner ---- */
 
 static int graphs_task(sgl_ctx_t *root, const void *arg, size_t size)
@@ -223,14 +319,15 @@ static int graphs_task(sgl_ctx_t *root, const void *arg, size_t size)
     sgl_pregel_stats_t st;
     int rc = sgl_pagerank(root, g, 0.85, 0, 3, NULL, &st);
     size_t w = sgl_ctx_workers(root);
-    /* 3 iterations and 2 more supersteps (tolerance 0: no halting): in
-     * each, every vertex sends one message per distinct out-edge. */
-    if (!rc && (st.supersteps != 5 || st.messages != 5 * sgl_graph_edges(g)))
+    /* 3 iterations after superstep 0, 4 supersteps (tolerance 0: no
+     * halting): in each, every vertex sends one message per distinct
+     * out-edge. */
+    if (!rc && (st.supersteps != 4 || st.messages != 4 * sgl_graph_edges(g)))
         rc = sgl_error_set(SGL_ETASK, "%u supersteps, %llu messages for "
                                       "%llu edges",
                            st.supersteps, (unsigned long long)st.messages,
                            (unsigned long long)sgl_graph_edges(g));
-    if (!rc && st.combined > (uint64_t)5 * w * sgl_graph_vertices(g))
+    if (!rc && st.combined > (uint64_t)4 * w * sgl_graph_vertices(g))
         rc = sgl_error_set(SGL_ETASK, "%llu messages after combining",
                            (unsigned long long)st.combined);
     if (!rc && w > 1 && !(st.max_worker_bytes_uncombined > st.max_worker_bytes))
@@ -252,6 +349,27 @@ int pregel_check_graphs(sgl_runtime_t *rt)
  * rounds: bitwise the same results, no worker past the budget in any
  * exchange, more exchanges than supersteps; a budget no rounds can meet
  * fails the run cleanly, and the graph still runs afterwards. */
+/* A budget too small says what to set, and what it says is right: the
+ * budget it names runs, one byte less does not. */
+static int budget_advice(sgl_ctx_t *root, sgl_graph_t *g, double *x)
+{
+    static const char advice[] = "raise the budget to at least ";
+    TRY(sgl_pregel_set_budget(g, 16));
+    TRY(test_expect(sgl_pagerank(root, g, 0.85, 0, 6, x, NULL), SGL_ENOMEM,
+                    advice, "a budget of 16 bytes"));
+    const char *at = strstr(sgl_last_error(), advice);
+    CHECK(strstr(sgl_last_error(), "16 bytes per worker leaves"),
+          "the message does not say what the budget leaves: %s",
+          sgl_last_error());
+    double least = strtod(at + sizeof advice - 1, NULL);
+    CHECK(least > 16 && least < 1e12, "advised budget %.0f", least);
+    TRY(sgl_pregel_set_budget(g, (size_t)least - 1));
+    TRY(test_expect(sgl_pagerank(root, g, 0.85, 0, 6, x, NULL), SGL_ENOMEM,
+                    advice, "the advised budget less a byte"));
+    TRY(sgl_pregel_set_budget(g, (size_t)least));
+    return sgl_pagerank(root, g, 0.85, 0, 6, x, NULL);
+}
+
 static int budget_task(sgl_ctx_t *root, const void *arg, size_t size)
 {
     (void)arg, (void)size;
@@ -304,6 +422,8 @@ static int budget_task(sgl_ctx_t *root, const void *arg, size_t size)
     if (!rc && !(rc = sgl_pregel_set_budget(g, 1)))
         rc = test_expect(sgl_pagerank(root, g, 0.85, 0, 6, r1, NULL),
                          SGL_ENOMEM, "rounds", "a budget of 1 byte");
+    if (!rc)
+        rc = budget_advice(root, g, r1);
     if (!rc && !(rc = sgl_pregel_set_budget(g, 0)))
         rc = sgl_pagerank(root, g, 0.85, 0, 6, r1, NULL);
     for (size_t v = 0; !rc && v < n; v++)

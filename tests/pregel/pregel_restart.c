@@ -104,10 +104,10 @@ static int pagerank(sgl_ctx_t *root, sgl_graph_t *g, const char *mode)
     if (strcmp(mode, "pagerank-resume") == 0) {
         double params[SGL_PREGEL_MAX_PARAMS] = {0.85, PR_TOL};
         return sgl_pregel_resume(root, g, sgl_pagerank_program_id(), params,
-                                 PR_ITERS + 2, NULL);
+                                 PR_ITERS + 1, NULL);
     }
-    /* sgl_pagerank() runs max_iter + 2 supersteps at most */
-    unsigned iters = strstr(mode, "-stop") ? STOP_AT - 2 : PR_ITERS;
+    /* sgl_pagerank() runs max_iter + 1 supersteps at most */
+    unsigned iters = strstr(mode, "-stop") ? STOP_AT - 1 : PR_ITERS;
     return sgl_pagerank(root, g, 0.85, PR_TOL, iters, NULL, NULL);
 }
 
