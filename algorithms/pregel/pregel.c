@@ -202,6 +202,8 @@ struct step_rec {
     uint64_t recv_raw_bytes; /* the same had nothing been combined */
     double agg[SGL_PREGEL_MAX_AGGS];
     double maxpair[WIRE_ROUNDS_LOG + 1]; /* under a budget (sgl__wire_plan()) */
+    uint64_t files;          /* checkpoint files' terms, summed
+                                (pregel_checkpoint.c) */
 };
 
 /* What a superstep does besides compute. */
@@ -223,6 +225,7 @@ struct step_arg {
     uint32_t round, nrounds; /* SEND */
     uint32_t pad;
     uint64_t budget;      /* sgl_graph.budget */
+    uint64_t ident;       /* sgl__ckpt_ident() of the run */
     double params[SGL_PREGEL_MAX_PARAMS];
     double agg[SGL_PREGEL_MAX_AGGS];
     char dir[PREGEL_DIR_MAX + 1];
@@ -366,7 +369,8 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
         TRY(setup(g, p));
         TRY(sgl__outbox_init(&g->out, g->n, p->msg_size));
         if (a->kind == LOAD)
-            return sgl__ckpt_read(ctx, g, p, a->dir, a->step);
+            return sgl__ckpt_read(ctx, g, p, a->dir, a->step, a->ident,
+                                  &r->files);
         for (v.i = 0; v.i < nv; v.i++)
             p->init(&v);
         return SGL_OK;
@@ -381,7 +385,8 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
     if (a->kind == SEND)
         return sgl__wire_stage_round(ctx, g, p, nw, a->round, a->nrounds);
     if (a->ckpt)
-        TRY(sgl__ckpt_write(ctx, g, p, a->dir, a->step));
+        TRY(sgl__ckpt_write(ctx, g, p, a->dir, a->step, a->ident, a->agg,
+                            &r->files));
     if (a->drop)
         sgl__ckpt_remove(ctx, a->dir, a->drop_step);
     if (p->begin)
@@ -426,6 +431,7 @@ static int combine_children(sgl_ctx_t *ctx, const sgl_pregel_program_t *p,
             return sgl_error_set(SGL_ESIZE, "child %u handed up %zu records",
                                  c, n);
         r->active += x->active;
+        r->files += x->files; /* modulo 2^64: any order */
         r->raw += x->raw;
         r->combined += x->combined;
         r->recv_bytes = x->recv_bytes > r->recv_bytes ? x->recv_bytes
@@ -512,6 +518,9 @@ static int step_with_checkpoint(sgl_ctx_t *root, sgl_graph_t *g,
         return SGL_OK;
     struct ckpt_manifest m = {.step = a->step,
                               .n = g->n,
+                              .m = g->m,
+                              .graph = sgl__graph_identity(g),
+                              .files = r->files,
                               .workers = sgl_ctx_workers(root),
                               .value_size = p->value_size,
                               .msg_size = p->msg_size,
@@ -519,6 +528,7 @@ static int step_with_checkpoint(sgl_ctx_t *root, sgl_graph_t *g,
                               .cuts = g->cuts};
     sgl__ckpt_program_name(p->name, m.program);
     memcpy(m.agg, a->agg, sizeof m.agg);
+    memcpy(m.params, a->params, sizeof m.params);
     TRY(sgl__ckpt_manifest_write(g->dir, &m));
     ck->older = ck->last;
     ck->have_older = ck->have_last;
@@ -606,7 +616,7 @@ static int supersteps(sgl_ctx_t *root, sgl_graph_t *g, struct step_arg *a,
  * sgl_pregel_values() refuses half-made values. */
 static int start(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
                  const double *params, uint32_t kind, unsigned step,
-                 struct step_arg *a)
+                 struct step_arg *a, uint64_t *ret_files)
 {
     memset(a, 0, sizeof *a);
     a->graph = g->id;
@@ -616,10 +626,14 @@ static int start(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
     snprintf(a->dir, sizeof a->dir, "%s", g->dir);
     if (params)
         memcpy(a->params, params, sizeof a->params);
+    a->ident = sgl__ckpt_ident(sgl__graph_identity(g),
+                               sgl__pregel_program(prog), a->params);
     struct step_rec r;
     g->prog = 0;
     TRY(step_at(root, a, &r));
     g->prog = prog;
+    if (ret_files)
+        *ret_files = r.files;
     return SGL_OK;
 }
 
@@ -632,7 +646,7 @@ int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
     sgl_pregel_stats_t st;
     memset(&st, 0, sizeof st);
     struct step_arg a;
-    TRY(start(root, g, prog, params, INIT, 0, &a));
+    TRY(start(root, g, prog, params, INIT, 0, &a, NULL));
     for (unsigned i = 0; i < p->naggs; i++)
         a.agg[i] = agg_identity(p->agg[i]);
     a.kind = STEP;
@@ -671,22 +685,25 @@ int sgl_pregel_resume(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
         return sgl_error_set(SGL_ESTATE, "sgl_pregel_resume: no checkpoint "
                                          "folder (sgl_pregel_checkpoint())");
     const sgl_pregel_program_t *p = sgl__pregel_program(prog);
+    double none[SGL_PREGEL_MAX_PARAMS] = {0};
     struct ckpt_manifest m;
     TRY(sgl__ckpt_manifest_read(g->dir, &m));
     free(m.cuts); /* the workers read it themselves */
-    char name[64];
-    sgl__ckpt_program_name(p->name, name);
-    if (m.n != g->n || m.value_size != p->value_size ||
-        m.msg_size != p->msg_size || strcmp(name, m.program))
-        return sgl_error_set(SGL_EPARSE,
-                             "sgl_pregel_resume: the checkpoint in %s is of "
-                             "program %s on %llu vertices with %zu- and "
-                             "%zu-byte values and messages, not of program "
-                             "%s on this graph",
-                             g->dir, m.program, (unsigned long long)m.n,
-                             m.value_size, m.msg_size, name);
+    TRY(sgl__ckpt_check(g->dir, &m, g, p, params ? params : none));
     struct step_arg a;
-    TRY(start(root, g, prog, params, LOAD, m.step, &a));
+    uint64_t files = 0;
+    TRY(start(root, g, prog, params, LOAD, m.step, &a, &files));
+    if (files != m.files) {
+        g->prog = 0; /* values of files the manifest did not name */
+        return sgl_error_set(SGL_EPARSE,
+                             "checkpoint %s: the worker files of superstep "
+                             "%u (w*.s%u.ckpt) are not those the manifest "
+                             "names (checksums sum to %016llx, the manifest "
+                             "records %016llx): files of another checkpoint",
+                             g->dir, m.step, m.step,
+                             (unsigned long long)files,
+                             (unsigned long long)m.files);
+    }
     memcpy(a.agg, m.agg, sizeof a.agg);
     a.kind = RESUMED;
     sgl_pregel_stats_t st = m.stats;

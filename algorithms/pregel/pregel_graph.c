@@ -227,8 +227,42 @@ static int build_csr(struct wgraph *g, const struct edge *e, size_t n,
     return SGL_OK;
 }
 
-/* A worker's step 2: its out-edges in CSR form, and their number. */
-static int csr_worker(sgl_ctx_t *ctx, uint32_t id, uint64_t *ret_m)
+/* What a worker hands up after building its CSR. */
+struct csr_rec {
+    uint64_t m;      /* distinct edges */
+    uint64_t hash;   /* csr_hash() */
+};
+
+/* MurmurHash3's 64-bit finaliser: every input bit moves every output
+ * bit, so that a sum of these is a hash of a set. */
+static uint64_t fmix64(uint64_t x)
+{
+    x = (x ^ (x >> 33)) * UINT64_C(0xFF51AFD7ED558CCD);
+    x = (x ^ (x >> 33)) * UINT64_C(0xC4CEB93FE53E4C1B);
+    return x ^ (x >> 33);
+}
+
+/* The sum (modulo 2^64) of a hash of each of the worker's distinct
+ * out-edges: a sum does not depend on the order of its terms, so the
+ * workers' sums add up to the same total on any number of workers and
+ * any cut. */
+static uint64_t csr_hash(const struct wgraph *g)
+{
+    uint64_t h = 0;
+    for (uint64_t v = g->v0; v < g->v1; v++)
+        for (size_t k = g->off[v - g->v0]; k < g->off[v - g->v0 + 1]; k++)
+            h += fmix64(fmix64(v) ^ g->adj[k]);
+    return h;
+}
+
+uint64_t sgl__graph_identity(const sgl_graph_t *g)
+{
+    return fmix64(fmix64(fmix64(g->n) ^ g->m) ^ g->ehash);
+}
+
+/* A worker's step 2: its out-edges in CSR form, and their number and
+ * hash (struct csr_rec). */
+static int csr_worker(sgl_ctx_t *ctx, uint32_t id, struct csr_rec *ret)
 {
     struct wgraph *g = sgl__pregel_wgraph(ctx, id);
     if (!g)
@@ -237,7 +271,8 @@ static int csr_worker(sgl_ctx_t *ctx, uint32_t id, uint64_t *ret_m)
     struct edge *e;
     size_t n;
     TRY(sgl_exchange_recv(ctx, sizeof *e, (void **)&e, &n, NULL, NULL, NULL));
-    TRY(build_csr(g, e, n, ret_m));
+    TRY(build_csr(g, e, n, &ret->m));
+    ret->hash = csr_hash(g);
     TRY(sgl_exchange_release(ctx));
     free(g->staged);
     g->staged = NULL;
@@ -250,36 +285,50 @@ static int csr_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     const struct pregel_id_arg *a = arg;
     if (sgl_ctx_is_master(ctx)) {
         TRY(sgl_pardo(ctx, csr_task, arg, size));
-        return sgl__algo_pass_up(ctx, sizeof(uint64_t));
+        return sgl__algo_pass_up(ctx, sizeof(struct csr_rec));
     }
-    uint64_t m = 0;
-    TRY(csr_worker(ctx, a->id, &m));
-    return sgl_put(ctx, &m, sizeof m, 1);
+    struct csr_rec r = {0, 0};
+    TRY(csr_worker(ctx, a->id, &r));
+    return sgl_put(ctx, &r, sizeof r, 1);
 }
 
 int sgl__pregel_collect_csr(sgl_ctx_t *root, sgl_graph_t *g)
 {
     struct pregel_id_arg ia = {g->id, 0};
-    uint64_t *m = NULL;
+    struct csr_rec *r = NULL;
     size_t nw = 0;
     TRY(sgl_pardo(root, csr_task, &ia, sizeof ia));
-    TRY(sgl_gather_alloc(root, sizeof *m, (void **)&m, &nw, NULL));
+    TRY(sgl_gather_alloc(root, sizeof *r, (void **)&r, &nw, NULL));
+    uint64_t *m = malloc((nw ? nw : 1) * sizeof *m);
+    if (!m) {
+        free(r);
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    }
     free(g->edges);
     g->edges = m;
     g->nw = nw;
     g->m = 0;
-    for (size_t w = 0; w < nw; w++)
-        g->m += m[w];
+    g->ehash = 0;
+    for (size_t w = 0; w < nw; w++) {
+        m[w] = r[w].m;
+        g->m += r[w].m;
+        g->ehash += r[w].hash;
+    }
+    free(r);
     return SGL_OK;
 }
 
 /* The root's steps when it is the only worker. */
 static int build_alone(sgl_ctx_t *root, const struct build_arg *a,
-                       const struct edge *edges, uint64_t *ret_m)
+                       const struct edge *edges, sgl_graph_t *g)
 {
+    struct csr_rec r = {0, 0};
     TRY(send_worker(root, a, edges, a->m));
     TRY(sgl_exchange(root));
-    return csr_worker(root, a->id, ret_m);
+    TRY(csr_worker(root, a->id, &r));
+    g->m = r.m;
+    g->ehash = r.hash;
+    return SGL_OK;
 }
 
 /* A worker numbers its vertices with 32 bits (the send-all layout's
@@ -315,7 +364,7 @@ static int build(sgl_ctx_t *root, struct build_arg *a, const struct edge *edges,
     if (sgl_ctx_is_worker(root)) {
         g->nw = 1;
         g->edges = malloc(sizeof *g->edges);
-        int rc = g->edges ? build_alone(root, a, edges, &g->m)
+        int rc = g->edges ? build_alone(root, a, edges, g)
                           : sgl_error_set(SGL_ENOMEM, "out of memory");
         if (!rc)
             g->edges[0] = g->m;

@@ -299,6 +299,20 @@ SGL_API int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *graph, uint32_t prog,
  *  manifest that makes the checkpoint whole (write, then rename), so a
  *  crash leaves the last complete checkpoint. Files two checkpoints old
  *  are removed. @p every 0 turns checkpoints off.
+ *
+ *  Format (pregel_checkpoint.c's first comment has the details): worker
+ *  file "w<W>.s<S>.ckpt" is an 88-byte header (magic "SGLPRCK2", the
+ *  vertex count and range, the superstep, value and message sizes, the
+ *  run's identity: a hash of the graph, program name, sizes and
+ *  parameters, the contents' length, a CRC32C of the aggregators, a
+ *  CRC32C of the contents, a CRC32C of the header) and the contents
+ *  (values, halted flags, message flags, messages). The text "manifest"
+ *  names the superstep, the graph (vertices, edges and an identity
+ *  hashed from every edge, the same on any number of workers), the
+ *  workers and cut, the program (name, sizes) and its parameters, the
+ *  aggregators and statistics, a sum binding the worker files' header
+ *  CRCs, and last a CRC32C of all of it. Files are written under
+ *  temporary names, synced and renamed; the manifest last (the commit).
  *  @param dir  copied; at most 200 bytes.
  *  @return SGL_OK, SGL_EINVAL (NULL graph, a long or NULL dir). */
 SGL_API int sgl_pregel_checkpoint(sgl_graph_t *graph, const char *dir,
@@ -327,9 +341,20 @@ SGL_API int sgl_pregel_set_budget(sgl_graph_t *graph, size_t bytes_per_worker);
  *  sgl_combine_sum_u64, doubles rounded by sgl_round_grid(): as
  *  sgl_pagerank()'s); other sums may round differently after the
  *  checkpoint (messages are combined per worker).
- *  @return as sgl_pregel_run(); SGL_EIO (no manifest, unreadable or
- *          truncated files: the message names the file), SGL_EPARSE (a
- *          manifest or file of another graph or program). */
+ *  Before anything runs the checkpoint is verified: the manifest's
+ *  checksum, its graph identity, program and parameters against @p graph,
+ *  @p prog and @p params (which must be bitwise those of the run that
+ *  wrote it), every file's header and contents checksum and fields, flags
+ *  0 or 1, and that the files are those the manifest names.
+ *  @return as sgl_pregel_run(); SGL_EIO (no manifest, a file missing,
+ *          unreadable, not a regular file or truncated, a header short of
+ *          its 88 bytes included: what a crash or short copy leaves; the
+ *          message names the file), SGL_EPARSE (content that is not what
+ *          it claims: a checksum that differs, a manifest or file of
+ *          another version, graph, program or parameters, or files of
+ *          another checkpoint; the message names the file and what
+ *          differs); after a failure sgl_pregel_values() never
+ *          returns values read from the checkpoint. */
 SGL_API int sgl_pregel_resume(sgl_ctx_t *root, sgl_graph_t *graph,
                               uint32_t prog, const double *params,
                               unsigned max_supersteps,

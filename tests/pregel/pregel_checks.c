@@ -11,6 +11,7 @@
 
 #include "pregel_checks.h"
 #include "check_helpers.h"
+#include "pregel_crc.h"
 #include "test_util.h"
 
 int pregel_test_register(sgl_runtime_t *rt)
@@ -307,6 +308,222 @@ int pregel_check_limits(sgl_runtime_t *rt)
 {
     TRY(test_named(sgl_run(rt, sizes_task, NULL, 0), "sizes"));
     return test_named(sgl_run(rt, iterations_task, NULL, 0), "iterations");
+}
+
+/* ---- checkpoints that prove what they hold ---- */
+
+struct ckpt_case {
+    sgl_ctx_t *root;
+    sgl_graph_t *g;
+    uint32_t prog;
+    const double *params;
+    const char *dir;
+};
+
+static char *read_whole(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = malloc(1 << 20);
+    *len = f && buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    if (buf)
+        buf[*len] = '\0';
+    return buf;
+}
+
+static int write_whole(const char *path, const void *buf, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    int bad = !f || fwrite(buf, 1, len, f) != len;
+    if (f)
+        bad |= fclose(f) != 0;
+    return bad ? sgl_error_set(SGL_EIO, "cannot write %s", path) : SGL_OK;
+}
+
+/* @file of the checkpoint made @edited (@len bytes): the resume refused
+ * with @code and @text; then the file put back as it was (@orig). */
+static int refused_as(const struct ckpt_case *c, const char *file,
+                      const char *orig, size_t olen, const char *edited,
+                      size_t len, int code, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", c->dir, file);
+    TRY(write_whole(path, edited, len));
+    int rc = test_expect(sgl_pregel_resume(c->root, c->g, c->prog,
+                                           c->params, 7, NULL),
+                         code, text, file);
+    int rc2 = write_whole(path, orig, olen);
+    return rc ? rc : rc2;
+}
+
+/* The manifest with line @key's line made @line, its crc line left (a
+ * corrupt byte) or recomputed (@fix: a consistent manifest that only the
+ * field checks can refuse). */
+static int manifest_as(const struct ckpt_case *c, const char *key,
+                       const char *line, int fix, const char *text)
+{
+    char path[256], *edit = NULL;
+    snprintf(path, sizeof path, "%s/manifest", c->dir);
+    size_t len, k = strlen(key);
+    char *m = read_whole(path, &len);
+    const char *at = m ? strstr(m, key) : NULL, *eol = at ? strchr(at, '\n')
+                                                          : NULL;
+    edit = eol ? malloc(len + strlen(line) + 16) : NULL;
+    int rc = edit ? SGL_OK : sgl_error_set(SGL_ETASK, "no %.*s line",
+                                           (int)k, key);
+    if (!rc) {
+        size_t n = (size_t)(at - m);
+        n += (size_t)sprintf(edit + n, "%s", line);
+        memcpy(edit, m, (size_t)(at - m));
+        strcpy(edit + n, eol);
+        char *crc = strstr(edit, "\ncrc ");
+        if (fix && crc)
+            sprintf(crc + 1, "crc %08x\n",
+                    sgl__crc32c(0, edit, (size_t)(crc + 1 - edit)));
+        rc = refused_as(c, "manifest", m, len, edit, strlen(edit),
+                        SGL_EPARSE, text);
+    }
+    free(m), free(edit);
+    return rc;
+}
+
+/* Worker 0's file of the last checkpoint, a byte of each class altered
+ * in turn: the header, a value byte, NaN bits in a value, a halted flag,
+ * a message flag; and cut to 10 bytes (truncated: SGL_EIO). */
+static int worker_file_cases(const struct ckpt_case *c, unsigned step)
+{
+    char file[64], path[256];
+    snprintf(file, sizeof file, "w0.s%u.ckpt", step);
+    snprintf(path, sizeof path, "%s/%s", c->dir, file);
+    size_t len;
+    char *orig = read_whole(path, &len), *b = malloc(len + 1);
+    uint64_t v0, v1, nan_bits = UINT64_C(0x7FF8000000000001);
+    int rc = orig && b && len > 88 ? SGL_OK
+                                   : sgl_error_set(SGL_ETASK, "no %s", path);
+    if (!rc) {
+        memcpy(&v0, orig + 16, 8);
+        memcpy(&v1, orig + 24, 8);
+    }
+    size_t nv = rc ? 0 : (size_t)(v1 - v0), at[] = {16, 88 + 3, 88, 88 + 8 * nv,
+                                                   88 + 9 * nv};
+    static const char *const what[] = {"the header's checksum",
+                                       "the contents' checksum",
+                                       "the contents' checksum",
+                                       "the contents' checksum",
+                                       "the contents' checksum"};
+    for (size_t k = 0; !rc && k < 5; k++) {
+        memcpy(b, orig, len);
+        if (k == 2)
+            memcpy(b + at[k], &nan_bits, 8);
+        else
+            b[at[k]] ^= 1;
+        rc = refused_as(c, file, orig, len, b, len, SGL_EPARSE, what[k]);
+    }
+    if (!rc)
+        rc = refused_as(c, file, orig, len, orig, 10, SGL_EIO,
+                        "truncated: 10 of the 88 bytes of its header");
+    free(orig), free(b);
+    return rc;
+}
+
+/* Each manifest field altered: with the crc line stale, the checksum
+ * refuses it; with it recomputed, the field's own check. */
+static int manifest_cases(const struct ckpt_case *c, unsigned step)
+{
+    char line[64], older[64], files[64];
+    snprintf(line, sizeof line, "step %u\n", step);
+    snprintf(older, sizeof older, "step %u\n", step - 2);
+    /* the older files are there, but not the manifest's */
+    snprintf(files, sizeof files, ".s%u.ckpt", step - 2);
+    static const char stale[] = "the manifest's checksum";
+    TRY(manifest_as(c, line, older, 0, stale));
+    TRY(manifest_as(c, line, older, 1, files));
+    TRY(manifest_as(c, "agg ", "agg nan nan nan nan\n", 0, stale));
+    TRY(manifest_as(c, "agg ", "agg nan nan nan nan\n", 1,
+                    "aggregators' checksum"));
+    TRY(manifest_as(c, "graph ", "graph 0123456789abcdef\n", 0, stale));
+    TRY(manifest_as(c, "graph ", "graph 0123456789abcdef\n", 1,
+                    "of another graph"));
+    TRY(manifest_as(c, "program ", "program bfs-hops\n", 1,
+                    "of program bfs-hops"));
+    TRY(manifest_as(c, "params ", "params 0x1.8p-1 0x0p+0 0x0p+0 0x0p+0\n",
+                    1, "parameter 0 is 0x1.8p-1"));
+    return manifest_as(c, "files ", "files 0000000000000001\n", 1,
+                       "not those the manifest names");
+}
+
+/* The resume of the checkpoint gives bitwise @want. */
+static int resumed_same(const struct ckpt_case *c, const double *want,
+                        double *x, uint64_t n, const char *when)
+{
+    TRY(sgl_pregel_resume(c->root, c->g, c->prog, c->params, 7, NULL));
+    TRY(sgl_pregel_values(c->root, c->g, x, n));
+    for (uint64_t v = 0; v < n; v++)
+        CHECK(!memcmp(&x[v], &want[v], sizeof *x),
+              "%s: resumed, vertex %llu has %.17g, uninterrupted %.17g", when,
+              (unsigned long long)v, x[v], want[v]);
+    return SGL_OK;
+}
+
+/* PageRank's program, checkpointed every 2 supersteps of 7 (the last
+ * checkpoint superstep 6, the one before 4 still there): resumed as is,
+ * bitwise the uninterrupted run; every altered byte class refused; a
+ * graph of the same vertex count (a ring) or other parameters refused. */
+static int ckpt_task(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)size;
+    enum { N = 64 };
+    static uint64_t ring[N][2];
+    for (uint64_t v = 0; v < N; v++)
+        ring[v][0] = v, ring[v][1] = (v + 1) % N;
+    double params[SGL_PREGEL_MAX_PARAMS] = {0.85, 0, 0, 0}, want[N], x[N];
+    double other[SGL_PREGEL_MAX_PARAMS] = {0.8, 0, 0, 0};
+    struct ckpt_case c = {root, NULL, sgl_pagerank_program_id(), params, arg};
+    sgl_graph_t *r = NULL;
+    TRY(sgl_graph_kronecker(root, 6, 8, 4, &c.g));
+    int rc = sgl_pregel_run(root, c.g, c.prog, params, 7, NULL);
+    if (!rc)
+        rc = sgl_pregel_values(root, c.g, want, N);
+    if (!rc && !(rc = sgl_pregel_checkpoint(c.g, arg, 2)))
+        rc = sgl_pregel_run(root, c.g, c.prog, params, 7, NULL);
+    if (!rc)
+        rc = resumed_same(&c, want, x, N, "as written");
+    if (!rc)
+        rc = worker_file_cases(&c, 6);
+    if (!rc)
+        rc = manifest_cases(&c, 6);
+    if (!rc)
+        rc = test_expect(sgl_pregel_resume(root, c.g, c.prog, other, 7, NULL),
+                         SGL_EPARSE, "parameter 0 is", "other parameters");
+    if (!rc &&
+        !(rc = sgl_graph_from_edges(root, N, (const uint64_t(*)[2])ring, N,
+                                    &r)) &&
+        !(rc = sgl_pregel_checkpoint(r, arg, 2)))
+        rc = test_expect(sgl_pregel_resume(root, r, c.prog, params, 7, NULL),
+                         SGL_EPARSE, "of another graph", "a ring's resume");
+    if (!rc)
+        rc = resumed_same(&c, want, x, N, "after the refusals");
+    int rc2 = sgl_graph_free(root, r), rc3 = sgl_graph_free(root, c.g);
+    return rc ? rc : rc2 ? rc2 : rc3;
+}
+
+int pregel_check_checkpoints(sgl_runtime_t *rt)
+{
+    char dir[] = "sgl-test-ckpt-XXXXXX";
+    if (sgl_runtime_rank(rt) == 0 && !mkdtemp(dir))
+        return sgl_error_set(SGL_EIO, "cannot make a folder for checkpoints");
+    /* every rank must name the same folder: rank 0's, the root's */
+    int rc = test_named(sgl_run(rt, ckpt_task, dir, sizeof dir),
+                        "checkpoints");
+    if (sgl_runtime_rank(rt) == 0) {
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "pregel_check_checkpoints: could not remove %s\n",
+                    dir);
+    }
+    return rc;
 }
 
 /* ---- graphs and the combiner ---- */

@@ -34,5 +34,11 @@ int pregel_check_blocks(sgl_runtime_t *rt);
  * edges, generator sizes); PageRank's iteration limit exact, never
  * wrapping, its convergence reported; BFS's too. */
 int pregel_check_limits(sgl_runtime_t *rt);
+/* Checkpoints prove what they hold: a resume bitwise the uninterrupted
+ * run; a byte of each class altered (a file's header, a value, NaN bits,
+ * a flag; the manifest's step, agg, graph, program, params, files) and a
+ * truncated header refused; another graph of the same vertex count and
+ * other parameters refused. */
+int pregel_check_checkpoints(sgl_runtime_t *rt);
 
 #endif

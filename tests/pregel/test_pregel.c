@@ -22,6 +22,7 @@ static const struct test_check_entry checks[] = {
     {pregel_check_errors, "errors"},
     {pregel_check_blocks, "blocks"},
     {pregel_check_limits, "limits"},
+    {pregel_check_checkpoints, "checkpoints"},
 };
 
 static void on_shape(const char *shape)
