@@ -598,16 +598,18 @@ int sgl__ckpt_check(const char *dir, const struct ckpt_manifest *m,
                              (unsigned long long)g->n,
                              (unsigned long long)g->m,
                              (unsigned long long)id);
-    char name[64];
+    char name[64], theirs[4 * 64];
     sgl__ckpt_program_name(p->name, name);
+    /* the file's name may hold any byte but a blank: quoted escaped */
+    sgl__pregel_escape(m->program, sizeof m->program, theirs, sizeof theirs);
     if (m->value_size != p->value_size || m->msg_size != p->msg_size ||
         strcmp(name, m->program))
         return sgl_error_set(SGL_EPARSE,
                              "checkpoint %s/manifest: of program %s with %zu- "
                              "and %zu-byte values and messages, not of "
                              "program %s (%zu and %zu)",
-                             dir, m->program, m->value_size, m->msg_size,
-                             name, p->value_size, p->msg_size);
+                             dir, theirs, m->value_size, m->msg_size, name,
+                             p->value_size, p->msg_size);
     for (unsigned i = 0; i < SGL_PREGEL_MAX_PARAMS; i++)
         if (!same_double(m->params[i], params[i]))
             return sgl_error_set(SGL_EPARSE,

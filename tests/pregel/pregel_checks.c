@@ -447,6 +447,8 @@ static int manifest_cases(const struct ckpt_case *c, unsigned step)
                     "of another graph"));
     TRY(manifest_as(c, "program ", "program bfs-hops\n", 1,
                     "of program bfs-hops"));
+    TRY(manifest_as(c, "program ", "program \x1b[2Jx\n", 1,
+                    "of program \\x1b[2Jx"));
     TRY(manifest_as(c, "params ", "params 0x1.8p-1 0x0p+0 0x0p+0 0x0p+0\n",
                     1, "parameter 0 is 0x1.8p-1"));
     return manifest_as(c, "files ", "files 0000000000000001\n", 1,
