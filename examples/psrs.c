@@ -66,13 +66,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sgl/sgl.h>
-
-#define TRY(call)                                                              \
-    do {                                                                       \
-        int rc_ = (call);                                                      \
-        if (rc_)                                                               \
-            return rc_;                                                        \
-    } while (0)
+#include <sgl/blocks.h>
 
 /* ---- message layouts ---- */
 
@@ -255,7 +249,7 @@ static int build_partitions(struct node *nd, const struct sample *pvt)
                                                 &pvt[i])
                                         : nd->n;
         if (end > start)
-            TRY(bundle_add(&nd->blk, i, nd->arr + start, end - start));
+            SGL_TRY(bundle_add(&nd->blk, i, nd->arr + start, end - start));
         start = end;
     }
     return SGL_OK;
@@ -322,12 +316,12 @@ static int step1_sort_sample(sgl_ctx_t *ctx, const void *arg, size_t arg_size)
     uint64_t *arr;
     struct sample *sam;
     size_t n, m;
-    TRY(step0(ctx, &nd));
-    TRY(sgl_recv(ctx, sizeof *arr, (void **)&arr, &n));     /* IN arr */
+    SGL_TRY(step0(ctx, &nd));
+    SGL_TRY(sgl_recv(ctx, sizeof *arr, (void **)&arr, &n));     /* IN arr */
     if (sgl_ctx_is_master(ctx)) {                           /* 3:4 */
-        TRY(sgl_scatter_split(ctx, arr, sizeof *arr, n, NULL));
-        TRY(sgl_pardo(ctx, step1_sort_sample, NULL, 0));    /* 3:5-7 */
-        TRY(sgl_gather_alloc(ctx, sizeof *sam, (void **)&sam, &m,
+        SGL_TRY(sgl_scatter_split(ctx, arr, sizeof *arr, n, NULL));
+        SGL_TRY(sgl_pardo(ctx, step1_sort_sample, NULL, 0));    /* 3:5-7 */
+        SGL_TRY(sgl_gather_alloc(ctx, sizeof *sam, (void **)&sam, &m,
                              NULL));                        /* 3:8-9 */
     } else {                                                /* 3:10 */
         nd->arr = malloc((n ? n : 1) * sizeof *arr);
@@ -371,15 +365,15 @@ static int step3_partition(sgl_ctx_t *ctx, const void *arg, size_t arg_size)
     struct sample *pvt = nd->pvt;                           /* the root's */
     size_t npvt = nd->npvt;
     if (!sgl_ctx_is_root(ctx))                              /* IN pvt */
-        TRY(sgl_recv(ctx, sizeof *pvt, (void **)&pvt, &npvt));
+        SGL_TRY(sgl_recv(ctx, sizeof *pvt, (void **)&pvt, &npvt));
     if (npvt + 1 != nd->maxpid)
         return sgl_error_set(SGL_ETASK, "psrs: %zu pivots for %llu workers",
                              npvt, (unsigned long long)nd->maxpid);
     if (sgl_ctx_is_master(ctx)) {                           /* 3:15 */
-        TRY(sgl_bcast(ctx, pvt, sizeof *pvt, npvt));        /* 3:16-18 */
+        SGL_TRY(sgl_bcast(ctx, pvt, sizeof *pvt, npvt));        /* 3:16-18 */
         return sgl_pardo(ctx, step3_partition, NULL, 0);    /* 3:19-21 */
     }
-    TRY(build_partitions(nd, pvt));                         /* 3:22-23 */
+    SGL_TRY(build_partitions(nd, pvt));                         /* 3:22-23 */
     free(nd->arr);                                          /* in blk now */
     nd->arr = NULL;
     nd->n = 0;
@@ -397,8 +391,8 @@ static int step4_route_up(sgl_ctx_t *ctx, const void *arg, size_t arg_size)
     size_t len = 0;
     int rc = SGL_OK;
     if (sgl_ctx_is_master(ctx)) {                           /* 4:1 */
-        TRY(sgl_pardo(ctx, step4_route_up, NULL, 0));       /* 4:2-4 */
-        TRY(sgl_gather_alloc(ctx, sizeof *tmp, (void **)&tmp, &len,
+        SGL_TRY(sgl_pardo(ctx, step4_route_up, NULL, 0));       /* 4:2-4 */
+        SGL_TRY(sgl_gather_alloc(ctx, sizeof *tmp, (void **)&tmp, &len,
                              NULL));                        /* 4:5-6 */
     } else {                                                /* 4:11 */
         tmp = nd->blk.w;
@@ -497,7 +491,7 @@ static int step5_route_down_merge(sgl_ctx_t *ctx, const void *arg,
     struct bundle move = {0};
     uint64_t *tmp;
     size_t len;
-    TRY(sgl_recv(ctx, sizeof *tmp, (void **)&tmp, &len));   /* IN arr */
+    SGL_TRY(sgl_recv(ctx, sizeof *tmp, (void **)&tmp, &len));   /* IN arr */
     /* 4:20-22: what came from above joins what stayed here. */
     int rc = SGL_OK;
     for (const struct run *r = run_first(tmp, len); r && !rc;
@@ -529,8 +523,8 @@ static int collect(sgl_ctx_t *ctx, const void *arg, size_t arg_size)
         return sgl_put(ctx, nd->arr, sizeof *nd->arr, nd->n);
     uint64_t *res;
     size_t n;
-    TRY(sgl_pardo(ctx, collect, NULL, 0));
-    TRY(sgl_gather_alloc(ctx, sizeof *res, (void **)&res, &n, NULL));
+    SGL_TRY(sgl_pardo(ctx, collect, NULL, 0));
+    SGL_TRY(sgl_gather_alloc(ctx, sizeof *res, (void **)&res, &n, NULL));
     int rc = sgl_put(ctx, res, sizeof *res, n);
     free(res);
     return rc;
@@ -563,7 +557,7 @@ static int check(sgl_runtime_t *rt, const uint64_t *x, size_t n,
 {
     const uint64_t *res;
     size_t count;
-    TRY(sgl_run_result(rt, sizeof *res, (const void **)&res, &count));
+    SGL_TRY(sgl_run_result(rt, sizeof *res, (const void **)&res, &count));
     if (count != n)
         return sgl_error_set(SGL_ETASK, "%zu keys came back, not %zu", count,
                              n);
@@ -618,7 +612,7 @@ int main(int argc, char **argv)
     if (!rc && sgl_runtime_rank(rt) == 0)
         rc = check(rt, x, n, kind);
     if (rc)
-        fprintf(stderr, "psrs: %s\n", sgl_last_error());
+        fprintf(stderr, "psrs: %s\n", sgl_error_last());
     free(x);
     return sgl_finalize(rt) || rc ? 1 : 0;
 }

@@ -204,6 +204,8 @@ struct step_rec {
     uint64_t recv_raw_bytes; /* the same had nothing been combined */
     double agg[SGL_PREGEL_MAX_AGGS];
     double maxpair[WIRE_ROUNDS_LOG + 1]; /* under a budget (sgl__wire_plan()) */
+    uint64_t files;          /* checkpoint files' terms, summed
+                                (pregel_checkpoint.c) */
 };
 
 /* What a superstep does besides compute. */
@@ -225,6 +227,7 @@ struct step_arg {
     uint32_t round, nrounds; /* SEND */
     uint32_t pad;
     uint64_t budget;      /* sgl_graph.budget */
+    uint64_t ident;       /* sgl__ckpt_ident() of the run */
     double params[SGL_PREGEL_MAX_PARAMS];
     double agg[SGL_PREGEL_MAX_AGGS];
     char dir[PREGEL_DIR_MAX + 1];
@@ -368,7 +371,8 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
         SGL_TRY(setup(g, p));
         SGL_TRY(sgl__outbox_init(&g->out, g->n, p->msg_size));
         if (a->kind == LOAD)
-            return sgl__ckpt_read(ctx, g, p, a->dir, a->step);
+            return sgl__ckpt_read(ctx, g, p, a->dir, a->step, a->ident,
+                                  &r->files);
         for (v.i = 0; v.i < nv; v.i++)
             p->init(&v);
         return SGL_OK;
@@ -383,7 +387,8 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
     if (a->kind == SEND)
         return sgl__wire_stage_round(ctx, g, p, nw, a->round, a->nrounds);
     if (a->ckpt)
-        SGL_TRY(sgl__ckpt_write(ctx, g, p, a->dir, a->step));
+        SGL_TRY(sgl__ckpt_write(ctx, g, p, a->dir, a->step, a->ident, a->agg,
+                            &r->files));
     if (a->drop)
         sgl__ckpt_remove(ctx, a->dir, a->drop_step);
     if (p->begin)
@@ -428,6 +433,7 @@ static int combine_children(sgl_ctx_t *ctx, const sgl_pregel_program_t *p,
             return sgl_error_set(SGL_ESIZE, "child %u handed up %zu records",
                                  c, n);
         r->active += x->active;
+        r->files += x->files; /* modulo 2^64: any order */
         r->raw += x->raw;
         r->combined += x->combined;
         r->recv_bytes = x->recv_bytes > r->recv_bytes ? x->recv_bytes
@@ -514,6 +520,9 @@ static int step_with_checkpoint(sgl_ctx_t *root, sgl_graph_t *g,
         return SGL_OK;
     struct ckpt_manifest m = {.step = a->step,
                               .n = g->n,
+                              .m = g->m,
+                              .graph = sgl__graph_identity(g),
+                              .files = r->files,
                               .workers = sgl_ctx_workers(root),
                               .value_size = p->value_size,
                               .msg_size = p->msg_size,
@@ -521,6 +530,7 @@ static int step_with_checkpoint(sgl_ctx_t *root, sgl_graph_t *g,
                               .cuts = g->cuts};
     sgl__ckpt_program_name(p->name, m.program);
     memcpy(m.agg, a->agg, sizeof m.agg);
+    memcpy(m.params, a->params, sizeof m.params);
     SGL_TRY(sgl__ckpt_manifest_write(g->dir, &m));
     ck->older = ck->last;
     ck->have_older = ck->have_last;
@@ -541,15 +551,22 @@ static int send_rounds(sgl_ctx_t *root, const sgl_graph_t *g,
     unsigned k = 0;
     while (k <= WIRE_ROUNDS_LOG && r->maxpair[k] > cap)
         k++;
-    if (k > WIRE_ROUNDS_LOG)
+    if (k > WIRE_ROUNDS_LOG) {
+        /* what the most rounds need from one worker to another, times the
+         * workers, is the least budget that passes the test above */
+        double need = r->maxpair[WIRE_ROUNDS_LOG];
         return sgl_error_set(SGL_ENOMEM,
                              "superstep %u: a budget of %llu bytes per "
-                             "worker allows %.0f bytes from one worker to "
-                             "another per round; in %u rounds one worker "
-                             "would still send another %.0f",
-                             a->step, (unsigned long long)g->budget, cap,
-                             1u << WIRE_ROUNDS_LOG,
-                             r->maxpair[WIRE_ROUNDS_LOG]);
+                             "worker leaves %.0f bytes per round for the "
+                             "messages one worker sends another (the budget "
+                             "/ %zu workers); even split into the most "
+                             "rounds, %u, a worker needs %.0f bytes per "
+                             "round: raise the budget to at least %.0f bytes "
+                             "(sgl_pregel_set_budget()), or 0 for no bound",
+                             a->step, (unsigned long long)g->budget,
+                             floor(cap), nw, 1u << WIRE_ROUNDS_LOG, need,
+                             need * (double)nw);
+    }
     uint32_t kind = a->kind;
     a->kind = SEND;
     a->nrounds = 1u << k;
@@ -574,6 +591,7 @@ static int supersteps(sgl_ctx_t *root, sgl_graph_t *g, struct step_arg *a,
     struct step_rec r;
     snprintf(a->dir, sizeof a->dir, "%s", g->dir);
     a->budget = g->budget;
+    st->converged = 0;
     for (unsigned s = a->step; s < max; s++) {
         a->step = s;
         SGL_TRY(step_with_checkpoint(root, g, a, &ck, st, &r));
@@ -581,8 +599,10 @@ static int supersteps(sgl_ctx_t *root, sgl_graph_t *g, struct step_arg *a,
         st->supersteps = s + 1;
         account(st, &r);
         memcpy(a->agg, r.agg, sizeof a->agg);
-        if (r.active == 0 && r.combined == 0)
+        if (r.active == 0 && r.combined == 0) {
+            st->converged = 1;
             break;
+        }
         if (a->budget && r.combined)
             SGL_TRY(send_rounds(root, g, a, &r, st));
         SGL_TRY(sgl_exchange(root));
@@ -598,7 +618,7 @@ static int supersteps(sgl_ctx_t *root, sgl_graph_t *g, struct step_arg *a,
  * sgl_pregel_values() refuses half-made values. */
 static int start(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
                  const double *params, uint32_t kind, unsigned step,
-                 struct step_arg *a)
+                 struct step_arg *a, uint64_t *ret_files)
 {
     memset(a, 0, sizeof *a);
     a->graph = g->id;
@@ -608,10 +628,14 @@ static int start(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
     snprintf(a->dir, sizeof a->dir, "%s", g->dir);
     if (params)
         memcpy(a->params, params, sizeof a->params);
+    a->ident = sgl__ckpt_ident(sgl__graph_identity(g),
+                               sgl__pregel_program(prog), a->params);
     struct step_rec r;
     g->prog = 0;
     SGL_TRY(step_at(root, a, &r));
     g->prog = prog;
+    if (ret_files)
+        *ret_files = r.files;
     return SGL_OK;
 }
 
@@ -624,7 +648,7 @@ int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
     sgl_pregel_stats_t st;
     memset(&st, 0, sizeof st);
     struct step_arg a;
-    SGL_TRY(start(root, g, prog, params, INIT, 0, &a));
+    SGL_TRY(start(root, g, prog, params, INIT, 0, &a, NULL));
     for (unsigned i = 0; i < p->naggs; i++)
         a.agg[i] = agg_identity(p->agg[i]);
     a.kind = STEP;
@@ -663,22 +687,25 @@ int sgl_pregel_resume(sgl_ctx_t *root, sgl_graph_t *g, uint32_t prog,
         return sgl_error_set(SGL_ESTATE, "sgl_pregel_resume: no checkpoint "
                                          "folder (sgl_pregel_checkpoint())");
     const sgl_pregel_program_t *p = sgl__pregel_program(prog);
+    double none[SGL_PREGEL_MAX_PARAMS] = {0};
     struct ckpt_manifest m;
     SGL_TRY(sgl__ckpt_manifest_read(g->dir, &m));
     free(m.cuts); /* the workers read it themselves */
-    char name[64];
-    sgl__ckpt_program_name(p->name, name);
-    if (m.n != g->n || m.value_size != p->value_size ||
-        m.msg_size != p->msg_size || strcmp(name, m.program))
-        return sgl_error_set(SGL_EPARSE,
-                             "sgl_pregel_resume: the checkpoint in %s is of "
-                             "program %s on %llu vertices with %zu- and "
-                             "%zu-byte values and messages, not of program "
-                             "%s on this graph",
-                             g->dir, m.program, (unsigned long long)m.n,
-                             m.value_size, m.msg_size, name);
+    SGL_TRY(sgl__ckpt_check(g->dir, &m, g, p, params ? params : none));
     struct step_arg a;
-    SGL_TRY(start(root, g, prog, params, LOAD, m.step, &a));
+    uint64_t files = 0;
+    SGL_TRY(start(root, g, prog, params, LOAD, m.step, &a, &files));
+    if (files != m.files) {
+        g->prog = 0; /* values of files the manifest did not name */
+        return sgl_error_set(SGL_EPARSE,
+                             "checkpoint %s: the worker files of superstep "
+                             "%u (w*.s%u.ckpt) are not those the manifest "
+                             "names (checksums sum to %016llx, the manifest "
+                             "records %016llx): files of another checkpoint",
+                             g->dir, m.step, m.step,
+                             (unsigned long long)files,
+                             (unsigned long long)m.files);
+    }
     memcpy(a.agg, m.agg, sizeof a.agg);
     a.kind = RESUMED;
     sgl_pregel_stats_t st = m.stats;

@@ -3,7 +3,6 @@
  * root, or generated: Graph500's R-MAT, a function of the edge's index),
  * sends each edge to its source's owner, and the owners sort what came
  * into CSR form (targets sorted, duplicates dropped). */
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -192,11 +191,21 @@ static int by_target(const void *x, const void *y)
 static int build_csr(struct wgraph *g, const struct edge *e, size_t n,
                      uint64_t *ret_m)
 {
-    size_t nv = (size_t)(g->v1 - g->v0);
+    /* the callers bound the vertices, so nv + 1 offsets cannot wrap; a
+     * bound is checked again here, where it matters */
+    uint64_t nv64 = g->v1 - g->v0;
+    if (nv64 >= SIZE_MAX / sizeof *g->off || n >= SIZE_MAX / sizeof *g->adj)
+        return sgl_error_set(SGL_EINVAL, "graph: %llu vertices and %zu edges "
+                                         "on one worker, more than it can "
+                                         "index",
+                             (unsigned long long)nv64, n);
+    size_t nv = (size_t)nv64;
     g->off = calloc(nv + 1, sizeof *g->off);
     g->adj = malloc((n ? n : 1) * sizeof *g->adj);
     if (!g->off || !g->adj)
-        return sgl_error_set(SGL_ENOMEM, "out of memory for %zu edges", n);
+        return sgl_error_set(SGL_ENOMEM, "out of memory for %zu vertices and "
+                                         "%zu edges on one worker",
+                             nv, n);
     for (size_t i = 0; i < n; i++)
         g->off[e[i].s - g->v0 + 1]++;
     for (size_t v = 0; v < nv; v++)
@@ -219,8 +228,42 @@ static int build_csr(struct wgraph *g, const struct edge *e, size_t n,
     return SGL_OK;
 }
 
-/* A worker's step 2: its out-edges in CSR form, and their number. */
-static int csr_worker(sgl_ctx_t *ctx, uint32_t id, uint64_t *ret_m)
+/* What a worker hands up after building its CSR. */
+struct csr_rec {
+    uint64_t m;      /* distinct edges */
+    uint64_t hash;   /* csr_hash() */
+};
+
+/* MurmurHash3's 64-bit finaliser: every input bit moves every output
+ * bit, so that a sum of these is a hash of a set. */
+static uint64_t fmix64(uint64_t x)
+{
+    x = (x ^ (x >> 33)) * UINT64_C(0xFF51AFD7ED558CCD);
+    x = (x ^ (x >> 33)) * UINT64_C(0xC4CEB93FE53E4C1B);
+    return x ^ (x >> 33);
+}
+
+/* The sum (modulo 2^64) of a hash of each of the worker's distinct
+ * out-edges: a sum does not depend on the order of its terms, so the
+ * workers' sums add up to the same total on any number of workers and
+ * any cut. */
+static uint64_t csr_hash(const struct wgraph *g)
+{
+    uint64_t h = 0;
+    for (uint64_t v = g->v0; v < g->v1; v++)
+        for (size_t k = g->off[v - g->v0]; k < g->off[v - g->v0 + 1]; k++)
+            h += fmix64(fmix64(v) ^ g->adj[k]);
+    return h;
+}
+
+uint64_t sgl__graph_identity(const sgl_graph_t *g)
+{
+    return fmix64(fmix64(fmix64(g->n) ^ g->m) ^ g->ehash);
+}
+
+/* A worker's step 2: its out-edges in CSR form, and their number and
+ * hash (struct csr_rec). */
+static int csr_worker(sgl_ctx_t *ctx, uint32_t id, struct csr_rec *ret)
 {
     struct wgraph *g = sgl__pregel_wgraph(ctx, id);
     if (!g)
@@ -229,7 +272,8 @@ static int csr_worker(sgl_ctx_t *ctx, uint32_t id, uint64_t *ret_m)
     struct edge *e;
     size_t n;
     SGL_TRY(sgl_exchange_recv(ctx, sizeof *e, (void **)&e, &n, NULL, NULL, NULL));
-    SGL_TRY(build_csr(g, e, n, ret_m));
+    SGL_TRY(build_csr(g, e, n, &ret->m));
+    ret->hash = csr_hash(g);
     SGL_TRY(sgl_exchange_release(ctx));
     free(g->staged);
     g->staged = NULL;
@@ -242,36 +286,66 @@ static int csr_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     const struct pregel_id_arg *a = arg;
     if (sgl_ctx_is_master(ctx)) {
         SGL_TRY(sgl_pardo(ctx, csr_task, arg, size));
-        return sgl__algo_pass_up(ctx, sizeof(uint64_t));
+        return sgl__algo_pass_up(ctx, sizeof(struct csr_rec));
     }
-    uint64_t m = 0;
-    SGL_TRY(csr_worker(ctx, a->id, &m));
-    return sgl_put(ctx, &m, sizeof m, 1);
+    struct csr_rec r = {0, 0};
+    SGL_TRY(csr_worker(ctx, a->id, &r));
+    return sgl_put(ctx, &r, sizeof r, 1);
 }
 
 int sgl__pregel_collect_csr(sgl_ctx_t *root, sgl_graph_t *g)
 {
     struct pregel_id_arg ia = {g->id, 0};
-    uint64_t *m = NULL;
+    struct csr_rec *r = NULL;
     size_t nw = 0;
     SGL_TRY(sgl_pardo(root, csr_task, &ia, sizeof ia));
-    SGL_TRY(sgl_gather_alloc(root, sizeof *m, (void **)&m, &nw, NULL));
+    SGL_TRY(sgl_gather_alloc(root, sizeof *r, (void **)&r, &nw, NULL));
+    uint64_t *m = malloc((nw ? nw : 1) * sizeof *m);
+    if (!m) {
+        free(r);
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    }
     free(g->edges);
     g->edges = m;
     g->nw = nw;
     g->m = 0;
-    for (size_t w = 0; w < nw; w++)
-        g->m += m[w];
+    g->ehash = 0;
+    for (size_t w = 0; w < nw; w++) {
+        m[w] = r[w].m;
+        g->m += r[w].m;
+        g->ehash += r[w].hash;
+    }
+    free(r);
     return SGL_OK;
 }
 
 /* The root's steps when it is the only worker. */
 static int build_alone(sgl_ctx_t *root, const struct build_arg *a,
-                       const struct edge *edges, uint64_t *ret_m)
+                       const struct edge *edges, sgl_graph_t *g)
 {
+    struct csr_rec r = {0, 0};
     SGL_TRY(send_worker(root, a, edges, a->m));
     SGL_TRY(sgl_exchange(root));
-    return csr_worker(root, a->id, ret_m);
+    SGL_TRY(csr_worker(root, a->id, &r));
+    g->m = r.m;
+    g->ehash = r.hash;
+    return SGL_OK;
+}
+
+/* A worker numbers its vertices with 32 bits (the send-all layout's
+ * sources, the wire's patterns): the largest even share of @n over @nw
+ * workers must fit, checked before anything is allocated for it. */
+static int check_per_worker(uint64_t n, size_t nw)
+{
+    uint64_t most = n / nw + (n % nw != 0);
+    if (most <= SGL_GRAPH_MAX_WORKER_VERTICES)
+        return SGL_OK;
+    return sgl_error_set(SGL_EINVAL,
+                         "graph: %llu vertices on %zu workers put %llu on "
+                         "one, more than a worker can index (2^32 - 1 = "
+                         "%llu): use more workers or a smaller graph",
+                         (unsigned long long)n, nw, (unsigned long long)most,
+                         (unsigned long long)SGL_GRAPH_MAX_WORKER_VERTICES);
 }
 
 /* Steps 1 and 2 from the root; @edges is the root's edge list or NULL. */
@@ -282,6 +356,7 @@ static int build(sgl_ctx_t *root, struct build_arg *a, const struct edge *edges,
         return sgl_error_set(SGL_EINVAL, "graph: NULL argument");
     if (!sgl_ctx_is_root(root))
         return sgl_error_set(SGL_ESTATE, "graph: call it on the root");
+    SGL_TRY(check_per_worker(a->n, sgl_ctx_workers(root)));
     sgl_graph_t *g = calloc(1, sizeof *g);
     if (!g)
         return sgl_error_set(SGL_ENOMEM, "out of memory");
@@ -290,7 +365,7 @@ static int build(sgl_ctx_t *root, struct build_arg *a, const struct edge *edges,
     if (sgl_ctx_is_worker(root)) {
         g->nw = 1;
         g->edges = malloc(sizeof *g->edges);
-        int rc = g->edges ? build_alone(root, a, edges, &g->m)
+        int rc = g->edges ? build_alone(root, a, edges, g)
                           : sgl_error_set(SGL_ENOMEM, "out of memory");
         if (!rc)
             g->edges[0] = g->m;
@@ -325,6 +400,18 @@ int sgl_graph_from_edges(sgl_ctx_t *root, uint64_t n,
         return sgl_error_set(SGL_EINVAL, "sgl_graph_from_edges: NULL edges");
     if (n == 0)
         return sgl_error_set(SGL_EINVAL, "sgl_graph_from_edges: no vertex");
+    /* before any arithmetic on them: n + 1 offsets, m edges of 16 bytes */
+    if (n > SGL_GRAPH_MAX_VERTICES)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_graph_from_edges: %llu vertices, more than "
+                             "a graph can index (2^40 = %llu)",
+                             (unsigned long long)n,
+                             (unsigned long long)SGL_GRAPH_MAX_VERTICES);
+    if ((uint64_t)m > SGL_GRAPH_MAX_EDGES)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_graph_from_edges: %zu edges, more than a "
+                             "graph can be built from (2^48 = %llu)",
+                             m, (unsigned long long)SGL_GRAPH_MAX_EDGES);
     for (size_t i = 0; i < m; i++)
         if (edges[i][0] >= n || edges[i][1] >= n)
             return sgl_error_set(SGL_EINVAL,
@@ -422,93 +509,6 @@ int sgl_graph_part(const sgl_graph_t *g, size_t w, uint64_t *ret_first,
         *ret_end = pregel_first(g->cuts, g->n, g->nw, w + 1);
     if (ret_edges)
         *ret_edges = g->edges[w];
-    return SGL_OK;
-}
-
-/* ---- the text reader ---- */
-
-/* Parse one non-negative integer at *@p, moving past it. */
-static int parse_vertex(const char **p, uint64_t *ret)
-{
-    while (**p == ' ' || **p == '\t')
-        (*p)++;
-    if (!isdigit((unsigned char)**p))
-        return -1;
-    errno = 0;
-    char *end;
-    unsigned long long v = strtoull(*p, &end, 10);
-    if (errno || v > (UINT64_C(1) << 40))
-        return -1;
-    *p = end;
-    *ret = v;
-    return 0;
-}
-
-static int add_edge(uint64_t (**e)[2], size_t *n, size_t *cap, uint64_t s,
-                    uint64_t t)
-{
-    if (*n == *cap) {
-        size_t c = *cap ? 2 * *cap : 1024;
-        uint64_t (*x)[2] = realloc(*e, c * sizeof *x);
-        if (!x)
-            return sgl_error_set(SGL_ENOMEM, "out of memory for edges");
-        *e = x;
-        *cap = c;
-    }
-    (*e)[*n][0] = s;
-    (*e)[(*n)++][1] = t;
-    return SGL_OK;
-}
-
-int sgl_graph_read_edges(const char *path, uint64_t *ret_n,
-                         uint64_t (**ret_edges)[2], size_t *ret_m)
-{
-    if (!path || !ret_n || !ret_edges || !ret_m)
-        return sgl_error_set(SGL_EINVAL, "sgl_graph_read_edges: NULL "
-                                         "argument");
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return sgl_error_set(SGL_EIO, "%s: %s", path, strerror(errno));
-    char line[512];
-    uint64_t (*e)[2] = NULL, top = 0;
-    size_t n = 0, cap = 0, lineno = 0;
-    int rc = SGL_OK, seen = 0;
-    while (!rc && fgets(line, sizeof line, f)) {
-        lineno++;
-        const char *p = line;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        if (*p == '#' || *p == '%' || *p == '\n' || *p == '\r' || !*p)
-            continue;
-        uint64_t s = 0, t = 0; /* set on every path that reads them */
-        if (!strchr(line, '\n') && !feof(f))
-            rc = sgl_error_set(SGL_EPARSE, "%s:%zu: line too long", path,
-                               lineno);
-        else if (parse_vertex(&p, &s) || parse_vertex(&p, &t) ||
-                 strspn(p, " \t\r\n") != strlen(p))
-            rc = sgl_error_set(SGL_EPARSE,
-                               "%s:%zu: expected two vertex numbers (0 to "
-                               "2^40), got \"%.*s\"",
-                               path, lineno, (int)strcspn(line, "\r\n"),
-                               line);
-        else
-            rc = add_edge(&e, &n, &cap, s, t);
-        if (!rc) {
-            top = s > top ? s : top;
-            top = t > top ? t : top;
-            seen = 1;
-        }
-    }
-    if (!rc && ferror(f))
-        rc = sgl_error_set(SGL_EIO, "%s: read error", path);
-    fclose(f);
-    if (rc) {
-        free(e);
-        return rc;
-    }
-    *ret_n = seen ? top + 1 : 0;
-    *ret_edges = e;
-    *ret_m = n;
     return SGL_OK;
 }
 

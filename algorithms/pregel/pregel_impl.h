@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <sgl/pregel.h>
 
@@ -24,7 +25,13 @@ struct sgl_graph {
     char dir[PREGEL_DIR_MAX + 1]; /* checkpoints, if every > 0 */
     unsigned every;
     uint64_t budget;       /* bytes per worker per exchange, 0: none */
+    uint64_t ehash;        /* sum of the distinct edges' hashes, for
+                              sgl__graph_identity() */
 };
+
+/* A hash of @g's vertex count, edge count and edges, the same on any
+ * number of workers and any cut: what a checkpoint names its graph by. */
+uint64_t sgl__graph_identity(const sgl_graph_t *g);
 
 /* Messages combined on the sending worker, one slot per target
  * (pregel_outbox.c). */
@@ -219,33 +226,58 @@ static inline size_t pregel_owner_in(const uint64_t *cuts, uint64_t n,
     return lo;
 }
 
-/* Checkpoints (pregel_checkpoint.c). A worker's file of step @step, and
- * its part read back from the files of a checkpoint taken on @old_workers
- * workers; the files of step @step removed. */
+/* Checkpoints (pregel_checkpoint.c; its first comment gives the
+ * format). The identity of a run, which every worker file carries: a
+ * hash of the graph identity, @p's name and sizes and the parameters. */
+uint64_t sgl__ckpt_ident(uint64_t graph, const sgl_pregel_program_t *p,
+                         const double *params);
+/* A worker's file of step @step; *@ret_term its term of the manifest's
+ * files sum. */
 int sgl__ckpt_write(sgl_ctx_t *worker, const struct wgraph *g,
                     const sgl_pregel_program_t *p, const char *dir,
-                    unsigned step);
+                    unsigned step, uint64_t ident, const double *agg,
+                    uint64_t *ret_term);
+/* A worker's part read back from the files of the checkpoint of step
+ * @step (on whatever tree it was taken), every file it reads checked;
+ * *@ret_sum its share of the files sum. */
 int sgl__ckpt_read(sgl_ctx_t *worker, struct wgraph *g,
                    const sgl_pregel_program_t *p, const char *dir,
-                   unsigned step);
+                   unsigned step, uint64_t ident, uint64_t *ret_sum);
+/* The files of step @step removed. */
 void sgl__ckpt_remove(sgl_ctx_t *worker, const char *dir, unsigned step);
 
 /* The manifest that makes a checkpoint whole, written by the root. */
 struct ckpt_manifest {
     unsigned step;
-    uint64_t n;
+    uint64_t n, m;         /* vertices, distinct edges */
+    uint64_t graph;        /* sgl__graph_identity() */
     size_t workers;
     size_t value_size, msg_size;
+    double params[SGL_PREGEL_MAX_PARAMS];
     double agg[SGL_PREGEL_MAX_AGGS];
     sgl_pregel_stats_t stats;
+    uint64_t files;        /* the sum of the worker files' terms */
     uint64_t *cuts;        /* the run's cut, workers + 1; NULL: even */
     char program[64];      /* the program's name, blanks made '_' */
 };
 /* @name as the manifest writes it, into @buf of 64 bytes. */
 void sgl__ckpt_program_name(const char *name, char *buf);
 int sgl__ckpt_manifest_write(const char *dir, const struct ckpt_manifest *m);
-/* Read it; m->cuts malloc()ed (free it) or NULL. */
+/* Read it, its checksum checked; m->cuts malloc()ed (free it) or NULL. */
 int sgl__ckpt_manifest_read(const char *dir, struct ckpt_manifest *m);
+/* SGL_OK if @m is a checkpoint of graph @g, program @p and @params, else
+ * SGL_EPARSE saying what differs. */
+int sgl__ckpt_check(const char *dir, const struct ckpt_manifest *m,
+                    const sgl_graph_t *g, const sgl_pregel_program_t *p,
+                    const double *params);
+
+/* Input files (pregel_read.c). Open @path for reading if it is a
+ * regular file, else SGL_EIO naming what it is (a FIFO is not waited
+ * on); @what names it in messages ("edge list"). */
+int sgl__pregel_open_regular(const char *path, const char *what, FILE **ret);
+/* The first @n bytes of @s (up to a NUL) into @out of @size bytes, with
+ * control bytes written \xNN, for quoting input in a message. */
+void sgl__pregel_escape(const char *s, size_t n, char *out, size_t size);
 
 /* The registered program @id, or NULL. */
 const sgl_pregel_program_t *sgl__pregel_program(uint32_t id);

@@ -2,6 +2,7 @@
  * NetworkX computes it (its power iteration, one superstep per
  * iteration), and breadth-first hops. sgl_algorithms_register() registers
  * them, so they have the same number in every process. */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -271,9 +272,23 @@ int sgl_pagerank(sgl_ctx_t *root, sgl_graph_t *g, double alpha, double tol,
                              "sgl_pagerank: damping %g (0 to 1), tolerance "
                              "%g (>= 0)",
                              alpha, tol);
+    if (max_iter == UINT_MAX)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_pagerank: max_iter %u: at most %u "
+                             "iterations (one superstep each, after the "
+                             "first)",
+                             max_iter, UINT_MAX - 1);
     double params[SGL_PREGEL_MAX_PARAMS] = {alpha, tol, 0, 0};
-    /* Superstep 0 sends x_0; each iteration is one more; one to halt. */
-    SGL_TRY(sgl_pregel_run(root, g, pagerank_id, params, max_iter + 2, st));
+    sgl_pregel_stats_t mine;
+    st = st ? st : &mine;
+    /* Superstep 0 sends x_0; superstep s computes x_s: max_iter + 1 in
+     * all. Converged at iteration s < max_iter, superstep s + 1 halts
+     * every vertex; at s = max_iter no superstep is left to say so, but
+     * its change, the last superstep's aggregator, does. */
+    SGL_TRY(sgl_pregel_run(root, g, pagerank_id, params, max_iter + 1, st));
+    st->converged = st->converged ||
+                    (max_iter >= 1 &&
+                     st->agg[CHANGE] < (double)sgl_graph_vertices(g) * tol);
     return ranks ? sgl_pregel_values(root, g, ranks, sgl_graph_vertices(g))
                  : SGL_OK;
 }
@@ -287,7 +302,16 @@ int sgl_bfs_hops(sgl_ctx_t *root, sgl_graph_t *g, uint64_t source,
                              (unsigned long long)source,
                              (unsigned long long)sgl_graph_vertices(g));
     double params[SGL_PREGEL_MAX_PARAMS] = {(double)source, 0, 0, 0};
-    SGL_TRY(sgl_pregel_run(root, g, hops_id, params, UINT32_MAX, st));
+    sgl_pregel_stats_t mine;
+    st = st ? st : &mine;
+    /* A level per superstep: only a path of UINT_MAX vertices runs out of
+     * supersteps, and hops cut short there would be silently wrong. */
+    SGL_TRY(sgl_pregel_run(root, g, hops_id, params, UINT_MAX, st));
+    if (!st->converged)
+        return sgl_error_set(SGL_ERANGE,
+                             "sgl_bfs_hops: still reaching vertices after "
+                             "%u supersteps",
+                             st->supersteps);
     return hops ? sgl_pregel_values(root, g, hops, sgl_graph_vertices(g))
                 : SGL_OK;
 }

@@ -49,6 +49,17 @@ typedef struct sgl_graph sgl_graph_t;
 /** One vertex as its compute function sees it (opaque). */
 typedef struct sgl_vertex sgl_vertex_t;
 
+/** Most vertices a graph may have: vertex numbers run 0 .. 2^40 - 1, as
+ *  sgl_graph_read_edges() reads them and sgl_graph_kronecker() makes
+ *  them. */
+#define SGL_GRAPH_MAX_VERTICES (UINT64_C(1) << 40)
+/** Most vertices one worker may own: it numbers its own with 32 bits.
+ *  A graph is refused (SGL_EINVAL) where its even cut would give a worker
+ *  more. */
+#define SGL_GRAPH_MAX_WORKER_VERTICES (UINT64_C(0xFFFFFFFF))
+/** Most edges a graph may be built from (duplicates included). */
+#define SGL_GRAPH_MAX_EDGES (UINT64_C(1) << 48)
+
 /** Most aggregators a program has. */
 #define SGL_PREGEL_MAX_AGGS 4
 /** Largest value and message, bytes. */
@@ -157,7 +168,10 @@ SGL_API int sgl_pregel_register(const sgl_pregel_program_t *prog,
  *  root (pairs source, target; copied and scattered over the workers, one
  *  superstep and one exchange).
  *  @return SGL_OK, SGL_EINVAL (NULL, a vertex >= nvertices: the message
- *          names the edge), SGL_ESTATE (not the root), SGL_ENOMEM. */
+ *          names the edge; @p nvertices 0 or above SGL_GRAPH_MAX_VERTICES,
+ *          @p nedges above SGL_GRAPH_MAX_EDGES, more than
+ *          SGL_GRAPH_MAX_WORKER_VERTICES on a worker: the message gives the
+ *          number), SGL_ESTATE (not the root), SGL_ENOMEM. */
 SGL_API int sgl_graph_from_edges(sgl_ctx_t *root, uint64_t nvertices,
                                  const uint64_t (*edges)[2], size_t nedges,
                                  sgl_graph_t **ret_graph);
@@ -168,7 +182,8 @@ SGL_API int sgl_graph_from_edges(sgl_ctx_t *root, uint64_t nvertices,
  *  bijection; a function of (scale, edge_factor, seed) only, so the same
  *  graph on every tree.
  *  @return SGL_OK, SGL_EINVAL (scale 1..40, edge_factor 1..2^20, fewer
- *          than 2^48 edges),
+ *          than 2^48 edges, at most SGL_GRAPH_MAX_WORKER_VERTICES on a
+ *          worker),
  *          SGL_ESTATE, SGL_ENOMEM. */
 SGL_API int sgl_graph_kronecker(sgl_ctx_t *root, unsigned scale,
                                 unsigned edge_factor, uint64_t seed,
@@ -184,12 +199,19 @@ SGL_API int sgl_graph_kronecker_edges(unsigned scale, unsigned edge_factor,
                                       uint64_t seed, uint64_t first,
                                       size_t count, uint64_t (*ret)[2]);
 
-/** Read a text edge list: one "source target" pair of non-negative
- *  integers per line; blank lines and lines starting with # or % are
- *  skipped. The vertex count is one more than the largest number.
+/** Read a text edge list: one "source target" pair of integers 0 ..
+ *  2^40 - 1 per line; blank lines and lines starting with # or % are
+ *  skipped. Lines hold at most 512 bytes besides their newline, and no
+ *  control byte but tab and CR (a NUL, an ESC: the file is not text).
+ *  @p path must name a regular file: a FIFO, a device, a directory or a
+ *  socket is refused at once (never waited on). The vertex count is one
+ *  more than the largest number. Messages quote input with its control
+ *  bytes escaped (\x1b).
  *  @param ret_edges  malloc()ed pairs the caller frees.
- *  @return SGL_OK, SGL_EIO (cannot read), SGL_EPARSE (the message gives
- *          the line number and what is wrong), SGL_ENOMEM. */
+ *  @return SGL_OK, SGL_EIO (cannot open or read, or not a regular file:
+ *          the message names its kind), SGL_EPARSE (the message gives
+ *          the line number, and the column of a control byte, and what is
+ *          wrong), SGL_ENOMEM. */
 SGL_API int sgl_graph_read_edges(const char *path, uint64_t *ret_nvertices,
                                  uint64_t (**ret_edges)[2], size_t *ret_nedges);
 
@@ -244,6 +266,11 @@ typedef struct sgl_pregel_stats {
                                           superstep */
     uint64_t exchanges;         /**< exchanges run: one per superstep that
                                      sent, more under a budget */
+    /** 1 if the run ended because every vertex had halted with no message
+     *  in flight, 0 if max_supersteps cut it off. sgl_pagerank(): 1 if
+     *  the L1 change fell below n tol within max_iter iterations, 0 if it
+     *  did not converge (the ranks are those of the last iteration). */
+    int converged;
 } sgl_pregel_stats_t;
 
 /** Most parameters a run passes to its program. */
@@ -272,6 +299,20 @@ SGL_API int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *graph, uint32_t prog,
  *  manifest that makes the checkpoint whole (write, then rename), so a
  *  crash leaves the last complete checkpoint. Files two checkpoints old
  *  are removed. @p every 0 turns checkpoints off.
+ *
+ *  Format (pregel_checkpoint.c's first comment has the details): worker
+ *  file "w<W>.s<S>.ckpt" is an 88-byte header (magic "SGLPRCK2", the
+ *  vertex count and range, the superstep, value and message sizes, the
+ *  run's identity: a hash of the graph, program name, sizes and
+ *  parameters, the contents' length, a CRC32C of the aggregators, a
+ *  CRC32C of the contents, a CRC32C of the header) and the contents
+ *  (values, halted flags, message flags, messages). The text "manifest"
+ *  names the superstep, the graph (vertices, edges and an identity
+ *  hashed from every edge, the same on any number of workers), the
+ *  workers and cut, the program (name, sizes) and its parameters, the
+ *  aggregators and statistics, a sum binding the worker files' header
+ *  CRCs, and last a CRC32C of all of it. Files are written under
+ *  temporary names, synced and renamed; the manifest last (the commit).
  *  @param dir  copied; at most 200 bytes.
  *  @return SGL_OK, SGL_EINVAL (NULL graph, a long or NULL dir). */
 SGL_API int sgl_pregel_checkpoint(sgl_graph_t *graph, const char *dir,
@@ -300,9 +341,20 @@ SGL_API int sgl_pregel_set_budget(sgl_graph_t *graph, size_t bytes_per_worker);
  *  sgl_combine_sum_u64, doubles rounded by sgl_combine_round_grid(): as
  *  sgl_pagerank()'s); other sums may round differently after the
  *  checkpoint (messages are combined per worker).
- *  @return as sgl_pregel_run(); SGL_EIO (no manifest, unreadable or
- *          truncated files: the message names the file), SGL_EPARSE (a
- *          manifest or file of another graph or program). */
+ *  Before anything runs the checkpoint is verified: the manifest's
+ *  checksum, its graph identity, program and parameters against @p graph,
+ *  @p prog and @p params (which must be bitwise those of the run that
+ *  wrote it), every file's header and contents checksum and fields, flags
+ *  0 or 1, and that the files are those the manifest names.
+ *  @return as sgl_pregel_run(); SGL_EIO (no manifest, a file missing,
+ *          unreadable, not a regular file or truncated, a header short of
+ *          its 88 bytes included: what a crash or short copy leaves; the
+ *          message names the file), SGL_EPARSE (content that is not what
+ *          it claims: a checksum that differs, a manifest or file of
+ *          another version, graph, program or parameters, or files of
+ *          another checkpoint; the message names the file and what
+ *          differs); after a failure sgl_pregel_values() never
+ *          returns values read from the checkpoint. */
 SGL_API int sgl_pregel_resume(sgl_ctx_t *root, sgl_graph_t *graph,
                               uint32_t prog, const double *params,
                               unsigned max_supersteps,
@@ -405,7 +457,12 @@ SGL_API double sgl_combine_round_grid(double x, int exp);
 /** PageRank as NetworkX computes it: damping @p alpha, uniform start and
  *  teleport, the rank of dangling vertices spread uniformly; stops when
  *  the L1 change of an iteration is below n * @p tol, or after
- *  @p max_iter iterations (one superstep each, plus one). The ranks are
+ *  @p max_iter iterations at most (one superstep each, after superstep
+ *  0, which sends the start; and one in which every vertex halts, if
+ *  it converged before the last). Whether it converged is in
+ *  @p ret_stats->converged: unconverged, the ranks of iteration
+ *  @p max_iter are returned with SGL_OK, as NetworkX's would be before it
+ *  raises. The ranks are
  *  bitwise the same on any tree and cut, and when resumed from a
  *  checkpoint on another: every sum is exact. Shares travel in fixed
  *  point (x 2^62, sgl_combine_sum_u64), the dangling rank and the L1
@@ -413,8 +470,10 @@ SGL_API double sgl_combine_round_grid(double x, int exp);
  *  dangling rank with a second aggregator for what the rounding took
  *  off. A share is off by at most 2^-62, so the ranks are nearer the
  *  exact power iteration than plain double sums bring them.
+ *  @param max_iter  0 .. UINT_MAX - 1 (0: the start, 1 / n each).
  *  @param ranks  NULL, or n doubles at the root.
- *  @return as sgl_pregel_run(). */
+ *  @return as sgl_pregel_run(); SGL_EINVAL also for @p max_iter UINT_MAX
+ *          (its supersteps, max_iter + 1, would not fit). */
 SGL_API int sgl_pagerank(sgl_ctx_t *root, sgl_graph_t *graph, double alpha,
                          double tol, unsigned max_iter, double *ranks,
                          sgl_pregel_stats_t *ret_stats);
@@ -422,13 +481,17 @@ SGL_API int sgl_pagerank(sgl_ctx_t *root, sgl_graph_t *graph, double alpha,
 /** The registered numbers of sgl_pagerank()'s and sgl_bfs_hops()'s
  *  programs (0 before sgl_algorithms_register()), to resume their runs
  *  with sgl_pregel_resume(): PageRank's parameters are {alpha, tol} and
- *  its supersteps max_iter + 2; BFS's are {source}. */
+ *  its supersteps max_iter + 1; BFS's are {source}. */
 SGL_API uint32_t sgl_pagerank_program_id(void);
 SGL_API uint32_t sgl_bfs_hops_program_id(void);
 
 /** Hops from @p source along out-edges (breadth-first, one superstep per
- *  level); UINT64_MAX for unreachable vertices.
- *  @param hops  NULL, or n values at the root. */
+ *  level); UINT64_MAX for unreachable vertices. It runs until no vertex
+ *  is reached anew (@p ret_stats->converged 1); a graph whose levels
+ *  outnumber UINT_MAX supersteps is refused rather than cut short.
+ *  @param hops  NULL, or n values at the root.
+ *  @return as sgl_pregel_run(); SGL_EINVAL (@p source out of range),
+ *          SGL_ERANGE (more than UINT_MAX - 1 levels). */
 SGL_API int sgl_bfs_hops(sgl_ctx_t *root, sgl_graph_t *graph, uint64_t source,
                          uint64_t *hops, sgl_pregel_stats_t *ret_stats);
 

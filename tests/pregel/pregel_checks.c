@@ -1,6 +1,7 @@
 /* The checks of pregel_checks.h. Each case is one SGL program whose root
  * task builds a graph, runs a vertex program, computes the sequential
  * reference on the same edges and fails with the first difference. */
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 
 #include "pregel_checks.h"
 #include "check_helpers.h"
+#include "pregel_crc.h"
 #include "test_util.h"
 
 int pregel_test_register(sgl_runtime_t *rt)
@@ -213,6 +215,319 @@ int pregel_check_programs(sgl_runtime_t *rt)
     return SGL_OK;
 }
 
+/* ---- sizes and iteration limits ---- */
+
+/* Counts past what a graph can index are refused before any arithmetic
+ * on them, with the number in the message: no crash (one worker's
+ * calloc(n + 1) wrapped to 0) and no "out of memory". */
+static int sizes_task(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    static const uint64_t one[][2] = {{0, 1}};
+    /* n = 2^32 + 1 on one worker; on P, P 2^32: a worker gets 2^32 */
+    uint64_t nw = sgl_ctx_workers(root);
+    uint64_t big[] = {UINT64_MAX, nw == 1 ? (UINT64_C(1) << 32) + 1
+                                          : nw << 32,
+                      (UINT64_C(1) << 40) + 1, UINT64_C(1) << 63};
+    sgl_graph_t *g = NULL;
+    for (size_t k = 0; k < sizeof big / sizeof *big; k++) {
+        char num[32];
+        snprintf(num, sizeof num, "%llu vertices",
+                 (unsigned long long)big[k]);
+        EXPECT(sgl_graph_from_edges(root, big[k], one, 1, &g), SGL_EINVAL,
+               num);
+    }
+    EXPECT(sgl_graph_from_edges(root, 4, one, (size_t)(UINT64_C(1) << 48) + 1,
+                                &g),
+           SGL_EINVAL, "281474976710657 edges");
+    EXPECT(sgl_graph_kronecker(root, 41, 16, 1, &g), SGL_EINVAL, "scale 41");
+    EXPECT(sgl_graph_kronecker(root, 40, 1u << 9, 1, &g), SGL_EINVAL,
+           "edge factor 512");
+    /* a graph well within the bounds still builds */
+    SGL_TRY(sgl_graph_from_edges(root, UINT64_C(1) << 40 >> 20, one, 1, &g));
+    return sgl_graph_free(root, g);
+}
+
+/* PageRank runs max_iter iterations at most, exactly as many when it
+ * does not converge, and says whether it did; no max_iter wraps. BFS
+ * says it ran to the end. */
+static int iterations_task(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    uint64_t (*e)[2] = malloc(sizeof small_edges);
+    double x[SMALL_N], ref3[SMALL_N], ref4[SMALL_N];
+    struct csr ref = {0, NULL, NULL};
+    sgl_graph_t *g = NULL;
+    sgl_pregel_stats_t st;
+    int rc = e ? SGL_OK : SGL_ENOMEM;
+    if (!rc) {
+        memcpy(e, small_edges, sizeof small_edges);
+        rc = make_csr(SMALL_N, e, sizeof small_edges / sizeof *e, &ref);
+    }
+    if (!rc)
+        rc = sgl_graph_from_edges(root, SMALL_N, small_edges,
+                                  sizeof small_edges / sizeof *small_edges,
+                                  &g);
+    if (!rc)
+        rc = sgl_pagerank(root, g, 0.85, 0, 3, x, &st);
+    pagerank_ref(&ref, 0.85, 0, 3, ref3);
+    pagerank_ref(&ref, 0.85, 0, 4, ref4);
+    double off3 = 0, off4 = 0;
+    for (size_t v = 0; !rc && v < SMALL_N; v++) {
+        off3 = fmax(off3, fabs(x[v] - ref3[v]));
+        off4 = fmax(off4, fabs(x[v] - ref4[v]));
+    }
+    if (!rc && (st.supersteps != 4 || st.converged || off3 > 1e-12 ||
+                off4 < 1e-9))
+        rc = sgl_error_set(SGL_ETASK, "max_iter 3, tol 0: %u supersteps "
+                                      "(want 4), converged %d (want 0), "
+                                      "%.3g off 3 iterations, %.3g off 4",
+                           st.supersteps, st.converged, off3, off4);
+    if (!rc)
+        rc = test_expect(sgl_pagerank(root, g, 0.85, 1e-9, UINT_MAX, x, &st),
+                         SGL_EINVAL, "max_iter 4294967295",
+                         "sgl_pagerank(max_iter UINT_MAX)");
+    if (!rc)
+        rc = sgl_pagerank(root, g, 0.85, 1e-9, UINT_MAX - 1, x, &st);
+    if (!rc && (!st.converged || st.supersteps < 3 || st.supersteps > 200))
+        rc = sgl_error_set(SGL_ETASK, "max_iter UINT_MAX - 1: %u supersteps, "
+                                      "converged %d",
+                           st.supersteps, st.converged);
+    uint64_t hops[SMALL_N];
+    if (!rc)
+        rc = sgl_bfs_hops(root, g, 0, hops, &st);
+    if (!rc && !st.converged)
+        rc = sgl_error_set(SGL_ETASK, "BFS not marked as run to the end");
+    int rc2 = sgl_graph_free(root, g);
+    csr_free(&ref);
+    free(e);
+    return rc ? rc : rc2;
+}
+
+int pregel_check_limits(sgl_runtime_t *rt)
+{
+    SGL_TRY(test_named(sgl_run(rt, sizes_task, NULL, 0), "sizes"));
+    return test_named(sgl_run(rt, iterations_task, NULL, 0), "iterations");
+}
+
+/* ---- checkpoints that prove what they hold ---- */
+
+struct ckpt_case {
+    sgl_ctx_t *root;
+    sgl_graph_t *g;
+    uint32_t prog;
+    const double *params;
+    const char *dir;
+};
+
+static char *read_whole(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = malloc(1 << 20);
+    *len = f && buf ? fread(buf, 1, (1 << 20) - 1, f) : 0;
+    if (f)
+        fclose(f);
+    if (buf)
+        buf[*len] = '\0';
+    return buf;
+}
+
+static int write_whole(const char *path, const void *buf, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    int bad = !f || fwrite(buf, 1, len, f) != len;
+    if (f)
+        bad |= fclose(f) != 0;
+    return bad ? sgl_error_set(SGL_EIO, "cannot write %s", path) : SGL_OK;
+}
+
+/* @file of the checkpoint made @edited (@len bytes): the resume refused
+ * with @code and @text; then the file put back as it was (@orig). */
+static int refused_as(const struct ckpt_case *c, const char *file,
+                      const char *orig, size_t olen, const char *edited,
+                      size_t len, int code, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", c->dir, file);
+    SGL_TRY(write_whole(path, edited, len));
+    int rc = test_expect(sgl_pregel_resume(c->root, c->g, c->prog,
+                                           c->params, 7, NULL),
+                         code, text, file);
+    int rc2 = write_whole(path, orig, olen);
+    return rc ? rc : rc2;
+}
+
+/* The manifest with line @key's line made @line, its crc line left (a
+ * corrupt byte) or recomputed (@fix: a consistent manifest that only the
+ * field checks can refuse). */
+static int manifest_as(const struct ckpt_case *c, const char *key,
+                       const char *line, int fix, const char *text)
+{
+    char path[256], *edit = NULL;
+    snprintf(path, sizeof path, "%s/manifest", c->dir);
+    size_t len, k = strlen(key);
+    char *m = read_whole(path, &len);
+    const char *at = m ? strstr(m, key) : NULL, *eol = at ? strchr(at, '\n')
+                                                          : NULL;
+    edit = eol ? malloc(len + strlen(line) + 16) : NULL;
+    int rc = edit ? SGL_OK : sgl_error_set(SGL_ETASK, "no %.*s line",
+                                           (int)k, key);
+    if (!rc) {
+        size_t n = (size_t)(at - m);
+        n += (size_t)sprintf(edit + n, "%s", line);
+        memcpy(edit, m, (size_t)(at - m));
+        strcpy(edit + n, eol);
+        char *crc = strstr(edit, "\ncrc ");
+        if (fix && crc)
+            sprintf(crc + 1, "crc %08x\n",
+                    sgl__crc32c(0, edit, (size_t)(crc + 1 - edit)));
+        rc = refused_as(c, "manifest", m, len, edit, strlen(edit),
+                        SGL_EPARSE, text);
+    }
+    free(m), free(edit);
+    return rc;
+}
+
+/* Worker 0's file of the last checkpoint, a byte of each class altered
+ * in turn: the header, a value byte, NaN bits in a value, a halted flag,
+ * a message flag; and cut to 10 bytes (truncated: SGL_EIO). */
+static int worker_file_cases(const struct ckpt_case *c, unsigned step)
+{
+    char file[64], path[256];
+    snprintf(file, sizeof file, "w0.s%u.ckpt", step);
+    snprintf(path, sizeof path, "%s/%s", c->dir, file);
+    size_t len;
+    char *orig = read_whole(path, &len), *b = malloc(len + 1);
+    uint64_t v0, v1, nan_bits = UINT64_C(0x7FF8000000000001);
+    int rc = orig && b && len > 88 ? SGL_OK
+                                   : sgl_error_set(SGL_ETASK, "no %s", path);
+    if (!rc) {
+        memcpy(&v0, orig + 16, 8);
+        memcpy(&v1, orig + 24, 8);
+    }
+    size_t nv = rc ? 0 : (size_t)(v1 - v0), at[] = {16, 88 + 3, 88, 88 + 8 * nv,
+                                                   88 + 9 * nv};
+    static const char *const what[] = {"the header's checksum",
+                                       "the contents' checksum",
+                                       "the contents' checksum",
+                                       "the contents' checksum",
+                                       "the contents' checksum"};
+    for (size_t k = 0; !rc && k < 5; k++) {
+        memcpy(b, orig, len);
+        if (k == 2)
+            memcpy(b + at[k], &nan_bits, 8);
+        else
+            b[at[k]] ^= 1;
+        rc = refused_as(c, file, orig, len, b, len, SGL_EPARSE, what[k]);
+    }
+    if (!rc)
+        rc = refused_as(c, file, orig, len, orig, 10, SGL_EIO,
+                        "truncated: 10 of the 88 bytes of its header");
+    free(orig), free(b);
+    return rc;
+}
+
+/* Each manifest field altered: with the crc line stale, the checksum
+ * refuses it; with it recomputed, the field's own check. */
+static int manifest_cases(const struct ckpt_case *c, unsigned step)
+{
+    char line[64], older[64], files[64];
+    snprintf(line, sizeof line, "step %u\n", step);
+    snprintf(older, sizeof older, "step %u\n", step - 2);
+    /* the older files are there, but not the manifest's */
+    snprintf(files, sizeof files, ".s%u.ckpt", step - 2);
+    static const char stale[] = "the manifest's checksum";
+    SGL_TRY(manifest_as(c, line, older, 0, stale));
+    SGL_TRY(manifest_as(c, line, older, 1, files));
+    SGL_TRY(manifest_as(c, "agg ", "agg nan nan nan nan\n", 0, stale));
+    SGL_TRY(manifest_as(c, "agg ", "agg nan nan nan nan\n", 1,
+                    "aggregators' checksum"));
+    SGL_TRY(manifest_as(c, "graph ", "graph 0123456789abcdef\n", 0, stale));
+    SGL_TRY(manifest_as(c, "graph ", "graph 0123456789abcdef\n", 1,
+                    "of another graph"));
+    SGL_TRY(manifest_as(c, "program ", "program bfs-hops\n", 1,
+                    "of program bfs-hops"));
+    SGL_TRY(manifest_as(c, "program ", "program \x1b[2Jx\n", 1,
+                    "of program \\x1b[2Jx"));
+    SGL_TRY(manifest_as(c, "params ", "params 0x1.8p-1 0x0p+0 0x0p+0 0x0p+0\n",
+                    1, "parameter 0 is 0x1.8p-1"));
+    return manifest_as(c, "files ", "files 0000000000000001\n", 1,
+                       "not those the manifest names");
+}
+
+/* The resume of the checkpoint gives bitwise @want. */
+static int resumed_same(const struct ckpt_case *c, const double *want,
+                        double *x, uint64_t n, const char *when)
+{
+    SGL_TRY(sgl_pregel_resume(c->root, c->g, c->prog, c->params, 7, NULL));
+    SGL_TRY(sgl_pregel_values(c->root, c->g, x, n));
+    for (uint64_t v = 0; v < n; v++)
+        CHECK(!memcmp(&x[v], &want[v], sizeof *x),
+              "%s: resumed, vertex %llu has %.17g, uninterrupted %.17g", when,
+              (unsigned long long)v, x[v], want[v]);
+    return SGL_OK;
+}
+
+/* PageRank's program, checkpointed every 2 supersteps of 7 (the last
+ * checkpoint superstep 6, the one before 4 still there): resumed as is,
+ * bitwise the uninterrupted run; every altered byte class refused; a
+ * graph of the same vertex count (a ring) or other parameters refused. */
+static int ckpt_task(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)size;
+    enum { N = 64 };
+    static uint64_t ring[N][2];
+    for (uint64_t v = 0; v < N; v++)
+        ring[v][0] = v, ring[v][1] = (v + 1) % N;
+    double params[SGL_PREGEL_MAX_PARAMS] = {0.85, 0, 0, 0}, want[N], x[N];
+    double other[SGL_PREGEL_MAX_PARAMS] = {0.8, 0, 0, 0};
+    struct ckpt_case c = {root, NULL, sgl_pagerank_program_id(), params, arg};
+    sgl_graph_t *r = NULL;
+    SGL_TRY(sgl_graph_kronecker(root, 6, 8, 4, &c.g));
+    int rc = sgl_pregel_run(root, c.g, c.prog, params, 7, NULL);
+    if (!rc)
+        rc = sgl_pregel_values(root, c.g, want, N);
+    if (!rc && !(rc = sgl_pregel_checkpoint(c.g, arg, 2)))
+        rc = sgl_pregel_run(root, c.g, c.prog, params, 7, NULL);
+    if (!rc)
+        rc = resumed_same(&c, want, x, N, "as written");
+    if (!rc)
+        rc = worker_file_cases(&c, 6);
+    if (!rc)
+        rc = manifest_cases(&c, 6);
+    if (!rc)
+        rc = test_expect(sgl_pregel_resume(root, c.g, c.prog, other, 7, NULL),
+                         SGL_EPARSE, "parameter 0 is", "other parameters");
+    if (!rc &&
+        !(rc = sgl_graph_from_edges(root, N, (const uint64_t(*)[2])ring, N,
+                                    &r)) &&
+        !(rc = sgl_pregel_checkpoint(r, arg, 2)))
+        rc = test_expect(sgl_pregel_resume(root, r, c.prog, params, 7, NULL),
+                         SGL_EPARSE, "of another graph", "a ring's resume");
+    if (!rc)
+        rc = resumed_same(&c, want, x, N, "after the refusals");
+    int rc2 = sgl_graph_free(root, r), rc3 = sgl_graph_free(root, c.g);
+    return rc ? rc : rc2 ? rc2 : rc3;
+}
+
+int pregel_check_checkpoints(sgl_runtime_t *rt)
+{
+    char dir[] = "sgl-test-ckpt-XXXXXX";
+    if (sgl_runtime_rank(rt) == 0 && !mkdtemp(dir))
+        return sgl_error_set(SGL_EIO, "cannot make a folder for checkpoints");
+    /* every rank must name the same folder: rank 0's, the root's */
+    int rc = test_named(sgl_run(rt, ckpt_task, dir, sizeof dir),
+                        "checkpoints");
+    if (sgl_runtime_rank(rt) == 0) {
+        char cmd[64];
+        snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+        if (system(cmd) != 0)
+            fprintf(stderr, "pregel_check_checkpoints: could not remove %s\n",
+                    dir);
+    }
+    return rc;
+}
+
 /* ---- graphs and the combiner ---- */
 
 static int graphs_task(sgl_ctx_t *root, const void *arg, size_t size)
@@ -223,14 +538,15 @@ static int graphs_task(sgl_ctx_t *root, const void *arg, size_t size)
     sgl_pregel_stats_t st;
     int rc = sgl_pagerank(root, g, 0.85, 0, 3, NULL, &st);
     size_t w = sgl_ctx_workers(root);
-    /* 3 iterations and 2 more supersteps (tolerance 0: no halting): in
-     * each, every vertex sends one message per distinct out-edge. */
-    if (!rc && (st.supersteps != 5 || st.messages != 5 * sgl_graph_edges(g)))
+    /* 3 iterations after superstep 0, 4 supersteps (tolerance 0: no
+     * halting): in each, every vertex sends one message per distinct
+     * out-edge. */
+    if (!rc && (st.supersteps != 4 || st.messages != 4 * sgl_graph_edges(g)))
         rc = sgl_error_set(SGL_ETASK, "%u supersteps, %llu messages for "
                                       "%llu edges",
                            st.supersteps, (unsigned long long)st.messages,
                            (unsigned long long)sgl_graph_edges(g));
-    if (!rc && st.combined > (uint64_t)5 * w * sgl_graph_vertices(g))
+    if (!rc && st.combined > (uint64_t)4 * w * sgl_graph_vertices(g))
         rc = sgl_error_set(SGL_ETASK, "%llu messages after combining",
                            (unsigned long long)st.combined);
     if (!rc && w > 1 && !(st.max_worker_bytes_uncombined > st.max_worker_bytes))
@@ -252,6 +568,27 @@ int pregel_check_graphs(sgl_runtime_t *rt)
  * rounds: bitwise the same results, no worker past the budget in any
  * exchange, more exchanges than supersteps; a budget no rounds can meet
  * fails the run cleanly, and the graph still runs afterwards. */
+/* A budget too small says what to set, and what it says is right: the
+ * budget it names runs, one byte less does not. */
+static int budget_advice(sgl_ctx_t *root, sgl_graph_t *g, double *x)
+{
+    static const char advice[] = "raise the budget to at least ";
+    SGL_TRY(sgl_pregel_set_budget(g, 16));
+    SGL_TRY(test_expect(sgl_pagerank(root, g, 0.85, 0, 6, x, NULL), SGL_ENOMEM,
+                    advice, "a budget of 16 bytes"));
+    const char *at = strstr(sgl_error_last(), advice);
+    CHECK(strstr(sgl_error_last(), "16 bytes per worker leaves"),
+          "the message does not say what the budget leaves: %s",
+          sgl_error_last());
+    double least = strtod(at + sizeof advice - 1, NULL);
+    CHECK(least > 16 && least < 1e12, "advised budget %.0f", least);
+    SGL_TRY(sgl_pregel_set_budget(g, (size_t)least - 1));
+    SGL_TRY(test_expect(sgl_pagerank(root, g, 0.85, 0, 6, x, NULL), SGL_ENOMEM,
+                    advice, "the advised budget less a byte"));
+    SGL_TRY(sgl_pregel_set_budget(g, (size_t)least));
+    return sgl_pagerank(root, g, 0.85, 0, 6, x, NULL);
+}
+
 static int budget_task(sgl_ctx_t *root, const void *arg, size_t size)
 {
     (void)arg, (void)size;
@@ -304,6 +641,8 @@ static int budget_task(sgl_ctx_t *root, const void *arg, size_t size)
     if (!rc && !(rc = sgl_pregel_set_budget(g, 1)))
         rc = test_expect(sgl_pagerank(root, g, 0.85, 0, 6, r1, NULL),
                          SGL_ENOMEM, "rounds", "a budget of 1 byte");
+    if (!rc)
+        rc = budget_advice(root, g, r1);
     if (!rc && !(rc = sgl_pregel_set_budget(g, 0)))
         rc = sgl_pagerank(root, g, 0.85, 0, 6, r1, NULL);
     for (size_t v = 0; !rc && v < n; v++)

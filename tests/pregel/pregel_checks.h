@@ -30,5 +30,15 @@ int pregel_check_errors(sgl_runtime_t *rt);
  * aggregator), with and without a budget: the same hops as BFS and the
  * same statistics; a program with neither function is refused. */
 int pregel_check_blocks(sgl_runtime_t *rt);
+/* Counts beyond what a graph can index refused with the number (vertices,
+ * edges, generator sizes); PageRank's iteration limit exact, never
+ * wrapping, its convergence reported; BFS's too. */
+int pregel_check_limits(sgl_runtime_t *rt);
+/* Checkpoints prove what they hold: a resume bitwise the uninterrupted
+ * run; a byte of each class altered (a file's header, a value, NaN bits,
+ * a flag; the manifest's step, agg, graph, program, params, files) and a
+ * truncated header refused; another graph of the same vertex count and
+ * other parameters refused. */
+int pregel_check_checkpoints(sgl_runtime_t *rt);
 
 #endif

@@ -33,7 +33,12 @@
 #define STOP_AT KILL_AT
 
 enum { DANGLING, CHANGE };
-enum { KILL, RESUMED_AT };
+
+/* How this process's run is instrumented, from its mode (every process
+ * of a run has the same): not parameters of the program, which a resume
+ * must repeat exactly (the checkpoint records them). */
+static int kill_run;           /* "crash": die at KILL_AT */
+static unsigned resumed_at;    /* "resume": fail below the checkpoint's */
 
 static void init(sgl_vertex_t *v)
 {
@@ -48,12 +53,11 @@ static void init(sgl_vertex_t *v)
 static void compute(sgl_vertex_t *v)
 {
     double n = (double)sgl_vertex_count(v), *x = sgl_vertex_value(v);
-    if (sgl_vertex_superstep(v) < sgl_vertex_param(v, RESUMED_AT)) {
+    if (sgl_vertex_superstep(v) < resumed_at) {
         sgl_vertex_send(v, UINT64_MAX, x); /* fails the run */
         return;
     }
-    if (sgl_vertex_param(v, KILL) > 0 &&
-        sgl_vertex_superstep(v) == KILL_AT &&
+    if (kill_run && sgl_vertex_superstep(v) == KILL_AT &&
         sgl_vertex_id(v) == sgl_vertex_count(v) - 1)
         raise(SIGKILL);
     if (sgl_vertex_superstep(v) >= 1) {
@@ -104,10 +108,10 @@ static int pagerank(sgl_ctx_t *root, sgl_graph_t *g, const char *mode)
     if (strcmp(mode, "pagerank-resume") == 0) {
         double params[SGL_PREGEL_MAX_PARAMS] = {0.85, PR_TOL};
         return sgl_pregel_resume(root, g, sgl_pagerank_program_id(), params,
-                                 PR_ITERS + 2, NULL);
+                                 PR_ITERS + 1, NULL);
     }
-    /* sgl_pagerank() runs max_iter + 2 supersteps at most */
-    unsigned iters = strstr(mode, "-stop") ? STOP_AT - 2 : PR_ITERS;
+    /* sgl_pagerank() runs max_iter + 1 supersteps at most */
+    unsigned iters = strstr(mode, "-stop") ? STOP_AT - 1 : PR_ITERS;
     return sgl_pagerank(root, g, 0.85, PR_TOL, iters, NULL, NULL);
 }
 
@@ -117,18 +121,15 @@ static int job_task(sgl_ctx_t *root, const void *arg, size_t size)
     const struct job *j = arg;
     sgl_graph_t *g;
     SGL_TRY(sgl_graph_kronecker(root, SCALE, 16, 9, &g));
-    double params[SGL_PREGEL_MAX_PARAMS] = {
-        strcmp(j->mode, "crash") == 0,
-        strcmp(j->mode, "resume") == 0 ? 15 : 0};
     uint64_t n = sgl_graph_vertices(g);
     double *x = malloc(n * sizeof *x);
     int rc = x ? sgl_pregel_checkpoint(g, j->dir, 5) : SGL_ENOMEM;
     if (!rc && strncmp(j->mode, "pagerank", 8) == 0)
         rc = pagerank(root, g, j->mode);
     else if (!rc && strcmp(j->mode, "resume") == 0)
-        rc = sgl_pregel_resume(root, g, program_id, params, STEPS, NULL);
+        rc = sgl_pregel_resume(root, g, program_id, NULL, STEPS, NULL);
     else if (!rc)
-        rc = sgl_pregel_run(root, g, program_id, params, STEPS, NULL);
+        rc = sgl_pregel_run(root, g, program_id, NULL, STEPS, NULL);
     if (!rc)
         rc = sgl_pregel_values(root, g, x, n);
     if (!rc)
@@ -174,6 +175,8 @@ int main(int argc, char **argv)
     snprintf(j.mode, sizeof j.mode, "%s", argv[1]);
     snprintf(j.dir, sizeof j.dir, "%s", argv[2]);
     snprintf(j.out, sizeof j.out, "%s", argv[3]);
+    kill_run = strcmp(j.mode, "crash") == 0;
+    resumed_at = strcmp(j.mode, "resume") == 0 ? 15 : 0;
     sgl_runtime_t *rt = NULL;
     int rc = sgl_init(&argc, &argv, NULL, &rt);
     if (!rc)
