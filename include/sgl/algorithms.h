@@ -66,6 +66,10 @@
 extern "C" {
 #endif
 
+/** @defgroup sgl_algorithms Vectors and the paper's algorithms
+ *  Distributed vectors, reduction, scan, PSRS sort, operators and fills.
+ *  @{ */
+
 /** Element types. */
 typedef enum sgl_dtype {
     SGL_F64 = 1, /**< double */
@@ -353,6 +357,8 @@ SGL_API int sgl_dvec_sort_records(sgl_ctx_t *root, sgl_dvec_t *vec,
 SGL_API int sgl_sort_records(sgl_ctx_t *root, void *data, size_t n,
                              size_t rec_size, sgl_dtype_t key_type,
                              size_t key_offset, sgl_sort_stats_t *ret_stats);
+
+/** @} */
 
 #ifdef __cplusplus
 }

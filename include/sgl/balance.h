@@ -20,6 +20,10 @@
 extern "C" {
 #endif
 
+/** @defgroup sgl_balance Balance by measured speed
+ *  Splits by worker speed, weights, and the refit of c from a run's trace.
+ *  @{ */
+
 /* Balance. The SGL paper's platforms are heterogeneous: data is split by
  * the workers' measured speeds when the runtime has them, so that children
  * finish together. A speed is 1 / c, from the per-worker c of the machine
@@ -165,6 +169,8 @@ SGL_API int sgl_ctx_worker_weights(const sgl_ctx_t *ctx, const char *kernel,
  *  @return as sgl_ctx_worker_weights(), SGL_ESTATE (a worker). */
 SGL_API int sgl_ctx_child_weights(const sgl_ctx_t *ctx, const char *kernel,
                             double *ret_weights);
+
+/** @} */
 
 #ifdef __cplusplus
 }

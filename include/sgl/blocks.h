@@ -20,6 +20,10 @@
 extern "C" {
 #endif
 
+/** @defgroup sgl_blocks Blocks in place
+ *  Runtime-owned buffers for scatter and put, blocks read without copying, early release, large allocations.
+ *  @{ */
+
 /** Stage child @p i's block of @p count elements for the next sgl_pardo()
  *  in a runtime-owned buffer that the caller fills in place: one copy less
  *  than sgl_scatter() when the master builds the blocks anyway (reorders,
@@ -82,6 +86,8 @@ SGL_API int sgl_put_buffer(sgl_ctx_t *ctx, size_t elem_size, size_t count,
  *  @return the memory, the caller's to release with free(); NULL when
  *          out of memory, as malloc(). */
 SGL_API void *sgl_mem_alloc(size_t bytes);
+
+/** @} */
 
 #ifdef __cplusplus
 }

@@ -57,6 +57,10 @@
 extern "C" {
 #endif
 
+/** @defgroup sgl_darray Distributed arrays
+ *  Arrays partitioned over the workers and the exchange plans of affine accesses.
+ *  @{ */
+
 /** Most dimensions an array has. */
 #define SGL_DARRAY_MAX_DIMS 3
 
@@ -255,6 +259,8 @@ SGL_API uint32_t sgl_dplan_id(const sgl_dplan_t *plan);
 /** Free the plan's worker state (one superstep) and the handle. NULL is
  *  a no-op. @return SGL_OK or the superstep's error. */
 SGL_API int sgl_dplan_free(sgl_ctx_t *master, sgl_dplan_t *plan);
+
+/** @} */
 
 #ifdef __cplusplus
 }

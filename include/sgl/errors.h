@@ -19,6 +19,10 @@
 extern "C" {
 #endif
 
+/** @defgroup sgl_errors Errors
+ *  Status codes, their names and descriptions, the per-thread message, SGL_TRY.
+ *  @{ */
+
 /* X-macro: name, value, short description. */
 #define SGL_ERRNO_MAP(X)                                                       \
     X(OK, 0, "success")                                                        \
@@ -71,6 +75,8 @@ SGL_API int sgl_error_set(int code, const char *fmt, ...)
         if (sgl_try_rc_ < 0)                                                   \
             return sgl_try_rc_;                                                \
     } while (0)
+
+/** @} */
 
 #ifdef __cplusplus
 }

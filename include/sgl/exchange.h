@@ -19,6 +19,10 @@
 extern "C" {
 #endif
 
+/** @defgroup sgl_exchange Exchange supersteps
+ *  Worker-to-worker blocks below one master, direct or routed.
+ *  @{ */
+
 /* Exchange supersteps (docs/design.md, "Exchange supersteps"): horizontal data movement.
  * In a task, a worker stages blocks addressed to other workers with
  * sgl_exchange_put(); between pardos, a master above them all runs
@@ -106,6 +110,8 @@ SGL_API int sgl_runtime_set_exchange(sgl_runtime_t *rt, unsigned level,
  *  @p level: never AUTO. */
 SGL_API sgl_exchange_method_t
 sgl_runtime_exchange_method(const sgl_runtime_t *rt, unsigned level);
+
+/** @} */
 
 #ifdef __cplusplus
 }

@@ -41,6 +41,10 @@
 extern "C" {
 #endif
 
+/** @defgroup sgl_machine Machine trees
+ *  Trees from discovery, shapes, hwloc XML or machine files; nodes, levels, parameters, kernels.
+ *  @{ */
+
 /** A machine tree (opaque). Free with sgl_machine_free(). */
 typedef struct sgl_machine sgl_machine_t;
 /** A node of a machine tree (opaque); owned by its tree. */
@@ -397,6 +401,8 @@ SGL_API int sgl_machine_write(const sgl_machine_t *m, FILE *out);
  *  for a tree no shape string can describe (leaves at different depths).
  *  Owned by the tree. */
 SGL_API const char *sgl_machine_shape(const sgl_machine_t *m);
+
+/** @} */
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,10 @@
 extern "C" {
 #endif
 
+/** @defgroup sgl_machine_mpi Machine discovery on a communicator
+ *  Discovery across the ranks of an MPI communicator.
+ *  @{ */
+
 /** Like sgl_machine_discover(), over the processes of @p comm only:
  *  collective over @p comm (MPI must be initialised), which may be any
  *  communicator, a half of MPI_COMM_WORLD say. Hosts are found by shared
@@ -28,6 +32,8 @@ extern "C" {
 SGL_API int sgl_machine_discover_comm(MPI_Comm comm,
                                       const sgl_machine_opts_t *opts,
                                       sgl_machine_t **ret_machine);
+
+/** @} */
 
 #ifdef __cplusplus
 }

@@ -54,6 +54,10 @@
 extern "C" {
 #endif
 
+/** @defgroup sgl_predict Prediction
+ *  The cost model evaluated on a machine tree: per program and per algorithm.
+ *  @{ */
+
 /** Largest number of (kernel, amount) terms in one piece of work. */
 #define SGL_WORK_TERMS 4
 
@@ -203,6 +207,8 @@ SGL_API const char *sgl_predict_algo_name(sgl_predict_algo_t algo);
 /** The algorithm called @p name. @return SGL_OK or SGL_EINVAL. */
 SGL_API int sgl_predict_algo_from_name(const char *name,
                                        sgl_predict_algo_t *ret);
+
+/** @} */
 
 #ifdef __cplusplus
 }

@@ -44,6 +44,10 @@
 extern "C" {
 #endif
 
+/** @defgroup sgl_pregel Vertex-centric supersteps
+ *  Graphs, vertex programs, combiners, aggregators, checkpoints, PageRank and BFS.
+ *  @{ */
+
 /** A distributed graph (opaque), held by the root. */
 typedef struct sgl_graph sgl_graph_t;
 /** One vertex as its compute function sees it (opaque). */
@@ -494,6 +498,8 @@ SGL_API uint32_t sgl_bfs_hops_program_id(void);
  *          SGL_ERANGE (more than UINT_MAX - 1 levels). */
 SGL_API int sgl_bfs_hops(sgl_ctx_t *root, sgl_graph_t *graph, uint64_t source,
                          uint64_t *hops, sgl_pregel_stats_t *ret_stats);
+
+/** @} */
 
 #ifdef __cplusplus
 }

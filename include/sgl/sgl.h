@@ -56,6 +56,10 @@
 extern "C" {
 #endif
 
+/** @defgroup sgl_core Core: recursive programs
+ *  Start and stop the runtime, run a program, query a context, and the superstep calls: scatter, bcast, pardo, gather, recv, put.
+ *  @{ */
+
 /** The runtime of one process (opaque). */
 typedef struct sgl_runtime sgl_runtime_t;
 /** The context of one node of the machine tree as seen by the thread that
@@ -327,6 +331,8 @@ SGL_API int sgl_put(sgl_ctx_t *ctx, const void *src, size_t elem_size,
  *  sgl_runtime_refit_kernel() fits speeds from the two.
  *  @return SGL_OK, or SGL_ESTATE outside a task. */
 SGL_API int sgl_ctx_add_work(sgl_ctx_t *ctx, double units);
+
+/** @} */
 
 #ifdef __cplusplus
 }

@@ -14,6 +14,10 @@
 extern "C" {
 #endif
 
+/** @defgroup sgl_mpi MPI embedding
+ *  Starting the runtime on a communicator of an existing MPI program.
+ *  @{ */
+
 /** Like sgl_init(), on the processes of @p comm (collective over it). MPI
  *  must already be initialised with at least MPI_THREAD_FUNNELED; the
  *  runtime duplicates @p comm and never finalises MPI.
@@ -21,6 +25,8 @@ extern "C" {
  *          its thread level is below FUNNELED. */
 SGL_API int sgl_init_comm(MPI_Comm comm, const sgl_opts_t *opts,
                           sgl_runtime_t **ret_rt);
+
+/** @} */
 
 #ifdef __cplusplus
 }

@@ -21,6 +21,10 @@
 extern "C" {
 #endif
 
+/** @defgroup sgl_trace Trace and parameters
+ *  The per-superstep record, its export and replay, and the machine parameters the runtime prices with.
+ *  @{ */
+
 /** Give the runtime a machine file's parameters (a tree of the runtime's
  *  shape, e.g. from sgl_machine_load()): their kernels (per-worker c
  *  included, which weigh the splits: sgl_runtime_set_balance()) are
@@ -203,6 +207,8 @@ typedef struct sgl_trace_level {
  *          SGL_ENOMEM. */
 SGL_API int sgl_trace_levels(sgl_runtime_t *rt, sgl_trace_level_t *ret_levels,
                              unsigned nlevels);
+
+/** @} */
 
 #ifdef __cplusplus
 }

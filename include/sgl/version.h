@@ -22,10 +22,16 @@
 extern "C" {
 #endif
 
+/** @defgroup sgl_version Version
+ *  The version the program was compiled against and the one it runs with.
+ *  @{ */
+
 /** The version of the library the program runs with ("0.4.0"), to
  *  compare with the SGL_VERSION_STRING it was compiled against. Static
  *  storage. */
 SGL_API const char *sgl_version(void);
+
+/** @} */
 
 #ifdef __cplusplus
 }
