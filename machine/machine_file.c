@@ -1047,40 +1047,20 @@ int sgl_machine_load(const char *path, sgl_machine_t **ret_machine)
 {
     if (!path || !ret_machine)
         return sgl_error_set(SGL_EINVAL, "sgl_machine_load: NULL argument");
-    char ep[512];
-    /* Opened without blocking, so that a FIFO with no writer cannot hang
-     * us before we see it is not a regular file. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        return sgl_error_set(SGL_EIO, "cannot open machine file %s: %s",
-                             sgl__escape(path, 256, ep, sizeof ep),
-                             strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return sgl_error_set(
-            SGL_EIO, "cannot read machine file %s: it is %s, not a regular file",
-            sgl__escape(path, 256, ep, sizeof ep),
-            S_ISDIR(st.st_mode)    ? "a directory"
-            : S_ISFIFO(st.st_mode) ? "a FIFO"
-            : S_ISCHR(st.st_mode)  ? "a character device"
-            : S_ISBLK(st.st_mode)  ? "a block device"
-            : S_ISSOCK(st.st_mode) ? "a socket"
-                                   : "a special file");
-    }
+    int fd;
+    int rc = sgl__open_regular(path, "machine file", &fd);
+    if (rc)
+        return rc;
     FILE *in = fdopen(fd, "r");
     if (!in) {
         int e = errno;
+        char ep[512];
         close(fd);
-        return sgl_error_set(SGL_EIO, "cannot open machine file %s: %s",
+        return sgl_error_set(SGL_EIO, "cannot open machine file '%s': %s",
                              sgl__escape(path, 256, ep, sizeof ep),
                              strerror(e));
     }
-    int rc = sgl_machine_read(in, path, ret_machine);
+    rc = sgl_machine_read(in, path, ret_machine);
     fclose(in);
     return rc;
 }

@@ -161,6 +161,23 @@ int sgl__valid_name(const char *name, size_t max);
  * input stays one printable line. Returns @out. */
 char *sgl__escape(const char *s, size_t max, char *out, size_t size);
 
+/* "a FIFO", "a directory", ... for a stat mode (input_file.c). */
+const char *sgl__file_kind(unsigned mode);
+/* Open @path for reading, refusing at once (SGL_EIO, the message naming
+ * @purpose, the path and the kind) anything but a regular file: a FIFO
+ * without a writer would block, a device need never end. *ret_fd is a
+ * blocking descriptor the caller closes. */
+int sgl__open_regular(const char *path, const char *purpose, int *ret_fd);
+/* The whole of regular file @path (sgl__open_regular()) into a new
+ * NUL-terminated buffer (free()) of *ret_len bytes; a file longer than
+ * @max bytes is refused, the cap named in the message. */
+int sgl__read_regular(const char *path, const char *purpose, size_t max,
+                      char **ret_buf, size_t *ret_len);
+/* SGL_OK if @path does not exist or is a regular file, so that writing
+ * it can neither block (a FIFO) nor land on a device or directory;
+ * checked before work whose result would be lost. */
+int sgl__check_output(const char *path, const char *purpose);
+
 /* @bytes of zeros aligned to a 64-byte cache line (line_alloc.c); NULL
  * when out of memory; freed by free(). */
 void *sgl__line_calloc(size_t bytes);
