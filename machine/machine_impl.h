@@ -161,6 +161,9 @@ int sgl__valid_name(const char *name, size_t max);
  * input stays one printable line. Returns @out. */
 char *sgl__escape(const char *s, size_t max, char *out, size_t size);
 
+/* The largest hwloc XML file read: exports of the largest machines are a
+ * few MB; anything far past that is not one. */
+#define SGL__XML_MAX_BYTES ((size_t)64 << 20)
 /* "a FIFO", "a directory", ... for a stat mode (input_file.c). */
 const char *sgl__file_kind(unsigned mode);
 /* Open @path for reading, refusing at once (SGL_EIO, the message naming

@@ -7,17 +7,13 @@
 
 #include "machine_impl.h"
 
-/* hwloc XML exports of the largest machines are a few MB (lstopo of a
- * 2-socket 128-core host: 0.5 MB); anything far past that is not one. */
-#define XML_MAX_BYTES ((size_t)64 << 20)
-
 int sgl__hwloc_load_xml(const char *path, hwloc_topology_t *ret_topo)
 {
     /* Read here, not by hwloc: it reports a missing file and a malformed
      * one alike, and would block on a FIFO or read a device forever. */
     char *buf;
     size_t len;
-    int rc = sgl__read_regular(path, "hwloc XML file", XML_MAX_BYTES, &buf,
+    int rc = sgl__read_regular(path, "hwloc XML file", SGL__XML_MAX_BYTES, &buf,
                                &len);
     if (rc)
         return rc;
