@@ -4,6 +4,7 @@
 #define SGL_MACHINE_IMPL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <sgl/machine.h>
 
@@ -213,6 +214,27 @@ int sgl__hwloc_fill(struct sgl_node *parent, struct hwloc_topology *topo,
 /* Load an hwloc XML export into a new topology. @return SGL_OK, SGL_EIO
  * (missing or unreadable file) or SGL_EHWLOC (not hwloc XML). */
 int sgl__hwloc_load_xml(const char *path, struct hwloc_topology **ret_topo);
+
+/* One level of a parsed shape: its canonical type, its children per node
+ * of the level above (0 when a list gives one count per node) and its
+ * nodes. */
+struct sgl__shape_level {
+    const char *type;
+    unsigned count;
+    size_t size;
+};
+/* The levels of @shape (at most SGL__MAX_DEPTH into @ret, *ret_n of them),
+ * checked as sgl_machine_from_shape() checks them; no node is built. */
+int sgl__shape_levels(const char *shape, struct sgl__shape_level *ret,
+                      unsigned *ret_n);
+/* The listing sgl_machine_print(@max_lines) writes for the tree of
+ * @shape, computed from its levels without building a node per worker
+ * (shape_print.c); @max_lines < 0 folds (1) above @fold_above nodes, else
+ * shows all (0). Only for shapes without lists, where every node of a
+ * level is alike: returns 1 (nothing written, no message) for the
+ * others, so that the caller builds the tree. */
+int sgl__shape_print(const char *shape, int keep_single, FILE *out,
+                     long max_lines, size_t fold_above);
 
 /* sgl_machine_from_shape() as machine files of format 1 meant their
  * shapes: "node" is an MPI process ("rank"), as in SGL 0.1. */
