@@ -190,6 +190,7 @@ struct reader {
     sgl_machine_t *m;
     int seen_header, seen_end;
     unsigned version; /* of the format, from the first record */
+    size_t max_workers; /* 0: the shape's own limit only */
     unsigned char *level_seen; /* depth + 1 entries: 1 level, 2 small,
                                   4 memory, 8 exchange */
     char tok[256];
@@ -792,6 +793,15 @@ static int rec_shape(struct reader *r)
     const char *shape = r->text + r->pos;
     if (!*shape)
         return rbad(r, SGL_EPARSE, "missing shape string after 'shape'");
+    size_t workers = 0;
+    /* Counted from the string before a node is built: a reader with a
+     * cap refuses at once a shape it would take minutes to build. */
+    if (r->max_workers && sgl_shape_counts(shape, NULL, &workers) == SGL_OK &&
+        workers > r->max_workers)
+        return rbad(r, SGL_ERANGE,
+                    "the shape has %zu workers, more than the %zu this "
+                    "reader takes (the tree has a node per worker)",
+                    workers, r->max_workers);
     sgl_machine_opts_t o;
     sgl_machine_opts_default(&o);
     /* The file describes the tree as it is: single-child levels were
@@ -974,11 +984,13 @@ static long long read_line(FILE *in, char **buf, size_t *cap, size_t *total)
     return (long long)n;
 }
 
-int sgl_machine_read(FILE *in, const char *name, sgl_machine_t **ret_machine)
+static int read_machine(FILE *in, const char *name, size_t max_workers,
+                        sgl_machine_t **ret_machine)
 {
     if (!in || !ret_machine)
         return sgl_error_set(SGL_EINVAL, "sgl_machine_read: NULL argument");
-    struct reader r = {.name = name ? name : "(stream)"};
+    struct reader r = {.name = name ? name : "(stream)",
+                       .max_workers = max_workers};
     char *buf = NULL;
     size_t cap = 0, total = 0;
     int rc = SGL_OK;
@@ -1043,7 +1055,13 @@ int sgl_machine_read(FILE *in, const char *name, sgl_machine_t **ret_machine)
     return SGL_OK;
 }
 
-int sgl_machine_load(const char *path, sgl_machine_t **ret_machine)
+int sgl_machine_read(FILE *in, const char *name, sgl_machine_t **ret_machine)
+{
+    return read_machine(in, name, 0, ret_machine);
+}
+
+int sgl__machine_load_max(const char *path, size_t max_workers,
+                          sgl_machine_t **ret_machine)
 {
     if (!path || !ret_machine)
         return sgl_error_set(SGL_EINVAL, "sgl_machine_load: NULL argument");
@@ -1060,7 +1078,12 @@ int sgl_machine_load(const char *path, sgl_machine_t **ret_machine)
                              sgl__escape(path, 256, ep, sizeof ep),
                              strerror(e));
     }
-    rc = sgl_machine_read(in, path, ret_machine);
+    rc = read_machine(in, path, max_workers, ret_machine);
     fclose(in);
     return rc;
+}
+
+int sgl_machine_load(const char *path, sgl_machine_t **ret_machine)
+{
+    return sgl__machine_load_max(path, 0, ret_machine);
 }

@@ -215,6 +215,11 @@ int sgl__hwloc_fill(struct sgl_node *parent, struct hwloc_topology *topo,
  * (missing or unreadable file) or SGL_EHWLOC (not hwloc XML). */
 int sgl__hwloc_load_xml(const char *path, struct hwloc_topology **ret_topo);
 
+/* sgl_machine_load() refusing (SGL_ERANGE, with the file's line) a shape
+ * of more than @max_workers workers before building its tree; 0: no cap
+ * but the shape's own. */
+int sgl__machine_load_max(const char *path, size_t max_workers,
+                          sgl_machine_t **ret_machine);
 /* One level of a parsed shape: its canonical type, its children per node
  * of the level above (0 when a list gives one count per node) and its
  * nodes. */
