@@ -5,7 +5,8 @@
  * MPMD command line, under timeout.
  *   mpi_tree_source WANT SHAPE [TEXT]
  * WANT: ok, eshape or einval; SHAPE: opts.shape, "none" (NULL), "empty"
- * ("") or "nullret" (NULL shape and NULL ret_rt); TEXT: what the message
+ * (""), "xml:PATH" (opts.xml) or "nullret" (NULL shape and NULL
+ * ret_rt); TEXT: what the message
  * must contain. Exits 0 if this rank got what it wanted. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,9 @@ int main(int argc, char **argv)
     const char *rank = getenv("OMPI_COMM_WORLD_RANK");
     sgl_opts_t o;
     sgl_opts_default(&o);
-    if (strcmp(shape, "none") && strcmp(shape, "nullret"))
+    if (!strncmp(shape, "xml:", 4))
+        o.xml = shape + 4;
+    else if (strcmp(shape, "none") && strcmp(shape, "nullret"))
         o.shape = strcmp(shape, "empty") ? shape : "";
     sgl_runtime_t *rt = NULL;
     int rc = sgl_init(&argc, &argv, &o,
