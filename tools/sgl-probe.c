@@ -1500,6 +1500,29 @@ static const char *typed_option(char **argv)
     return strncmp(opt, "--", 2) ? "-o" : "--output";
 }
 
+/* The machine file and the drift CSV can be written (check_writable()),
+ * checked on rank 0 before anything is measured; every rank learns the
+ * verdict. Returns 0, or 1 with the reason printed. Collective. */
+static int check_outputs(const struct plan *pl, int rank)
+{
+    char e[1024];
+    const char *kind = NULL;
+    int werr = rank == 0 ? check_writable(pl->out, &kind) : 0;
+    const char *wpath = pl->out;
+    if (!werr && rank == 0 && pl->drift_csv &&
+        (werr = check_writable(pl->drift_csv, &kind)))
+        wpath = pl->drift_csv;
+    MPI_Allreduce(MPI_IN_PLACE, &werr, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (werr && rank == 0)
+        fprintf(stderr, "sgl-probe: cannot write %s %s: %s%s%s (nothing "
+                        "measured)\n",
+                wpath == pl->out ? "the machine file" : "the drift CSV",
+                printable(wpath, e, sizeof e), kind ? "it is " : "",
+                kind ? kind : strerror(werr),
+                kind ? ", not a regular file" : "");
+    return werr != 0;
+}
+
 /* The command line into @p pl; nothing is measured yet. Returns -1 to go
  * on, or the exit status. */
 static int parse_args(int argc, char **argv, struct plan *pl)
@@ -1594,25 +1617,7 @@ int main(int argc, char **argv)
     }
     int rank = sgl_runtime_rank(rt), size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    /* Rank 0 writes the file: it alone checks, and every rank stops. */
-    const char *kind = NULL;
-    int werr = rank == 0 ? check_writable(pl.out, &kind) : 0;
-    const char *wpath = pl.out;
-    if (!werr && rank == 0 && pl.drift_csv &&
-        (werr = check_writable(pl.drift_csv, &kind)))
-        wpath = pl.drift_csv;
-    MPI_Allreduce(MPI_IN_PLACE, &werr, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (werr) {
-        if (rank == 0 && kind)
-            fprintf(stderr, "sgl-probe: cannot write %s %s: it is %s, not "
-                            "a regular file (nothing measured)\n",
-                    wpath == pl.out ? "the machine file" : "the drift CSV",
-                    printable(wpath, e, sizeof e), kind);
-        else if (rank == 0)
-            fprintf(stderr, "sgl-probe: cannot write %s %s: "
-                            "%s (nothing measured)\n",
-                    wpath == pl.out ? "the machine file" : "the drift CSV",
-                    printable(wpath, e, sizeof e), strerror(werr));
+    if (check_outputs(&pl, rank)) {
         sgl_finalize(rt);
         return 1;
     }
