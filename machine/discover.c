@@ -176,6 +176,21 @@ struct world {
     int *leader;
 };
 
+/* @p rc of this rank made everyone's: a rank whose allocation failed must
+ * not leave the others waiting in the collective that follows. */
+static int all_ok(MPI_Comm comm, int rc)
+{
+    int worst = rc;
+    int mrc = mpi_check(MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, comm),
+                        "MPI_Allreduce of discovery status");
+    if (rc || mrc)
+        return rc ? rc : mrc;
+    return worst ? sgl_error_set(worst, "discovery failed on another rank "
+                                        "(%s)",
+                                 sgl_error_string(worst))
+                 : SGL_OK;
+}
+
 static int exchange(MPI_Comm world, const struct sgl_node *local,
                     struct world *w)
 {
@@ -187,13 +202,10 @@ static int exchange(MPI_Comm world, const struct sgl_node *local,
     char *mine = NULL;
     size_t mlen = 0;
     FILE *f = open_memstream(&mine, &mlen);
-    if (!f)
-        return sgl_error_set(SGL_ENOMEM, "out of memory describing a process");
-    write_children(f, local);
-    if (fclose(f) || mlen >= INT_MAX) {
-        free(mine);
-        return sgl_error_set(SGL_ENOMEM, "out of memory describing a process");
-    }
+    if (f)
+        write_children(f, local);
+    if (!f || fclose(f) || mlen >= INT_MAX)
+        rc = sgl_error_set(SGL_ENOMEM, "out of memory describing a process");
     int len = (int)mlen + 1;
 
     size_t n = (size_t)w->size;
@@ -201,12 +213,12 @@ static int exchange(MPI_Comm world, const struct sgl_node *local,
     w->displ = malloc(n * sizeof *w->displ);
     w->hosts = malloc(n * MPI_MAX_PROCESSOR_NAME);
     w->leader = malloc(n * sizeof *w->leader);
-    if (!w->len || !w->displ || !w->hosts || !w->leader) {
-        free(mine);
-        return sgl_error_set(SGL_ENOMEM, "out of memory in discovery");
-    }
-    rc = mpi_check(MPI_Allgather(&len, 1, MPI_INT, w->len, 1, MPI_INT, world),
-                   "MPI_Allgather of tree sizes");
+    if (rc == SGL_OK && (!w->len || !w->displ || !w->hosts || !w->leader))
+        rc = sgl_error_set(SGL_ENOMEM, "out of memory in discovery");
+    if ((rc = all_ok(world, rc)) == SGL_OK)
+        rc = mpi_check(MPI_Allgather(&len, 1, MPI_INT, w->len, 1, MPI_INT,
+                                     world),
+                       "MPI_Allgather of tree sizes");
     size_t total = 0;
     for (size_t r = 0; rc == SGL_OK && r < n; r++) {
         w->displ[r] = (int)total;
@@ -215,8 +227,13 @@ static int exchange(MPI_Comm world, const struct sgl_node *local,
             rc = sgl_error_set(SGL_ENOMEM, "discovery: process trees of "
                                            "all ranks exceed 2 GiB");
     }
-    if (rc == SGL_OK && !(w->trees = malloc(total)))
-        rc = sgl_error_set(SGL_ENOMEM, "out of memory in discovery");
+    /* The sizes are the same everywhere, so is the verdict above; the
+     * allocation is this rank's own. */
+    if (rc == SGL_OK)
+        rc = all_ok(world, (w->trees = malloc(total))
+                               ? SGL_OK
+                               : sgl_error_set(SGL_ENOMEM, "out of memory "
+                                                           "in discovery"));
     if (rc == SGL_OK)
         rc = mpi_check(MPI_Allgatherv(mine, len, MPI_CHAR, w->trees, w->len,
                                       w->displ, MPI_CHAR, world),

@@ -214,6 +214,7 @@ struct reader {
     sgl_machine_t *m;
     int seen_header, seen_end;
     unsigned version; /* of the format, from the first record */
+    size_t max_workers; /* 0: the shape's own limit only */
     unsigned char *level_seen; /* depth + 1 entries of enum level_seen */
     char tok[256];
     /* Size-table points that came out of order, merged in at the end so
@@ -847,6 +848,15 @@ static int rec_shape(struct reader *r)
     const char *shape = r->text + r->pos;
     if (!*shape)
         return rbad(r, SGL_EPARSE, "missing shape string after 'shape'");
+    size_t workers = 0;
+    /* Counted from the string before a node is built: a reader with a
+     * cap refuses at once a shape it would take minutes to build. */
+    if (r->max_workers && sgl_shape_counts(shape, NULL, &workers) == SGL_OK &&
+        workers > r->max_workers)
+        return rbad(r, SGL_ERANGE,
+                    "the shape has %zu workers, more than the %zu this "
+                    "reader takes (the tree has a node per worker)",
+                    workers, r->max_workers);
     sgl_machine_opts_t o;
     sgl_machine_opts_default(&o);
     /* The file describes the tree as it is: single-child levels were
@@ -1029,11 +1039,13 @@ static long long read_line(FILE *in, char **buf, size_t *cap, size_t *total)
     return (long long)n;
 }
 
-int sgl_machine_read(FILE *in, const char *name, sgl_machine_t **ret_machine)
+static int read_machine(FILE *in, const char *name, size_t max_workers,
+                        sgl_machine_t **ret_machine)
 {
     if (!in || !ret_machine)
         return sgl_error_set(SGL_EINVAL, "sgl_machine_read: NULL argument");
-    struct reader r = {.name = name ? name : "(stream)"};
+    struct reader r = {.name = name ? name : "(stream)",
+                       .max_workers = max_workers};
     char *buf = NULL;
     size_t cap = 0, total = 0;
     int rc = SGL_OK;
@@ -1098,44 +1110,35 @@ int sgl_machine_read(FILE *in, const char *name, sgl_machine_t **ret_machine)
     return SGL_OK;
 }
 
-int sgl_machine_load(const char *path, sgl_machine_t **ret_machine)
+int sgl_machine_read(FILE *in, const char *name, sgl_machine_t **ret_machine)
+{
+    return read_machine(in, name, 0, ret_machine);
+}
+
+int sgl__machine_load_max(const char *path, size_t max_workers,
+                          sgl_machine_t **ret_machine)
 {
     if (!path || !ret_machine)
         return sgl_error_set(SGL_EINVAL, "sgl_machine_load: NULL argument");
-    char ep[512];
-    /* Opened without blocking, so that a FIFO with no writer cannot hang
-     * us before we see it is not a regular file. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        return sgl_error_set(SGL_EIO, "cannot open machine file %s: %s",
-                             sgl__escape(path, 256, ep, sizeof ep),
-                             strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return sgl_error_set(
-            SGL_EIO, "cannot read machine file %s: it is %s, not a regular file",
-            sgl__escape(path, 256, ep, sizeof ep),
-            S_ISDIR(st.st_mode)    ? "a directory"
-            : S_ISFIFO(st.st_mode) ? "a FIFO"
-            : S_ISCHR(st.st_mode)  ? "a character device"
-            : S_ISBLK(st.st_mode)  ? "a block device"
-            : S_ISSOCK(st.st_mode) ? "a socket"
-                                   : "a special file");
-    }
+    int fd;
+    int rc = sgl__open_regular(path, "machine file", &fd);
+    if (rc)
+        return rc;
     FILE *in = fdopen(fd, "r");
     if (!in) {
         int e = errno;
+        char ep[512];
         close(fd);
-        return sgl_error_set(SGL_EIO, "cannot open machine file %s: %s",
+        return sgl_error_set(SGL_EIO, "cannot open machine file '%s': %s",
                              sgl__escape(path, 256, ep, sizeof ep),
                              strerror(e));
     }
-    int rc = sgl_machine_read(in, path, ret_machine);
+    rc = read_machine(in, path, max_workers, ret_machine);
     fclose(in);
     return rc;
+}
+
+int sgl_machine_load(const char *path, sgl_machine_t **ret_machine)
+{
+    return sgl__machine_load_max(path, 0, ret_machine);
 }

@@ -4,6 +4,7 @@
 #define SGL_MACHINE_IMPL_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include <sgl/machine.h>
 
@@ -161,6 +162,26 @@ int sgl__valid_name(const char *name, size_t max);
  * input stays one printable line. Returns @out. */
 char *sgl__escape(const char *s, size_t max, char *out, size_t size);
 
+/* The largest hwloc XML file read: exports of the largest machines are a
+ * few MB; anything far past that is not one. */
+#define SGL__XML_MAX_BYTES ((size_t)64 << 20)
+/* "a FIFO", "a directory", ... for a stat mode (input_file.c). */
+const char *sgl__file_kind(unsigned mode);
+/* Open @path for reading, refusing at once (SGL_EIO, the message naming
+ * @purpose, the path and the kind) anything but a regular file: a FIFO
+ * without a writer would block, a device need never end. *ret_fd is a
+ * blocking descriptor the caller closes. */
+int sgl__open_regular(const char *path, const char *purpose, int *ret_fd);
+/* The whole of regular file @path (sgl__open_regular()) into a new
+ * NUL-terminated buffer (free()) of *ret_len bytes; a file longer than
+ * @max bytes is refused, the cap named in the message. */
+int sgl__read_regular(const char *path, const char *purpose, size_t max,
+                      char **ret_buf, size_t *ret_len);
+/* SGL_OK if @path does not exist or is a regular file, so that writing
+ * it can neither block (a FIFO) nor land on a device or directory;
+ * checked before work whose result would be lost. */
+int sgl__check_output(const char *path, const char *purpose);
+
 /* @bytes of zeros aligned to a 64-byte cache line (line_alloc.c); NULL
  * when out of memory; freed by free(). */
 void *sgl__line_calloc(size_t bytes);
@@ -212,6 +233,32 @@ int sgl__hwloc_fill(struct sgl_node *parent, struct hwloc_topology *topo,
 /* Load an hwloc XML export into a new topology. @return SGL_OK, SGL_EIO
  * (missing or unreadable file) or SGL_EHWLOC (not hwloc XML). */
 int sgl__hwloc_load_xml(const char *path, struct hwloc_topology **ret_topo);
+
+/* sgl_machine_load() refusing (SGL_ERANGE, with the file's line) a shape
+ * of more than @max_workers workers before building its tree; 0: no cap
+ * but the shape's own. */
+int sgl__machine_load_max(const char *path, size_t max_workers,
+                          sgl_machine_t **ret_machine);
+/* One level of a parsed shape: its canonical type, its children per node
+ * of the level above (0 when a list gives one count per node) and its
+ * nodes. */
+struct sgl__shape_level {
+    const char *type;
+    unsigned count;
+    size_t size;
+};
+/* The levels of @shape (at most SGL__MAX_DEPTH into @ret, *ret_n of them),
+ * checked as sgl_machine_from_shape() checks them; no node is built. */
+int sgl__shape_levels(const char *shape, struct sgl__shape_level *ret,
+                      unsigned *ret_n);
+/* The listing sgl_machine_print(@max_lines) writes for the tree of
+ * @shape, computed from its levels without building a node per worker
+ * (shape_print.c); @max_lines < 0 folds (1) above @fold_above nodes, else
+ * shows all (0). Only for shapes without lists, where every node of a
+ * level is alike: returns 1 (nothing written, no message) for the
+ * others, so that the caller builds the tree. */
+int sgl__shape_print(const char *shape, int keep_single, FILE *out,
+                     long max_lines, size_t fold_above);
 
 /* sgl_machine_from_shape() as machine files of format 1 meant their
  * shapes: "node" is an MPI process ("rank"), as in SGL 0.1. */

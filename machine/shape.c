@@ -477,3 +477,24 @@ int sgl__machine_from_shape_v1(const char *shape,
 {
     return from_shape(shape, opts, 1, ret_machine);
 }
+
+int sgl__shape_levels(const char *shape, struct sgl__shape_level *ret,
+                      unsigned *ret_n)
+{
+    struct parser *p = calloc(1, sizeof *p);
+    if (!p)
+        return sgl_error_set(SGL_ENOMEM, "out of memory parsing a shape");
+    p->s = shape;
+    int rc = parse(p);
+    for (unsigned l = 0; rc == SGL_OK && l < p->nlevels; l++) {
+        ret[l].type = p->level[l].type; /* a static canonical name */
+        ret[l].count = p->level[l].list ? 0 : p->level[l].count;
+        ret[l].size = p->level[l].size;
+    }
+    if (rc == SGL_OK)
+        *ret_n = p->nlevels;
+    for (unsigned l = 0; l < p->nlevels; l++)
+        free(p->level[l].list);
+    free(p);
+    return rc;
+}

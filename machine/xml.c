@@ -4,37 +4,36 @@
 #include <hwloc.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "machine_impl.h"
 
 int sgl__hwloc_load_xml(const char *path, hwloc_topology_t *ret_topo)
 {
-    /* hwloc reports a missing file and a malformed one alike; users need
-     * to know which. */
+    /* Read here, not by hwloc: it reports a missing file and a malformed
+     * one alike, and would block on a FIFO or read a device forever. */
+    char *buf;
+    size_t len;
+    int rc = sgl__read_regular(path, "hwloc XML file", SGL__XML_MAX_BYTES, &buf,
+                               &len);
+    if (rc)
+        return rc;
     char ep[512];
     sgl__escape(path, 256, ep, sizeof ep); /* for messages */
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        int e = errno;
-        return sgl_error_set(SGL_EIO, "cannot open hwloc XML file '%s': %s",
-                             ep, strerror(e));
-    }
-    struct stat st;
-    int is_dir = fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode);
-    fclose(f);
-    if (is_dir)
-        return sgl_error_set(SGL_EIO,
-                             "hwloc XML file '%s' is a directory", ep);
     hwloc_topology_t topo;
-    if (hwloc_topology_init(&topo))
+    if (hwloc_topology_init(&topo)) {
+        free(buf);
         return sgl_error_set(SGL_EHWLOC, "hwloc_topology_init failed: %s",
                              strerror(errno));
-    if (hwloc_topology_set_xml(topo, path) || hwloc_topology_load(topo)) {
+    }
+    /* The size hwloc wants counts the terminating NUL. */
+    if (hwloc_topology_set_xmlbuffer(topo, buf, (int)len + 1) ||
+        hwloc_topology_load(topo)) {
+        free(buf);
         hwloc_topology_destroy(topo);
         return sgl_error_set(SGL_EHWLOC,
                              "'%s' is not a valid hwloc XML topology", ep);
     }
+    free(buf);
     *ret_topo = topo;
     return SGL_OK;
 }

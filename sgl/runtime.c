@@ -186,8 +186,160 @@ static int rank0_env(MPI_Comm comm, int rank, const char *name, char **ret)
     return SGL_OK;
 }
 
-/* The tree: the option, else rank 0's SGL_SHAPE or SGL_XML, else
- * discovery on the runtime's communicator. Collective. */
+/* How a rank will build its machine tree, told to every rank before any
+ * rank builds it: discovery is collective and a shape or an XML file is
+ * not, so ranks that chose differently would wait in different
+ * collectives for ever (one in discovery's MPI_Allgather, another in the
+ * check of the built trees). */
+enum { SRC_DISCOVER, SRC_SHAPE, SRC_XML };
+struct tree_source {
+    int32_t rc;      /* SGL_OK, or why this rank cannot build its tree */
+    int32_t kind;    /* SRC_* */
+    uint64_t digest; /* of the shape (blanks folded) or the XML's bytes */
+    char what[160];  /* "shape 'rank:2' (opts.shape)", or rc's message */
+};
+
+/* FNV-1a over @p n bytes, 64 bits: enough to tell two sources apart. */
+static uint64_t digest_bytes(const char *s, size_t n, uint64_t h)
+{
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)s[i]) * 1099511628211u;
+    return h;
+}
+
+/* A shape's digest with runs of blanks folded to one and none at the
+ * ends: "rank:2  core:2" and "rank:2 core:2 " are one shape. */
+static uint64_t digest_shape(const char *s)
+{
+    uint64_t h = 14695981039346656037u;
+    int blank = 0, any = 0;
+    for (; *s; s++) {
+        if (*s == ' ' || *s == '\t' || *s == '\n') {
+            blank = any;
+            continue;
+        }
+        if (blank)
+            h = digest_bytes(" ", 1, h);
+        h = digest_bytes(s, 1, h);
+        blank = 0;
+        any = 1;
+    }
+    return h;
+}
+
+/* This rank's source: opts.shape, else rank 0's SGL_SHAPE; then opts.xml,
+ * else rank 0's SGL_XML; else discovery. Local: reads the XML file (to
+ * digest its bytes) but builds nothing. */
+static void source_describe(const struct sgl_runtime *rt, const sgl_opts_t *o,
+                            const char *env_shape, const char *env_xml,
+                            struct tree_source *src)
+{
+    const char *shape = o->shape ? o->shape : env_shape;
+    const char *xml = o->xml ? o->xml : env_xml;
+    char e[128];
+    size_t procs = 0;
+    memset(src, 0, sizeof *src);
+    if (shape && *shape) {
+        src->kind = SRC_SHAPE;
+        src->digest = digest_shape(shape);
+        snprintf(src->what, sizeof src->what, "shape '%s' (%s)",
+                 sgl__escape(shape, 100, e, sizeof e),
+                 o->shape ? "opts.shape" : "SGL_SHAPE");
+        /* Before the tree is built: a shape of millions of nodes for the
+         * wrong process count is refused at once. */
+        src->rc = sgl_shape_counts(shape, &procs, NULL);
+        if (src->rc == SGL_OK && procs != (size_t)rt->size)
+            src->rc = sgl_error_set(SGL_ESHAPE,
+                                    "sgl_init: the machine (shape: %s) needs "
+                                    "%zu MPI processes but %d are running",
+                                    e, procs, rt->size);
+    } else if (xml && *xml) {
+        char *buf = NULL;
+        size_t len = 0;
+        src->kind = SRC_XML;
+        src->rc = sgl__read_regular(xml, "hwloc XML file", SGL__XML_MAX_BYTES,
+                                    &buf, &len);
+        src->digest = buf ? digest_bytes(buf, len, 14695981039346656037u) : 0;
+        free(buf);
+        snprintf(src->what, sizeof src->what, "XML '%s' (%s)",
+                 sgl__escape(xml, 100, e, sizeof e),
+                 o->xml ? "opts.xml" : "SGL_XML");
+    } else {
+        src->kind = SRC_DISCOVER;
+        snprintf(src->what, sizeof src->what, "discovery%s",
+                 o->shape && !*o->shape ? " (opts.shape is empty)" : "");
+    }
+    if (src->rc)
+        snprintf(src->what, sizeof src->what, "%s", sgl_error_last());
+}
+
+/* The sources of every rank, when they differ or one failed: gathered
+ * and named in one message. Collective; every rank calls it or none. */
+static int source_disagree(const struct sgl_runtime *rt,
+                           const struct tree_source *mine)
+{
+    struct tree_source *all = malloc((size_t)rt->size * sizeof *all);
+    int rc = sgl__agree(rt->comm, all ? SGL_OK : SGL_ENOMEM, "sgl_init");
+    if (rc == SGL_OK &&
+        MPI_Allgather(mine, sizeof *mine, MPI_BYTE, all, sizeof *mine,
+                      MPI_BYTE, rt->comm) != MPI_SUCCESS)
+        rc = SGL_EMPI;
+    if (rc != SGL_OK) {
+        free(all);
+        return mine->rc ? mine->rc
+                        : sgl_error_set(SGL_ESHAPE,
+                                        "sgl_init: ranks disagree on the "
+                                        "machine tree (this rank: %s)",
+                                        mine->what);
+    }
+    for (int r = 0; r < rt->size; r++)
+        if (all[r].rc != SGL_OK) {
+            rc = mine->rc ? mine->rc
+                          : sgl_error_set(all[r].rc,
+                                          "sgl_init: rank %d cannot build its "
+                                          "machine tree: %s",
+                                          r, all[r].what);
+            free(all);
+            return rc;
+        }
+    char msg[SGL_ERRMSG_MAX];
+    int len = snprintf(msg, sizeof msg, "sgl_init: ranks disagree on the "
+                                        "machine tree: rank 0 %s",
+                       all[0].what);
+    for (int r = 1; r < rt->size && len < (int)sizeof msg; r++)
+        if (all[r].kind != all[0].kind || all[r].digest != all[0].digest)
+            len += snprintf(msg + len, sizeof msg - (size_t)len,
+                            ", rank %d %s", r, all[r].what);
+    free(all);
+    return sgl_error_set(SGL_ESHAPE, "%s", msg);
+}
+
+/* One verdict on the sources before any tree is built: an MPI_Allreduce
+ * of the smallest and largest status, kind and digest (no allocation,
+ * so it cannot fail on one rank alone); only when they differ are the
+ * sources gathered to say which rank has which. Collective. */
+static int source_agree(const struct sgl_runtime *rt,
+                        const struct tree_source *mine)
+{
+    /* Signed to unsigned keeping the order, then each value and its
+     * complement: MIN of both gives the smallest and the largest. */
+    uint64_t v[3] = {(uint64_t)(int64_t)mine->rc ^ ((uint64_t)1 << 63),
+                     (uint64_t)mine->kind, mine->digest};
+    uint64_t x[6], m[6];
+    for (int i = 0; i < 3; i++)
+        x[i] = v[i], x[3 + i] = ~v[i];
+    if (MPI_Allreduce(x, m, 6, MPI_UINT64_T, MPI_MIN, rt->comm) !=
+        MPI_SUCCESS)
+        return sgl_error_set(SGL_EMPI, "sgl_init: MPI_Allreduce of the "
+                                       "machine tree's sources failed");
+    int ok = m[0] == ((uint64_t)1 << 63); /* SGL_OK everywhere */
+    for (int i = 0; i < 3; i++)
+        ok &= m[i] == ~m[3 + i];
+    return ok ? SGL_OK : source_disagree(rt, mine);
+}
+
+/* The tree: from every rank's agreed source (source_describe()).
+ * Collective. */
 static int build_machine(const struct sgl_runtime *rt, const sgl_opts_t *o,
                          sgl_machine_t **ret)
 {
@@ -196,26 +348,23 @@ static int build_machine(const struct sgl_runtime *rt, const sgl_opts_t *o,
     mo.keep_single = o->keep_single;
     mo.max_threads = o->max_threads;
     char *env_shape = NULL, *env_xml = NULL;
+    /* Both read on every rank whatever the first gave: each is a
+     * collective. */
     int rc = rank0_env(rt->comm, rt->rank, "SGL_SHAPE", &env_shape);
-    if (rc == SGL_OK)
-        rc = rank0_env(rt->comm, rt->rank, "SGL_XML", &env_xml);
+    int rc2 = rank0_env(rt->comm, rt->rank, "SGL_XML", &env_xml);
+    struct tree_source src = {.rc = rc ? rc : rc2};
+    if (src.rc)
+        snprintf(src.what, sizeof src.what, "%s", sgl_error_last());
+    else
+        source_describe(rt, o, env_shape, env_xml, &src);
+    rc = source_agree(rt, &src);
     const char *shape = o->shape ? o->shape : env_shape;
     const char *xml = o->xml ? o->xml : env_xml;
-    size_t procs = 0;
     if (rc)
         ;
-    else if (shape && *shape &&
-             (rc = sgl_shape_counts(shape, &procs, NULL)) == SGL_OK &&
-             procs != (size_t)rt->size)
-        /* Before the tree is built: a shape of millions of nodes for the
-         * wrong process count is refused at once. */
-        rc = sgl_error_set(SGL_ESHAPE,
-                           "sgl_init: the machine (shape: %s) needs %zu MPI "
-                           "processes but %d are running",
-                           shape, procs, rt->size);
-    else if (shape && *shape)
+    else if (src.kind == SRC_SHAPE)
         rc = sgl_machine_from_shape(shape, &mo, ret);
-    else if (xml && *xml)
+    else if (src.kind == SRC_XML)
         rc = sgl_machine_from_xml(xml, &mo, ret);
     else
         rc = sgl_machine_discover_comm(rt->comm, &mo, ret);
@@ -471,10 +620,18 @@ static int env_word(struct sgl_runtime *rt, const char *name,
     return rc;
 }
 
-/* The exchange's execution at every level: rank 0's SGL_EXCHANGE, else
- * the runtime's choice. The runtime's own tasks come first in the
- * registry, in every process. */
-static int exchange_setting(struct sgl_runtime *rt)
+/* The exchange's execution at every level: rank 0's SGL_EXCHANGE into
+ * *ret_method (3: the runtime's choice). Collective. */
+static int exchange_setting(struct sgl_runtime *rt, unsigned *ret_method)
+{
+    static const char *const names[] = {"auto", "direct", "routed"};
+    return env_word(rt, "SGL_EXCHANGE", names, 3, ret_method);
+}
+
+/* The exchange's tables and tasks: local, so that a failure here (out of
+ * memory) comes after every collective of sgl_init's settings. The
+ * runtime's own tasks come first in the registry, in every process. */
+static int exchange_prepare(struct sgl_runtime *rt, unsigned method)
 {
     size_t levels = (size_t)sgl_machine_depth(rt->machine) + 1;
     rt->xmethod = calloc(levels, 1);
@@ -483,13 +640,9 @@ static int exchange_setting(struct sgl_runtime *rt)
     if (!rt->xmethod || !rt->xauto || !rt->wctx)
         return sgl_error_set(SGL_ENOMEM, "sgl_init: out of memory");
     index_workers(rt->entry, rt);
-    static const char *const names[] = {"auto", "direct", "routed"};
-    unsigned k = 3;
-    int rc = env_word(rt, "SGL_EXCHANGE", names, 3, &k);
-    if (rc == SGL_OK && k < 3)
-        memset(rt->xmethod, (int)k, levels);
-    if (rc == SGL_OK)
-        rc = sgl_task_register(rt, sgl__xt_mpi, "sgl.exchange");
+    if (method < 3)
+        memset(rt->xmethod, (int)method, levels);
+    int rc = sgl_task_register(rt, sgl__xt_mpi, "sgl.exchange");
     if (rc == SGL_OK)
         rc = sgl_task_register(rt, sgl__xr_up, "sgl.exchange.up");
     if (rc == SGL_OK)
@@ -558,17 +711,35 @@ static int watchdog_setting(struct sgl_runtime *rt, const sgl_opts_t *opts)
     return rc;
 }
 
-static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
-                   sgl_runtime_t **ret_rt)
+/* A failed sgl_init after the runtime exists: free it, keeping the
+ * message (sgl_finalize() may set its own). Every rank calls it with the
+ * same verdict, so that the collective frees match. */
+static int init_fail(struct sgl_runtime *rt, int rc)
 {
-    sgl_opts_t defaults;
-    if (!opts) {
-        sgl_opts_default(&defaults);
-        opts = &defaults;
-    }
+    char msg[SGL_ERRMSG_MAX];
+    snprintf(msg, sizeof msg, "%s", sgl_error_last());
+    sgl_finalize(rt);
+    return sgl_error_set(rc, "%s", msg);
+}
+
+/* The runtime on its own communicators. @p pre is this rank's verdict on
+ * its arguments, agreed on first so that a rank refusing them does not
+ * leave the others waiting in MPI_Comm_dup. Collective. */
+static int runtime_new(MPI_Comm user, int own_mpi, int pre,
+                       struct sgl_runtime **ret)
+{
+    int rc = sgl__agree(user, pre, "sgl_init");
+    if (rc != SGL_OK)
+        return rc;
     struct sgl_runtime *rt = sgl__line_calloc(sizeof *rt);
-    if (!rt)
-        return sgl_error_set(SGL_ENOMEM, "sgl_init: out of memory");
+    rc = sgl__agree(user,
+                    rt ? SGL_OK
+                       : sgl_error_set(SGL_ENOMEM, "sgl_init: out of memory"),
+                    "sgl_init");
+    if (rc != SGL_OK) {
+        free(rt);
+        return rc;
+    }
     rt->own_mpi = own_mpi;
     rt->omp_levels = -1;
     rt->comm = rt->xcomm = MPI_COMM_NULL;
@@ -588,7 +759,15 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
     }
     MPI_Comm_rank(rt->comm, &rt->rank);
     MPI_Comm_size(rt->comm, &rt->size);
+    *ret = rt;
+    return SGL_OK;
+}
 
+/* The tree, the same on every rank, and the contexts this rank plays on
+ * it. Each step that can fail on one rank alone ends in a verdict every
+ * rank shares before the next collective. */
+static int tree_setup(struct sgl_runtime *rt, const sgl_opts_t *opts)
+{
     int rc = build_machine(rt, opts, &rt->machine);
     if (rc == SGL_OK &&
         sgl_machine_processes(rt->machine) != (size_t)rt->size)
@@ -601,17 +780,19 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
     rc = sgl__agree(rt->comm, rc, "sgl_init");
     if (rc == SGL_OK)
         rc = check_same_tree(rt);
-    if (rc == SGL_OK) {
-        const struct sgl_node *e =
-            entry_node(sgl_machine_root(rt->machine), rt->rank);
-        rt->entry = e ? ctx_new(rt, e) : NULL;
-        if (!rt->entry)
-            rc = sgl_error_set(SGL_ENOMEM, "sgl_init: out of memory "
-                                           "building contexts");
-        rc = sgl__agree(rt->comm, rc, "sgl_init");
-    }
-    if (rc == SGL_OK && (hwloc_topology_init(&rt->topo) != 0 ||
-                         hwloc_topology_load(rt->topo) != 0)) {
+    if (rc != SGL_OK)
+        return rc;
+    const struct sgl_node *e =
+        entry_node(sgl_machine_root(rt->machine), rt->rank);
+    rt->entry = e ? ctx_new(rt, e) : NULL;
+    if (!rt->entry)
+        rc = sgl_error_set(SGL_ENOMEM, "sgl_init: out of memory "
+                                       "building contexts");
+    rc = sgl__agree(rt->comm, rc, "sgl_init");
+    if (rc != SGL_OK)
+        return rc;
+    if (hwloc_topology_init(&rt->topo) != 0 ||
+        hwloc_topology_load(rt->topo) != 0) {
         if (rt->topo)
             hwloc_topology_destroy(rt->topo);
         rt->topo = NULL;
@@ -623,19 +804,23 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
                sgl_node_os_index(sgl_machine_worker(rt->machine, 0)) >= 0 &&
                !getenv("OMP_PLACES") && !getenv("OMP_PROC_BIND");
     int pus = rt->topo ? check_oversubscription(rt) : 0;
-    if (rc == SGL_OK)
-        rc = sgl__agree(rt->comm, plan_threads(rt, pus), "sgl_init");
+    rc = sgl__agree(rt->comm, plan_threads(rt, pus), "sgl_init");
     if (rc == SGL_OK)
         check_host(rt);
-    if (rc != SGL_OK) {
-        char msg[SGL_ERRMSG_MAX];
-        snprintf(msg, sizeof msg, "%s", sgl_error_last());
-        sgl_finalize(rt);
-        return sgl_error_set(rc, "%s", msg);
-    }
+    return rc;
+}
+
+/* The settings from rank 0's environment, then the steps that need no
+ * other rank. Every setting is read by a collective (rank0_env()) and
+ * its verdict is the same everywhere (the same text, checked the same
+ * way), so every rank reads the same ones; the local steps come after
+ * the last collective, and one verdict covers them. Collective. */
+static int settings_setup(struct sgl_runtime *rt, const sgl_opts_t *opts)
+{
     char *env_trace = NULL;
     int trace_env = 1;
-    rc = rank0_env(rt->comm, rt->rank, "SGL_TRACE", &env_trace);
+    unsigned xmethod = 3;
+    int rc = rank0_env(rt->comm, rt->rank, "SGL_TRACE", &env_trace);
     if (rc == SGL_OK && env_trace && *env_trace)
         rc = env_bool("SGL_TRACE", env_trace, &trace_env);
     rt->trace = opts->trace && trace_env;
@@ -643,7 +828,7 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
     rt->trace_max = opts->trace_max ? opts->trace_max : (size_t)1 << 20;
     rt->share_result = opts->share_result;
     if (rc == SGL_OK)
-        rc = exchange_setting(rt);
+        rc = exchange_setting(rt, &xmethod);
     if (rc == SGL_OK)
         rc = balance_setting(rt);
     if (rc == SGL_OK)
@@ -653,13 +838,27 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
     if (rc == SGL_OK)
         rc = watchdog_setting(rt, opts);
     if (rc == SGL_OK)
+        rc = exchange_prepare(rt, xmethod);
+    if (rc == SGL_OK)
         rc = sgl__watchdog_start(rt);
-    if ((rc = sgl__agree(rt->comm, rc, "sgl_init")) != SGL_OK) {
-        char msg[SGL_ERRMSG_MAX];
-        snprintf(msg, sizeof msg, "%s", sgl_error_last());
-        sgl_finalize(rt);
-        return sgl_error_set(rc, "%s", msg);
+    return sgl__agree(rt->comm, rc, "sgl_init");
+}
+
+static int init_on(MPI_Comm user, int own_mpi, int pre,
+                   const sgl_opts_t *opts, sgl_runtime_t **ret_rt)
+{
+    sgl_opts_t defaults;
+    if (!opts) {
+        sgl_opts_default(&defaults);
+        opts = &defaults;
     }
+    struct sgl_runtime *rt = NULL;
+    int rc = runtime_new(user, own_mpi, pre, &rt);
+    if (rc != SGL_OK)
+        return rc;
+    if ((rc = tree_setup(rt, opts)) != SGL_OK ||
+        (rc = settings_setup(rt, opts)) != SGL_OK)
+        return init_fail(rt, rc);
     /* One origin for every process's trace times. */
     MPI_Barrier(rt->comm);
     rt->epoch = 0;
@@ -675,8 +874,6 @@ static int init_on(MPI_Comm user, int own_mpi, const sgl_opts_t *opts,
 int sgl_init(int *argc, char ***argv, const sgl_opts_t *opts,
              sgl_runtime_t **ret_rt)
 {
-    if (!ret_rt)
-        return sgl_error_set(SGL_EINVAL, "sgl_init: ret_rt is NULL");
     int inited = 0, finished = 0, own = 0;
     MPI_Finalized(&finished);
     if (finished)
@@ -693,6 +890,8 @@ int sgl_init(int *argc, char ***argv, const sgl_opts_t *opts,
             return sgl_error_set(SGL_EMPI, "sgl_init: MPI_Init_thread failed");
         own = 1;
     }
+    /* A NULL ret_rt is refused in sgl_init_comm(), after every rank has
+     * heard of it: returning here would leave the others waiting. */
     int rc = sgl_init_comm(MPI_COMM_WORLD, opts, ret_rt);
     if (rc != SGL_OK && own) {
         char msg[SGL_ERRMSG_MAX];
@@ -708,20 +907,26 @@ int sgl_init(int *argc, char ***argv, const sgl_opts_t *opts,
 int sgl_init_comm(MPI_Comm comm, const sgl_opts_t *opts,
                   sgl_runtime_t **ret_rt)
 {
-    if (!ret_rt)
-        return sgl_error_set(SGL_EINVAL, "sgl_init_comm: ret_rt is NULL");
     int inited = 0, level = MPI_THREAD_SINGLE;
     MPI_Initialized(&inited);
     if (!inited)
         return sgl_error_set(SGL_ESTATE,
                              "sgl_init_comm: MPI is not initialised");
+    if (comm == MPI_COMM_NULL)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_init_comm: MPI_COMM_NULL communicator");
+    /* Refusals of this rank's arguments are agreed on in init_on(), so
+     * that every rank of @p comm returns. */
+    int pre = SGL_OK;
     MPI_Query_thread(&level);
-    if (level < MPI_THREAD_FUNNELED)
-        return sgl_error_set(SGL_EMPI,
-                             "sgl_init_comm: the MPI library gives thread "
-                             "level %d, SGL needs MPI_THREAD_FUNNELED (%d)",
-                             level, MPI_THREAD_FUNNELED);
-    return init_on(comm, 0, opts, ret_rt);
+    if (!ret_rt)
+        pre = sgl_error_set(SGL_EINVAL, "sgl_init: ret_rt is NULL");
+    else if (level < MPI_THREAD_FUNNELED)
+        pre = sgl_error_set(SGL_EMPI,
+                            "sgl_init_comm: the MPI library gives thread "
+                            "level %d, SGL needs MPI_THREAD_FUNNELED (%d)",
+                            level, MPI_THREAD_FUNNELED);
+    return init_on(comm, 0, pre, opts, ret_rt);
 }
 
 int sgl_finalize(sgl_runtime_t *rt)

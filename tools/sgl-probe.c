@@ -1350,17 +1350,36 @@ static void end_path(const char *out, const char *tag, char *buf, size_t len)
     snprintf(buf, len, "%.*s.%s.sgl", (int)n, out, tag);
 }
 
+/* What a path that exists but is not a regular file is, for a message. */
+static const char *file_kind(mode_t mode)
+{
+    return S_ISDIR(mode)    ? "a directory"
+           : S_ISFIFO(mode) ? "a FIFO"
+           : S_ISCHR(mode)  ? "a character device"
+           : S_ISBLK(mode)  ? "a block device"
+           : S_ISSOCK(mode) ? "a socket"
+                            : "a special file";
+}
+
 /* Whether the machine file can be written, checked before minutes of
- * measuring: open it for writing without truncating (an existing file is
- * kept until the probe has something to write), and remove it again if
- * this check created it. Returns 0 or the errno. */
-static int check_writable(const char *path)
+ * measuring: it must be missing or a regular file (opening a FIFO for
+ * writing waits for a reader until killed; a device or a directory is no
+ * place for a machine file), then opened for writing without truncating
+ * (an existing file is kept until the probe has something to write), and
+ * removed again if this check created it. Returns 0 or the errno, with
+ * *ret_kind set (and EINVAL returned) for a path that is not a file. */
+static int check_writable(const char *path, const char **ret_kind)
 {
     struct stat st;
+    *ret_kind = NULL;
     int existed = stat(path, &st) == 0;
-    if (existed && S_ISDIR(st.st_mode))
-        return EISDIR;
-    int fd = open(path, O_WRONLY | O_CREAT | (existed ? 0 : O_EXCL), 0666);
+    if (existed && !S_ISREG(st.st_mode)) {
+        *ret_kind = file_kind(st.st_mode);
+        return EINVAL;
+    }
+    int fd = open(path, O_WRONLY | O_NONBLOCK | O_CREAT |
+                            (existed ? 0 : O_EXCL),
+                  0666);
     if (fd < 0)
         return errno;
     close(fd);
@@ -1484,6 +1503,29 @@ static const char *typed_option(char **argv)
     return strncmp(opt, "--", 2) ? "-o" : "--output";
 }
 
+/* The machine file and the drift CSV can be written (check_writable()),
+ * checked on rank 0 before anything is measured; every rank learns the
+ * verdict. Returns 0, or 1 with the reason printed. Collective. */
+static int check_outputs(const struct plan *pl, int rank)
+{
+    char e[1024];
+    const char *kind = NULL;
+    int werr = rank == 0 ? check_writable(pl->out, &kind) : 0;
+    const char *wpath = pl->out;
+    if (!werr && rank == 0 && pl->drift_csv &&
+        (werr = check_writable(pl->drift_csv, &kind)))
+        wpath = pl->drift_csv;
+    MPI_Allreduce(MPI_IN_PLACE, &werr, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (werr && rank == 0)
+        fprintf(stderr, "sgl-probe: cannot write %s %s: %s%s%s (nothing "
+                        "measured)\n",
+                wpath == pl->out ? "the machine file" : "the drift CSV",
+                printable(wpath, e, sizeof e), kind ? "it is " : "",
+                kind ? kind : strerror(werr),
+                kind ? ", not a regular file" : "");
+    return werr != 0;
+}
+
 /* The command line into @p pl; nothing is measured yet. Returns -1 to go
  * on, or the exit status. */
 static int parse_args(int argc, char **argv, struct plan *pl)
@@ -1578,19 +1620,7 @@ int main(int argc, char **argv)
     }
     int rank = sgl_runtime_rank(rt), size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    /* Rank 0 writes the file: it alone checks, and every rank stops. */
-    int werr = rank == 0 ? check_writable(pl.out) : 0;
-    const char *wpath = pl.out;
-    if (!werr && rank == 0 && pl.drift_csv &&
-        (werr = check_writable(pl.drift_csv)))
-        wpath = pl.drift_csv;
-    MPI_Allreduce(MPI_IN_PLACE, &werr, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (werr) {
-        if (rank == 0)
-            fprintf(stderr, "sgl-probe: cannot write %s %s: "
-                            "%s (nothing measured)\n",
-                    wpath == pl.out ? "the machine file" : "the drift CSV",
-                    printable(wpath, e, sizeof e), strerror(werr));
+    if (check_outputs(&pl, rank)) {
         sgl_finalize(rt);
         return 1;
     }

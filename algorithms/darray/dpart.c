@@ -108,9 +108,21 @@ static int check_weights(const sgl_darray_layout_t *l, size_t workers)
                                     "finite and >= 0)",
                                  w, x);
         sum += x;
+        /* The cuts divide by the sum: an infinite one makes every cut 0
+         * and every block but the last empty. */
+        if (!isfinite(sum))
+            return sgl_error_set(SGL_EINVAL,
+                                 FN ": the weights are unusable: their sum "
+                                    "overflows a double at worker %zu "
+                                    "(weight %g); they are relative, so "
+                                    "scale them down (e.g. divide each by "
+                                    "the largest)",
+                                 w, x);
     }
     if (!(sum > 0))
-        return sgl_error_set(SGL_EINVAL, FN ": the weights sum to 0");
+        return sgl_error_set(SGL_EINVAL, FN ": the weights are unusable: "
+                                            "they sum to 0 (give some "
+                                            "worker a positive weight)");
     return SGL_OK;
 }
 

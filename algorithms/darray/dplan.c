@@ -250,8 +250,20 @@ int sgl_dplan_finish(sgl_ctx_t *worker, uint32_t plan_id, uint32_t array_id,
     void *in;
     size_t count, nsrc = 0;
     const size_t *counts = NULL;
-    SGL_TRY(sgl_exchange_recv(worker, b->part.elem_size, &in, &count, &counts,
-                          &nsrc, NULL));
+    int rc = sgl_exchange_recv(worker, b->part.elem_size, &in, &count,
+                               &counts, &nsrc, NULL);
+    /* The exchange's own words ("freed by sgl_exchange_release()") name a
+     * call the user never made: what they missed is the exchange. */
+    if (rc == SGL_ESTATE)
+        return sgl_error_set(SGL_ESTATE,
+                             "sgl_dplan_finish: plan %u, array %u: no "
+                             "exchange ran since the last one was finished "
+                             "(the master calls sgl_exchange() between the "
+                             "pardo that runs sgl_dplan_stage() and the one "
+                             "that runs sgl_dplan_finish(), or uses "
+                             "sgl_dplan_run())",
+                             plan_id, array_id);
+    SGL_TRY(rc);
     SGL_TRY(unpack(p, b, in, counts, nsrc));
     SGL_TRY(sgl_exchange_release(worker));
     if (ret_view)

@@ -223,9 +223,10 @@ SGL_API int sgl_dplan_stage(sgl_ctx_t *worker, uint32_t plan_id,
  *  into itself) into the view, and describe the view.
  *  @param ret_view  NULL, or the view: the worker's block with its halo
  *                   filled, or the plan's buffer.
- *  @return SGL_OK, SGL_EINVAL, SGL_ESTATE, SGL_ESIZE (the exchange did
- *          not bring what the plan expects: it ran on another array or
- *          no exchange ran). */
+ *  @return SGL_OK, SGL_EINVAL, SGL_ESTATE (no such plan or array here,
+ *          or no exchange ran since the worker's last sgl_dplan_finish()
+ *          or sgl_exchange_release()), SGL_ESIZE (the exchange did not
+ *          bring what the plan expects: it ran on another array). */
 SGL_API int sgl_dplan_finish(sgl_ctx_t *worker, uint32_t plan_id,
                              uint32_t array_id, sgl_dblock_t *ret_view);
 

@@ -109,17 +109,22 @@ SGL_API void sgl_opts_default(sgl_opts_t *opts);
 /** Start the runtime in every process of MPI_COMM_WORLD (collective).
  *  Initialises MPI with MPI_THREAD_FUNNELED if the caller has not; then
  *  sgl_finalize() also finalises it. Builds the machine tree (shape, XML or
- *  discovery) and checks it fits the processes. Ranks wait for each
- *  other by polling where every worker of their host has a processing
- *  unit, else by polling then sleeping; rank 0's SGL_WAIT (active,
+ *  discovery) and checks it fits the processes; every rank must build it
+ *  from the same source (the same shape, XML of the same content, or
+ *  discovery everywhere), compared before any tree is built. Ranks wait
+ *  for each other by polling where every worker of their host has a
+ *  processing unit, else by polling then sleeping; rank 0's SGL_WAIT (active,
  *  passive or auto) chooses for every rank, any other word: SGL_EINVAL.
  *  @param argc,argv  passed to MPI_Init_thread; may be NULL.
  *  @param opts       may be NULL for defaults; not stored.
- *  @param ret_rt     set on success only.
+ *  @param ret_rt     set on success only; NULL is SGL_EINVAL on every
+ *                    rank (the others return it too).
  *  @return SGL_OK, SGL_EMPI (MPI gives less than FUNNELED), SGL_ESHAPE (the
- *          tree needs a different number of processes), SGL_EPARSE, SGL_EIO,
- *          SGL_EHWLOC, SGL_EINVAL (a bad SGL_ variable) or SGL_ENOMEM. The
- *          result is the same on every rank. */
+ *          tree needs a different number of processes, or the ranks'
+ *          sources differ: the message names each rank's), SGL_EPARSE,
+ *          SGL_EIO (an XML file that cannot be read, or is not a regular
+ *          file), SGL_EHWLOC, SGL_EINVAL (a bad SGL_ variable) or
+ *          SGL_ENOMEM. The result is the same on every rank. */
 SGL_API int sgl_init(int *argc, char ***argv, const sgl_opts_t *opts,
                      sgl_runtime_t **ret_rt);
 

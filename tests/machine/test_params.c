@@ -865,3 +865,20 @@ Test(kernel_table, round_trip_and_copy)
     sgl_machine_free(d);
     sgl_machine_free(m);
 }
+
+/* Control bytes users pass (an ESC sequence, a BEL) reach messages as C
+ * escapes, never raw: callers print messages to terminals. */
+Test(params, message_escapes_control_bytes)
+{
+    sgl_machine_t *m = shape("core:2");
+    const char *name = "\033]0;title\007k";
+    cr_expect_eq(sgl_machine_set_kernel(m, name, 1e-9), SGL_EINVAL);
+    const char *msg = sgl_error_last();
+    for (const char *c = msg; *c; c++)
+        cr_expect((unsigned char)*c >= 0x20 && *c != 0x7f,
+                  "raw byte 0x%02x in: %s", (unsigned char)*c, msg);
+    cr_expect(strstr(msg, "\\x1b]0;title\\x07k"), "%s", msg);
+    sgl_error_set(SGL_EINVAL, "value '%s' and tab\t", "\a\x1b[31m");
+    cr_expect_str_eq(sgl_error_last(), "value '\\x07\\x1b[31m' and tab\\t");
+    sgl_machine_free(m);
+}

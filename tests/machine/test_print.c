@@ -7,6 +7,8 @@
 
 #include <sgl/machine.h>
 
+#include "machine_impl.h"
+
 static char *print(const char *shape, unsigned max_lines, int json)
 {
     sgl_machine_t *m = NULL;
@@ -107,4 +109,52 @@ Test(print, write_error_is_reported)
     fclose(f);
     cr_expect_eq(sgl_machine_print(NULL, stdout, 0), SGL_EINVAL);
     sgl_machine_free(m);
+}
+
+/* The listing of a shape computed from its levels (sgl-machine's path
+ * for shapes too large to build) is byte for byte the listing of the
+ * built tree, folded or not, with and without keep_single. */
+Test(print, shape_listing_without_tree)
+{
+    static const char *const shapes[] = {
+        "core:1", "core:2", "rank:4 core:300", "rank:16 core:8",
+        "rack:2 rank:2 core:4", "rank:1 pack:1 core:2",
+        "rank:2 pack:1 core:3", "pack:2 l3:2 core:2", "rank:3",
+        "rack:3 rank:1 core:5", "host:2 rank:3 pack:2 core:2",
+        "core:1 pu:4", "rank:2 core:1", "rank:1", "rank:1 core:1",
+        "cluster:2 rack:1 rank:2 numa:1 core:3 pu:1"};
+    static const long lines[] = {-1, 0, 1, 2, 3};
+    for (size_t s = 0; s < sizeof shapes / sizeof *shapes; s++)
+        for (int keep = 0; keep <= 1; keep++)
+            for (size_t k = 0; k < sizeof lines / sizeof *lines; k++) {
+                sgl_machine_opts_t o;
+                sgl_machine_opts_default(&o);
+                o.keep_single = keep;
+                sgl_machine_t *m = NULL;
+                cr_assert_eq(sgl_machine_from_shape(shapes[s], &o, &m),
+                             SGL_OK, "%s", sgl_error_last());
+                size_t nodes = 0;
+                for (unsigned l = 0; l <= sgl_machine_depth(m); l++)
+                    nodes += sgl_machine_level_size(m, l);
+                unsigned ml = lines[k] >= 0 ? (unsigned)lines[k]
+                                            : nodes > 256;
+                char *want = NULL, *got = NULL;
+                size_t wn = 0, gn = 0;
+                FILE *fw = open_memstream(&want, &wn);
+                FILE *fg = open_memstream(&got, &gn);
+                cr_assert(fw && fg);
+                cr_assert_eq(sgl_machine_print(m, fw, ml), SGL_OK);
+                cr_assert_eq(sgl__shape_print(shapes[s], keep, fg, lines[k],
+                                              256),
+                             SGL_OK, "%s", sgl_error_last());
+                fclose(fw);
+                fclose(fg);
+                cr_expect_str_eq(got, want, "%s keep %d max_lines %ld",
+                                 shapes[s], keep, lines[k]);
+                free(want);
+                free(got);
+                sgl_machine_free(m);
+            }
+    /* A list makes levels uneven: the caller must build the tree. */
+    cr_expect_eq(sgl__shape_print("rank:2 core:[3,5]", 0, stdout, 1, 256), 1);
 }

@@ -75,7 +75,7 @@ limit=15 reject='runtime supersteps'
 expect='cannot write the machine file /nonexistent/dir/x.sgl: No such file'
 case_ 1 "$probe" -o /nonexistent/dir/x.sgl
 limit=15 reject='runtime supersteps'
-expect='Is a directory (nothing measured)'
+expect='it is a directory, not a regular file (nothing measured)'
 case_ 1 "$probe" -o "$tmp"
 case_ 2 "$probe" extra-argument
 expect="unknown option '--x?[2J'"
@@ -131,7 +131,7 @@ if [ -n "$predict" ]; then
     # A NUL byte is binary data at its line and column, not truncation.
     expect='nul.sgl:2: binary data (byte 0x00 at column 13)'
     case_ 1 "$predict" --algo psrs --n 100 --machine "$files/nul.sgl"
-    expect='cannot open machine file /nonexistent/\x1b]0;x\x07.sgl'
+    expect="cannot open machine file '/nonexistent/\\x1b]0;x\\x07.sgl'"
     case_ 1 "$predict" --algo psrs --n 100 --machine \
         "$(printf '/nonexistent/\033]0;x\007.sgl')"
 fi

@@ -1,6 +1,7 @@
 /* The checks of trasgo_checks.h: each runs one SGL program per case,
  * whose root task calls a Trasgo program and puts its result, and compares
  * the checksum with a sequential reference computed here. */
+#include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +15,12 @@
 #include "trasgo.h"
 #include "trasgo_checks.h"
 
+static int finish_alone_task(sgl_ctx_t *ctx, const void *arg, size_t size);
+
 int trasgo_test_register(sgl_runtime_t *rt)
 {
     SGL_TRY(sgl_algorithms_register(rt));
+    SGL_TRY(sgl_task_register(rt, finish_alone_task, "test.finish_alone"));
     return trasgo_register(rt);
 }
 
@@ -369,8 +373,34 @@ static int master_errors_task(sgl_ctx_t *ctx, const void *arg, size_t size)
            w > 1 ? "no element" : "extent 1 is 0");
     sgl_darray_layout_init(&l, 4, s, 8);
     EXPECT(sgl_darray_create(ctx, &l, &a), SGL_EINVAL, "4 dimensions");
+    /* Weights whose sum overflows used to read "block 0 would hold no
+     * element"; they are refused for what they are. */
+    double *huge = malloc(w * sizeof *huge);
+    if (!huge)
+        return SGL_ENOMEM;
+    for (size_t k = 0; k < w; k++)
+        huge[k] = DBL_MAX;
+    s[0] = 100 * w;
+    sgl_darray_layout_init(&l, 1, s, 8);
+    l.weights = huge;
+    int rc = w > 1 ? test_expect(sgl_darray_create(ctx, &l, &a), SGL_EINVAL,
+                                 "the weights are unusable: their sum "
+                                 "overflows",
+                                 "sgl_darray_create(DBL_MAX weights)")
+                   : SGL_OK;
+    free(huge);
+    SGL_TRY(rc);
     CHECK(a == NULL, "a failed create set the handle");
     return SGL_OK;
+}
+
+/* sgl_dplan_finish() on every worker with no exchange before it. */
+static int finish_alone_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    if (sgl_ctx_is_master(ctx))
+        return sgl_pardo(ctx, finish_alone_task, arg, size);
+    const uint32_t *id = arg;
+    return sgl_dplan_finish(ctx, id[0], id[1], NULL);
 }
 
 /* Errors of plans, with an array that exists. */
@@ -406,6 +436,11 @@ static int plan_errors_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     if (w > 1) /* one worker: both layouts are the whole array */
         EXPECT(sgl_dplan_run(ctx, p, b), SGL_EINVAL, "another layout");
     SGL_TRY(sgl_dplan_run(ctx, p, a));
+    /* A finish with no exchange since the last one: the user's mistake is
+     * the missing sgl_exchange(), not a release they never called. */
+    uint32_t id[2] = {sgl_dplan_id(p), sgl_darray_id(a)};
+    EXPECT(finish_alone_task(ctx, id, sizeof id), SGL_ESTATE,
+           "no exchange ran since the last one was finished");
     SGL_TRY(sgl_dplan_free(ctx, p));
     SGL_TRY(sgl_darray_free(ctx, b));
     return sgl_darray_free(ctx, a);
