@@ -100,9 +100,12 @@ typedef void (*sgl_op_fn)(void *acc, const void *x);
 /** Register a user operator in this process. Every process must register
  *  the same operators in the same order. Registering the same function,
  *  size and name again returns the same number.
+ *  @param fn         the operator.
  *  @param elem_size  bytes per element, 1..256.
  *  @param identity   elem_size bytes: e (+) x = x (+) e = x; copied.
  *  @param name       copied; used in error messages.
+ *  @param ret_op     set on success only: a number from
+ *                    SGL_OP_USER_FIRST on, for SGL_USER elements.
  *  @return SGL_OK, SGL_EINVAL (NULL argument, bad size), SGL_ENOMEM. */
 SGL_API int sgl_op_register(sgl_op_fn fn, size_t elem_size,
                             const void *identity, const char *name,
@@ -148,8 +151,11 @@ SGL_API int sgl_fill_register(sgl_fill_fn fn, const char *name,
  *  @param root       the root context.
  *  @param dtype      element type; SGL_USER needs @p elem_size.
  *  @param elem_size  ignored for built-in types.
+ *  @param n          the number of elements.
  *  @param fill       SGL_FILL_* or a registered fill.
  *  @param arg        the fill's argument bytes (at most 256), copied.
+ *  @param arg_size   bytes at @p arg, 0 to 256; 0 if @p arg is NULL.
+ *  @param ret_vec    set on success only; free with sgl_dvec_free().
  *  @return SGL_OK, SGL_EINVAL, SGL_ESTATE (not the root), SGL_ENOMEM, or a
  *          failing fill's code. */
 SGL_API int sgl_dvec_create(sgl_ctx_t *root, sgl_dtype_t dtype,
@@ -178,6 +184,7 @@ SGL_API int sgl_dvec_free(sgl_ctx_t *root, sgl_dvec_t *vec);
 SGL_API size_t sgl_dvec_size(const sgl_dvec_t *vec);
 /** Element type and size. */
 SGL_API sgl_dtype_t sgl_dvec_dtype(const sgl_dvec_t *vec);
+/** Bytes per element: the type's size, or the size given for SGL_USER. */
 SGL_API size_t sgl_dvec_elem_size(const sgl_dvec_t *vec);
 /** The process-independent number that names the vector on the workers. */
 SGL_API uint32_t sgl_dvec_id(const sgl_dvec_t *vec);
@@ -201,6 +208,14 @@ SGL_API int sgl_dvec_local_value(sgl_ctx_t *worker, uint32_t id,
 
 /** Reduce @p n elements at the root: scattered down the tree, reduced on
  *  the workers, combined up (one superstep per level).
+ *  @param root        the root context.
+ *  @param dtype       element type; SGL_USER with a registered operator,
+ *                     whose size the elements have.
+ *  @param op          SGL_OP_SUM .. SGL_OP_MAX, or a registered operator
+ *                     (SGL_USER only).
+ *  @param src         @p n elements, read-only; may be NULL if @p n is 0;
+ *                     may be freed after the call.
+ *  @param n           the number of elements.
  *  @param ret_result  one element of @p dtype, except for SGL_I8/SGL_U8:
  *                     one int64_t/uint64_t (8 bytes, the widened result);
  *                     the operator's identity if n is 0.
@@ -213,7 +228,10 @@ SGL_API int sgl_reduce(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
 
 /** Reduce a distributed vector (one superstep; a second one if @p bcast,
  *  which leaves the result on every worker for sgl_dvec_local_value()).
- *  @param op  must fit the vector's type.
+ *  @param root        the root context.
+ *  @param vec         the vector.
+ *  @param op          must fit the vector's type.
+ *  @param bcast       nonzero: also broadcast the result to the workers.
  *  @param ret_result  as for sgl_reduce(): 8 bytes (int64_t/uint64_t) for
  *                     an SGL_I8/SGL_U8 vector, else one element.
  *  @par Cost: max_i (n_i c) + p words up and 2 l per level. */
@@ -259,6 +277,10 @@ enum {
  *  as sgl_dvec_scan() and sgl_scan() resolve it (they run exactly this
  *  variant for the same n, flags and parameters). The root picks, and
  *  the workers of every process run its pick.
+ *  @param root         the root context.
+ *  @param n            the number of elements the scan would take.
+ *  @param flags        as for sgl_dvec_scan(): one kind or-ed with at most
+ *                      one variant.
  *  @param ret_variant  set on success only.
  *  @return SGL_OK, SGL_EINVAL (NULL, unknown flags, several variants),
  *          SGL_ESTATE (not the root context). */
@@ -316,6 +338,8 @@ enum {
  *  than 2^20 samples (P > 1024) and a child of the root has several
  *  workers, SGL_SORT_FLAT otherwise. On a tree of one level both are the
  *  same sort. The sorts run exactly this pick.
+ *  @param root         the root context.
+ *  @param n            the number of elements the sort would take.
  *  @param ret_variant  set on success only.
  *  @return SGL_OK, SGL_EINVAL (NULL, SGL_SORT set to another word),
  *          SGL_ESTATE (not the root context). */
@@ -327,6 +351,8 @@ SGL_API int sgl_sort_variant(sgl_ctx_t *root, size_t n, unsigned *ret_variant);
  *  SGL_I8/SGL_U8, nor SGL_USER: use sgl_dvec_sort_records()); floats
  *  in IEEE totalOrder except that every NaN sorts after +inf. Afterwards
  *  worker w holds the w-th part of the sorted vector; block sizes change.
+ *  @param root       the root context.
+ *  @param vec        the vector, sorted in place.
  *  @param ret_stats  may be NULL.
  *  @return SGL_OK, SGL_EINVAL (unsupported type, a bad SGL_SORT),
  *          SGL_ERANGE (more than 2^24 workers or 2^40 elements on one),
@@ -341,10 +367,13 @@ SGL_API int sgl_sort(sgl_ctx_t *root, sgl_dtype_t dtype, void *data, size_t n,
 /** Sort a distributed vector of SGL_USER records by a key inside each
  *  record, by PSRS as sgl_dvec_sort(). Stable: records with equal keys keep
  *  their order in the vector. Keys order as in sgl_dvec_sort().
+ *  @param root        the root context.
+ *  @param vec         a vector of SGL_USER records, sorted in place.
  *  @param key_type    SGL_F64, SGL_F32, SGL_I64 or SGL_U64 (8-bit keys are
  *                     not supported).
  *  @param key_offset  byte offset of the key in each record; the key must
  *                     lie inside the record, at any alignment.
+ *  @param ret_stats   may be NULL.
  *  @return SGL_OK, SGL_EINVAL (not SGL_USER, key type, key outside the
  *          record), SGL_ENOMEM, SGL_ESTATE.
  *  @par Memory: as sgl_dvec_sort(); the local sort moves whole records. */

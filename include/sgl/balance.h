@@ -109,8 +109,13 @@ SGL_API const char *sgl_runtime_balance_kernel(const sgl_runtime_t *rt);
  *  @p kernel replaces the fit (the fits kept for the window stay).
  *  Collective: call it between programs in every process with the same
  *  arguments; every process gets the same c.
- *  @param ret_c  NULL, or sgl_machine_workers() entries: the c set, in
- *                seconds per unit.
+ *  @param rt      the runtime.
+ *  @param kernel  the kernel name the fit is for (see
+ *                 sgl_machine_set_kernel() for valid names).
+ *  @param window  fits each worker is priced over, 1 to
+ *                 SGL_REFIT_WINDOW_MAX (see above).
+ *  @param ret_c   NULL, or sgl_machine_workers() entries: the c set, in
+ *                 seconds per unit.
  *  @return SGL_OK; SGL_EINVAL (NULL runtime or kernel, bad kernel name,
  *          @p window 0 or over SGL_REFIT_WINDOW_MAX, processes that gave
  *          different ones); SGL_ESTATE (called in a program, the trace
@@ -155,6 +160,10 @@ SGL_API unsigned sgl_runtime_refit_window(const sgl_runtime_t *rt);
  *  worker under a CPU quota is slow at everything). All SGL_WEIGHT_ONE under
  *  SGL_BALANCE_WORKERS or while no worker has a c of its own. Every
  *  process computes the same weights from the same parameters.
+ *  @param ctx          any context of the runtime.
+ *  @param kernel       a kernel name, or NULL (see above).
+ *  @param first        the first worker's depth-first index.
+ *  @param count        the number of workers; may be 0.
  *  @param ret_weights  @p count entries, written on success.
  *  @return SGL_OK, SGL_EINVAL (NULL, workers outside the tree),
  *          SGL_ENOMEM. */
@@ -165,6 +174,9 @@ SGL_API int sgl_ctx_worker_weights(const sgl_ctx_t *ctx, const char *kernel,
 /** Weights of a master's children for sgl_ctx_split() and
  *  sgl_scatter_split(): each child's the sum of sgl_ctx_worker_weights()
  *  of the workers below it.
+ *  @param ctx          a master's context.
+ *  @param kernel       a kernel name, or NULL, as for
+ *                      sgl_ctx_worker_weights().
  *  @param ret_weights  sgl_ctx_children() entries, written on success.
  *  @return as sgl_ctx_worker_weights(), SGL_ESTATE (a worker). */
 SGL_API int sgl_ctx_child_weights(const sgl_ctx_t *ctx, const char *kernel,

@@ -45,6 +45,10 @@ SGL_API int sgl_scatter_buffer(sgl_ctx_t *ctx, unsigned i, size_t elem_size,
  *  until the next sgl_pardo() on this context. Call it before
  *  sgl_gather(), which at an MPI level may receive large blocks straight
  *  into its destination and then no longer holds them.
+ *  @param ctx        a master's context after its pardo returned.
+ *  @param i          the child, < sgl_ctx_children().
+ *  @param elem_size  bytes per element, > 0.
+ *  @param ret_data   set to the block, read-only and owned by the runtime.
  *  @param ret_count  the block's element count.
  *  @return SGL_OK, SGL_ESTATE (no pardo ran, or the block is gone into an
  *          earlier gather's destination), SGL_EINVAL (i out of range,

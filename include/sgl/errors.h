@@ -23,7 +23,9 @@ extern "C" {
  *  Status codes, their names and descriptions, the per-thread message, SGL_TRY.
  *  @{ */
 
-/* X-macro: name, value, short description. */
+/** X-macro over every status code: X(name, value, description), where name
+ *  lacks the SGL_ prefix (OK, EINVAL, ...), value is the int code and
+ *  description the string sgl_error_string() returns. */
 #define SGL_ERRNO_MAP(X)                                                       \
     X(OK, 0, "success")                                                        \
     X(EINVAL, -1, "invalid argument")                                          \

@@ -79,6 +79,11 @@ SGL_API int sgl_exchange(sgl_ctx_t *ctx);
 /** In a worker's task: the blocks received in the last exchange that
  *  reached it, back to back by source worker. Owned by the runtime, valid
  *  and writable until the next exchange or sgl_exchange_release().
+ *  @param ctx          the context of the worker's task.
+ *  @param elem_size    bytes per element, > 0.
+ *  @param ret_data     set to the blocks; NULL when no exchange reached
+ *                      the worker yet.
+ *  @param ret_count    the total element count of the blocks.
  *  @param ret_counts   if not NULL, set to an array of *ret_sources
  *                      element counts, one per source worker (owned by
  *                      the runtime, as the data).

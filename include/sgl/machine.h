@@ -83,7 +83,10 @@ SGL_API int sgl_machine_discover(const sgl_machine_opts_t *opts,
                                  sgl_machine_t **ret_machine);
 
 /** Build a tree from a shape string (see the file comment).
- *  @param shape  copied; the caller keeps ownership.
+ *  @param shape        copied; the caller keeps ownership.
+ *  @param opts         may be NULL for defaults (only keep_single
+ *                      applies); not stored.
+ *  @param ret_machine  set on success only; free with sgl_machine_free().
  *  @return SGL_OK, SGL_EPARSE (with the offending token and its position in
  *          sgl_error_last()), SGL_EINVAL (NULL) or SGL_ENOMEM. */
 SGL_API int sgl_machine_from_shape(const char *shape,
@@ -114,6 +117,11 @@ SGL_API int sgl_machine_from_xml(const char *path,
  *  @param fanouts  nlevels counts, each >= 1.
  *  @param links    nlevels link kinds (MPI or THREADS; MPI never below
  *                  THREADS); NULL = all thread links.
+ *  @param nlevels  entries of @p fanouts and @p links, at most 64; 0 gives
+ *                  a single worker.
+ *  @param opts     may be NULL for defaults (only keep_single applies);
+ *                  not stored.
+ *  @param ret_machine  set on success only; free with sgl_machine_free().
  *  @return SGL_OK, SGL_EINVAL or SGL_ENOMEM. */
 SGL_API int sgl_machine_from_fanouts(const unsigned *fanouts,
                                      const sgl_link_t *links, unsigned nlevels,
@@ -260,6 +268,8 @@ SGL_API int sgl_machine_level_exchange(const sgl_machine_t *m, unsigned level,
  *  in an exchange each child's bytes cross its own link at the same time.
  *  It is optimistic on a network whose bisection is narrower than its
  *  links (an oversubscribed switch): measure l_h and g_h there.
+ *  @param master        a master of a tree.
+ *  @param ret           set on success only.
  *  @param ret_measured  may be NULL.
  *  @return SGL_OK, SGL_EINVAL (NULL, or a worker), SGL_ERANGE if the level
  *  has neither exchange nor vertical parameters. */
@@ -306,6 +316,8 @@ SGL_API double sgl_node_kernel(const sgl_node_t *node, const char *kernel);
  *  them (sgl_runtime_set_balance() splits data by these). A worker
  *  without a c of its own runs at the kernel's plain c. All 1 when no
  *  worker has a c of its own.
+ *  @param m           the machine.
+ *  @param kernel      a kernel name, or NULL for all of them (see above).
  *  @param ret_speeds  sgl_machine_workers() entries.
  *  @return SGL_OK, SGL_EINVAL (NULL), SGL_ENOMEM. */
 SGL_API int sgl_machine_worker_speeds(const sgl_machine_t *m,

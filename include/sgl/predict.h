@@ -71,7 +71,7 @@ typedef struct sgl_work {
         double size;        /**< elements of the block the kernel works
                                  on, which picks c from the kernel's size
                                  table; 0: the amount */
-    } term[SGL_WORK_TERMS];
+    } term[SGL_WORK_TERMS]; /**< the terms; term[0..nterms) are used */
 } sgl_work_t;
 
 /** One superstep at one master, filled by sgl_program_t::step. The
@@ -193,7 +193,12 @@ SGL_API void sgl_predict_opts_default(sgl_predict_opts_t *opts);
  *  "copy" (per element the masters copy: the concatenated samples).
  *  PSRS's partitions move in an exchange at the root, at every level's
  *  exchange parameters (see algorithms/vector/psrs_cost.c).
+ *  @param m     the machine tree, with its levels' link parameters and
+ *               the kernels above (as sgl_predict_program() needs).
+ *  @param algo  the algorithm.
+ *  @param n     elements, >= 1 and finite.
  *  @param opts  NULL for defaults.
+ *  @param ret   set on success only.
  *  @return as sgl_predict_program(); SGL_EINVAL for n < 1 or a bad
  *  algorithm. */
 SGL_API int sgl_predict_algorithm(const sgl_machine_t *m,

@@ -135,6 +135,9 @@ SGL_API int sgl_finalize(sgl_runtime_t *rt);
 
 /** Register a task so that it can run at MPI levels. Every process must
  *  register the same tasks in the same order, before sgl_run().
+ *  @param rt    the runtime.
+ *  @param fn    the task; not NULL, and not registered yet (under any
+ *               name).
  *  @param name  copied; used in error messages and to check that every
  *               process agrees.
  *  @return SGL_OK, SGL_EINVAL (NULL, or already registered), SGL_ENOMEM. */
@@ -148,8 +151,13 @@ SGL_API int sgl_task_register(sgl_runtime_t *rt, sgl_task_fn fn,
  *  with sgl_run_result(). So one task function can be the whole of a
  *  recursive step, at the root and below. May be called again after it
  *  returns, also after an error.
- *  @param arg  the root task's argument and received block; copied to
- *              every process that needs it; may be NULL.
+ *  @param rt        the runtime.
+ *  @param task      the root's task; read on the root's process only (the
+ *                   others serve their masters and ignore @p task and
+ *                   @p arg); not NULL there.
+ *  @param arg       the root task's argument and received block; copied to
+ *                   every process that needs it; may be NULL.
+ *  @param arg_size  bytes at @p arg; 0 if @p arg is NULL.
  *  @return on every process, the task's status (with the same message on
  *          every process). */
 SGL_API int sgl_run(sgl_runtime_t *rt, sgl_task_fn task, const void *arg,
@@ -240,6 +248,10 @@ SGL_API int sgl_ctx_set_keyed_state(sgl_ctx_t *ctx, const void *key,
  *  has a c of its own.
  *  Deterministic: the same tree, n, weights and parameters give the same
  *  counts.
+ *  @param ctx         a master's context.
+ *  @param n           the number of elements to split.
+ *  @param weights     sgl_ctx_children() weights, or NULL to split by the
+ *                     workers below each child (see above); not stored.
  *  @param ret_counts  sgl_ctx_children() entries, written on success.
  *  @return SGL_OK, SGL_ESTATE (a worker), SGL_EINVAL (NULL, or weights
  *          negative, not finite or summing to 0). */
@@ -247,6 +259,7 @@ SGL_API int sgl_ctx_split(const sgl_ctx_t *ctx, size_t n, const double *weights,
                           size_t *ret_counts);
 
 /** Stage a different block for each child for the next sgl_pardo().
+ *  @param ctx        a master's context with no block staged.
  *  @param src        children's blocks back to back, in child order; must
  *                    stay valid and unchanged until sgl_pardo() returns.
  *  @param elem_size  bytes per element, > 0.
@@ -267,7 +280,11 @@ SGL_API int sgl_scatter_split(sgl_ctx_t *ctx, const void *src, size_t elem_size,
 
 /** Stage the same block of @p count elements for every child for the next
  *  sgl_pardo().
- *  @param src  must stay valid until sgl_pardo() returns.
+ *  @param ctx        a master's context with no block staged.
+ *  @param src        must stay valid until sgl_pardo() returns.
+ *  @param elem_size  bytes per element, > 0.
+ *  @param count      elements in the block every child receives; @p src
+ *                    may be NULL when it is 0.
  *  @return as sgl_scatter(). */
 SGL_API int sgl_bcast(sgl_ctx_t *ctx, const void *src, size_t elem_size,
                       size_t count);
@@ -286,6 +303,10 @@ SGL_API int sgl_pardo(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
 /** Copy the blocks the children put in the last pardo, back to back in
  *  child order, into @p dst. Call it once per pardo: at an MPI level large
  *  blocks are received straight into @p dst, not kept.
+ *  @param ctx         a master's context after its pardo returned.
+ *  @param dst         receives the children's elements; may be NULL when
+ *                     they put none.
+ *  @param elem_size   bytes per element, > 0.
  *  @param capacity    elements @p dst holds.
  *  @param ret_counts  if not NULL, receives sgl_ctx_children() element
  *                     counts.
@@ -299,6 +320,8 @@ SGL_API int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size,
 /** sgl_gather() into a new array of exactly the children's total, for
  *  blocks whose sizes the master does not know: one call instead of
  *  sizing, allocating and gathering.
+ *  @param ctx         a master's context after its pardo returned.
+ *  @param elem_size   bytes per element, > 0.
  *  @param ret_data    set to a malloc()ed array the caller frees (NULL
  *                     when the total is 0); untouched on failure.
  *  @param ret_total   the number of elements gathered.
@@ -313,6 +336,10 @@ SGL_API int sgl_gather_alloc(sgl_ctx_t *ctx, size_t elem_size, void **ret_data,
  *  (first touched by it, unless the master used sgl_scatter_buffer()) and
  *  stays valid, and writable, until the next pardo that reaches this node,
  *  sgl_recv_release() or the end of the task.
+ *  @param ctx        the context of the task's node.
+ *  @param elem_size  bytes per element, > 0.
+ *  @param ret_data   set to the block (the runtime frees it); may be NULL
+ *                    when the count is 0.
  *  @param ret_count  the block's element count.
  *  @return SGL_OK, SGL_ESTATE outside a task or after sgl_recv_release(),
  *          SGL_EINVAL (NULL out-parameter, elem_size 0), SGL_ESIZE (not a

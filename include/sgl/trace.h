@@ -63,7 +63,9 @@ typedef struct sgl_trace_step {
     unsigned long seq;     /**< superstep number at this master, from 0 */
     long parent_seq;       /**< the parent's superstep this one ran in
                                 (-1 at the root) */
-    unsigned children;
+    unsigned children;     /**< number of the master's children: the
+                                length of each array below */
+    /** pardo entry; with @c end, its return */
     double start, end;     /**< pardo entry and return */
     double master_time;    /**< master's own time since its last superstep
                                 (or its task start): the w0 c0 term */
@@ -197,12 +199,14 @@ typedef struct sgl_trace_level {
  *  last superstep is not in the trace (the caller adds what it measured
  *  around the program). The measured side of the per-level terms that
  *  sgl_predict_algorithm() predicts (sgl_level_cost_t).
+ *  @param rt          the runtime.
  *  @param ret_levels  @p nlevels entries, at least the runtime tree's
  *         depth + 1; entry d for the nodes at depth d (the last, the
  *         workers, has only work). A level with masters but no recorded
  *         superstep (trace off, or dropped: sgl_trace_dropped()) is left
  *         at zero, as are entries past the tree.
  *  Collective; the result is meaningful on rank 0.
+ *  @param nlevels     entries at @p ret_levels, >= the tree's depth + 1.
  *  @return SGL_OK, SGL_EINVAL (NULL, or @p nlevels too small), SGL_EMPI,
  *          SGL_ENOMEM. */
 SGL_API int sgl_trace_levels(sgl_runtime_t *rt, sgl_trace_level_t *ret_levels,

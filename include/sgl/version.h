@@ -9,8 +9,11 @@
 
 #include <sgl/api.h>
 
+/** Major version; the library's soname changes with it only. */
 #define SGL_VERSION_MAJOR 0
+/** Minor version. */
 #define SGL_VERSION_MINOR 4
+/** Patch version. */
 #define SGL_VERSION_PATCH 0
 /** "MAJOR.MINOR.PATCH" */
 #define SGL_VERSION_STRING "0.4.0"
