@@ -356,6 +356,147 @@ int sgl_darray_gather(sgl_ctx_t *master, const sgl_darray_t *array,
     return SGL_OK;
 }
 
+/* ---- scatter ---- */
+
+/* The elements of every worker's box travel with the task, so that a
+ * master splits what it received among its children without the
+ * partition. */
+struct scatter_arg {
+    uint32_t id;
+    uint32_t pad;
+    uint64_t elem_size;
+    uint64_t first;    /* the array master's first worker */
+    uint64_t workers;
+    uint64_t elems[];  /* per worker */
+};
+
+/* Copy @in, packed row-major, into the worker's box (its halo left as
+ * it is): pack_box() backwards. */
+static void unpack_box(struct darr *b, const unsigned char *in)
+{
+    size_t ext[DP_DIMS], packed[DP_DIMS], n = 1;
+    long x[DP_DIMS];
+    for (unsigned d = DP_DIMS; d-- > 0;) {
+        ext[d] = b->hi[d] - b->lo[d];
+        packed[d] = n;
+        n *= ext[d];
+        x[d] = (long)b->lo[d];
+    }
+    unsigned char *first =
+        b->mem + darray_offset(x, b->lo, b->part.halo, b->stride) *
+                     b->part.elem_size;
+    sgl__darray_copy_box(first, b->stride, in, packed, ext, b->part.elem_size);
+}
+
+/* A master's split of its block: each child gets its workers' boxes. */
+static int scatter_down(sgl_ctx_t *ctx, const struct scatter_arg *a,
+                        const void *blk)
+{
+    unsigned nc = sgl_ctx_children(ctx);
+    size_t *counts = malloc((nc ? nc : 1) * sizeof *counts);
+    if (!counts)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    size_t w = sgl_ctx_first_worker(ctx) - a->first;
+    for (unsigned c = 0; c < nc; c++) {
+        counts[c] = 0;
+        for (size_t k = sgl_ctx_child_workers(ctx, c); k-- > 0; w++)
+            counts[c] += w < a->workers ? a->elems[w] : 0;
+    }
+    int rc = sgl_scatter(ctx, blk, a->elem_size, counts);
+    free(counts);
+    return rc;
+}
+
+static int scatter_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    const struct scatter_arg *a = arg;
+    void *blk;
+    size_t n;
+    SGL_TRY(sgl_recv(ctx, a->elem_size, &blk, &n));
+    if (sgl_ctx_is_master(ctx)) {
+        SGL_TRY(scatter_down(ctx, a, blk));
+        return sgl_pardo(ctx, scatter_task, arg, size);
+    }
+    struct darr *b = sgl__darr_find(ctx, a->id);
+    if (!b)
+        return sgl_error_set(SGL_ESTATE, "worker %zu has no block of array "
+                                         "%u",
+                             sgl_ctx_first_worker(ctx), a->id);
+    if (n != box_elems(b))
+        return sgl_error_set(SGL_ESIZE,
+                             "sgl_darray_scatter: worker %zu received %zu "
+                             "elements for a block of %zu",
+                             sgl_ctx_first_worker(ctx), n, box_elems(b));
+    unpack_box(b, blk);
+    return SGL_OK;
+}
+
+/* The workers' boxes of the row-major array @src, back to back in worker
+ * order (unpack_boxes() backwards); their sizes into @a->elems. */
+static void pack_boxes(const struct dpart *p, const unsigned char *src,
+                       unsigned char *packed, struct scatter_arg *a)
+{
+    size_t gstride[DP_DIMS], n = 1;
+    for (unsigned d = DP_DIMS; d-- > 0;) {
+        gstride[d] = n;
+        n *= p->size[d];
+    }
+    for (size_t w = 0; w < p->workers; w++) {
+        size_t lo[DP_DIMS], hi[DP_DIMS], ext[DP_DIMS], bstride[DP_DIMS];
+        size_t m = 1, off = 0;
+        sgl__dpart_box(p, w, lo, hi);
+        for (unsigned d = DP_DIMS; d-- > 0;) {
+            ext[d] = hi[d] - lo[d];
+            bstride[d] = m;
+            m *= ext[d];
+            off += lo[d] * gstride[d];
+        }
+        sgl__darray_copy_box(packed, bstride, src + off * p->elem_size,
+                             gstride, ext, p->elem_size);
+        packed += m * p->elem_size;
+        a->elems[w] = m;
+    }
+}
+
+int sgl_darray_scatter(sgl_ctx_t *master, const sgl_darray_t *array,
+                       const void *src, size_t count)
+{
+    SGL_TRY(check_master(master, "sgl_darray_scatter"));
+    if (!array || !src)
+        return sgl_error_set(SGL_EINVAL, "sgl_darray_scatter: NULL argument");
+    const struct dpart *p = &array->part;
+    size_t n = array_elems(p), es = p->elem_size;
+    if (count != n)
+        return sgl_error_set(SGL_ESIZE,
+                             "sgl_darray_scatter: src has %zu elements, the "
+                             "array has %zu",
+                             count, n);
+    if (sgl_ctx_is_worker(master)) {
+        struct darr *b = sgl__darr_find(master, array->id);
+        if (!b)
+            return sgl_error_set(SGL_ESTATE, "array %u has no block here",
+                                 array->id);
+        unpack_box(b, src);
+        return SGL_OK;
+    }
+    size_t asize = sizeof(struct scatter_arg) + p->workers * sizeof(uint64_t);
+    struct scatter_arg *a = malloc(asize);
+    unsigned char *packed = malloc(n * es);
+    int rc = a && packed ? SGL_OK
+                         : sgl_error_set(SGL_ENOMEM, "sgl_darray_scatter: "
+                                                     "out of memory");
+    if (!rc) {
+        *a = (struct scatter_arg){array->id, 0, es, array->first, p->workers};
+        pack_boxes(p, src, packed, a);
+        rc = scatter_down(master, a, packed);
+    }
+    if (!rc)
+        rc = sgl_pardo(master, scatter_task, a, asize);
+    free(packed);
+    free(a);
+    return rc;
+}
+
 /* ---- free ---- */
 
 static int free_task(sgl_ctx_t *ctx, const void *arg, size_t size)
@@ -389,6 +530,7 @@ const sgl_darray_layout_t *sgl_darray_layout(const sgl_darray_t *a)
 const struct algo_task sgl__algo_darray_tasks[] = {
     {create_task, "sgl_darray.create"},
     {gather_task, "sgl_darray.gather"},
+    {scatter_task, "sgl_darray.scatter"},
     {free_task, "sgl_darray.free"},
     {NULL, NULL},
 };

@@ -52,6 +52,12 @@ struct wplan {
     size_t send_lo, send_n; /* destinations [send_lo, send_lo + send_n) */
     size_t *send_counts;    /* elements to each of them */
     unsigned char *sendbuf;
+    /* The array staged since the last finish, 0 for none: finish refuses
+     * to run without a stage of the same array. A worker that reads only
+     * itself (one worker) gets nothing from the exchange either way, so
+     * without this a program that forgets the first stage is right on
+     * one worker and wrong, or failing, on more. */
+    uint32_t staged;
 };
 
 struct sgl_dplan {
@@ -163,6 +169,7 @@ int sgl_dplan_stage(sgl_ctx_t *worker, uint32_t plan_id, uint32_t array_id)
     struct wplan *p;
     struct darr *b;
     SGL_TRY(find_pair(worker, plan_id, array_id, "sgl_dplan_stage", &p, &b));
+    p->staged = array_id;
     size_t es = b->part.elem_size;
     unsigned char *out = p->sendbuf;
     for (size_t i = 0; i < p->nsend; i++) {
@@ -224,6 +231,27 @@ static int unpack(struct wplan *p, struct darr *b, const unsigned char *in,
     return SGL_OK;
 }
 
+/* The exchange a finish reads must carry this worker's stage of the same
+ * array (see struct wplan's staged). */
+static int check_staged(const struct wplan *p, uint32_t array_id)
+{
+    if (p->staged == array_id)
+        return SGL_OK;
+    if (!p->staged)
+        return sgl_error_set(SGL_ESTATE,
+                             "sgl_dplan_finish: plan %u, array %u: worker "
+                             "%zu did not call sgl_dplan_stage() since its "
+                             "last finish: stage the array (the first time "
+                             "too, before the first exchange), then "
+                             "sgl_exchange(), then finish",
+                             p->id, array_id, p->first + p->w);
+    return sgl_error_set(SGL_ESTATE,
+                         "sgl_dplan_finish: plan %u: worker %zu staged "
+                         "array %u but finishes array %u: finish the array "
+                         "that was staged",
+                         p->id, p->first + p->w, p->staged, array_id);
+}
+
 static void describe_view(const struct wplan *p, struct darr *b,
                           sgl_dblock_t *v)
 {
@@ -247,6 +275,8 @@ int sgl_dplan_finish(sgl_ctx_t *worker, uint32_t plan_id, uint32_t array_id,
     struct wplan *p;
     struct darr *b;
     SGL_TRY(find_pair(worker, plan_id, array_id, "sgl_dplan_finish", &p, &b));
+    SGL_TRY(check_staged(p, array_id));
+    p->staged = 0;
     void *in;
     size_t count, nsrc = 0;
     const size_t *counts = NULL;

@@ -12,6 +12,8 @@
  *
  * What goes on the wire, and how, is pregel_wire.c's. */
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -50,7 +52,8 @@ int sgl_pregel_register(const sgl_pregel_program_t *p, uint32_t *ret_id)
                              SGL_PREGEL_MAX_SCRATCH);
     if ((p->combine == sgl_combine_sum_f64 && p->msg_size < sizeof(double)) ||
         (p->combine == sgl_combine_sum_u64 && p->msg_size < sizeof(uint64_t)) ||
-        (p->combine == sgl_combine_min_u64 && p->msg_size < sizeof(uint64_t)))
+        (p->combine == sgl_combine_min_u64 && p->msg_size < sizeof(uint64_t)) ||
+        (p->combine == sgl_combine_min_f64 && p->msg_size < sizeof(double)))
         return sgl_error_set(SGL_EINVAL,
                              "sgl_pregel_register: a built-in combiner reads "
                              "8 bytes; messages are %zu",
@@ -144,7 +147,42 @@ const uint64_t *sgl_vertex_out_edges(const sgl_vertex_t *v)
     return v->g->adj + v->g->off[v->i];
 }
 
+const double *sgl_vertex_out_edge_values(const sgl_vertex_t *v)
+{
+    return v->g->val ? v->g->val + v->g->off[v->i] : NULL;
+}
+
 const void *sgl_vertex_message(const sgl_vertex_t *v) { return message_of(v); }
+
+int sgl_vertex_fail(sgl_vertex_t *v, int code, const char *fmt, ...)
+{
+    if (!v)
+        return SGL_EINVAL;
+    if (code >= 0)
+        code = SGL_ETASK;
+    if (v->err) /* the first failure is the one reported */
+        return v->err;
+    char msg[384] = "";
+    if (fmt) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+    }
+    /* a block compute's handle is of no vertex: name the worker's range */
+    if (v->i < (size_t)(v->g->v1 - v->g->v0) && !v->in_block)
+        v->err = sgl_error_set(code, "program %s: vertex %llu failed in "
+                                     "superstep %u: %s",
+                               v->p->name ? v->p->name : "?",
+                               (unsigned long long)sgl_vertex_id(v), v->step,
+                               msg);
+    else
+        v->err = sgl_error_set(code, "program %s: worker of vertices %llu.. "
+                                     "failed in superstep %u: %s",
+                               v->p->name ? v->p->name : "?",
+                               (unsigned long long)v->g->v0, v->step, msg);
+    return v->err;
+}
 
 unsigned sgl_vertex_superstep(const sgl_vertex_t *v) { return v->step; }
 
@@ -337,11 +375,14 @@ static int compute_blocks(struct wgraph *g, const sgl_pregel_program_t *p,
             .halted = g->halted + i0,
             .edge_offsets = g->off + i0,
             .out_edges = g->adj,
+            .out_edge_values = g->val,
             .send_all = g->bval + i0 * ms,
             .send_all_set = g->bset + i0,
         };
         v->i = i0;
+        v->in_block = 1;
         p->compute_block(v, &b);
+        v->in_block = 0;
         active += n - count_set(g->halted + i0, NULL, n);
         sent += count_set(g->bset + i0, g->has_out + i0, n);
     }
@@ -363,7 +404,7 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
                                          "program %u",
                              sgl_ctx_first_worker(ctx), a->graph, a->prog);
     memset(r, 0, sizeof *r);
-    sgl_vertex_t v = {g, p, 0, a->step, a->params, a->agg, r->agg, 0};
+    sgl_vertex_t v = {g, p, 0, a->step, a->params, a->agg, r->agg, 0, 0};
     for (unsigned i = 0; i < p->naggs; i++)
         r->agg[i] = agg_identity(p->agg[i]);
     size_t nv = (size_t)(g->v1 - g->v0);
@@ -375,7 +416,7 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
                                   &r->files);
         for (v.i = 0; v.i < nv; v.i++)
             p->init(&v);
-        return SGL_OK;
+        return v.err;
     }
     size_t nw = sgl_machine_workers(sgl_ctx_machine(ctx));
     struct wire_stats in = {0, 0, 0}, out;
@@ -391,8 +432,11 @@ static int step_worker(sgl_ctx_t *ctx, const struct step_arg *a,
                             &r->files));
     if (a->drop)
         sgl__ckpt_remove(ctx, a->dir, a->drop_step);
-    if (p->begin)
+    if (p->begin) {
+        v.in_block = 1;
         p->begin(&v);
+        v.in_block = 0;
+    }
     if (p->compute_block) {
         SGL_TRY(compute_blocks(g, p, &v, &r->active));
     } else {

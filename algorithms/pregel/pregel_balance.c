@@ -119,16 +119,18 @@ static int move_worker(sgl_ctx_t *ctx, const struct move_arg *a,
     }
     for (size_t v = 0; v < nv; v++)
         for (size_t k = g->off[v]; k < g->off[v + 1]; k++)
-            e[k] = (struct edge){g->v0 + v, g->adj[k]};
+            e[k] = (struct edge){g->v0 + v, g->adj[k],
+                                 g->val ? g->val[k] : 0};
     forget_run(g);
     free(g->staged);
     g->staged = NULL;
     g->staged_cap = 0;
     int rc = sgl__pregel_send_edges(ctx, g, e, m, nw, cuts);
     free(e);
-    free(g->off), free(g->adj), free(g->cuts);
+    free(g->off), free(g->adj), free(g->val), free(g->cuts);
     g->off = NULL;
     g->adj = NULL;
+    g->val = NULL;
     memcpy(mine, cuts, (nw + 1) * sizeof *mine);
     g->cuts = mine;
     g->v0 = cuts[w];
@@ -178,7 +180,7 @@ int sgl_graph_balance(sgl_ctx_t *root, sgl_graph_t *g, double vertex_weight)
     if (!rc)
         rc = sgl_exchange(root);
     if (!rc)
-        rc = sgl__pregel_collect_csr(root, g);
+        rc = sgl__pregel_collect_csr(root, g, g->valued);
     if (!rc) {
         free(g->cuts);
         g->cuts = cuts;

@@ -25,6 +25,12 @@ void sgl_combine_min_u64(void *acc, const void *msg)
         *(uint64_t *)acc = *(const uint64_t *)msg;
 }
 
+void sgl_combine_min_f64(void *acc, const void *msg)
+{
+    if (*(const double *)msg < *(double *)acc)
+        *(double *)acc = *(const double *)msg;
+}
+
 void sgl__fan_forget_values(struct wgraph *g)
 {
     free(g->bval);

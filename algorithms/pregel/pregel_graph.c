@@ -4,6 +4,7 @@
  * sends each edge to its source's owner, and the owners sort what came
  * into CSR form (targets sorted, duplicates dropped). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,7 @@ static void wgraph_free(void *x)
         return;
     free(g->off);
     free(g->adj);
+    free(g->val);
     free(g->staged);
     free(g->value);
     free(g->halted);
@@ -62,7 +64,9 @@ struct build_arg {
     uint32_t source; /* enum source */
     uint64_t n, m;   /* vertices, edges before duplicates go */
     uint64_t seed;
-    uint32_t scale, pad;
+    uint32_t scale;
+    uint32_t valued; /* edges carry values */
+    double wlo, whi; /* generated values: uniform in [wlo, whi) */
 };
 
 static uint64_t mix(uint64_t *s)
@@ -94,8 +98,16 @@ static struct edge rmat_edge(const struct build_arg *a, uint64_t e)
         u = u << 1 | (r >= 0.76);
         v = v << 1 | right;
     }
-    return (struct edge){scramble(u, a->scale, a->seed),
-                         scramble(v, a->scale, a->seed)};
+    struct edge x = {scramble(u, a->scale, a->seed),
+                     scramble(v, a->scale, a->seed), 0};
+    if (a->valued) { /* a stream of its own, of the edge and seed only */
+        uint64_t ws = ~a->seed ^ (e * UINT64_C(0x9FB21C651E98DF25));
+        double r = (double)(mix(&ws) >> 11) * 0x1.0p-53;
+        x.w = a->wlo + (a->whi - a->wlo) * r;
+        if (x.w >= a->whi) /* rounding up to whi: keep the range half-open */
+            x.w = a->wlo;
+    }
+    return x;
 }
 
 /* The worker's slice of the generated edges: the indices [m w / P,
@@ -186,10 +198,71 @@ static int by_target(const void *x, const void *y)
     return (a > b) - (a < b);
 }
 
+/* A target and its edge's value, while a vertex's edges are sorted. */
+struct tw {
+    uint64_t t;
+    double w;
+};
+
+/* By target, then by value: the first of equal targets has the least
+ * value, the one a duplicate edge keeps. */
+static int by_target_value(const void *x, const void *y)
+{
+    const struct tw *a = x, *b = y;
+    if (a->t != b->t)
+        return (a->t > b->t) - (a->t < b->t);
+    return (a->w > b->w) - (a->w < b->w);
+}
+
+/* Sort vertex @v's edges [a, b) with their values and keep each target
+ * once, at @m on; @return the new end. */
+static size_t distinct_valued(struct wgraph *g, struct tw *tmp, size_t a,
+                              size_t b, size_t m)
+{
+    for (size_t i = a; i < b; i++)
+        tmp[i - a] = (struct tw){g->adj[i], g->val[i]};
+    qsort(tmp, b - a, sizeof *tmp, by_target_value);
+    for (size_t i = 0; i < b - a; i++)
+        if (i == 0 || tmp[i].t != tmp[i - 1].t) {
+            g->adj[m] = tmp[i].t;
+            g->val[m++] = tmp[i].w;
+        }
+    return m;
+}
+
+/* Each vertex's targets sorted and made distinct (with the least value
+ * of a duplicate where edges carry values); the offsets moved to match. */
+static int make_distinct(struct wgraph *g, size_t nv, uint64_t *ret_m)
+{
+    size_t most = 0, m = 0;
+    for (size_t v = 0; g->val && v < nv; v++)
+        if (g->off[v + 1] - g->off[v] > most)
+            most = g->off[v + 1] - g->off[v];
+    struct tw *tmp = g->val ? malloc((most ? most : 1) * sizeof *tmp) : NULL;
+    if (g->val && !tmp)
+        return sgl_error_set(SGL_ENOMEM, "out of memory for edge values");
+    for (size_t v = 0; v < nv; v++) {
+        size_t a = g->off[v], b = g->off[v + 1], start = m;
+        if (tmp) {
+            m = distinct_valued(g, tmp, a, b, m);
+        } else {
+            qsort(g->adj + a, b - a, sizeof *g->adj, by_target);
+            for (size_t i = a; i < b; i++)
+                if (i == a || g->adj[i] != g->adj[i - 1])
+                    g->adj[m++] = g->adj[i];
+        }
+        g->off[v] = start;
+    }
+    free(tmp);
+    g->off[nv] = m;
+    *ret_m = m;
+    return SGL_OK;
+}
+
 /* The edges that came, in CSR form: counted by source, placed, each
  * vertex's targets sorted and made distinct. */
 static int build_csr(struct wgraph *g, const struct edge *e, size_t n,
-                     uint64_t *ret_m)
+                     int valued, uint64_t *ret_m)
 {
     /* the callers bound the vertices, so nv + 1 offsets cannot wrap; a
      * bound is checked again here, where it matters */
@@ -202,7 +275,8 @@ static int build_csr(struct wgraph *g, const struct edge *e, size_t n,
     size_t nv = (size_t)nv64;
     g->off = calloc(nv + 1, sizeof *g->off);
     g->adj = malloc((n ? n : 1) * sizeof *g->adj);
-    if (!g->off || !g->adj)
+    g->val = valued ? malloc((n ? n : 1) * sizeof *g->val) : NULL;
+    if (!g->off || !g->adj || (valued && !g->val))
         return sgl_error_set(SGL_ENOMEM, "out of memory for %zu vertices and "
                                          "%zu edges on one worker",
                              nv, n);
@@ -210,22 +284,15 @@ static int build_csr(struct wgraph *g, const struct edge *e, size_t n,
         g->off[e[i].s - g->v0 + 1]++;
     for (size_t v = 0; v < nv; v++)
         g->off[v + 1] += g->off[v];
-    for (size_t i = 0; i < n; i++) /* off[v] runs ahead, then is shifted */
-        g->adj[g->off[e[i].s - g->v0]++] = e[i].t;
+    for (size_t i = 0; i < n; i++) { /* off[v] runs ahead, then shifts */
+        size_t k = g->off[e[i].s - g->v0]++;
+        g->adj[k] = e[i].t;
+        if (valued)
+            g->val[k] = e[i].w;
+    }
     memmove(g->off + 1, g->off, nv * sizeof *g->off);
     g->off[0] = 0;
-    size_t m = 0;
-    for (size_t v = 0; v < nv; v++) {
-        size_t a = g->off[v], b = g->off[v + 1], start = m;
-        qsort(g->adj + a, b - a, sizeof *g->adj, by_target);
-        for (size_t i = a; i < b; i++)
-            if (i == a || g->adj[i] != g->adj[i - 1])
-                g->adj[m++] = g->adj[i];
-        g->off[v] = start;
-    }
-    g->off[nv] = m;
-    *ret_m = m;
-    return SGL_OK;
+    return make_distinct(g, nv, ret_m);
 }
 
 /* What a worker hands up after building its CSR. */
@@ -251,8 +318,15 @@ static uint64_t csr_hash(const struct wgraph *g)
 {
     uint64_t h = 0;
     for (uint64_t v = g->v0; v < g->v1; v++)
-        for (size_t k = g->off[v - g->v0]; k < g->off[v - g->v0 + 1]; k++)
-            h += fmix64(fmix64(v) ^ g->adj[k]);
+        for (size_t k = g->off[v - g->v0]; k < g->off[v - g->v0 + 1]; k++) {
+            uint64_t x = fmix64(fmix64(v) ^ g->adj[k]), bits;
+            if (g->val) { /* the value is part of the edge: a checkpoint
+                             of other weights is another graph's */
+                memcpy(&bits, &g->val[k], sizeof bits);
+                x = fmix64(x ^ bits);
+            }
+            h += x;
+        }
     return h;
 }
 
@@ -263,7 +337,8 @@ uint64_t sgl__graph_identity(const sgl_graph_t *g)
 
 /* A worker's step 2: its out-edges in CSR form, and their number and
  * hash (struct csr_rec). */
-static int csr_worker(sgl_ctx_t *ctx, uint32_t id, struct csr_rec *ret)
+static int csr_worker(sgl_ctx_t *ctx, uint32_t id, int valued,
+                      struct csr_rec *ret)
 {
     struct wgraph *g = sgl__pregel_wgraph(ctx, id);
     if (!g)
@@ -272,7 +347,7 @@ static int csr_worker(sgl_ctx_t *ctx, uint32_t id, struct csr_rec *ret)
     struct edge *e;
     size_t n;
     SGL_TRY(sgl_exchange_recv(ctx, sizeof *e, (void **)&e, &n, NULL, NULL, NULL));
-    SGL_TRY(build_csr(g, e, n, &ret->m));
+    SGL_TRY(build_csr(g, e, n, valued, &ret->m));
     ret->hash = csr_hash(g);
     SGL_TRY(sgl_exchange_release(ctx));
     free(g->staged);
@@ -289,13 +364,13 @@ static int csr_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         return sgl__algo_pass_up(ctx, sizeof(struct csr_rec));
     }
     struct csr_rec r = {0, 0};
-    SGL_TRY(csr_worker(ctx, a->id, &r));
+    SGL_TRY(csr_worker(ctx, a->id, (int)a->pad, &r));
     return sgl_put(ctx, &r, sizeof r, 1);
 }
 
-int sgl__pregel_collect_csr(sgl_ctx_t *root, sgl_graph_t *g)
+int sgl__pregel_collect_csr(sgl_ctx_t *root, sgl_graph_t *g, int valued)
 {
-    struct pregel_id_arg ia = {g->id, 0};
+    struct pregel_id_arg ia = {g->id, (uint32_t)valued}; /* pad: valued */
     struct csr_rec *r = NULL;
     size_t nw = 0;
     SGL_TRY(sgl_pardo(root, csr_task, &ia, sizeof ia));
@@ -326,7 +401,7 @@ static int build_alone(sgl_ctx_t *root, const struct build_arg *a,
     struct csr_rec r = {0, 0};
     SGL_TRY(send_worker(root, a, edges, a->m));
     SGL_TRY(sgl_exchange(root));
-    SGL_TRY(csr_worker(root, a->id, &r));
+    SGL_TRY(csr_worker(root, a->id, (int)a->valued, &r));
     g->m = r.m;
     g->ehash = r.hash;
     return SGL_OK;
@@ -362,6 +437,7 @@ static int build(sgl_ctx_t *root, struct build_arg *a, const struct edge *edges,
         return sgl_error_set(SGL_ENOMEM, "out of memory");
     g->id = a->id = sgl__darray_new_id(root);
     g->n = a->n;
+    g->valued = (int)a->valued;
     if (sgl_ctx_is_worker(root)) {
         g->nw = 1;
         g->edges = malloc(sizeof *g->edges);
@@ -383,7 +459,7 @@ static int build(sgl_ctx_t *root, struct build_arg *a, const struct edge *edges,
     if (!rc)
         rc = sgl_exchange(root);
     if (!rc)
-        rc = sgl__pregel_collect_csr(root, g);
+        rc = sgl__pregel_collect_csr(root, g, (int)a->valued);
     if (rc) {
         sgl_graph_free(root, g);
         return rc;
@@ -392,37 +468,84 @@ static int build(sgl_ctx_t *root, struct build_arg *a, const struct edge *edges,
     return SGL_OK;
 }
 
+/* The bounds every edge list is checked against before any arithmetic
+ * on it: n + 1 offsets, m edges. */
+static int check_sizes(uint64_t n, size_t m, const char *fn)
+{
+    if (n == 0)
+        return sgl_error_set(SGL_EINVAL, "%s: no vertex", fn);
+    if (n > SGL_GRAPH_MAX_VERTICES)
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: %llu vertices, more than a graph can "
+                             "index (2^40 = %llu)",
+                             fn, (unsigned long long)n,
+                             (unsigned long long)SGL_GRAPH_MAX_VERTICES);
+    if ((uint64_t)m > SGL_GRAPH_MAX_EDGES)
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: %zu edges, more than a graph can be built "
+                             "from (2^48 = %llu)",
+                             fn, m, (unsigned long long)SGL_GRAPH_MAX_EDGES);
+    return SGL_OK;
+}
+
+/* Edge @i checked: vertices below @n, a finite value. */
+static int check_edge(const uint64_t (*edges)[2], const double *values,
+                      size_t i, uint64_t n, const char *fn)
+{
+    if (edges[i][0] >= n || edges[i][1] >= n)
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: edge %zu (%llu -> %llu) names a vertex >= "
+                             "%llu",
+                             fn, i, (unsigned long long)edges[i][0],
+                             (unsigned long long)edges[i][1],
+                             (unsigned long long)n);
+    if (values && !isfinite(values[i]))
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: edge %zu (%llu -> %llu) has the value %g, "
+                             "not a finite number",
+                             fn, i, (unsigned long long)edges[i][0],
+                             (unsigned long long)edges[i][1], values[i]);
+    return SGL_OK;
+}
+
+static int from_edges(sgl_ctx_t *root, uint64_t n, const uint64_t (*edges)[2],
+                      const double *values, size_t m, const char *fn,
+                      sgl_graph_t **ret)
+{
+    if (m && !edges)
+        return sgl_error_set(SGL_EINVAL, "%s: NULL edges", fn);
+    SGL_TRY(check_sizes(n, m, fn));
+    for (size_t i = 0; i < m; i++)
+        SGL_TRY(check_edge(edges, values, i, n, fn));
+    struct edge *e = malloc((m ? m : 1) * sizeof *e);
+    if (!e)
+        return sgl_error_set(SGL_ENOMEM, "%s: out of memory for %zu edges",
+                             fn, m);
+    for (size_t i = 0; i < m; i++)
+        e[i] = (struct edge){edges[i][0], edges[i][1], values ? values[i] : 0};
+    struct build_arg a = {0, FROM_ROOT, n, m, 0, 0, values != NULL, 0, 0};
+    int rc = build(root, &a, e, ret);
+    free(e);
+    return rc;
+}
+
 int sgl_graph_from_edges(sgl_ctx_t *root, uint64_t n,
                          const uint64_t (*edges)[2], size_t m,
                          sgl_graph_t **ret)
 {
-    if (m && !edges)
-        return sgl_error_set(SGL_EINVAL, "sgl_graph_from_edges: NULL edges");
-    if (n == 0)
-        return sgl_error_set(SGL_EINVAL, "sgl_graph_from_edges: no vertex");
-    /* before any arithmetic on them: n + 1 offsets, m edges of 16 bytes */
-    if (n > SGL_GRAPH_MAX_VERTICES)
-        return sgl_error_set(SGL_EINVAL,
-                             "sgl_graph_from_edges: %llu vertices, more than "
-                             "a graph can index (2^40 = %llu)",
-                             (unsigned long long)n,
-                             (unsigned long long)SGL_GRAPH_MAX_VERTICES);
-    if ((uint64_t)m > SGL_GRAPH_MAX_EDGES)
-        return sgl_error_set(SGL_EINVAL,
-                             "sgl_graph_from_edges: %zu edges, more than a "
-                             "graph can be built from (2^48 = %llu)",
-                             m, (unsigned long long)SGL_GRAPH_MAX_EDGES);
-    for (size_t i = 0; i < m; i++)
-        if (edges[i][0] >= n || edges[i][1] >= n)
-            return sgl_error_set(SGL_EINVAL,
-                                 "sgl_graph_from_edges: edge %zu (%llu -> "
-                                 "%llu) names a vertex >= %llu",
-                                 i, (unsigned long long)edges[i][0],
-                                 (unsigned long long)edges[i][1],
-                                 (unsigned long long)n);
-    _Static_assert(sizeof(struct edge) == sizeof *edges, "edge layout");
-    struct build_arg a = {0, FROM_ROOT, n, m, 0, 0, 0};
-    return build(root, &a, (const struct edge *)edges, ret);
+    return from_edges(root, n, edges, NULL, m, "sgl_graph_from_edges", ret);
+}
+
+int sgl_graph_from_weighted_edges(sgl_ctx_t *root, uint64_t n,
+                                  const uint64_t (*edges)[2],
+                                  const double *values, size_t m,
+                                  sgl_graph_t **ret)
+{
+    if (m && !values)
+        return sgl_error_set(SGL_EINVAL, "sgl_graph_from_weighted_edges: "
+                                         "NULL values");
+    return from_edges(root, n, edges, values, m,
+                      "sgl_graph_from_weighted_edges", ret);
 }
 
 /* The generator's parameters, checked: 2^scale vertices, edge_factor
@@ -437,7 +560,7 @@ static int kronecker_arg(unsigned scale, unsigned ef, uint64_t seed,
                              "2^20, fewer than 2^48 edges)",
                              fn, scale, ef);
     uint64_t n = UINT64_C(1) << scale;
-    *a = (struct build_arg){0, KRONECKER, n, n * ef, seed, scale, 0};
+    *a = (struct build_arg){0, KRONECKER, n, n * ef, seed, scale, 0, 0, 0};
     return SGL_OK;
 }
 
@@ -470,6 +593,57 @@ int sgl_graph_kronecker_edges(unsigned scale, unsigned ef, uint64_t seed,
         ret[i][1] = e.t;
     }
     return SGL_OK;
+}
+
+/* The value range of generated edges, checked. */
+static int value_range(double lo, double hi, const char *fn,
+                       struct build_arg *a)
+{
+    if (!isfinite(lo) || !isfinite(hi) || !(lo < hi) || !isfinite(hi - lo))
+        return sgl_error_set(SGL_EINVAL,
+                             "%s: edge values in [%g, %g): give finite "
+                             "bounds, lo < hi",
+                             fn, lo, hi);
+    a->valued = 1;
+    a->wlo = lo;
+    a->whi = hi;
+    return SGL_OK;
+}
+
+int sgl_graph_kronecker_weighted(sgl_ctx_t *root, unsigned scale,
+                                 unsigned ef, uint64_t seed, double lo,
+                                 double hi, sgl_graph_t **ret)
+{
+    const char *fn = "sgl_graph_kronecker_weighted";
+    struct build_arg a = {0};
+    SGL_TRY(kronecker_arg(scale, ef, seed, fn, &a));
+    SGL_TRY(value_range(lo, hi, fn, &a));
+    return build(root, &a, NULL, ret);
+}
+
+int sgl_graph_kronecker_edge_values(unsigned scale, unsigned ef,
+                                    uint64_t seed, double lo, double hi,
+                                    uint64_t first, size_t count,
+                                    double *ret)
+{
+    const char *fn = "sgl_graph_kronecker_edge_values";
+    struct build_arg a = {0};
+    SGL_TRY(kronecker_arg(scale, ef, seed, fn, &a));
+    SGL_TRY(value_range(lo, hi, fn, &a));
+    if (count && !ret)
+        return sgl_error_set(SGL_EINVAL, "%s: NULL values", fn);
+    if (first > a.m || count > a.m - first)
+        return sgl_error_set(SGL_EINVAL, "%s: edges %llu.. of %llu", fn,
+                             (unsigned long long)first,
+                             (unsigned long long)a.m);
+    for (size_t i = 0; i < count; i++)
+        ret[i] = rmat_edge(&a, first + i).w;
+    return SGL_OK;
+}
+
+int sgl_graph_has_edge_values(const sgl_graph_t *g)
+{
+    return g ? g->valued : 0;
 }
 
 static int free_task(sgl_ctx_t *ctx, const void *arg, size_t size)

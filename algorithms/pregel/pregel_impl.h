@@ -27,6 +27,7 @@ struct sgl_graph {
     uint64_t budget;       /* bytes per worker per exchange, 0: none */
     uint64_t ehash;        /* sum of the distinct edges' hashes, for
                               sgl__graph_identity() */
+    int valued;            /* edges carry values (weights) */
 };
 
 /* A hash of @g's vertex count, edge count and edges, the same on any
@@ -83,6 +84,7 @@ struct wgraph {
     uint64_t *cuts;        /* as sgl_graph's (a copy), NULL: even */
     size_t *off;           /* CSR: out-edges of v0 + i at adj[off[i]..] */
     uint64_t *adj;
+    double *val;           /* edge values beside adj; NULL: none */
     void *staged;          /* what the worker hands to the next exchange */
     /* the run */
     uint32_t prog;
@@ -113,7 +115,8 @@ struct sgl_vertex {
     const double *params;
     const double *agg_prev;
     double *agg;
-    int err;             /* the first failed send */
+    int err;             /* the first failed send, or sgl_vertex_fail() */
+    int in_block;        /* in begin or a block compute: no vertex */
 };
 
 /* Fold this superstep's sgl_vertex_send_all() values per target into the
@@ -171,6 +174,7 @@ int sgl__wire_stage_round(sgl_ctx_t *worker, struct wgraph *g,
 /* An edge, as graphs are built from (pregel_graph.c). */
 struct edge {
     uint64_t s, t;
+    double w;              /* its value; 0 in a graph without values */
 };
 
 struct pregel_id_arg {
@@ -185,7 +189,7 @@ int sgl__pregel_send_edges(sgl_ctx_t *worker, struct wgraph *g,
                            const uint64_t *cuts);
 /* At the root, after that exchange: every worker builds its CSR from the
  * edges it received; @g learns each worker's edges and the total. */
-int sgl__pregel_collect_csr(sgl_ctx_t *root, sgl_graph_t *g);
+int sgl__pregel_collect_csr(sgl_ctx_t *root, sgl_graph_t *g, int valued);
 
 /* The worker's part of graph @id, or NULL. */
 struct wgraph *sgl__pregel_wgraph(sgl_ctx_t *worker, uint32_t id);

@@ -251,15 +251,69 @@ static const sgl_pregel_program_t hops_program = {
     .msg_size = sizeof(uint64_t),
 };
 
+/* ---- weighted shortest paths ---- */
+
+static void sssp_init(sgl_vertex_t *v)
+{
+    *(double *)sgl_vertex_value(v) = INFINITY;
+}
+
+/* Bellman-Ford by supersteps: a vertex whose distance drops offers
+ * distance + weight along every out-edge; the min combiner keeps one
+ * offer per target and worker. Additions are those of Dijkstra's
+ * relaxations and rounding is monotone, so the fixed point reached is
+ * Dijkstra's distances bit for bit. */
+static void sssp_compute(sgl_vertex_t *v)
+{
+    double *d = sgl_vertex_value(v), reached = INFINITY;
+    if (sgl_vertex_superstep(v) == 0) {
+        if (sgl_vertex_id(v) == (uint64_t)sgl_vertex_param(v, SOURCE))
+            reached = 0;
+    } else if (sgl_vertex_message(v)) {
+        reached = *(const double *)sgl_vertex_message(v);
+    }
+    if (reached < *d) {
+        *d = reached;
+        const uint64_t *t = sgl_vertex_out_edges(v);
+        const double *w = sgl_vertex_out_edge_values(v);
+        for (size_t k = 0; k < sgl_vertex_out_degree(v); k++) {
+            double len = w ? w[k] : 1.0, next = reached + len;
+            if (len < 0) {
+                sgl_vertex_fail(v, SGL_EINVAL,
+                                "edge %llu -> %llu weighs %g: shortest "
+                                "paths need weights >= 0",
+                                (unsigned long long)sgl_vertex_id(v),
+                                (unsigned long long)t[k], len);
+                break;
+            }
+            if (sgl_vertex_send(v, t[k], &next))
+                break; /* the run reports the failed send */
+        }
+    }
+    sgl_vertex_vote_halt(v);
+}
+
+static const sgl_pregel_program_t sssp_program = {
+    .name = "sssp",
+    .compute = sssp_compute,
+    .init = sssp_init,
+    .combine = sgl_combine_min_f64,
+    .value_size = sizeof(double),
+    .msg_size = sizeof(double),
+};
+
 /* ---- registration and the entry points ---- */
 
-static uint32_t pagerank_id, hops_id;
+static uint32_t pagerank_id, hops_id, sssp_id;
 
 int sgl__algo_pregel_register(void)
 {
     SGL_TRY(sgl_pregel_register(&pagerank_program, &pagerank_id));
-    return sgl_pregel_register(&hops_program, &hops_id);
+    SGL_TRY(sgl_pregel_register(&hops_program, &hops_id));
+    return sgl_pregel_register(&sssp_program, &sssp_id);
 }
+
+uint32_t sgl_sssp_program_id(void) { return sssp_id; }
 
 uint32_t sgl_pagerank_program_id(void) { return pagerank_id; }
 uint32_t sgl_bfs_hops_program_id(void) { return hops_id; }
@@ -313,5 +367,26 @@ int sgl_bfs_hops(sgl_ctx_t *root, sgl_graph_t *g, uint64_t source,
                              "%u supersteps",
                              st->supersteps);
     return hops ? sgl_pregel_values(root, g, hops, sgl_graph_vertices(g))
+                : SGL_OK;
+}
+
+int sgl_sssp(sgl_ctx_t *root, sgl_graph_t *g, uint64_t source, double *dist,
+             sgl_pregel_stats_t *st)
+{
+    if (g && source >= sgl_graph_vertices(g))
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_sssp: source %llu of %llu vertices",
+                             (unsigned long long)source,
+                             (unsigned long long)sgl_graph_vertices(g));
+    double params[SGL_PREGEL_MAX_PARAMS] = {(double)source, 0, 0, 0};
+    sgl_pregel_stats_t mine;
+    st = st ? st : &mine;
+    SGL_TRY(sgl_pregel_run(root, g, sssp_id, params, UINT_MAX, st));
+    if (!st->converged)
+        return sgl_error_set(SGL_ERANGE,
+                             "sgl_sssp: distances still falling after %u "
+                             "supersteps",
+                             st->supersteps);
+    return dist ? sgl_pregel_values(root, g, dist, sgl_graph_vertices(g))
                 : SGL_OK;
 }

@@ -6,6 +6,7 @@
  * What a message quotes from the input (a path, a line) has its control
  * bytes escaped, so that a message cannot drive a terminal. */
 #include <ctype.h>
+#include <math.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -134,40 +135,127 @@ static int parse_vertex(const char **p, uint64_t *ret)
     return 0;
 }
 
-static int add_edge(uint64_t (**e)[2], size_t *n, size_t *cap, uint64_t s,
-                    uint64_t t)
+/* Growing arrays of edges and their values (NULL while the file has no
+ * value column). */
+struct edge_list {
+    uint64_t (*e)[2];
+    double *w;
+    size_t n, cap;
+};
+
+static int add_edge(struct edge_list *l, uint64_t s, uint64_t t, double w,
+                    int valued)
 {
-    if (*n == *cap) {
-        size_t c = *cap ? 2 * *cap : 1024;
-        uint64_t (*x)[2] = realloc(*e, c * sizeof *x);
-        if (!x)
+    if (l->n == l->cap) {
+        size_t c = l->cap ? 2 * l->cap : 1024;
+        uint64_t (*x)[2] = realloc(l->e, c * sizeof *x);
+        if (x)
+            l->e = x;
+        double *y = valued ? realloc(l->w, c * sizeof *y) : NULL;
+        if (y)
+            l->w = y;
+        if (!x || (valued && !y))
             return sgl_error_set(SGL_ENOMEM, "out of memory for edges");
-        *e = x;
-        *cap = c;
+        l->cap = c;
     }
-    (*e)[*n][0] = s;
-    (*e)[(*n)++][1] = t;
+    if (valued)
+        l->w[l->n] = w;
+    l->e[l->n][0] = s;
+    l->e[l->n++][1] = t;
     return SGL_OK;
 }
 
-/* One line: a comment or blank (*@ret_s unset, returns 1), an edge
- * (returns 0), or an error. */
+/* An edge value at *@p: a finite number, as strtod reads it. */
+static int parse_value(const char **p, double *ret)
+{
+    while (**p == ' ' || **p == '\t')
+        (*p)++;
+    if (!**p || **p == '\r')
+        return 1; /* no third column */
+    errno = 0;
+    char *end;
+    double w = strtod(*p, &end);
+    if (end == *p || errno || !isfinite(w))
+        return -1;
+    *p = end;
+    *ret = w;
+    return 0;
+}
+
+/* One line: a comment or blank (returns 1), an edge (returns 0, its
+ * columns, 2 or 3, in *@cols), or an error. A third column is read only
+ * where @values allows it. */
 static int parse_line(const char *line, const char *epath, size_t lineno,
-                      uint64_t *ret_s, uint64_t *ret_t)
+                      int values, uint64_t *ret_s, uint64_t *ret_t,
+                      double *ret_w, int *cols)
 {
     const char *p = line + strspn(line, " \t");
     if (*p == '#' || *p == '%' || *p == '\r' || !*p)
         return 1;
-    if (parse_vertex(&p, ret_s) || parse_vertex(&p, ret_t) ||
-        p[strspn(p, " \t\r")]) {
+    int bad = parse_vertex(&p, ret_s) || parse_vertex(&p, ret_t), v = 1;
+    if (!bad && values)
+        bad = (v = parse_value(&p, ret_w)) < 0;
+    *cols = v == 0 ? 3 : 2;
+    if (bad || p[strspn(p, " \t\r")]) {
         char eline[4 * 80 + 1];
         sgl__pregel_escape(line, strcspn(line, "\r"), eline, sizeof eline);
         return sgl_error_set(SGL_EPARSE,
                              "%s:%zu: expected two vertex numbers (0 to "
-                             "2^40 - 1), got \"%s\"",
-                             epath, lineno, eline);
+                             "2^40 - 1)%s, got \"%s\"%s",
+                             epath, lineno,
+                             values ? " and an optional finite edge value"
+                                    : "",
+                             eline,
+                             values ? ""
+                                    : " (a file with edge values is read "
+                                      "by sgl_graph_read_weighted_edges())");
     }
     return 0;
+}
+
+/* Every edge line must have the columns of the first. */
+static int check_cols(int *first, int cols, const char *epath, size_t lineno)
+{
+    if (!*first)
+        *first = cols;
+    if (cols == *first)
+        return SGL_OK;
+    return sgl_error_set(SGL_EPARSE,
+                         "%s:%zu: %d columns where the first edge has %d: "
+                         "give every edge a value or none",
+                         epath, lineno, cols, *first);
+}
+
+static int read_list(const char *path, int values, uint64_t *ret_n,
+                     struct edge_list *l)
+{
+    FILE *f;
+    SGL_TRY(sgl__pregel_open_regular(path, "edge list", &f));
+    char epath[256], line[LINE_CAP + 1];
+    sgl__pregel_escape(path, strlen(path), epath, sizeof epath);
+    uint64_t top = 0, s, t;
+    double w = 0;
+    size_t lineno = 0;
+    int rc = SGL_OK, got = 1, seen = 0, cols = 0, first = 0;
+    while (!rc && got) {
+        rc = read_line(f, epath, ++lineno, line, &got);
+        int skip = rc || !got ? 1
+                              : parse_line(line, epath, lineno, values, &s,
+                                           &t, &w, &cols);
+        if (skip < 0)
+            rc = skip;
+        if (rc || skip)
+            continue;
+        rc = check_cols(&first, cols, epath, lineno);
+        if (!rc)
+            rc = add_edge(l, s, t, w, cols == 3);
+        top = s > top ? s : top;
+        top = t > top ? t : top;
+        seen = 1;
+    }
+    fclose(f);
+    *ret_n = seen ? top + 1 : 0;
+    return rc;
 }
 
 int sgl_graph_read_edges(const char *path, uint64_t *ret_n,
@@ -176,32 +264,33 @@ int sgl_graph_read_edges(const char *path, uint64_t *ret_n,
     if (!path || !ret_n || !ret_edges || !ret_m)
         return sgl_error_set(SGL_EINVAL, "sgl_graph_read_edges: NULL "
                                          "argument");
-    FILE *f;
-    SGL_TRY(sgl__pregel_open_regular(path, "edge list", &f));
-    char epath[256], line[LINE_CAP + 1];
-    sgl__pregel_escape(path, strlen(path), epath, sizeof epath);
-    uint64_t (*e)[2] = NULL, top = 0, s, t;
-    size_t n = 0, cap = 0, lineno = 0;
-    int rc = SGL_OK, got = 1, seen = 0;
-    while (!rc && got) {
-        rc = read_line(f, epath, ++lineno, line, &got);
-        int skip = rc || !got ? 1 : parse_line(line, epath, lineno, &s, &t);
-        if (skip < 0)
-            rc = skip;
-        if (rc || skip)
-            continue;
-        rc = add_edge(&e, &n, &cap, s, t);
-        top = s > top ? s : top;
-        top = t > top ? t : top;
-        seen = 1;
-    }
-    fclose(f);
+    struct edge_list l = {NULL, NULL, 0, 0};
+    int rc = read_list(path, 0, ret_n, &l);
     if (rc) {
-        free(e);
+        free(l.e);
         return rc;
     }
-    *ret_n = seen ? top + 1 : 0;
-    *ret_edges = e;
-    *ret_m = n;
+    *ret_edges = l.e;
+    *ret_m = l.n;
+    return SGL_OK;
+}
+
+int sgl_graph_read_weighted_edges(const char *path, uint64_t *ret_n,
+                                  uint64_t (**ret_edges)[2],
+                                  double **ret_values, size_t *ret_m)
+{
+    if (!path || !ret_n || !ret_edges || !ret_values || !ret_m)
+        return sgl_error_set(SGL_EINVAL, "sgl_graph_read_weighted_edges: "
+                                         "NULL argument");
+    struct edge_list l = {NULL, NULL, 0, 0};
+    int rc = read_list(path, 1, ret_n, &l);
+    if (rc) {
+        free(l.e);
+        free(l.w);
+        return rc;
+    }
+    *ret_edges = l.e;
+    *ret_values = l.w;
+    *ret_m = l.n;
     return SGL_OK;
 }

@@ -152,6 +152,29 @@ SGL_API int sgl_darray_create(sgl_ctx_t *master,
 SGL_API int sgl_darray_gather(sgl_ctx_t *master, const sgl_darray_t *array,
                               void *dst, size_t capacity);
 
+/** Load the whole array from @p src at the master, in row-major order:
+ *  the mirror of sgl_darray_gather(), and the way into an array whose
+ *  start is known at the root (an input file, a field set up
+ *  sequentially). Every worker's box gets its elements; its halo is left
+ *  as it was (a plan fills it).
+ *
+ *  Cost: one superstep; every element passes down through the masters
+ *  above its worker (n elem_size bytes at the root's g_down, each lower
+ *  level its share), plus a copy at the root into worker order and one on
+ *  each worker into its block. An array as large as a node's memory is
+ *  better filled on the workers, each by its own task (sgl_darray_local()).
+ *  @param master  the master that created @p array.
+ *  @param src     @p count elements of the array's elem_size, row-major.
+ *  @param count   elements in @p src: must be the array's (the product of
+ *                 its extents).
+ *  @return SGL_OK; SGL_EINVAL (NULL context, array or @p src); SGL_ESIZE
+ *          (@p count is not the array's element count: the message gives
+ *          both); SGL_ESTATE (a worker's context, or a master that did
+ *          not create the array); SGL_ENOMEM. On an error the blocks may
+ *          hold part of @p src. */
+SGL_API int sgl_darray_scatter(sgl_ctx_t *master, const sgl_darray_t *array,
+                               const void *src, size_t count);
+
 /** Free the blocks (one superstep) and the handle. NULL is a no-op.
  *  @return SGL_OK or the superstep's error (the handle is freed in every
  *          case). */
@@ -223,10 +246,14 @@ SGL_API int sgl_dplan_stage(sgl_ctx_t *worker, uint32_t plan_id,
  *  into itself) into the view, and describe the view.
  *  @param ret_view  NULL, or the view: the worker's block with its halo
  *                   filled, or the plan's buffer.
- *  @return SGL_OK, SGL_EINVAL, SGL_ESTATE (no such plan or array here,
- *          or no exchange ran since the worker's last sgl_dplan_finish()
- *          or sgl_exchange_release()), SGL_ESIZE (the exchange did not
- *          bring what the plan expects: it ran on another array). */
+ *  @return SGL_OK, SGL_EINVAL, SGL_ESTATE (no such plan or array here;
+ *          or this worker did not call sgl_dplan_stage() on the same array
+ *          since its last finish, as a loop that forgets the stage before
+ *          its first exchange does: refused on every number of workers,
+ *          one included, where the view would otherwise silently miss the
+ *          wrap-around; or no exchange ran since the stage), SGL_ESIZE
+ *          (the exchange did not bring what the plan expects: it ran on
+ *          another array). */
 SGL_API int sgl_dplan_finish(sgl_ctx_t *worker, uint32_t plan_id,
                              uint32_t array_id, sgl_dblock_t *ret_view);
 

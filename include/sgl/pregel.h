@@ -111,6 +111,9 @@ typedef struct sgl_vertex_block {
      *  sends nothing; a slot whose flag is 0 is not read. */
     void *send_all;
     unsigned char *send_all_set;
+    /** NULL in a graph without edge values; else the value of edge
+     *  out_edges[k] is out_edge_values[k] (sgl_vertex_out_edge_values()) */
+    const double *out_edge_values;
 } sgl_vertex_block_t;
 
 /** A vertex program. */
@@ -180,6 +183,18 @@ SGL_API int sgl_graph_from_edges(sgl_ctx_t *root, uint64_t nvertices,
                                  const uint64_t (*edges)[2], size_t nedges,
                                  sgl_graph_t **ret_graph);
 
+/** sgl_graph_from_edges() with a value (a weight) per edge, which
+ *  compute functions read with sgl_vertex_out_edge_values(). Of
+ *  duplicate edges the one of least value is kept (the same on any number
+ *  of workers). The values are part of the graph's identity: a
+ *  checkpoint of other values is refused.
+ *  @param values  @p nedges finite doubles; copied.
+ *  @return as sgl_graph_from_edges(); SGL_EINVAL also for NULL @p values
+ *          or a value that is not finite (the message names the edge). */
+SGL_API int sgl_graph_from_weighted_edges(sgl_ctx_t *root, uint64_t nvertices,
+                                          const uint64_t (*edges)[2],
+                                          const double *values, size_t nedges,
+                                          sgl_graph_t **ret_graph);
 /** Generate Graph500's Kronecker graph on the workers: 2^scale vertices,
  *  edge_factor * 2^scale edges drawn with the R-MAT probabilities A, B, C
  *  = 0.57, 0.19, 0.19 (D = 0.05), vertex numbers scrambled by a fixed
@@ -193,6 +208,28 @@ SGL_API int sgl_graph_kronecker(sgl_ctx_t *root, unsigned scale,
                                 unsigned edge_factor, uint64_t seed,
                                 sgl_graph_t **ret_graph);
 
+/** sgl_graph_kronecker() with a value per edge, uniform in
+ *  [@p lo, @p hi): edge e's value is a function of (e, seed, lo, hi)
+ *  only, so the graph, values included, is the same on every tree. Of
+ *  duplicate edges the one of least value is kept.
+ *  @return as sgl_graph_kronecker(); SGL_EINVAL also for bounds not finite
+ *          or not lo < hi. */
+SGL_API int sgl_graph_kronecker_weighted(sgl_ctx_t *root, unsigned scale,
+                                         unsigned edge_factor, uint64_t seed,
+                                         double lo, double hi,
+                                         sgl_graph_t **ret_graph);
+/** The values of edges @p first .. @p first + @p count - 1 of
+ *  sgl_graph_kronecker_weighted()'s graph, in the order of
+ *  sgl_graph_kronecker_edges() (duplicates as drawn), into @p ret.
+ *  @return SGL_OK, SGL_EINVAL (as sgl_graph_kronecker_weighted(), NULL
+ *          @p ret, or edges beyond the graph's). */
+SGL_API int sgl_graph_kronecker_edge_values(unsigned scale,
+                                            unsigned edge_factor,
+                                            uint64_t seed, double lo,
+                                            double hi, uint64_t first,
+                                            size_t count, double *ret);
+/** 1 if @p graph's edges carry values, 0 if not (or NULL). */
+SGL_API int sgl_graph_has_edge_values(const sgl_graph_t *graph);
 /** Edges @p first .. @p first + @p count - 1 of the graph that
  *  sgl_graph_kronecker() generates with the same parameters, into
  *  @p ret (count pairs, duplicates and self-loops as drawn): for writing
@@ -218,6 +255,20 @@ SGL_API int sgl_graph_kronecker_edges(unsigned scale, unsigned edge_factor,
  *          wrong), SGL_ENOMEM. */
 SGL_API int sgl_graph_read_edges(const char *path, uint64_t *ret_nvertices,
                                  uint64_t (**ret_edges)[2], size_t *ret_nedges);
+/** sgl_graph_read_edges() for files whose lines may hold a third column,
+ *  the edge's value: "source target value", a finite number as strtod()
+ *  reads it (1, 0.25, 2e-3). Every edge line has the columns of the
+ *  first: all with a value or none.
+ *  @param ret_values  malloc()ed values the caller frees, one per edge;
+ *                     NULL where the file has two columns.
+ *  @return as sgl_graph_read_edges(); SGL_EPARSE also for a value that is
+ *          not a finite number and for a line whose columns differ from
+ *          the first edge's (the message gives the line). */
+SGL_API int sgl_graph_read_weighted_edges(const char *path,
+                                          uint64_t *ret_nvertices,
+                                          uint64_t (**ret_edges)[2],
+                                          double **ret_values,
+                                          size_t *ret_nedges);
 
 /** Free the graph on the workers (one superstep) and the handle. */
 SGL_API int sgl_graph_free(sgl_ctx_t *root, sgl_graph_t *graph);
@@ -393,6 +444,23 @@ SGL_API void *sgl_vertex_value(sgl_vertex_t *v);
 SGL_API size_t sgl_vertex_out_degree(const sgl_vertex_t *v);
 /** Targets of the out-edges, sorted. */
 SGL_API const uint64_t *sgl_vertex_out_edges(const sgl_vertex_t *v);
+/** Values of the out-edges, beside sgl_vertex_out_edges() (value k is
+ *  that of edge k), or NULL in a graph without edge values. */
+SGL_API const double *sgl_vertex_out_edge_values(const sgl_vertex_t *v);
+/** Fail the run: sgl_pregel_run() (and sgl_pregel_resume()) returns
+ *  @p code, on every process, with a message that names the program,
+ *  the vertex (or, from begin or a block compute, the worker's first
+ *  vertex), the superstep and the text of @p fmt, as a task's error
+ *  reaches sgl_run(). The superstep finishes on every worker and nothing
+ *  after it runs. Only a worker's first failure in a superstep is kept.
+ *  This is how compute, init, begin and compute_block, which return
+ *  nothing, report bad input or a failed sgl_vertex_send() (whose own
+ *  failures end the run the same way even when not passed on).
+ *  @param code  a negative SGL_E* code; 0 or positive becomes SGL_ETASK.
+ *  @param fmt   printf format, or NULL.
+ *  @return the code the run will return. */
+SGL_API int sgl_vertex_fail(sgl_vertex_t *v, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /** The combined message that reached the vertex in this superstep, or
  *  NULL. */
 SGL_API const void *sgl_vertex_message(const sgl_vertex_t *v);
@@ -438,6 +506,8 @@ SGL_API void sgl_vertex_vote_halt(sgl_vertex_t *v);
 SGL_API void sgl_combine_sum_f64(void *acc, const void *msg);
 SGL_API void sgl_combine_sum_u64(void *acc, const void *msg);
 SGL_API void sgl_combine_min_u64(void *acc, const void *msg);
+/** Minimum of doubles (NaN never wins over a number already held). */
+SGL_API void sgl_combine_min_f64(void *acc, const void *msg);
 
 /** @p x rounded to the nearest multiple of 2^@p exp (ties to even), for
  *  sums that are the same in any order: a sum of multiples of 2^@p exp
@@ -498,6 +568,24 @@ SGL_API uint32_t sgl_bfs_hops_program_id(void);
  *          SGL_ERANGE (more than UINT_MAX - 1 levels). */
 SGL_API int sgl_bfs_hops(sgl_ctx_t *root, sgl_graph_t *graph, uint64_t source,
                          uint64_t *hops, sgl_pregel_stats_t *ret_stats);
+/** Weighted shortest-path distances from @p source along out-edges, the
+ *  edge values as lengths (1 each in a graph without values): Bellman-Ford
+ *  by supersteps, a vertex whose distance fell offering distance + weight
+ *  to its targets, combined by sgl_combine_min_f64. The distances are
+ *  bitwise NetworkX's Dijkstra's (each is the same sum of doubles along
+ *  a shortest path; rounding is monotone), on any tree and cut; INFINITY
+ *  for unreachable vertices. Runs until no distance falls
+ *  (@p ret_stats->converged 1). Its program's parameters are {source}
+ *  (sgl_sssp_program_id(), to resume).
+ *  @param dist  NULL, or n doubles at the root.
+ *  @return as sgl_pregel_run(); SGL_EINVAL (@p source out of range; an
+ *          edge of negative value, reached from the source: the message
+ *          names it), SGL_ERANGE (still falling after UINT_MAX - 1
+ *          supersteps). */
+SGL_API int sgl_sssp(sgl_ctx_t *root, sgl_graph_t *graph, uint64_t source,
+                     double *dist, sgl_pregel_stats_t *ret_stats);
+/** The registered number of sgl_sssp()'s program. */
+SGL_API uint32_t sgl_sssp_program_id(void);
 
 /** @} */
 

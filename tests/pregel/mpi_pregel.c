@@ -14,7 +14,7 @@ int main(int argc, char **argv)
     }
     struct test_tally t = {0, 0, sgl_runtime_rank(rt) == 0};
     if (t.report)
-        printf("1..8\n");
+        printf("1..9\n");
     test_check(&t, "programs", pregel_check_programs(rt));
     test_check(&t, "graphs", pregel_check_graphs(rt));
     test_check(&t, "budget", pregel_check_budget(rt));
@@ -23,6 +23,7 @@ int main(int argc, char **argv)
     test_check(&t, "blocks", pregel_check_blocks(rt));
     test_check(&t, "limits", pregel_check_limits(rt));
     test_check(&t, "checkpoints", pregel_check_checkpoints(rt));
+    test_check(&t, "weights", pregel_check_weights(rt));
     sgl_finalize(rt);
     return t.failed ? 1 : 0;
 }

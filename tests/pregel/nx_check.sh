@@ -17,4 +17,7 @@ done
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$@" "$driver" "$graph" "$tmp/edges.txt" "$tmp/ranks.txt"
-"$py" "$src/tests/pregel/nx_check.py" "$tmp/edges.txt" "$tmp/ranks.txt"
+case $graph in
+sssp:*) "$py" "$src/tests/pregel/nx_sssp.py" "$tmp/edges.txt" "$tmp/ranks.txt" ;;
+*) "$py" "$src/tests/pregel/nx_check.py" "$tmp/edges.txt" "$tmp/ranks.txt" ;;
+esac

@@ -1113,3 +1113,46 @@ int pregel_check_errors(sgl_runtime_t *rt)
           "sgl_combine_sum_u64 was registered for 4-byte messages");
     return test_named(sgl_run(rt, errors_task, NULL, 0), "errors");
 }
+
+/* ---- edge values ---- */
+
+/* SSSP on a hand-made weighted graph: a duplicate edge keeps its lighter
+ * value, a longer path of lighter edges wins, an unreachable vertex is
+ * infinite; the same after sgl_graph_balance() moved the edges; and a
+ * negative weight fails the run through sgl_vertex_fail(). */
+static int weights_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    static const uint64_t e[][2] = {{0, 1}, {0, 1}, {1, 2}, {0, 2},
+                                    {2, 3}, {4, 0}, {3, 1}};
+    static const double w[] = {5, 2, 1, 4, 0.5, 1, 7};
+    static const double want[] = {0, 2, 3, 3.5, INFINITY};
+    sgl_graph_t *g;
+    double d[5];
+    SGL_TRY(sgl_graph_from_weighted_edges(ctx, 5, e, w, 7, &g));
+    int rc = sgl_graph_has_edge_values(g) ? SGL_OK
+                                          : sgl_error_set(SGL_ETASK, "no "
+                                                          "values");
+    for (int round = 0; round < 2 && !rc; round++) {
+        rc = round ? sgl_graph_balance(ctx, g, 1) : SGL_OK;
+        if (!rc)
+            rc = sgl_sssp(ctx, g, 0, d, NULL);
+        for (int v = 0; v < 5 && !rc; v++)
+            if (d[v] != want[v])
+                rc = sgl_error_set(SGL_ETASK, "round %d: vertex %d at %g, "
+                                   "expected %g", round, v, d[v], want[v]);
+    }
+    sgl_graph_free(ctx, g);
+    SGL_TRY(rc);
+    static const double neg[] = {5, 2, -1, 4, 0.5, 1, 7};
+    SGL_TRY(sgl_graph_from_weighted_edges(ctx, 5, e, neg, 7, &g));
+    rc = test_expect(sgl_sssp(ctx, g, 0, d, NULL), SGL_EINVAL,
+                     "edge 1 -> 2 weighs -1", "sgl_sssp");
+    sgl_graph_free(ctx, g);
+    return rc;
+}
+
+int pregel_check_weights(sgl_runtime_t *rt)
+{
+    return sgl_run(rt, weights_task, NULL, 0);
+}

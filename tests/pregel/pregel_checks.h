@@ -34,6 +34,9 @@ int pregel_check_blocks(sgl_runtime_t *rt);
  * edges, generator sizes); PageRank's iteration limit exact, never
  * wrapping, its convergence reported; BFS's too. */
 int pregel_check_limits(sgl_runtime_t *rt);
+/* Edge values: SSSP on a hand-made weighted graph (duplicates, balance),
+ * a negative weight failing the run with sgl_vertex_fail()'s message. */
+int pregel_check_weights(sgl_runtime_t *rt);
 /* Checkpoints prove what they hold: a resume bitwise the uninterrupted
  * run; a byte of each class altered (a file's header, a value, NaN bits,
  * a flag; the manifest's step, agg, graph, program, params, files) and a

@@ -23,6 +23,7 @@ static const struct test_check_entry checks[] = {
     {pregel_check_blocks, "blocks"},
     {pregel_check_limits, "limits"},
     {pregel_check_checkpoints, "checkpoints"},
+    {pregel_check_weights, "weights"},
 };
 
 static void on_shape(const char *shape)

@@ -15,11 +15,12 @@ int main(int argc, char **argv)
     }
     struct test_tally t = {0, 0, sgl_runtime_rank(rt) == 0};
     if (t.report)
-        printf("1..5\n");
+        printf("1..6\n");
     test_check(&t, "rotate", trasgo_check_rotate(rt));
     test_check(&t, "heat", trasgo_check_heat(rt));
     test_check(&t, "cannon", trasgo_check_cannon(rt));
     test_check(&t, "layouts", trasgo_check_layouts(rt));
+    test_check(&t, "scatter", trasgo_check_scatter(rt));
     test_check(&t, "errors", trasgo_check_errors(rt));
     sgl_finalize(rt);
     return t.failed ? 1 : 0;

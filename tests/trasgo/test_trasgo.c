@@ -8,6 +8,7 @@
 static const struct test_check_entry checks[] = {
     {trasgo_check_rotate, "rotate"}, {trasgo_check_heat, "heat"},
     {trasgo_check_cannon, "cannon"}, {trasgo_check_layouts, "layouts"},
+    {trasgo_check_scatter, "scatter"},
     {trasgo_check_errors, "errors"},
 };
 

@@ -16,12 +16,14 @@
 #include "trasgo_checks.h"
 
 static int finish_alone_task(sgl_ctx_t *ctx, const void *arg, size_t size);
+static int unstaged_task(sgl_ctx_t *ctx, const void *arg, size_t size);
 
 int trasgo_test_register(sgl_runtime_t *rt)
 {
     SGL_TRY(sgl_algorithms_register(rt));
     SGL_TRY(sgl_task_register(rt, finish_alone_task, "test.finish_alone"));
-    return trasgo_register(rt);
+    SGL_TRY(trasgo_register(rt));
+    return sgl_task_register(rt, unstaged_task, "test.trasgo.unstaged");
 }
 
 enum prog { ROTATE, HEAT, CANNON };
@@ -349,6 +351,84 @@ int trasgo_check_layouts(sgl_runtime_t *rt)
     return rc ? rc : rc2;
 }
 
+/* ---- scatter ---- */
+
+/* Byte @i of a test array: a hash, so that a misplaced element shows. */
+static unsigned char pattern(size_t i)
+{
+    uint64_t x = (uint64_t)i * UINT64_C(0x9E3779B97F4A7C15);
+    return (unsigned char)(x >> 56 ^ x >> 29);
+}
+
+/* Scatter a patterned array of layout @l, gather it back, compare
+ * bitwise; and gather it once more after a plan filled the halos, which
+ * must not touch the boxes. */
+static int round_trip(sgl_ctx_t *ctx, const sgl_darray_layout_t *l)
+{
+    size_t n = 1;
+    for (unsigned d = 0; d < l->dims; d++)
+        n *= l->size[d];
+    size_t bytes = n * l->elem_size;
+    unsigned char *src = malloc(bytes), *back = calloc(1, bytes);
+    sgl_darray_t *a = NULL;
+    int rc = src && back ? sgl_darray_create(ctx, l, &a) : SGL_ENOMEM;
+    for (size_t i = 0; src && i < bytes; i++)
+        src[i] = pattern(i);
+    if (!rc)
+        rc = sgl_darray_scatter(ctx, a, src, n);
+    if (!rc)
+        rc = sgl_darray_gather(ctx, a, back, n);
+    if (!rc && memcmp(src, back, bytes))
+        rc = sgl_error_set(SGL_ETASK,
+                           "scatter then gather of a %u-dimensional array "
+                           "of %zu elements of %zu bytes on %zu workers "
+                           "differs",
+                           l->dims, n, l->elem_size, sgl_ctx_workers(ctx));
+    free(src);
+    free(back);
+    int rc2 = sgl_darray_free(ctx, a);
+    return rc ? rc : rc2;
+}
+
+static int scatter_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    size_t w = sgl_ctx_workers(ctx);
+    size_t s1 = 5 * w + 3, s2[2] = {3 * w + 1, 7}, s3[3] = {w + 2, 5, 4};
+    double *wts = malloc(w * sizeof *wts);
+    size_t *cuts = uneven_cuts(s1, w);
+    if (!wts || !cuts) {
+        free(wts);
+        free(cuts);
+        return SGL_ENOMEM;
+    }
+    for (size_t k = 0; k < w; k++)
+        wts[k] = (double)(k % 3 + 1);
+    sgl_darray_layout_t l;
+    sgl_darray_layout_init(&l, 1, &s1, 3); /* odd elements, uneven cuts */
+    l.cuts[0] = cuts;
+    l.halo[0] = 2;
+    int rc = test_named(round_trip(ctx, &l), "1D uneven");
+    sgl_darray_layout_init(&l, 2, s2, sizeof(double)); /* weighted */
+    l.weights = wts;
+    l.halo[0] = 2;
+    l.halo[1] = 1;
+    if (!rc)
+        rc = test_named(round_trip(ctx, &l), "2D weighted");
+    sgl_darray_layout_init(&l, 3, s3, 16); /* even, 16-byte elements */
+    l.halo[2] = 1;
+    if (!rc)
+        rc = test_named(round_trip(ctx, &l), "3D");
+    free(wts);
+    free(cuts);
+    return rc;
+}
+
+int trasgo_check_scatter(sgl_runtime_t *rt)
+{
+    return sgl_run(rt, scatter_task, NULL, 0);
+}
+
 /* ---- errors ---- */
 
 
@@ -394,12 +474,14 @@ static int master_errors_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     return SGL_OK;
 }
 
-/* sgl_dplan_finish() on every worker with no exchange before it. */
+/* sgl_dplan_stage() then sgl_dplan_finish() on every worker with no
+ * exchange between them. */
 static int finish_alone_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     if (sgl_ctx_is_master(ctx))
         return sgl_pardo(ctx, finish_alone_task, arg, size);
     const uint32_t *id = arg;
+    SGL_TRY(sgl_dplan_stage(ctx, id[0], id[1]));
     return sgl_dplan_finish(ctx, id[0], id[1], NULL);
 }
 
@@ -446,6 +528,49 @@ static int plan_errors_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     return sgl_darray_free(ctx, a);
 }
 
+/* A loop that forgets the first stage: finish with no stage before it. */
+struct unstaged_arg {
+    uint32_t plan, array;
+};
+
+static int unstaged_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    if (sgl_ctx_is_master(ctx))
+        return sgl_pardo(ctx, unstaged_task, arg, size);
+    const struct unstaged_arg *a = arg;
+    return sgl_dplan_finish(ctx, a->plan, a->array, NULL);
+}
+
+/* Scatter's bad input, and the missing first stage refused on any number
+ * of workers (one worker would otherwise compute silently). */
+static int stage_errors_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    size_t n = 4 * sgl_ctx_workers(ctx);
+    double *src = calloc(n, sizeof *src);
+    sgl_darray_layout_t l;
+    sgl_darray_layout_init(&l, 1, &n, sizeof(double));
+    l.halo[0] = 1;
+    sgl_darray_t *a;
+    SGL_TRY(src ? sgl_darray_create(ctx, &l, &a) : SGL_ENOMEM);
+    EXPECT(sgl_darray_scatter(ctx, a, src, n - 1), SGL_ESIZE,
+           "the array has");
+    EXPECT(sgl_darray_scatter(ctx, a, NULL, n), SGL_EINVAL, "NULL");
+    free(src);
+    sgl_daccess_t acc[2];
+    long off[2] = {-1, 1};
+    sgl_daccess_shift(&acc[0], 1, &off[0], SGL_PERIODIC_ALL);
+    sgl_daccess_shift(&acc[1], 1, &off[1], SGL_PERIODIC_ALL);
+    sgl_dplan_t *p;
+    SGL_TRY(sgl_dplan_create(ctx, a, 2, acc, &p));
+    struct unstaged_arg ua = {sgl_dplan_id(p), sgl_darray_id(a)};
+    EXPECT(unstaged_task(ctx, &ua, sizeof ua), SGL_ESTATE,
+           "did not call sgl_dplan_stage()");
+    SGL_TRY(sgl_dplan_run(ctx, p, a)); /* the plan still works */
+    SGL_TRY(sgl_dplan_free(ctx, p));
+    return sgl_darray_free(ctx, a);
+}
+
 int trasgo_check_errors(sgl_runtime_t *rt)
 {
     /* Both programs run on every process whatever the first gives: a
@@ -454,8 +579,10 @@ int trasgo_check_errors(sgl_runtime_t *rt)
     int rc = sgl_run(rt, master_errors_task, NULL, 0);
     size_t steps = sgl_trace_steps(rt);
     int rc2 = sgl_run(rt, plan_errors_task, NULL, 0);
+    int rc3 = sgl_run(rt, stage_errors_task, NULL, 0);
     SGL_TRY(rc);
     SGL_TRY(rc2);
+    SGL_TRY(rc3);
     CHECK(steps == 0, "%zu supersteps ran for layouts the master could "
                       "refuse",
           steps);

@@ -20,6 +20,9 @@ int trasgo_check_heat(sgl_runtime_t *rt);
 int trasgo_check_cannon(sgl_runtime_t *rt);
 /* Gather of an uneven, weighted array; a plan's statistics. */
 int trasgo_check_layouts(sgl_runtime_t *rt);
+/* Scatter then gather, bitwise equal: 1D uneven cuts of 3-byte elements,
+ * 2D weighted, 3D of 16-byte elements, with halos. */
+int trasgo_check_scatter(sgl_runtime_t *rt);
 /* Bad input: clear errors, and nothing run where the master can tell. */
 int trasgo_check_errors(sgl_runtime_t *rt);
 
