@@ -13,7 +13,9 @@
  * In the paper src is already distributed; here it starts at the root
  * (the run's argument is the root's block) and each master splits its
  * block over its children by their workers before line 2. One C function
- * is one recursive step, at the root and below.
+ * is one recursive step, at the root and below. src is IN: every node
+ * only reads it, so it takes a view of its block (sgl_recv_view()), which
+ * on a thread level is its part of the master's array, not a copy.
  * Run: [mpirun -n 2] ./reduction [n] */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,9 +32,11 @@ static double product(const double *src, size_t n)
 static int reduction(sgl_ctx_t *ctx, const void *arg, size_t arg_size)
 {
     (void)arg, (void)arg_size;
-    double *src, *lst, res;
+    const double *src;
+    double *lst, res;
     size_t n, p;
-    SGL_TRY(sgl_recv(ctx, sizeof *src, (void **)&src, &n));     /* IN src */
+    SGL_TRY(sgl_recv_view(ctx, sizeof *src, (const void **)&src,
+                          &n));                             /* IN src */
     if (sgl_ctx_is_master(ctx)) {                           /* 1 */
         SGL_TRY(sgl_scatter_split(ctx, src, sizeof *src, n, NULL));
         SGL_TRY(sgl_pardo(ctx, reduction, NULL, 0));            /* 2-4 */

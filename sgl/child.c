@@ -1,29 +1,30 @@
-/* The child side of a superstep, the same on every link: deliver a staged
- * block into a local child's own buffer, run the task on the child, and
- * word a child's failure for its master. */
-#include <string.h>
+/* The child side of a superstep, the same on every link: hand a staged
+ * block to a local child (a view, copied only if the task asks for its
+ * own), run the task on the child, and word a child's failure for its
+ * master. */
+#include <stdio.h>
 
 #include "child.h"
 
-int sgl__deliver_local(struct sgl_ctx *master, unsigned i,
-                       struct sgl_ctx *child)
+void sgl__deliver_local(struct sgl_ctx *master, unsigned i,
+                        struct sgl_ctx *child)
 {
     size_t bytes = master->staged == SGL_STAGED_NONE ? 0 : master->counts[i];
+    child->down_bytes = bytes;
     if (master->staged == SGL_STAGED_BUFFERS) {
         /* The master filled this child's own buffer. */
         child->down_data = child->down.data;
-        child->down_bytes = bytes;
-        return SGL_OK;
+        child->down_view = child->down.data;
+        return;
     }
-    int rc = sgl__buf_reserve(&child->down, bytes);
-    if (rc)
-        return rc;
-    if (bytes)
-        memcpy(child->down.data,
-               (const char *)master->src + master->offsets[i], bytes);
-    child->down_data = child->down.data;
-    child->down_bytes = bytes;
-    return SGL_OK;
+    /* The master's source stays valid and unchanged until its pardo
+     * returns (sgl_scatter()), so the child reads its block there; only
+     * sgl_recv() copies it, on the child's own thread (first touch on
+     * its core), and a task that only reads it moves it through memory
+     * once instead of twice. */
+    child->down_data = NULL;
+    child->down_view =
+        bytes ? (const char *)master->src + master->offsets[i] : NULL;
 }
 
 void sgl__run_child(struct sgl_ctx *child, sgl_task_fn task, const void *arg,
@@ -47,17 +48,7 @@ void sgl__run_local(struct sgl_ctx *m, unsigned i, sgl_task_fn task,
                     const void *arg, size_t arg_size)
 {
     struct sgl_ctx *c = m->child[i];
-    int rc = sgl__deliver_local(m, i, c);
-    if (rc) {
-        /* The child never ran: it reports the delivery's failure. */
-        c->status = rc;
-        snprintf(c->errmsg, sizeof c->errmsg, "%s", sgl_error_last());
-        c->up_bytes = 0;
-        c->task_start = sgl__now(c->rt);
-        c->task_time = c->work = 0;
-        sgl__publish_returned(m, i, 1);
-        return;
-    }
+    sgl__deliver_local(m, i, c);
     c->parent_seq = (long)m->seq;
     sgl__run_child(c, task, arg, arg_size);
     sgl__publish_returned(m, i, 1);

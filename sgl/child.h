@@ -5,17 +5,19 @@
 
 #include "runtime_impl.h"
 
-/* Copy child @i's staged block of @master into @child's own buffer. */
-int sgl__deliver_local(struct sgl_ctx *master, unsigned i,
-                       struct sgl_ctx *child);
+/* Hand child @i's staged block of @master to @child, without copying it:
+ * a view of the master's source, or the child's own buffer that the
+ * master filled (sgl_scatter_buffer()). */
+void sgl__deliver_local(struct sgl_ctx *master, unsigned i,
+                        struct sgl_ctx *child);
 
 /* Run @task on @child as a child of the current pardo (or the root of a
  * run): mark it in a task, clear its hand-up, record status and message. */
 void sgl__run_child(struct sgl_ctx *child, sgl_task_fn task, const void *arg,
                     size_t arg_size);
 
-/* Deliver child @i's block and run the task on it, both in this process;
- * a failed delivery is the child's failure. */
+/* Deliver child @i's block and run the task on it, both in this
+ * process. */
 void sgl__run_local(struct sgl_ctx *m, unsigned i, sgl_task_fn task,
                     const void *arg, size_t arg_size);
 

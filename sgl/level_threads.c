@@ -1,7 +1,9 @@
 /* The thread level: a pardo is one OpenMP parallel region over the node's
- * children. Each child thread copies its own block into its own buffer
- * (first touch on its core) and runs the task; the end of the region is the
- * superstep's synchronisation up, the start its synchronisation down. */
+ * children. Each child thread runs the task on a view of its block in the
+ * master's source, which sgl_recv() copies into the child's own buffer
+ * (first touch on its core) when the task asks for a writable block; the
+ * end of the region is the superstep's synchronisation up, the start its
+ * synchronisation down. */
 #include <omp.h>
 
 #include "child.h"

@@ -115,9 +115,15 @@ struct sgl_ctx {
     const struct sgl__level *link;
 
     /* Child side: the block received in the current pardo and the block
-     * handed up. down_msg holds a whole MPI message at an MPI entry node. */
+     * handed up. down_data is this node's own copy of the block (in down,
+     * which at an MPI entry node holds the whole message), NULL until it
+     * has one; down_view is where the block is read otherwise: below a
+     * thread link the master's staged source, copied into down only by
+     * sgl_recv(), so that a task that only reads its block (sgl_recv_view())
+     * or never reads it copies nothing. */
     struct sgl_buf down;
     void *down_data;
+    const void *down_view;
     size_t down_bytes;
     struct sgl_buf up;
     size_t up_bytes;

@@ -405,38 +405,85 @@ static int check_child(const struct sgl_ctx *ctx, const char *fn)
     return SGL_OK;
 }
 
-/* The root's block is the run's argument, copied at the first sgl_recv()
- * so that a program that never reads it pays no copy. */
-static int root_block(struct sgl_ctx *root)
+/* Where this node's received block is read, and its size: its own copy
+ * once it has one; else, at the root, the run's argument; else where the
+ * link left it (a view of the master's source below a thread link). */
+static const void *block_view(const struct sgl_ctx *c, size_t *ret_bytes)
 {
-    const struct sgl_runtime *rt = root->rt;
-    int rc = sgl__buf_reserve(&root->down, rt->run_arg_size);
+    if (!c->down_data && !c->node->parent) {
+        *ret_bytes = c->rt->run_arg_size;
+        return c->rt->run_arg;
+    }
+    *ret_bytes = c->down_bytes;
+    return c->down_data ? c->down_data : c->down_view;
+}
+
+/* Give this node its own, writable copy of its block, made by the thread
+ * that runs the task (first touch on its core) and only when a task asks
+ * for one (sgl_recv()): a task that reads its block in place, or not at
+ * all, pays no copy. At the root the block is the run's argument. */
+static int own_block(struct sgl_ctx *c)
+{
+    size_t bytes;
+    const void *src = block_view(c, &bytes);
+    int rc = sgl__buf_reserve(&c->down, bytes);
     if (rc)
         return rc;
-    if (rt->run_arg_size)
-        memcpy(root->down.data, rt->run_arg, rt->run_arg_size);
-    root->down_data = root->down.data;
-    root->down_bytes = rt->run_arg_size;
+    if (bytes)
+        memcpy(c->down.data, src, bytes);
+    c->down_data = c->down.data;
+    c->down_view = c->down.data;
+    c->down_bytes = bytes;
+    return SGL_OK;
+}
+
+/* The checks sgl_recv() and sgl_recv_view() share. */
+static int check_recv(const struct sgl_ctx *ctx, const char *fn,
+                      const void *ret_data, const size_t *ret_count)
+{
+    int rc = check_child(ctx, fn);
+    if (rc)
+        return rc;
+    if (!ret_data || !ret_count)
+        return sgl_error_set(SGL_EINVAL, "%s: NULL out-parameter", fn);
+    if (ctx->down_released)
+        return sgl_error_set(SGL_ESTATE, "%s: the block was freed by "
+                                         "sgl_recv_release()",
+                             fn);
     return SGL_OK;
 }
 
 int sgl_recv(sgl_ctx_t *ctx, size_t elem_size, void **ret_data,
              size_t *ret_count)
 {
-    int rc = check_child(ctx, "sgl_recv");
+    int rc = check_recv(ctx, "sgl_recv", ret_data, ret_count);
     if (rc)
         return rc;
-    if (!ret_data || !ret_count)
-        return sgl_error_set(SGL_EINVAL, "sgl_recv: NULL out-parameter");
-    if (ctx->down_released)
-        return sgl_error_set(SGL_ESTATE, "sgl_recv: the block was freed by "
-                                         "sgl_recv_release()");
-    if (!ctx->node->parent && !ctx->down_data && (rc = root_block(ctx)))
-        return rc;
     size_t count = 0;
-    if ((rc = block_count("sgl_recv", ctx->down_bytes, elem_size, &count)))
+    size_t bytes;
+    block_view(ctx, &bytes);
+    /* Checked before the copy, which a bad element size would waste. */
+    if ((rc = block_count("sgl_recv", bytes, elem_size, &count)))
+        return rc;
+    if (!ctx->down_data && (rc = own_block(ctx)))
         return rc;
     *ret_data = ctx->down_data;
+    *ret_count = count;
+    return SGL_OK;
+}
+
+int sgl_recv_view(sgl_ctx_t *ctx, size_t elem_size, const void **ret_data,
+                  size_t *ret_count)
+{
+    int rc = check_recv(ctx, "sgl_recv_view", ret_data, ret_count);
+    if (rc)
+        return rc;
+    size_t count = 0;
+    size_t bytes;
+    const void *data = block_view(ctx, &bytes);
+    if ((rc = block_count("sgl_recv_view", bytes, elem_size, &count)))
+        return rc;
+    *ret_data = data;
     *ret_count = count;
     return SGL_OK;
 }
@@ -447,9 +494,12 @@ int sgl_recv_release(sgl_ctx_t *ctx)
     if (rc)
         return rc;
     /* At an MPI entry node the buffer holds the whole command; the
-     * argument was copied out of it before the task started. */
+     * argument was copied out of it before the task started. A view of
+     * the master's source ends here too, so that the rule does not
+     * depend on the link. */
     sgl__buf_free(&ctx->down);
     ctx->down_data = NULL;
+    ctx->down_view = NULL;
     ctx->down_bytes = 0;
     ctx->down_released = 1;
     return SGL_OK;

@@ -404,9 +404,11 @@ static int scatter_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)size;
     const struct scatter_arg *a = arg;
-    void *src;
+    /* Read once, into the worker's own block (scatter_rec): on a thread
+     * level from the master's array itself, one copy instead of two. */
+    const void *src;
     size_t count;
-    SGL_TRY(sgl_recv(ctx, a->elem_size, &src, &count));
+    SGL_TRY(sgl_recv_view(ctx, a->elem_size, &src, &count));
     uint64_t *counts;
     SGL_TRY(sgl_put_buffer(ctx, sizeof *counts, sgl_ctx_workers(ctx),
                        (void **)&counts));

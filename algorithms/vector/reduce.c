@@ -93,9 +93,11 @@ static int creduce_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     const struct reduce_arg *a = arg;
     struct algo_op op;
     SGL_TRY(resolve_arg(&a->op, &op));
-    void *src;
+    /* The block is only read: on a thread level a view of the master's
+     * array, not a copy of it (issue 47). */
+    const void *src;
     size_t n;
-    SGL_TRY(sgl_recv(ctx, op.elem_size, &src, &n));
+    SGL_TRY(sgl_recv_view(ctx, op.elem_size, &src, &n));
     unsigned char res[ALGO_MAX_ELEM];
     SGL_TRY(creduce(ctx, a, &op, src, n, res));
     return sgl_put(ctx, res, op.acc_size, 1);
@@ -164,9 +166,9 @@ static int bvalue_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)size;
     const struct id_arg_v *a = arg;
-    void *v;
+    const void *v;
     size_t count;
-    SGL_TRY(sgl_recv(ctx, a->elem_size, &v, &count));
+    SGL_TRY(sgl_recv_view(ctx, a->elem_size, &v, &count));
     if (count != 1)
         return sgl_error_set(SGL_ESIZE, "broadcast of %zu results, expected "
                                         "one",

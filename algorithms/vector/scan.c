@@ -160,9 +160,9 @@ static int pass2_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     (void)size;
     struct algo_op op;
     SGL_TRY(resolve(arg, &op));
-    void *off;
+    const void *off;
     size_t count;
-    SGL_TRY(sgl_recv(ctx, op.elem_size, &off, &count));
+    SGL_TRY(sgl_recv_view(ctx, op.elem_size, &off, &count));
     if (count != 1)
         return sgl_error_set(SGL_ESIZE, "%zu scan offsets, expected one",
                              count);

@@ -68,8 +68,9 @@ SGL_API int sgl_gather_release(sgl_ctx_t *ctx);
 
 /** Free the buffer holding this node's received block before the task
  *  ends, when the task no longer needs it (e.g. after merging it into its
- *  own array). The pointer from sgl_recv() becomes invalid and a later
- *  sgl_recv() in this task fails with SGL_ESTATE. The task's argument
+ *  own array). The pointers from sgl_recv() and sgl_recv_view() become
+ *  invalid and later calls of either in this task fail with SGL_ESTATE
+ *  (the master's source itself is not freed). The task's argument
  *  stays valid.
  *  @return SGL_OK, or SGL_ESTATE outside a task. */
 SGL_API int sgl_recv_release(sgl_ctx_t *ctx);

@@ -330,22 +330,48 @@ SGL_API int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size,
 SGL_API int sgl_gather_alloc(sgl_ctx_t *ctx, size_t elem_size, void **ret_data,
                              size_t *ret_total, size_t *ret_counts);
 
-/** The block this node received: in a child, the block its master staged
- *  for it in the current pardo; at the root, a copy of sgl_run()'s
- *  argument, made at the first call. The buffer belongs to this node
- *  (first touched by it, unless the master used sgl_scatter_buffer()) and
- *  stays valid, and writable, until the next pardo that reaches this node,
- *  sgl_recv_release() or the end of the task.
- *  @param ctx        the context of the task's node.
+/** The block this node received, as a private, writable copy: in a
+ *  child, the block its master staged for it in the current pardo; at the
+ *  root, sgl_run()'s argument. Below a thread level, and at the root, the
+ *  copy is made at the first call in the task, by this node's thread
+ *  (first touched by it); at an MPI level it is the received buffer
+ *  itself, and after sgl_scatter_buffer() the buffer the master filled.
+ *  Writes never reach the master's source. The buffer belongs to this node
+ *  and stays valid until the next pardo that reaches this node,
+ *  sgl_recv_release() or the end of the task. A task that only reads its
+ *  block calls sgl_recv_view() instead, which copies nothing.
+ *  @param ctx        the context running the task.
  *  @param elem_size  bytes per element, > 0.
- *  @param ret_data   set to the block (the runtime frees it); may be NULL
- *                    when the count is 0.
+ *  @param ret_data   set to the block (NULL or any pointer when empty).
  *  @param ret_count  the block's element count.
  *  @return SGL_OK, SGL_ESTATE outside a task or after sgl_recv_release(),
  *          SGL_EINVAL (NULL out-parameter, elem_size 0), SGL_ESIZE (not a
- *          whole number of elements), SGL_ENOMEM (at the root). */
+ *          whole number of elements), SGL_ENOMEM (no memory for the
+ *          copy). */
 SGL_API int sgl_recv(sgl_ctx_t *ctx, size_t elem_size, void **ret_data,
                      size_t *ret_count);
+
+/** A read-only view of the block this node received, without a copy:
+ *  below a thread level, the child's part of the master's staged source
+ *  (sgl_scatter()) or the one broadcast block (sgl_bcast()), which the
+ *  master keeps valid and unchanged until its sgl_pardo() returns; at the
+ *  root, sgl_run()'s argument; at an MPI level, the received buffer. Once
+ *  the task has called sgl_recv(), the view is of that private copy (what
+ *  the task wrote to it included). A master may scatter or bcast from its
+ *  view further down. Nothing may write through the view.
+ *  @param ctx        the context running the task.
+ *  @param elem_size  bytes per element, > 0.
+ *  @param ret_data   set to the block (NULL or any pointer when empty);
+ *                    valid until the end of the task or
+ *                    sgl_recv_release().
+ *  @param ret_count  the block's element count.
+ *  @return SGL_OK, SGL_ESTATE outside a task or after sgl_recv_release(),
+ *          SGL_EINVAL (NULL out-parameter, elem_size 0), SGL_ESIZE (not a
+ *          whole number of elements).
+ *  @par Cost: none beyond the scatter's k_down; sgl_recv() below a thread
+ *       level adds a copy of the block in memory. */
+SGL_API int sgl_recv_view(sgl_ctx_t *ctx, size_t elem_size,
+                          const void **ret_data, size_t *ret_count);
 
 /** Hand a block of @p count elements up: copies them from @p src now. In a
  *  child it goes to the master; at the root it is the run's result

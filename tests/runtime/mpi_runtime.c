@@ -73,6 +73,12 @@ int main(int argc, char **argv)
         snprintf(what, sizeof what, "one-function reduction n=%zu",
                  sizes[i]);
         test_check(&tally, what, prog_reduce(rt, 200 + i, sizes[i]));
+        for (int priv = 0; priv < 2; priv++) {
+            snprintf(what, sizeof what, "recv views%s n=%zu",
+                     priv ? ", private masters" : "", sizes[i]);
+            test_check(&tally, what,
+                       prog_recv_view(rt, 400 + i, sizes[i], priv));
+        }
     }
     size_t checked = 0;
     int rc = prog_split(rt, &checked);

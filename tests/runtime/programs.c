@@ -1762,5 +1762,6 @@ int prog_register(sgl_runtime_t *rt)
     SGL_TRY(sgl_task_register(rt, esize_task, "esize"));
     SGL_TRY(sgl_task_register(rt, rsum_task, "rsum"));
     SGL_TRY(sgl_task_register(rt, reply_task, "reply"));
-    return prog_exchange_register(rt);
+    SGL_TRY(prog_exchange_register(rt));
+    return prog_view_register(rt);
 }

@@ -109,4 +109,17 @@ int prog_exchange_misuse(sgl_runtime_t *rt);
 /* Register prog_exchange's tasks (prog_register() calls it). */
 int prog_exchange_register(sgl_runtime_t *rt);
 
+/* Views of received blocks (prog_view.c): the run's argument and every
+ * scattered block read with sgl_recv_view(), masters scattering their view
+ * on (or, with @private_masters, their sgl_recv() copy) by uneven counts
+ * with empty blocks; workers' sgl_recv() copies written without changing
+ * the view or the master's source; a broadcast block viewed and
+ * re-broadcast from views; sgl_recv_view() refused after
+ * sgl_recv_release() and on bad arguments. @n elements of 16 bytes. */
+int prog_recv_view(sgl_runtime_t *rt, uint64_t seed, size_t n,
+                   int private_masters);
+
+/* Register prog_view's tasks (prog_register() calls it). */
+int prog_view_register(sgl_runtime_t *rt);
+
 #endif

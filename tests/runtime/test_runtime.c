@@ -61,6 +61,24 @@ static void exercise(const char *shape, int split_cases)
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
+/* sgl_recv_view() and sgl_recv() on one shape: empty and uneven blocks,
+ * masters scattering their views on or their private copies. */
+static void recv_views(const char *shape)
+{
+    sgl_runtime_t *rt = start(shape);
+    size_t p = sgl_machine_workers(sgl_runtime_machine(rt));
+    size_t sizes[] = {0, 1, p - 1, p + 1, 1000, 100003};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        for (int priv = 0; priv < 2; priv++)
+            RUN_OK(prog_recv_view(rt, 55 + i, sizes[i], priv));
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+Test(runtime, recv_view_one_worker) { recv_views("core:1"); }
+Test(runtime, recv_view_flat) { recv_views("core:3"); }
+Test(runtime, recv_view_nested) { recv_views("pack:2 l3:2 core:2"); }
+Test(runtime, recv_view_uneven) { recv_views("pack:3 core:[1,4,2]"); }
+
 Test(runtime, one_worker) { exercise("core:1", 0); }
 Test(runtime, flat_two) { exercise("core:2", 1); }
 Test(runtime, flat_odd) { exercise("core:3", 1); }
