@@ -1,6 +1,5 @@
-/* Checks and quoting of what users type, shared by every reader and tool
- * of machine/: names, values, and control characters made visible in
- * error messages. */
+/* Checks of what users type, shared by every reader and tool of
+ * machine/: names and values. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,28 +36,4 @@ int sgl__check_value(const char *fn, const char *what, double v)
     if (v < 0)
         return sgl_error_set(SGL_EINVAL, "%s: negative %s (%g)", fn, what, v);
     return SGL_OK;
-}
-
-char *sgl__escape(const char *s, size_t max, char *out, size_t size)
-{
-    size_t j = 0;
-    if (size == 0)
-        return out;
-    for (size_t i = 0; i < max && s[i]; i++) {
-        unsigned char c = (unsigned char)s[i];
-        char e[8];
-        if (c == '\t' || c == '\n' || c == '\r')
-            snprintf(e, sizeof e, "\\%c", c == '\t' ? 't' : c == '\n' ? 'n' : 'r');
-        else if (c < 0x20 || c == 0x7f)
-            snprintf(e, sizeof e, "\\x%02x", c);
-        else
-            e[0] = (char)c, e[1] = '\0';
-        size_t k = strlen(e);
-        if (j + k >= size)
-            break;
-        memcpy(out + j, e, k);
-        j += k;
-    }
-    out[j] = '\0';
-    return out;
 }

@@ -373,18 +373,6 @@ static int build_machine(const struct sgl_runtime *rt, const sgl_opts_t *o,
     return rc;
 }
 
-/* Every rank reaches the same verdict, so that no rank goes on alone. */
-int sgl__agree(MPI_Comm comm, int rc, const char *fn)
-{
-    int worst = rc;
-    if (MPI_Allreduce(&rc, &worst, 1, MPI_INT, MPI_MIN, comm) != MPI_SUCCESS)
-        return sgl_error_set(SGL_EMPI, "%s: MPI_Allreduce failed", fn);
-    if (worst < 0 && rc == 0)
-        return sgl_error_set(worst, "%s failed on another rank: %s", fn,
-                             sgl_error_string(worst));
-    return worst;
-}
-
 /* A digest of the tree as this process built it: every node's level,
  * fan-out, link and rank, depth first (FNV-1a over the fields). */
 static uint64_t tree_digest(const struct sgl_node *n, uint64_t h)
