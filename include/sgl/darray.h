@@ -109,8 +109,8 @@ SGL_API void sgl_darray_layout_init(sgl_darray_layout_t *layout, unsigned dims,
  *  up are [0, 1), so three nested loops serve every array. */
 typedef struct sgl_dblock {
     void *data;        /**< the element at index lo */
-    unsigned dims;
-    size_t elem_size;
+    unsigned dims;     /**< the array's dimensions, 1..SGL_DARRAY_MAX_DIMS */
+    size_t elem_size;  /**< bytes per element */
     long lo[SGL_DARRAY_MAX_DIMS];     /**< first index of the box */
     long hi[SGL_DARRAY_MAX_DIMS];     /**< one past the last */
     size_t halo[SGL_DARRAY_MAX_DIMS]; /**< valid elements beyond the box */
@@ -132,7 +132,10 @@ static inline void *sgl_dblock_at(const sgl_dblock_t *b, long i, long j,
 /** Create an array over the workers below @p master (one superstep):
  *  every worker allocates its block (and halo), zeroed, on its own
  *  thread. The whole layout is checked before anything is allocated.
+ *  @param master     the master (or the root) over whose workers the
+ *                    array is cut.
  *  @param layout  copied.
+ *  @param ret_array  set on success only; free with sgl_darray_free().
  *  @return SGL_OK; SGL_EINVAL (NULL, dims out of range, a zero extent or
  *          element size, a grid whose product is not the number of
  *          workers, cuts that do not rise from 0 to the extent, weights
@@ -146,6 +149,11 @@ SGL_API int sgl_darray_create(sgl_ctx_t *master,
 
 /** Copy the whole array to @p dst at the master, in row-major order
  *  (one superstep; every block passes through the masters above it).
+ *  @param master    the master that created @p array.
+ *  @param array     the array to copy; left unchanged.
+ *  @param dst       room for @p capacity elements of the array's
+ *                   elem_size; receives the array's elements, row-major
+ *                   (halos not included).
  *  @param capacity  elements @p dst holds.
  *  @return SGL_OK, SGL_EINVAL (NULL), SGL_ESIZE (capacity too small),
  *          SGL_ESTATE, SGL_ENOMEM. */
@@ -164,6 +172,7 @@ SGL_API int sgl_darray_gather(sgl_ctx_t *master, const sgl_darray_t *array,
  *  each worker into its block. An array as large as a node's memory is
  *  better filled on the workers, each by its own task (sgl_darray_local()).
  *  @param master  the master that created @p array.
+ *  @param array   the array to fill.
  *  @param src     @p count elements of the array's elem_size, row-major.
  *  @param count   elements in @p src: must be the array's (the product of
  *                 its extents).
@@ -194,8 +203,10 @@ SGL_API int sgl_darray_local(sgl_ctx_t *worker, uint32_t id, sgl_dblock_t *ret);
  *  x_d = sum_j coef[d][j] * i_j + offset[d] in dimension d, wrapped
  *  modulo size[d] where bit d of @c periodic is set. */
 typedef struct sgl_daccess {
-    long coef[SGL_DARRAY_MAX_DIMS][SGL_DARRAY_MAX_DIMS];
-    long offset[SGL_DARRAY_MAX_DIMS];
+    long coef[SGL_DARRAY_MAX_DIMS][SGL_DARRAY_MAX_DIMS]; /**< coef[d][j]:
+                           the factor of loop index i_j in dimension d */
+    long offset[SGL_DARRAY_MAX_DIMS]; /**< the constant term per dimension,
+                                           in elements */
     unsigned periodic; /**< bit d: dimension d is periodic */
 } sgl_daccess_t;
 
@@ -204,7 +215,12 @@ typedef struct sgl_daccess {
 
 /** Fill @p access with x = i + offset (a stencil's neighbour, a
  *  rotation): identity coefficients in @p dims dimensions.
- *  @param offset  @p dims entries. */
+ *  @param access    overwritten whole (every other coefficient and offset
+ *                   0).
+ *  @param dims      the array's dimensions, 1..SGL_DARRAY_MAX_DIMS.
+ *  @param offset  @p dims entries. NULL: all 0.
+ *  @param periodic  bit d: dimension d wraps modulo its extent
+ *                   (SGL_PERIODIC_ALL: every one); stored as given. */
 SGL_API void sgl_daccess_shift(sgl_daccess_t *access, unsigned dims,
                                const long *offset, unsigned periodic);
 
@@ -213,7 +229,11 @@ SGL_API void sgl_daccess_shift(sgl_daccess_t *access, unsigned dims,
  *  the index ranges it reads and their owners, tells each owner what it
  *  needs, and keeps both lists (and its view buffer, unless the view is
  *  its own block).
+ *  @param master    the master that created @p array.
  *  @param array  an array of the layout the plan is for.
+ *  @param naccess   entries in @p access, > 0.
+ *  @param access    the loop's read accesses; copied.
+ *  @param ret_plan  set on success only; free with sgl_dplan_free().
  *  @return SGL_OK; SGL_EINVAL (NULL, no access, an access that leaves
  *          the array in a dimension that is not periodic: the message
  *          gives the access, the dimension and the range; coefficient
@@ -244,6 +264,10 @@ SGL_API int sgl_dplan_stage(sgl_ctx_t *worker, uint32_t plan_id,
 /** In a worker's task after the exchange: copy the received ranges (and
  *  the worker's own, where the loop reads across a periodic boundary
  *  into itself) into the view, and describe the view.
+ *  @param worker    the worker's context in its task.
+ *  @param plan_id   the plan's sgl_dplan_id().
+ *  @param array_id  the sgl_darray_id() of the array staged with
+ *                   sgl_dplan_stage() before the exchange.
  *  @param ret_view  NULL, or the view: the worker's block with its halo
  *                   filled, or the plan's buffer.
  *  @return SGL_OK, SGL_EINVAL, SGL_ESTATE (no such plan or array here;

@@ -103,14 +103,16 @@ typedef struct sgl_vertex_block {
      *  out-degree the difference (sgl_vertex_out_edges(),
      *  sgl_vertex_out_degree()) */
     const size_t *edge_offsets;
-    const uint64_t *out_edges;
+    const uint64_t *out_edges; /**< the targets of the worker's out-edges,
+                                    grouped by source vertex: index it with
+                                    edge_offsets */
     /** count slots of msg_size bytes, writable, and count flags, all 0 on
      *  entry: to send a message along every out-edge of vertex i (as
      *  sgl_vertex_send_all() would), write it into slot i and set
      *  send_all_set[i] to 1. A flag set on a vertex without out-edges
      *  sends nothing; a slot whose flag is 0 is not read. */
     void *send_all;
-    unsigned char *send_all_set;
+    unsigned char *send_all_set; /**< the count flags of send_all */
     /** NULL in a graph without edge values; else the value of edge
      *  out_edges[k] is out_edge_values[k] (sgl_vertex_out_edge_values()) */
     const double *out_edge_values;
@@ -129,7 +131,8 @@ typedef struct sgl_pregel_program {
     size_t value_size; /**< bytes per vertex value, 1..SGL_PREGEL_MAX_BYTES */
     size_t msg_size;   /**< bytes per message, 1..SGL_PREGEL_MAX_BYTES */
     unsigned naggs;    /**< aggregators used, <= SGL_PREGEL_MAX_AGGS */
-    sgl_agg_t agg[SGL_PREGEL_MAX_AGGS];
+    sgl_agg_t agg[SGL_PREGEL_MAX_AGGS]; /**< how aggregator i combines,
+                                             for i < naggs */
     /** Optional (NULL: none). Runs once on every worker at the start of
      *  every superstep, before compute, to derive the superstep's
      *  constants from the parameters and aggregators into the worker's
@@ -188,7 +191,13 @@ SGL_API int sgl_graph_from_edges(sgl_ctx_t *root, uint64_t nvertices,
  *  duplicate edges the one of least value is kept (the same on any number
  *  of workers). The values are part of the graph's identity: a
  *  checkpoint of other values is refused.
+ *  @param root       the root context.
+ *  @param nvertices  1..SGL_GRAPH_MAX_VERTICES.
+ *  @param edges      @p nedges pairs (source, target), each vertex below
+ *                    @p nvertices; copied.
  *  @param values  @p nedges finite doubles; copied.
+ *  @param nedges     at most SGL_GRAPH_MAX_EDGES, duplicates included.
+ *  @param ret_graph  set on success only; free with sgl_graph_free().
  *  @return as sgl_graph_from_edges(); SGL_EINVAL also for NULL @p values
  *          or a value that is not finite (the message names the edge). */
 SGL_API int sgl_graph_from_weighted_edges(sgl_ctx_t *root, uint64_t nvertices,
@@ -247,8 +256,13 @@ SGL_API int sgl_graph_kronecker_edges(unsigned scale, unsigned edge_factor,
  *  @p path must name a regular file: a FIFO, a device, a directory or a
  *  socket is refused at once (never waited on). The vertex count is one
  *  more than the largest number. Messages quote input with its control
- *  bytes escaped (\x1b).
+ *  bytes escaped (`\x1b`).
+ *  @param path           the file's name.
+ *  @param ret_nvertices  one more than the largest vertex number read; 0
+ *                        for a file without edges.
  *  @param ret_edges  malloc()ed pairs the caller frees.
+ *  @param ret_nedges     the pairs in @p ret_edges, one per edge line
+ *                        (duplicates and self-loops included).
  *  @return SGL_OK, SGL_EIO (cannot open or read, or not a regular file:
  *          the message names its kind), SGL_EPARSE (the message gives
  *          the line number, and the column of a control byte, and what is
@@ -259,8 +273,12 @@ SGL_API int sgl_graph_read_edges(const char *path, uint64_t *ret_nvertices,
  *  the edge's value: "source target value", a finite number as strtod()
  *  reads it (1, 0.25, 2e-3). Every edge line has the columns of the
  *  first: all with a value or none.
+ *  @param path           as sgl_graph_read_edges().
+ *  @param ret_nvertices  as sgl_graph_read_edges().
+ *  @param ret_edges      as sgl_graph_read_edges().
  *  @param ret_values  malloc()ed values the caller frees, one per edge;
  *                     NULL where the file has two columns.
+ *  @param ret_nedges     as sgl_graph_read_edges().
  *  @return as sgl_graph_read_edges(); SGL_EPARSE also for a value that is
  *          not a finite number and for a line whose columns differ from
  *          the first edge's (the message gives the line). */
@@ -275,6 +293,7 @@ SGL_API int sgl_graph_free(sgl_ctx_t *root, sgl_graph_t *graph);
 
 /** Vertices and (distinct) edges. */
 SGL_API uint64_t sgl_graph_vertices(const sgl_graph_t *graph);
+/** The graph's edges, duplicates counted once (0 for NULL). */
 SGL_API uint64_t sgl_graph_edges(const sgl_graph_t *graph);
 
 /** Worker @p worker's part of the graph (workers in depth-first order):
@@ -310,7 +329,9 @@ SGL_API int sgl_graph_balance(sgl_ctx_t *root, sgl_graph_t *graph,
 
 /** What a run did. */
 typedef struct sgl_pregel_stats {
-    unsigned supersteps;
+    unsigned supersteps;        /**< supersteps run, superstep 0 included;
+                                     a resumed run counts those before its
+                                     checkpoint too */
     uint64_t messages;          /**< sent by compute functions, in all */
     uint64_t combined;          /**< left after the senders' combiners */
     uint64_t max_worker_bytes;  /**< the largest bytes one worker received
@@ -338,8 +359,14 @@ typedef struct sgl_pregel_stats {
  *  declared work: its vertices, plus the messages its vertices sent
  *  before combining, plus the messages it received) followed by one
  *  exchange (each worker's h); the init is one pardo before them.
+ *  @param root    the root context.
+ *  @param graph   a graph built on this root's tree; its vertex values
+ *                 become the program's (sgl_pregel_values()).
+ *  @param prog    a number from sgl_pregel_register().
  *  @param params  NULL, or SGL_PREGEL_MAX_PARAMS values the program reads
  *                 with sgl_vertex_param() (a damping factor, a source).
+ *  @param max_supersteps  most supersteps (0: the init only).
+ *  @param ret_stats  NULL, or set on success only.
  *  @return SGL_OK, SGL_EINVAL (unknown program), SGL_ESTATE, SGL_ENOMEM,
  *          a superstep's error (a compute function's failed send). */
 SGL_API int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *graph, uint32_t prog,
@@ -368,7 +395,10 @@ SGL_API int sgl_pregel_run(sgl_ctx_t *root, sgl_graph_t *graph, uint32_t prog,
  *  aggregators and statistics, a sum binding the worker files' header
  *  CRCs, and last a CRC32C of all of it. Files are written under
  *  temporary names, synced and renamed; the manifest last (the commit).
+ *  @param graph  the graph whose runs save checkpoints.
  *  @param dir  copied; at most 200 bytes.
+ *  @param every  supersteps between checkpoints; 0: none (@p dir may
+ *                then be NULL, and is not read).
  *  @return SGL_OK, SGL_EINVAL (NULL graph, a long or NULL dir). */
 SGL_API int sgl_pregel_checkpoint(sgl_graph_t *graph, const char *dir,
                                   unsigned every);
@@ -426,11 +456,11 @@ SGL_API int sgl_pregel_values(sgl_ctx_t *root, const sgl_graph_t *graph,
 /** What most compute functions read, in one call (cheaper than the
  *  accessors one by one; the same values). */
 typedef struct sgl_vertex_state {
-    uint64_t id;
-    unsigned superstep;
+    uint64_t id;          /**< sgl_vertex_id() */
+    unsigned superstep;   /**< sgl_vertex_superstep() */
     void *value;          /**< sgl_vertex_value() */
     const void *message;  /**< sgl_vertex_message(): NULL if none */
-    size_t out_degree;
+    size_t out_degree;    /**< sgl_vertex_out_degree() */
     void *scratch;        /**< sgl_vertex_scratch() */
 } sgl_vertex_state_t;
 
@@ -438,9 +468,11 @@ typedef struct sgl_vertex_state {
  *  and the worker's scratch. */
 SGL_API void sgl_vertex_state(sgl_vertex_t *v, sgl_vertex_state_t *ret);
 
+/** The vertex's number, 0 .. sgl_vertex_count() - 1. */
 SGL_API uint64_t sgl_vertex_id(const sgl_vertex_t *v);
 /** The vertex's value (the program's value_size bytes), writable. */
 SGL_API void *sgl_vertex_value(sgl_vertex_t *v);
+/** The vertex's out-edges (duplicates kept once). */
 SGL_API size_t sgl_vertex_out_degree(const sgl_vertex_t *v);
 /** Targets of the out-edges, sorted. */
 SGL_API const uint64_t *sgl_vertex_out_edges(const sgl_vertex_t *v);
@@ -456,6 +488,8 @@ SGL_API const double *sgl_vertex_out_edge_values(const sgl_vertex_t *v);
  *  This is how compute, init, begin and compute_block, which return
  *  nothing, report bad input or a failed sgl_vertex_send() (whose own
  *  failures end the run the same way even when not passed on).
+ *  @param v     the handle compute, init, begin or compute_block was
+ *               given (NULL: returns SGL_EINVAL, nothing recorded).
  *  @param code  a negative SGL_E* code; 0 or positive becomes SGL_ETASK.
  *  @param fmt   printf format, or NULL.
  *  @return the code the run will return. */
@@ -504,7 +538,9 @@ SGL_API void sgl_vertex_vote_halt(sgl_vertex_t *v);
  *  [0, 1]; a sum modulo 2^64 is right whatever its partial sums, as long
  *  as the total fits), or doubles rounded with sgl_combine_round_grid(). */
 SGL_API void sgl_combine_sum_f64(void *acc, const void *msg);
+/** Sum of uint64_t values, modulo 2^64. */
 SGL_API void sgl_combine_sum_u64(void *acc, const void *msg);
+/** Minimum of uint64_t values. */
 SGL_API void sgl_combine_min_u64(void *acc, const void *msg);
 /** Minimum of doubles (NaN never wins over a number already held). */
 SGL_API void sgl_combine_min_f64(void *acc, const void *msg);
@@ -519,6 +555,7 @@ SGL_API void sgl_combine_min_f64(void *acc, const void *msg);
  *  fitted to a bound on the totals, gets bitwise the same results on any
  *  number of workers and any cut, resumed or not. sgl_pagerank() rounds
  *  the terms of its dangling rank, which total about 1, to 2^-52.
+ *  @param x    the value to round; any double.
  *  @param exp  -1000..1000.
  *  @return the rounded value, which differs from @p x by at most
  *          2^(@p exp - 1); @p x if it is not finite; NaN if @p exp is out
@@ -544,8 +581,14 @@ SGL_API double sgl_combine_round_grid(double x, int exp);
  *  dangling rank with a second aggregator for what the rounding took
  *  off. A share is off by at most 2^-62, so the ranks are nearer the
  *  exact power iteration than plain double sums bring them.
+ *  @param root      the root context.
+ *  @param graph     a graph built on this root's tree; its vertex values
+ *                   become the ranks.
+ *  @param alpha     the damping factor, 0..1 (NetworkX's default 0.85).
+ *  @param tol       the tolerance per vertex, >= 0.
  *  @param max_iter  0 .. UINT_MAX - 1 (0: the start, 1 / n each).
  *  @param ranks  NULL, or n doubles at the root.
+ *  @param ret_stats  NULL, or the run's statistics.
  *  @return as sgl_pregel_run(); SGL_EINVAL also for @p max_iter UINT_MAX
  *          (its supersteps, max_iter + 1, would not fit). */
 SGL_API int sgl_pagerank(sgl_ctx_t *root, sgl_graph_t *graph, double alpha,
@@ -557,13 +600,20 @@ SGL_API int sgl_pagerank(sgl_ctx_t *root, sgl_graph_t *graph, double alpha,
  *  with sgl_pregel_resume(): PageRank's parameters are {alpha, tol} and
  *  its supersteps max_iter + 1; BFS's are {source}. */
 SGL_API uint32_t sgl_pagerank_program_id(void);
+/** The registered number of sgl_bfs_hops()'s program (0 before
+ *  sgl_algorithms_register()). */
 SGL_API uint32_t sgl_bfs_hops_program_id(void);
 
 /** Hops from @p source along out-edges (breadth-first, one superstep per
  *  level); UINT64_MAX for unreachable vertices. It runs until no vertex
  *  is reached anew (@p ret_stats->converged 1); a graph whose levels
  *  outnumber UINT_MAX supersteps is refused rather than cut short.
+ *  @param root       the root context.
+ *  @param graph      a graph built on this root's tree; its vertex values
+ *                    become the hops.
+ *  @param source     the start vertex, below the graph's vertex count.
  *  @param hops  NULL, or n values at the root.
+ *  @param ret_stats  NULL, or the run's statistics.
  *  @return as sgl_pregel_run(); SGL_EINVAL (@p source out of range),
  *          SGL_ERANGE (more than UINT_MAX - 1 levels). */
 SGL_API int sgl_bfs_hops(sgl_ctx_t *root, sgl_graph_t *graph, uint64_t source,
@@ -577,7 +627,12 @@ SGL_API int sgl_bfs_hops(sgl_ctx_t *root, sgl_graph_t *graph, uint64_t source,
  *  for unreachable vertices. Runs until no distance falls
  *  (@p ret_stats->converged 1). Its program's parameters are {source}
  *  (sgl_sssp_program_id(), to resume).
+ *  @param root       the root context.
+ *  @param graph      a graph built on this root's tree; its vertex values
+ *                    become the distances.
+ *  @param source     the start vertex, below the graph's vertex count.
  *  @param dist  NULL, or n doubles at the root.
+ *  @param ret_stats  NULL, or the run's statistics.
  *  @return as sgl_pregel_run(); SGL_EINVAL (@p source out of range; an
  *          edge of negative value, reached from the source: the message
  *          names it), SGL_ERANGE (still falling after UINT_MAX - 1
