@@ -251,8 +251,9 @@ static void source_describe(const struct sgl_runtime *rt, const sgl_opts_t *o,
         if (src->rc == SGL_OK && procs != (size_t)rt->size)
             src->rc = sgl_error_set(SGL_ESHAPE,
                                     "sgl_init: the machine (shape: %s) needs "
-                                    "%zu MPI processes but %d are running",
-                                    e, procs, rt->size);
+                                    "%zu MPI process%s but %d %s running",
+                                    e, procs, procs == 1 ? "" : "es",
+                                    rt->size, rt->size == 1 ? "is" : "are");
     } else if (xml && *xml) {
         char *buf = NULL;
         size_t len = 0;

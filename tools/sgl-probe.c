@@ -1591,9 +1591,11 @@ static int parse_args(int argc, char **argv, struct plan *pl)
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
-    if ((pl->drift_csv || pl->label) && !pl->drift_base)
-        return usage_error("%s", pl->drift_csv ? "--drift-csv needs --drift"
-                                               : "--label needs --drift");
+    /* The label is a column of the drift rows: it needs somewhere to go. */
+    if (pl->label && !pl->drift_csv)
+        return usage_error("%s", "--label needs --drift-csv");
+    if (pl->drift_csv && !pl->drift_base)
+        return usage_error("%s", "--drift-csv needs --drift");
     if (pl->drift_base && pl->per_worker)
         return usage_error("%s", "--drift re-measures a probe without "
                                  "--per-worker; give one or the other");
@@ -1620,6 +1622,9 @@ int main(int argc, char **argv)
     }
     int rank = sgl_runtime_rank(rt), size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    /* Oversubscribed timings are what it measures: say so, once a rank. */
+    if (sgl_runtime_warning(rt))
+        fprintf(stderr, "warning: %s\n", sgl_runtime_warning(rt));
     if (check_outputs(&pl, rank)) {
         sgl_finalize(rt);
         return 1;
@@ -1748,9 +1753,10 @@ int main(int argc, char **argv)
                     sgl_error_last());
             status = 1;
         }
-        printf("sgl-probe: %s, %zu workers, %zu processes\n",
-               sgl_machine_source(m), sgl_machine_workers(m),
-               sgl_machine_processes(m));
+        size_t nw = sgl_machine_workers(m), np = sgl_machine_processes(m);
+        printf("sgl-probe: %s, %zu worker%s, %zu process%s\n",
+               sgl_machine_source(m), nw, nw == 1 ? "" : "s", np,
+               np == 1 ? "" : "es");
         if (have_raw) {
             struct probe_fit fs = fit_line(&pl, &raw.scatter, 0, 1e300);
             struct probe_fit fg = fit_line(&pl, &raw.gather, 0, 1e300);

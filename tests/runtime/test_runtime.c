@@ -566,6 +566,18 @@ Test(runtime, oversubscription_warning_quiet_on_omp_wait_policy_when_set)
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
+/* Counts in messages agree with their nouns: one process "is" running. */
+Test(runtime, process_count_message_says_1_is_running)
+{
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = "rank:2 core:1";
+    sgl_runtime_t *rt = NULL;
+    cr_assert_neq(sgl_init(NULL, NULL, &o, &rt), SGL_OK);
+    cr_assert(strstr(sgl_error_last(), "needs 2 MPI processes but 1 is running"),
+              "%s", sgl_error_last());
+}
+
 Test(runtime, no_warning_within_the_cores)
 {
     sgl_runtime_t *rt = start("core:1");
