@@ -230,6 +230,21 @@ int sgl__machine_finish(struct sgl_node *root, int keep_single,
 int sgl__hwloc_fill(struct sgl_node *parent, struct hwloc_topology *topo,
                     const struct hwloc_bitmap_s *cpuset, unsigned max_cores);
 
+/* The processing units this process may run on: its CPU binding, else
+ * all of @topo's; 0 if unknown. */
+int sgl__process_pus(struct hwloc_topology *topo);
+
+/* How many of @m's workers rank @rank runs. */
+size_t sgl__rank_workers(const sgl_machine_t *m, int rank);
+
+/* The oversubscription warning, into @buf, if @workers worker threads
+ * exceed @pus (> 0) processing units: of rank @rank alone when @ranks is 1,
+ * else of the @ranks ranks sharing a host, each running up to
+ * @rank_workers threads. Names OMP_WAIT_POLICY=PASSIVE where the threads
+ * are OpenMP's and the variable is unset. Returns 1 if it wrote one. */
+int sgl__oversub_warning(char *buf, size_t size, int ranks, int rank,
+                         size_t workers, size_t rank_workers, int pus);
+
 /* Load an hwloc XML export into a new topology. @return SGL_OK, SGL_EIO
  * (missing or unreadable file) or SGL_EHWLOC (not hwloc XML). */
 int sgl__hwloc_load_xml(const char *path, struct hwloc_topology **ret_topo);
@@ -256,9 +271,10 @@ int sgl__shape_levels(const char *shape, struct sgl__shape_level *ret,
  * (shape_print.c); @max_lines < 0 folds (1) above @fold_above nodes, else
  * shows all (0). Only for shapes without lists, where every node of a
  * level is alike: returns 1 (nothing written, no message) for the
- * others, so that the caller builds the tree. */
-int sgl__shape_print(const char *shape, int keep_single, FILE *out,
-                     long max_lines, size_t fold_above);
+ * others, so that the caller builds the tree. @from, if not NULL, names
+ * where the shape came from on the Source line ("SGL_SHAPE"). */
+int sgl__shape_print(const char *shape, const char *from, int keep_single,
+                     FILE *out, long max_lines, size_t fold_above);
 
 /* sgl_machine_from_shape() as machine files of format 1 meant their
  * shapes: "node" is an MPI process ("rank"), as in SGL 0.1. */

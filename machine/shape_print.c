@@ -114,8 +114,8 @@ static void vtable_print(const struct vtree *t)
     }
 }
 
-int sgl__shape_print(const char *shape, int keep_single, FILE *out,
-                     long max_lines, size_t fold_above)
+int sgl__shape_print(const char *shape, const char *from, int keep_single,
+                     FILE *out, long max_lines, size_t fold_above)
 {
     struct sgl__shape_level lv[SGL__MAX_DEPTH];
     unsigned n = 0;
@@ -132,8 +132,9 @@ int sgl__shape_print(const char *shape, int keep_single, FILE *out,
     t.out = out;
     t.max_lines = max_lines >= 0 ? (size_t)max_lines : nodes > fold_above;
     size_t workers = t.size[t.depth], procs = t.size[t.plevel];
-    fprintf(out, "Source: shape: %s; %zu worker%s, %zu process%s, depth %u\n",
-            shape, workers, workers == 1 ? "" : "s", procs,
+    fprintf(out,
+            "Source: shape: %s%s%s%s; %zu worker%s, %zu process%s, depth %u\n",
+            shape, from ? " (" : "", from ? from : "", from ? ")" : "", workers, workers == 1 ? "" : "s", procs,
             procs == 1 ? "" : "es", t.depth);
     vnode_print(&t, 0);
     vtable_print(&t);

@@ -251,8 +251,9 @@ static void source_describe(const struct sgl_runtime *rt, const sgl_opts_t *o,
         if (src->rc == SGL_OK && procs != (size_t)rt->size)
             src->rc = sgl_error_set(SGL_ESHAPE,
                                     "sgl_init: the machine (shape: %s) needs "
-                                    "%zu MPI processes but %d are running",
-                                    e, procs, rt->size);
+                                    "%zu MPI process%s but %d %s running",
+                                    e, procs, procs == 1 ? "" : "es",
+                                    rt->size, rt->size == 1 ? "is" : "are");
     } else if (xml && *xml) {
         char *buf = NULL;
         size_t len = 0;
@@ -481,22 +482,10 @@ static int plan_threads(struct sgl_runtime *rt, int pus)
  * prints. Returns the processing units the process may use (0 unknown). */
 static int check_oversubscription(struct sgl_runtime *rt)
 {
-    size_t mine = 0;
-    for (size_t w = 0; w < sgl_machine_workers(rt->machine); w++)
-        mine += sgl_node_rank(sgl_machine_worker(rt->machine, w)) == rt->rank;
-    hwloc_bitmap_t set = hwloc_bitmap_alloc();
-    if (!set)
-        return 0;
-    int pus = hwloc_get_cpubind(rt->topo, set, HWLOC_CPUBIND_PROCESS) == 0
-                  ? hwloc_bitmap_weight(set)
-                  : hwloc_get_nbobjs_by_type(rt->topo, HWLOC_OBJ_PU);
-    hwloc_bitmap_free(set);
-    rt->oversubscribed = pus > 0 && mine > (size_t)pus;
-    if (rt->oversubscribed)
-        snprintf(rt->warning, sizeof rt->warning,
-                 "rank %d runs %zu worker threads on %d processing units: "
-                 "oversubscribed, correct but not meaningful for speed",
-                 rt->rank, mine, pus);
+    size_t mine = sgl__rank_workers(rt->machine, rt->rank);
+    int pus = sgl__process_pus(rt->topo);
+    rt->oversubscribed = sgl__oversub_warning(
+        rt->warning, sizeof rt->warning, 1, rt->rank, mine, mine, pus);
     return pus;
 }
 
@@ -506,9 +495,7 @@ static int check_oversubscription(struct sgl_runtime *rt)
  * Collective over the runtime's ranks. */
 static void check_host(struct sgl_runtime *rt)
 {
-    size_t mine = 0;
-    for (size_t w = 0; w < sgl_machine_workers(rt->machine); w++)
-        mine += sgl_node_rank(sgl_machine_worker(rt->machine, w)) == rt->rank;
+    size_t mine = sgl__rank_workers(rt->machine, rt->rank);
     MPI_Comm local;
     if (MPI_Comm_split_type(rt->comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
                             &local) != MPI_SUCCESS)
@@ -520,14 +507,14 @@ static void check_host(struct sgl_runtime *rt)
              MPI_Comm_size(local, &ranks) == MPI_SUCCESS;
     MPI_Comm_free(&local);
     int pus = rt->topo ? hwloc_get_nbobjs_by_type(rt->topo, HWLOC_OBJ_PU) : 0;
-    int over = ok && ranks > 1 && pus > 0 && all > (unsigned long long)pus;
+    /* The first warning stands: this rank's own is the more precise. */
+    char w[sizeof rt->warning];
+    int over = ok && ranks > 1 &&
+               sgl__oversub_warning(w, sizeof w, ranks, rt->rank, (size_t)all, mine,
+                                    pus);
     rt->oversubscribed |= over;
     if (over && !rt->warning[0])
-        snprintf(rt->warning, sizeof rt->warning,
-                 "the %d ranks on this host run %llu worker threads on its "
-                 "%d processing units: oversubscribed, correct but not "
-                 "meaningful for speed",
-                 ranks, all, pus);
+        snprintf(rt->warning, sizeof rt->warning, "%s", w);
 }
 
 /* The watchdog's limit: the option, else SGL_WATCHDOG; rank 0's holds on

@@ -239,7 +239,7 @@ struct sgl_runtime {
     sgl_machine_t *params;   /* a copy of sgl_runtime_set_params()'s tree,
                                 which the algorithms' AUTO variants price
                                 on (sgl_ctx_params()); NULL: none given */
-    char warning[256];       /* sgl_runtime_warning(); empty if none */
+    char warning[320];       /* sgl_runtime_warning(); empty if none */
     int oversubscribed;      /* this process's host runs more worker
                                 threads than it has processing units */
     int wait_active;         /* MPI waits poll without sleeping (SGL_WAIT;

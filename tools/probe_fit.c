@@ -126,6 +126,23 @@ void probe_median_interval(const double *sorted, int n, double *ret_lo,
     *ret_hi = sorted[n - k];
 }
 
+/* Add "level L what v unit" to @p c's note, which a machine file keeps
+ * in its provenance; one that no longer fits ends it with "..." rather
+ * than being dropped silently. */
+static void note_add(struct probe_clamps *c, unsigned level, const char *what,
+                     double shown, const char *u)
+{
+    size_t len = strlen(c->note), room = sizeof c->note - len;
+    int n = snprintf(c->note + len, room, "%slevel %u %s %.4g %s",
+                     c->count ? ", "
+                              : "sgl-probe clamped negative fits "
+                                "to 0: ",
+                     level, what, shown, u);
+    if (n < 0 || (size_t)n >= room)
+        memcpy(c->note + sizeof c->note - 4, "...", 4);
+    c->count++;
+}
+
 double probe_clamp(struct probe_clamps *c, FILE *warn, unsigned level,
                    const char *what, double v, enum probe_unit unit)
 {
@@ -138,16 +155,22 @@ double probe_clamp(struct probe_clamps *c, FILE *warn, unsigned level,
             "sgl-probe: warning: level %u: the fitted %s came out negative "
             "(%.4g %s); clamped to 0\n",
             level, what, shown, u);
-    /* The note lists every clamp; one that no longer fits ends it with
-     * "..." rather than being dropped silently. */
-    size_t len = strlen(c->note), room = sizeof c->note - len;
-    int n = snprintf(c->note + len, room, "%slevel %u %s %.4g %s",
-                     c->count ? ", "
-                              : "sgl-probe clamped negative fits "
-                                "to 0: ",
-                     level, what, shown, u);
-    if (n < 0 || (size_t)n >= room)
-        memcpy(c->note + sizeof c->note - 4, "...", 4);
-    c->count++;
+    note_add(c, level, what, shown, u);
     return 0;
+}
+
+int probe_note_negative(struct probe_clamps *c, FILE *out, unsigned level,
+                        const char *what, double v, enum probe_unit unit)
+{
+    if (!(v < 0))
+        return 0;
+    int per_byte = unit == PROBE_SECONDS_PER_BYTE;
+    double shown = per_byte ? 1e9 * v : 1e6 * v;
+    const char *u = per_byte ? "ns/B" : "us";
+    fprintf(out,
+            "    warning: the %s fitted negative (%.4g %s): noise; 0 where "
+            "the machine file uses it\n",
+            what, shown, u);
+    note_add(c, level, what, shown, u);
+    return 1;
 }

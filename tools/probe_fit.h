@@ -56,4 +56,10 @@ enum probe_unit {
 double probe_clamp(struct probe_clamps *c, FILE *warn, unsigned level,
                    const char *what, double v, enum probe_unit unit);
 
+/* A printed fit's negative @p v (an intercept or slope shown though the
+ * machine file may not use it): a warning line on @p out, the value in
+ * @p c's note as a clamp is. Returns 1 if @p v was negative. */
+int probe_note_negative(struct probe_clamps *c, FILE *out, unsigned level,
+                        const char *what, double v, enum probe_unit unit);
+
 #endif

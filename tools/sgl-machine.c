@@ -3,6 +3,7 @@
  * or an hwloc XML export. Exit status: 0 success, 1 bad input or failure,
  * 2 usage error. */
 #include <getopt.h>
+#include <hwloc.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +34,11 @@ static void usage(FILE *f)
           "An option's value may follow it (--shape STR) or be joined to it\n"
           "by '=' (--shape=STR).\n"
           "\n"
-          "Discovery honours the process's CPU binding, OMP_NUM_THREADS and\n"
-          "SGL_XML (an XML file to use instead of this host's topology).\n",
+          "Without --shape or --xml, SGL_SHAPE and then SGL_XML give the tree\n"
+          "as they do to programs; the Source line names the variable.\n"
+          "Discovery honours the process's CPU binding and OMP_NUM_THREADS.\n"
+          "A tree with more workers per process than this process's\n"
+          "processing units is warned about on stderr, as sgl_init does.\n",
           f);
 }
 
@@ -114,6 +118,7 @@ static int option_error(int c, char **argv)
 
 struct args {
     const char *shape, *xml;
+    const char *from; /* the variable that gave shape or xml; NULL: option */
     int json;
     int max_lines; /* -1: by the tree's size */
     sgl_machine_opts_t opts;
@@ -174,14 +179,49 @@ static int parse_args(int argc, char **argv, struct args *a)
     return -1;
 }
 
+/* The runtime's warning for a process running @p workers threads here
+ * (sgl__oversub_warning()), on stderr. */
+static void warn_oversubscribed(size_t workers)
+{
+    hwloc_topology_t topo;
+    if (hwloc_topology_init(&topo))
+        return;
+    char w[320];
+    if (hwloc_topology_load(topo) == 0 &&
+        sgl__oversub_warning(w, sizeof w, 1, 0, workers, workers,
+                             sgl__process_pus(topo)))
+        fprintf(stderr, "warning: %s\n", w);
+    hwloc_topology_destroy(topo);
+}
+
+/* The Source line names the variable a tree came from, so that a listing
+ * never passes off SGL_SHAPE's tree as this host's. */
+static int source_from(sgl_machine_t *m, const char *from)
+{
+    if (!from)
+        return SGL_OK;
+    size_t len = strlen(m->source) + strlen(from) + 4;
+    char *s = malloc(len);
+    if (!s)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    snprintf(s, len, "%s (%s)", m->source, from);
+    free(m->source);
+    m->source = s;
+    return SGL_OK;
+}
+
 /* The tree of --shape or --xml. A shape's listing is computed from its
  * levels where it has no lists: the tree is then never built, which for
  * core:16777216 took 62 s and 5.5 GB to print eleven lines. */
 static int show_given(const struct args *a)
 {
+    size_t procs = 0, workers = 0;
+    /* Each process of a shape runs its share of the workers. */
+    if (a->shape && sgl_shape_counts(a->shape, &procs, &workers) == SGL_OK)
+        warn_oversubscribed((workers + procs - 1) / procs);
     if (a->shape && !a->json) {
-        int rc = sgl__shape_print(a->shape, a->opts.keep_single, stdout,
-                                  a->max_lines, SUMMARY_ABOVE);
+        int rc = sgl__shape_print(a->shape, a->from, a->opts.keep_single,
+                                  stdout, a->max_lines, SUMMARY_ABOVE);
         if (rc < 0)
             fprintf(stderr, "sgl-machine: %s\n", sgl_error_last());
         if (rc <= 0)
@@ -190,10 +230,15 @@ static int show_given(const struct args *a)
     sgl_machine_t *m = NULL;
     int rc = a->shape ? sgl_machine_from_shape(a->shape, &a->opts, &m)
                       : sgl_machine_from_xml(a->xml, &a->opts, &m);
+    if (!rc)
+        rc = source_from(m, a->from);
     if (rc) {
+        sgl_machine_free(m);
         fprintf(stderr, "sgl-machine: %s\n", sgl_error_last());
         return 1;
     }
+    if (!a->shape)
+        warn_oversubscribed(sgl__rank_workers(m, 0));
     int status = show(m, a->json, a->max_lines);
     sgl_machine_free(m);
     return status;
@@ -221,6 +266,7 @@ static int show_discovered(int argc, char **argv, const struct args *a)
             fprintf(stderr, "sgl-machine: %s\n", sgl_error_last());
         status = 1;
     } else if (rank == 0) {
+        warn_oversubscribed(sgl__rank_workers(m, 0));
         status = show(m, a->json, a->max_lines);
     }
     sgl_machine_free(m);
@@ -235,6 +281,13 @@ int main(int argc, char **argv)
     int status = parse_args(argc, argv, &a);
     if (status >= 0)
         return status;
+    /* As sgl_init: an option wins over the variables, SGL_SHAPE over
+     * SGL_XML; an empty variable is unset. */
+    const char *env_shape = getenv("SGL_SHAPE"), *env_xml = getenv("SGL_XML");
+    if (!a.shape && !a.xml && env_shape && *env_shape)
+        a.shape = env_shape, a.from = "SGL_SHAPE";
+    else if (!a.shape && !a.xml && env_xml && *env_xml)
+        a.xml = env_xml, a.from = "SGL_XML";
     if (a.shape || a.xml)
         return show_given(&a);
     return show_discovered(argc, argv, &a);

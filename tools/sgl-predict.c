@@ -183,8 +183,8 @@ static void print_table(const sgl_machine_t *m, const char *path,
     printf("%s (%s), n = %g elements of %g bytes, data %s\n",
            sgl_predict_algo_name(algo), algo_title(algo), n, o->elem_bytes,
            o->centralised ? "centralised at the root" : "on the workers");
-    printf("machine %s: shape %s, %zu workers\n", path, sgl_machine_shape(m),
-           r->workers);
+    printf("machine %s: shape %s, %zu worker%s\n", path, sgl_machine_shape(m),
+           r->workers, r->workers == 1 ? "" : "s");
     const char *method = sgl_machine_provenance(m, "method");
     if (method)
         printf("  measured by: %s\n", method);
@@ -221,8 +221,8 @@ static void print_table(const sgl_machine_t *m, const char *path,
            r->sequential * scale, unit);
     if (isfinite(r->speedup)) {
         printf("speed-up         %12.2f\n", r->speedup);
-        printf("efficiency       %12.2f %%  (of %zu workers)\n",
-               100 * r->efficiency, r->workers);
+        printf("efficiency       %12.2f %%  (of %zu worker%s)\n",
+               100 * r->efficiency, r->workers, r->workers == 1 ? "" : "s");
     } else {
         printf("speed-up         %12s  (the predicted time is 0)\n", "-");
     }

@@ -1173,8 +1173,12 @@ static sgl_machine_t *drift_base(const char *path, const sgl_machine_t *m,
 
 /* ---- output ---- */
 
+/* Every fit printed: a negative l or g, noise on a fast level, is said
+ * below its line and kept in the provenance, even where the machine file
+ * takes the value from another fit (it printed "l -2754.880 us" with no
+ * word before). */
 static void print_fit(const char *what, const struct probe_fit *f,
-                      int per_sync)
+                      int per_sync, struct probe_clamps *c, unsigned L)
 {
     /* A superstep has two syncs, so its intercept is 2 l. */
     double l = per_sync ? f->a : f->a / 2;
@@ -1182,6 +1186,11 @@ static void print_fit(const char *what, const struct probe_fit *f,
            "worst residual %5.1f%%  (%zu points)\n",
            what, 1e6 * l, 1e9 * f->b, 4e9 * f->b, f->r2, 100 * f->worst,
            f->points);
+    char name[64];
+    snprintf(name, sizeof name, "%s l", what);
+    probe_note_negative(c, stdout, L, name, l, PROBE_SECONDS);
+    snprintf(name, sizeof name, "%s g", what);
+    probe_note_negative(c, stdout, L, name, f->b, PROBE_SECONDS_PER_BYTE);
 }
 
 /* The exchange's l_h and g_h as the level's l and g are fitted: l_h from
@@ -1261,7 +1270,7 @@ static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
         printf("  raw OpenMP barrier %.3f us, parallel region "
                "fork/join %.3f us\n",
                1e6 * r->raw_barrier, 1e6 * r->raw_fork);
-        print_fit("raw memcpy into child buffers", &fc, 1);
+        print_fit("raw memcpy into child buffers", &fc, 1, clamps, L);
     }
     struct probe_fit d = fit_line(pl, &r->down, 0, 1e300);
     struct probe_fit u = fit_line(pl, &r->up, 0, 1e300);
@@ -1269,12 +1278,12 @@ static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
     struct probe_fit us = fit_line(pl, &r->up, 0, SMALL_BYTES * 2);
     struct probe_fit dl = fit_line(pl, &r->down, 65536, 1e300);
     struct probe_fit ul = fit_line(pl, &r->up, 65536, 1e300);
-    print_fit("sgl scatter superstep (all)", &d, 0);
-    print_fit("sgl gather superstep (all)", &u, 0);
-    print_fit("sgl scatter, small regime", &ds, 0);
-    print_fit("sgl gather, small regime", &us, 0);
-    print_fit("sgl scatter, large regime", &dl, 0);
-    print_fit("sgl gather, large regime", &ul, 0);
+    print_fit("sgl scatter superstep (all)", &d, 0, clamps, L);
+    print_fit("sgl gather superstep (all)", &u, 0, clamps, L);
+    print_fit("sgl scatter, small regime", &ds, 0, clamps, L);
+    print_fit("sgl gather, small regime", &us, 0, clamps, L);
+    print_fit("sgl scatter, large regime", &dl, 0, clamps, L);
+    print_fit("sgl gather, large regime", &ul, 0, clamps, L);
     /* A superstep syncs twice; the scatter and the gather each give one
      * intercept: l is their mean over four syncs. */
     double l =
@@ -1319,10 +1328,10 @@ static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
         return 0;
     }
     if (xl.points >= 2) {
-        print_fit("exchange, small regime", &xs, 1);
-        print_fit("exchange, large regime", &xl, 1);
+        print_fit("exchange, small regime", &xs, 1, clamps, L);
+        print_fit("exchange, large regime", &xl, 1, clamps, L);
     } else {
-        print_fit("exchange, all sizes", &fx, 1);
+        print_fit("exchange, all sizes", &fx, 1, clamps, L);
     }
     printf("  exchange points (%s; h bytes: us):",
            r->link == SGL_LINK_THREADS ? "neighbour memcpy" : "MPI_Alltoall");
@@ -1591,9 +1600,11 @@ static int parse_args(int argc, char **argv, struct plan *pl)
     }
     if (optind < argc)
         return usage_error("unexpected argument '%s'", argv[optind]);
-    if ((pl->drift_csv || pl->label) && !pl->drift_base)
-        return usage_error("%s", pl->drift_csv ? "--drift-csv needs --drift"
-                                               : "--label needs --drift");
+    /* The label is a column of the drift rows: it needs somewhere to go. */
+    if (pl->label && !pl->drift_csv)
+        return usage_error("%s", "--label needs --drift-csv");
+    if (pl->drift_csv && !pl->drift_base)
+        return usage_error("%s", "--drift-csv needs --drift");
     if (pl->drift_base && pl->per_worker)
         return usage_error("%s", "--drift re-measures a probe without "
                                  "--per-worker; give one or the other");
@@ -1620,6 +1631,9 @@ int main(int argc, char **argv)
     }
     int rank = sgl_runtime_rank(rt), size;
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+    /* Oversubscribed timings are what it measures: say so, once a rank. */
+    if (sgl_runtime_warning(rt))
+        fprintf(stderr, "warning: %s\n", sgl_runtime_warning(rt));
     if (check_outputs(&pl, rank)) {
         sgl_finalize(rt);
         return 1;
@@ -1748,9 +1762,11 @@ int main(int argc, char **argv)
                     sgl_error_last());
             status = 1;
         }
-        printf("sgl-probe: %s, %zu workers, %zu processes\n",
-               sgl_machine_source(m), sgl_machine_workers(m),
-               sgl_machine_processes(m));
+        size_t nw = sgl_machine_workers(m), np = sgl_machine_processes(m);
+        printf("sgl-probe: %s, %zu worker%s, %zu process%s\n",
+               sgl_machine_source(m), nw, nw == 1 ? "" : "s", np,
+               np == 1 ? "" : "es");
+        struct probe_clamps clamps = {0};
         if (have_raw) {
             struct probe_fit fs = fit_line(&pl, &raw.scatter, 0, 1e300);
             struct probe_fit fg = fit_line(&pl, &raw.gather, 0, 1e300);
@@ -1762,14 +1778,13 @@ int main(int argc, char **argv)
                 fit_line(&pl, &raw.gather, 0, SMALL_BYTES * 2);
             struct probe_fit sl = fit_line(&pl, &raw.scatter, 65536, 1e300);
             struct probe_fit gl = fit_line(&pl, &raw.gather, 65536, 1e300);
-            print_fit("MPI_Scatterv (all sizes)", &fs, 1);
-            print_fit("MPI_Gatherv (all sizes)", &fg, 1);
-            print_fit("MPI_Scatterv, small regime", &ss, 1);
-            print_fit("MPI_Gatherv, small regime", &gs, 1);
-            print_fit("MPI_Scatterv, large regime", &sl, 1);
-            print_fit("MPI_Gatherv, large regime", &gl, 1);
+            print_fit("MPI_Scatterv (all sizes)", &fs, 1, &clamps, 0);
+            print_fit("MPI_Gatherv (all sizes)", &fg, 1, &clamps, 0);
+            print_fit("MPI_Scatterv, small regime", &ss, 1, &clamps, 0);
+            print_fit("MPI_Gatherv, small regime", &gs, 1, &clamps, 0);
+            print_fit("MPI_Scatterv, large regime", &sl, 1, &clamps, 0);
+            print_fit("MPI_Gatherv, large regime", &gl, 1, &clamps, 0);
         }
-        struct probe_clamps clamps = {0};
         for (unsigned L = 0; out && L < depth; L++)
             if (sgl_machine_level_masters(m, L) &&
                 write_level(out, L, &pl, &res[L], &xmpi[L], one_host,

@@ -144,7 +144,7 @@ Test(print, shape_listing_without_tree)
                 FILE *fg = open_memstream(&got, &gn);
                 cr_assert(fw && fg);
                 cr_assert_eq(sgl_machine_print(m, fw, ml), SGL_OK);
-                cr_assert_eq(sgl__shape_print(shapes[s], keep, fg, lines[k],
+                cr_assert_eq(sgl__shape_print(shapes[s], NULL, keep, fg, lines[k],
                                               256),
                              SGL_OK, "%s", sgl_error_last());
                 fclose(fw);
@@ -156,5 +156,5 @@ Test(print, shape_listing_without_tree)
                 sgl_machine_free(m);
             }
     /* A list makes levels uneven: the caller must build the tree. */
-    cr_expect_eq(sgl__shape_print("rank:2 core:[3,5]", 0, stdout, 1, 256), 1);
+    cr_expect_eq(sgl__shape_print("rank:2 core:[3,5]", NULL, 0, stdout, 1, 256), 1);
 }

@@ -198,3 +198,25 @@ Test(probe_fit, fit_interval)
                   two.b_hi == two.b,
               "an interval from 2 points");
 }
+
+/* A printed fit's negative value is said on the output and kept in the
+ * note with the clamps: sgl-probe printed "l -2754.880 us" silently. */
+Test(probe_fit, negative_printed_fit_is_warned_and_noted)
+{
+    struct probe_clamps c = {0};
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cr_assert_not_null(f);
+    cr_expect_eq(probe_note_negative(&c, f, 1, "exchange, large regime l",
+                                     -2754.88e-6, PROBE_SECONDS), 1);
+    cr_expect_eq(probe_note_negative(&c, f, 1, "exchange, large regime g",
+                                     0.5e-9, PROBE_SECONDS_PER_BYTE), 0);
+    fclose(f);
+    cr_expect(strstr(buf, "warning: the exchange, large regime l fitted "
+                          "negative (-2755 us)"), "%s", buf);
+    cr_expect_eq(c.count, 1);
+    cr_expect(strstr(c.note, "level 1 exchange, large regime l -2755 us"),
+              "%s", c.note);
+    free(buf);
+}

@@ -544,6 +544,40 @@ Test(runtime, oversubscription_is_allowed_with_a_warning)
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
+/* OpenMP's barrier waits spin unless OMP_WAIT_POLICY says otherwise: the
+ * warning says what to set, and only while nothing is set. */
+Test(runtime, oversubscription_warning_names_omp_wait_policy_when_unset)
+{
+    unsetenv("OMP_WAIT_POLICY");
+    sgl_runtime_t *rt = start("core:64");
+    const char *w = sgl_runtime_warning(rt);
+    cr_assert(w && strstr(w, "set OMP_WAIT_POLICY=PASSIVE"), "%s", w);
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+Test(runtime, oversubscription_warning_quiet_on_omp_wait_policy_when_set)
+{
+    setenv("OMP_WAIT_POLICY", "ACTIVE", 1);
+    sgl_runtime_t *rt = start("core:64");
+    const char *w = sgl_runtime_warning(rt);
+    cr_assert(w && strstr(w, "oversubscribed") &&
+                  !strstr(w, "OMP_WAIT_POLICY"),
+              "%s", w);
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+/* Counts in messages agree with their nouns: one process "is" running. */
+Test(runtime, process_count_message_says_1_is_running)
+{
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = "rank:2 core:1";
+    sgl_runtime_t *rt = NULL;
+    cr_assert_neq(sgl_init(NULL, NULL, &o, &rt), SGL_OK);
+    cr_assert(strstr(sgl_error_last(), "needs 2 MPI processes but 1 is running"),
+              "%s", sgl_error_last());
+}
+
 Test(runtime, no_warning_within_the_cores)
 {
     sgl_runtime_t *rt = start("core:1");
