@@ -1,5 +1,5 @@
 /* Machine files: the tree's shape, per-level link parameters, per-kernel c
- * and provenance as a line-oriented text file (machine/MACHINE_FILE.md).
+ * and provenance as a line-oriented text file (docs/machine-file.md).
  *
  *   # comment                        blank lines and comments anywhere
  *   sgl-machine 2                    first record: format and version
@@ -76,7 +76,7 @@ static void write_params_comment(FILE *out, const sgl_link_params_t *p)
 /* The format line, the shape and the provenance records. */
 static void write_header(const sgl_machine_t *m, FILE *out)
 {
-    fprintf(out, "# SGL machine file (format: machine/MACHINE_FILE.md)\n"
+    fprintf(out, "# SGL machine file (format: docs/machine-file.md)\n"
                  "# l: seconds per sync; g_down, g_up, g: seconds per byte; "
                  "kernel c: seconds per element\n"
                  "sgl-machine 2\n"

@@ -30,7 +30,7 @@ static void usage(FILE *out)
             "Usage: sgl-predict --algo ALGO --n N --machine FILE [options]\n"
             "Predict the run time of an SGL reference algorithm on the "
             "machine FILE\n"
-            "describes (machine/MACHINE_FILE.md), per level and per phase.\n"
+            "describes (docs/machine-file.md), per level and per phase.\n"
             "\n"
             "  --algo ALGO        reduce, scan (scan-then-offset), scan-rts\n"
             "                     (reduce-then-scan), psrs or psrs-levels\n"

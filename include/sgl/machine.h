@@ -391,7 +391,7 @@ SGL_API size_t sgl_machine_provenance_count(const sgl_machine_t *m);
 SGL_API const char *sgl_machine_provenance_key(const sgl_machine_t *m,
                                                size_t i);
 
-/* ---- Machine files (format: machine/MACHINE_FILE.md) ---- */
+/* ---- Machine files (format: docs/machine-file.md) ---- */
 
 /** Read a machine file: its shape line builds the tree (as
  *  sgl_machine_from_shape() with single-child levels kept as written), the
