@@ -800,7 +800,7 @@ static int settings_setup(struct sgl_runtime *rt, const sgl_opts_t *opts)
         rc = env_bool("SGL_TRACE", env_trace, &trace_env);
     rt->trace = opts->trace && trace_env;
     free(env_trace);
-    rt->trace_max = opts->trace_max ? opts->trace_max : (size_t)1 << 20;
+    rt->trace_max = opts->trace_max ? opts->trace_max : SGL__TRACE_MAX_DEFAULT;
     rt->share_result = opts->share_result;
     if (rc == SGL_OK)
         rc = exchange_setting(rt, &xmethod);

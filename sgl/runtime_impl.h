@@ -83,8 +83,18 @@ struct sgl_trace {
     size_t first, per;     /* records in seg[0], in each later segment */
     size_t stride;         /* bytes per record */
     size_t n;              /* records kept */
-    size_t dropped;        /* records not kept: full, or out of memory */
+    size_t head;           /* slot of the oldest record kept: a full trace
+                              is a ring, the newest record overwriting the
+                              oldest (trace.c, trace_slot()) */
+    size_t cap;            /* records memory gave room for, 0: not short */
+    size_t dropped;        /* records not kept (overwritten), since clear */
 };
+
+/* sgl_opts_t.trace_max's default: the newest 4096 supersteps per master,
+ * 4096 * (56 + 56 * children) bytes (0.7 MiB for 2 children, 15 MiB for
+ * 64), plenty for a timed run's replay and the refit, while a long loop
+ * keeps a bounded memory (2^20 records grew a 20,000-step loop by 9 MB). */
+#define SGL__TRACE_MAX_DEFAULT ((size_t)4096)
 
 /* One library's state at a context (sgl_ctx_set_keyed_state()). */
 struct sgl_keyed {

@@ -133,6 +133,36 @@ static int trace_full(const struct sgl_trace *t)
     return t->nseg == 0 || t->n >= t->first + (t->nseg - 1) * t->per;
 }
 
+/* The slot of the @i-th oldest record kept. Until the trace first fills,
+ * head is 0 and record i is in slot i; after, the n slots are a ring
+ * whose oldest record is at head. */
+static size_t trace_slot(const struct sgl_trace *t, size_t i)
+{
+    size_t r = t->head + i;
+    return r >= t->n ? r - t->n : r;
+}
+
+/* The slot the next record goes to, or SIZE_MAX when none can be had.
+ * A trace at trace_max records, or one memory gave no more room (cap),
+ * overwrites its oldest record, counted as dropped: a long run keeps its
+ * newest supersteps, which the refit and a replay of the last run read
+ * (they select by start time). */
+static size_t trace_next_slot(struct sgl_trace *t, size_t max, unsigned p)
+{
+    if (t->cap && t->cap < max)
+        max = t->cap;
+    if (t->n < max && trace_full(t) && trace_grow(t, p) != SGL_OK)
+        max = t->cap = t->n; /* no memory: a ring of what there is */
+    if (t->n < max)
+        return t->n++;
+    if (t->n == 0)
+        return SIZE_MAX;
+    size_t slot = t->head;
+    t->head = t->head + 1 == t->n ? 0 : t->head + 1;
+    t->dropped++;
+    return slot;
+}
+
 void sgl__trace_record(struct sgl_ctx *m, double start)
 {
     double end = sgl__now(m->rt);
@@ -145,14 +175,14 @@ void sgl__trace_record(struct sgl_ctx *m, double start)
         return;
     struct sgl_trace *t = &m->trace;
     unsigned p = m->node->arity;
-    /* A full trace or no memory loses records, never the program's
+    /* A full trace or no memory loses old records, never the program's
      * result; the loss is counted. */
-    if (t->n >= m->rt->trace_max ||
-        (trace_full(t) && trace_grow(t, p) != SGL_OK)) {
+    size_t slot = trace_next_slot(t, m->rt->trace_max, p);
+    if (slot == SIZE_MAX) {
         t->dropped++;
         return;
     }
-    struct view v = view_at(t, t->n, p);
+    struct view v = view_at(t, slot, p);
     *v.rec = (struct sgl_trace_rec){seq,    m->parent_seq, start,   end,
                                     master, m->cwait,      exchange};
     for (unsigned i = 0; i < p; i++) {
@@ -164,7 +194,6 @@ void sgl__trace_record(struct sgl_ctx *m, double start)
         v.hsent[i] = exchange ? m->hsent[i] : 0;
         v.hrecv[i] = exchange ? m->hrecv[i] : 0;
     }
-    t->n++;
     /* The index of sgl_trace_step() is stale now. Only the process's top
      * context drops it: nested thread-level masters record concurrently
      * on their own threads (two of them freeing one index raced, and
@@ -198,8 +227,11 @@ static void fill_index(const struct sgl_ctx *c, struct sgl_trace_ref *r,
 static int by_start(const void *a, const void *b)
 {
     const struct sgl_trace_ref *x = a, *y = b;
-    double s = view_at(&x->ctx->trace, x->i, x->ctx->node->arity).rec->start;
-    double t = view_at(&y->ctx->trace, y->i, y->ctx->node->arity).rec->start;
+    const struct sgl_trace *tx = &x->ctx->trace, *ty = &y->ctx->trace;
+    double s = view_at(tx, trace_slot(tx, x->i), x->ctx->node->arity)
+                   .rec->start;
+    double t = view_at(ty, trace_slot(ty, y->i), y->ctx->node->arity)
+                   .rec->start;
     if (s != t)
         return (s > t) - (s < t);
     /* Equal clock readings: the outer level first. */
@@ -235,7 +267,8 @@ int sgl_trace_step(const sgl_runtime_t *rt, size_t i,
     }
     const struct sgl_ctx *c = mrt->index[i].ctx;
     unsigned p = c->node->arity;
-    struct view v = view_at(&c->trace, mrt->index[i].i, p);
+    const struct sgl_trace *t = &c->trace;
+    struct view v = view_at(t, trace_slot(t, mrt->index[i].i), p);
     *ret_step = (sgl_trace_step_t){
         .level = c->node->level,
         .index = c->node->index,
@@ -323,6 +356,8 @@ size_t sgl_trace_dropped(const sgl_runtime_t *rt)
 static void clear_ctx(struct sgl_ctx *c)
 {
     c->trace.n = 0;
+    c->trace.head = 0;
+    c->trace.cap = 0; /* memory may have come back: try again */
     c->trace.dropped = 0;
     for (unsigned i = 0; c->child && i < c->node->arity; i++)
         if (c->child[i])

@@ -28,9 +28,22 @@ static size_t largest_cache(void)
     return largest;
 }
 
+/* SGL_FLUSH_BYTES, a byte count, or 0 where unset or not a number. */
+static size_t flush_bytes_env(void)
+{
+    const char *e = getenv("SGL_FLUSH_BYTES");
+    char *end;
+    if (!e || !*e)
+        return 0;
+    unsigned long long v = strtoull(e, &end, 10);
+    return *end || v == 0 ? 0 : (size_t)v;
+}
+
 size_t bench_flush_total(void)
 {
     static size_t total;
+    if (!total)
+        total = flush_bytes_env();
     if (!total) {
         size_t twice = 2 * largest_cache();
         total = twice > BENCH_FLUSH_MIN_BYTES ? twice : BENCH_FLUSH_MIN_BYTES;

@@ -18,7 +18,12 @@
 /* The bytes a flush writes on this host: twice the largest cache hwloc
  * reports (replacement is not LRU, so one cache's worth leaves lines of
  * the run in it), at least BENCH_FLUSH_MIN_BYTES. Measured once per
- * process; each process measures its own host. */
+ * process; each process measures its own host. The environment variable
+ * SGL_FLUSH_BYTES overrides it: the test suite sets it small, since it
+ * checks what the probe and the benchmarks write, never their timings,
+ * and the default flush (96 MiB before each of a point's dozens of timed
+ * runs) made most of a probe's run time, past its tests' timeouts on a
+ * loaded box. */
 size_t bench_flush_total(void);
 
 /* Evict: every cache line of @p buf read and written with ordinary

@@ -85,7 +85,7 @@ SGL_API const char *sgl_runtime_balance_kernel(const sgl_runtime_t *rt);
  *  work of @p kernel. A child's speed is its work per second to deliver
  *  it (sgl_trace_step_delivered()). Only steps the
  *  trace kept count: a full trace (sgl_opts_t.trace_max,
- *  sgl_trace_dropped()) keeps no later ones.
+ *  sgl_trace_dropped()) keeps the newest ones.
  *
  *  Down the tree: at the highest level with such steps the children take
  *  their speeds as measured; below a measured child, its children share

@@ -88,9 +88,11 @@ typedef struct sgl_opts {
     int trace;         /**< record every superstep (default 1; the
                             SGL_TRACE environment variable of rank 0
                             turns it off: 0, off, false or no) */
-    size_t trace_max;  /**< records kept per master before new ones are
-                            dropped (and counted); default 1 << 20, about
-                            100 MiB for a 2-child master; 0 = default */
+    size_t trace_max;  /**< records kept per master: past it each new
+                            one overwrites the oldest, which counts as
+                            dropped (sgl_trace_dropped()); default 4096,
+                            4096 * (56 + 56 * children) bytes (0.7 MiB
+                            for a 2-child master); 0 = default */
     double watchdog;   /**< seconds a superstep may run before the job is
                             ended (exit status 124) with a message on
                             stderr naming the master and the children that

@@ -143,8 +143,11 @@ SGL_API int sgl_trace_step_delivered(const sgl_runtime_t *rt,
 SGL_API int sgl_trace_write(sgl_runtime_t *rt, const char *path,
                             sgl_trace_format_t format);
 
-/** Supersteps this process did not record because a master's trace was
- *  full (sgl_opts_t.trace_max) or memory ran out, since the last clear. */
+/** Supersteps this process recorded but no longer keeps, since the last
+ *  clear: a master keeps its newest sgl_opts_t.trace_max records (fewer
+ *  if memory ran out), each new one past that overwriting the oldest.
+ *  Non-zero: the trace (sgl_trace_steps(), a replay, the refit) holds
+ *  only the latest supersteps. */
 SGL_API size_t sgl_trace_dropped(const sgl_runtime_t *rt);
 
 /** Forget every recorded superstep of this process. */

@@ -24,7 +24,11 @@ refused() { # refused STATUS TEXT -- COMMAND...
     grep -qF -- "$text" "$tmp/err" || fail "$*: stderr does not say '$text': $(cat "$tmp/err")"
 }
 
-SGL_SHAPE=core:2 OMP_NUM_THREADS=2 timeout -k 5 120 "$probe" --drift "$base" \
+# The time limit scales as meson's timeouts do (tests/run:
+# SGL_TEST_TIMEOUT_MULTIPLIER; 0 or less: none, as meson reads it).
+limit=$(awk -v m="${SGL_TEST_TIMEOUT_MULTIPLIER:-1}" \
+    'BEGIN { print (m > 0 ? int(120 * m) : 86400) }')
+SGL_SHAPE=core:2 OMP_NUM_THREADS=2 timeout -k 5 "$limit" "$probe" --drift "$base" \
     -o "$tmp/after.sgl" --drift-csv "$tmp/drift.csv" --label 'a,b' \
     > "$tmp/probe.out" 2> "$tmp/probe.err" || fail "sgl-probe --drift: $(tail -3 "$tmp/probe.err")"
 grep -q '^drift against ' "$tmp/probe.out" || fail "no drift table on stdout"
@@ -38,7 +42,7 @@ grep -q "^provenance drift_base_date \"2026-12-04T12:44:55Z\"" "$tmp/after.sgl" 
 # A re-measure of the re-measure (bench/run prices a configuration by
 # the latest one): its --quick comes through, and with --intervals the
 # two ends' files hold every re-measured c around the median.
-SGL_SHAPE=core:2 OMP_NUM_THREADS=2 timeout -k 5 120 "$probe" --drift "$tmp/after.sgl" \
+SGL_SHAPE=core:2 OMP_NUM_THREADS=2 timeout -k 5 "$limit" "$probe" --drift "$tmp/after.sgl" \
     --intervals -o "$tmp/after2.sgl" > /dev/null 2>&1 || fail "sgl-probe --drift of a drift file"
 grep -q '^provenance method "sgl-probe --drift --quick: ' "$tmp/after2.sgl" ||
     fail "a drift file's --quick is lost"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# An installed SGL is usable the way the README says: pkg-config finds
-# it without any MPI's .pc file, every public header compiles alone (as C
-# and as C++), the documentation is there, and an example builds with
-# mpicc against it and runs.
+# An installed SGL is usable the way the README says: its programs start
+# with no environment, pkg-config finds it without any other .pc file,
+# every public header compiles alone (as C and as C++), the documentation
+# is there, and an example builds with mpicc against it, shared and
+# static, and runs.
 # Usage: check.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1 src=$2
@@ -11,16 +12,31 @@ trap 'rm -rf "$dest"' EXIT
 meson install -C "$build" --no-rebuild --quiet --destdir "$dest" >/dev/null
 pc=$(find "$dest" -name sgl.pc | head -n 1)
 [ -n "$pc" ] || { echo "not ok - no sgl.pc installed"; exit 1; }
+# Every installed program starts from the staged prefix with no
+# environment at all: those linked to libsgl.so find it through their
+# $ORIGIN-relative RUNPATH, and find this copy (not one installed in the
+# real prefix).
+for exe in "$dest"/*/bin/sgl-* "$dest"/*/*/bin/sgl-*; do
+    [ -f "$exe" ] || continue
+    name=$(basename "$exe")
+    out=$(cd / && env -i PATH=/usr/bin:/bin "$exe" --version 2>&1) ||
+        { echo "not ok - installed $name --version in a clean environment: $out"; exit 1; }
+    [ "$out" = "$name $(sed -n 's/^Version: //p' "$pc")" ] ||
+        { echo "not ok - installed $name --version printed '$out'"; exit 1; }
+    lib=$(env -i PATH=/usr/bin:/bin ldd "$exe" | awk '$1 ~ /^libsgl/ {print $3}')
+    case $lib in "" | "$dest"/*) ;;
+        *) echo "not ok - installed $name loads $lib, not the staged libsgl"; exit 1 ;; esac
+    echo "ok - installed $name starts with no environment: $out${lib:+ (libsgl from the prefix)}"
+done
 # Point the installed sgl.pc at the staging directory (a sysroot would
 # also move the system MPI paths it names).
 mkdir "$dest/pc"
 sed "s|^prefix=|prefix=$dest|" "$pc" > "$dest/pc/sgl.pc"
-# sgl.pc needs no MPI's .pc file (their names differ: ompi-c, mpich):
-# pkg-config answers with only sgl.pc and hwloc.pc to look at.
-cp "$(pkg-config --variable=pcfiledir hwloc)/hwloc.pc" "$dest/pc/"
+# sgl.pc needs no other .pc file: no MPI's (their names differ: ompi-c,
+# mpich), and not hwloc's, whose static chain names -ludev.
 PKG_CONFIG_LIBDIR=$dest/pc PKG_CONFIG_PATH= pkg-config --cflags --libs --static sgl > /dev/null ||
-    { echo "not ok - sgl.pc needs more than hwloc.pc:"; grep '^Requires' "$dest/pc/sgl.pc"; exit 1; }
-echo "ok - sgl.pc requires no MPI package, only hwloc"
+    { echo "not ok - sgl.pc needs another .pc file:"; grep '^Requires' "$dest/pc/sgl.pc"; exit 1; }
+echo "ok - sgl.pc requires no other package's .pc file"
 export PKG_CONFIG_PATH=$dest/pc
 cflags=$(pkg-config --cflags sgl) libs=$(pkg-config --libs sgl)
 libdir=$(pkg-config --variable=libdir sgl)
@@ -79,3 +95,17 @@ out=$(OMPI_MCA_ess_singleton_isolated=1 "$dest/reduction" 1000)
 [ "$out" = "product of 1000 factors = 2 on $(echo "$out" | sed 's/.* on \([0-9]*\) workers/\1/') workers" ] ||
     { echo "not ok - installed example printed '$out'"; exit 1; }
 echo "ok - example built with pkg-config against the installed library: $out"
+# Linked against libsgl.a with what `pkg-config --static` gives: a libdir
+# that holds only the static library, as a static-only install has it.
+mkdir "$dest/static"
+cp "$libdir/libsgl.a" "$dest/static/"
+sed "s|^libdir=.*|libdir=$dest/static|" "$dest/pc/sgl.pc" > "$dest/static/sgl.pc"
+slibs=$(PKG_CONFIG_LIBDIR=$dest/static PKG_CONFIG_PATH= pkg-config --static --cflags --libs sgl)
+mpicc "$src/examples/reduction.c" $slibs -o "$dest/reduction-static" ||
+    { echo "not ok - static link with: $slibs"; exit 1; }
+! ldd "$dest/reduction-static" | grep -q libsgl ||
+    { echo "not ok - the static link loads libsgl.so"; exit 1; }
+out=$(OMPI_MCA_ess_singleton_isolated=1 "$dest/reduction-static" 1000)
+case $out in "product of 1000 factors = 2 on "*) ;;
+    *) echo "not ok - statically linked example printed '$out'"; exit 1 ;; esac
+echo "ok - example linked against libsgl.a with pkg-config --static ($slibs): $out"

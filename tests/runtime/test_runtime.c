@@ -638,27 +638,37 @@ static int numbered_steps(sgl_ctx_t *root, const void *arg, size_t size)
 
 /* Every record reads back as written, across the trace's storage
  * segments (the first holds 64 KiB of records, each later one 2 MiB):
- * on 2 children a record is 144 bytes, so 16000 steps fill three
+ * on 2 children a record is 168 bytes, so 16000 steps fill three
  * segments; on 2000 children one record fills the first segment and 21
- * the later ones. A cleared trace records again in the same storage. */
-static void check_numbered_trace(const char *shape, size_t steps)
+ * the later ones. With @max under @steps the trace is a ring holding the
+ * newest @max in order, the older ones counted as dropped. A cleared
+ * trace records again in the same storage. */
+static void check_numbered_trace(const char *shape, size_t steps, size_t max)
 {
-    sgl_runtime_t *rt = start(shape);
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = shape;
+    o.trace_max = max;
+    sgl_runtime_t *rt;
+    RUN_OK(sgl_init(NULL, NULL, &o, &rt));
+    RUN_OK(prog_register(rt));
     RUN_OK(sgl_task_register(rt, empty_task, "empty_task"));
+    size_t cap = max ? max : 4096; /* SGL__TRACE_MAX_DEFAULT */
+    size_t kept = steps < cap ? steps : cap, first = steps - kept;
     for (int round = 0; round < 2; round++) {
         sgl_trace_clear(rt);
         RUN_OK(sgl_run(rt, numbered_steps, &steps, sizeof steps));
-        cr_assert_eq(sgl_trace_steps(rt), steps, "%s: %zu records, not %zu",
-                     shape, sgl_trace_steps(rt), steps);
-        cr_assert_eq(sgl_trace_dropped(rt), 0);
+        cr_assert_eq(sgl_trace_steps(rt), kept, "%s: %zu records, not %zu",
+                     shape, sgl_trace_steps(rt), kept);
+        cr_assert_eq(sgl_trace_dropped(rt), first);
         unsigned long seq0 = 0;
-        for (size_t k = 0; k < steps; k++) {
+        for (size_t k = first; k < steps; k++) {
             sgl_trace_step_t s;
-            RUN_OK(sgl_trace_step(rt, k, &s));
-            if (k == 0)
+            RUN_OK(sgl_trace_step(rt, k - first, &s));
+            if (k == first)
                 seq0 = s.seq;
-            cr_assert_eq(s.seq, seq0 + k, "%s: step %zu has seq %lu", shape,
-                         k, s.seq);
+            cr_assert_eq(s.seq, seq0 + (k - first), "%s: step %zu has seq %lu",
+                         shape, k, s.seq);
             cr_assert(s.end >= s.start);
             for (unsigned i = 0; i < s.children; i++) {
                 cr_assert_eq(s.down_bytes[i], (k + i) % 13,
@@ -675,12 +685,30 @@ static void check_numbered_trace(const char *shape, size_t steps)
 
 Test(runtime, trace_reads_back_across_its_segments)
 {
-    check_numbered_trace("core:2", 16000);
+    check_numbered_trace("core:2", 16000, 16000);
 }
 
 Test(runtime, trace_of_a_wide_master_reads_back_across_its_segments)
 {
-    check_numbered_trace("core:2000", 50);
+    check_numbered_trace("core:2000", 50, 0);
+}
+
+/* A long loop keeps the newest records: by default 4096 per master (a
+ * bounded memory), or trace_max, across segments, or wrapping many times
+ * round a small ring. (One runtime per process: one test each.) */
+Test(runtime, trace_keeps_the_newest_records_of_a_long_loop)
+{
+    check_numbered_trace("core:2", 5000, 0 /* default: 4096 */);
+}
+
+Test(runtime, trace_ring_across_segments_keeps_the_newest)
+{
+    check_numbered_trace("core:2", 16000, 5000);
+}
+
+Test(runtime, trace_small_ring_keeps_the_newest)
+{
+    check_numbered_trace("core:2", 100, 7);
 }
 
 /* SGL_EXCHANGE_AUTO by the model: direct where the machine file says
