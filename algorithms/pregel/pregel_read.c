@@ -233,7 +233,7 @@ static int read_list(const char *path, int values, uint64_t *ret_n,
     SGL_TRY(sgl__pregel_open_regular(path, "edge list", &f));
     char epath[256], line[LINE_CAP + 1];
     sgl__pregel_escape(path, strlen(path), epath, sizeof epath);
-    uint64_t top = 0, s, t;
+    uint64_t top = 0, s = 0, t = 0;
     double w = 0;
     size_t lineno = 0;
     int rc = SGL_OK, got = 1, seen = 0, cols = 0, first = 0;
