@@ -289,26 +289,45 @@ static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     return SGL_OK;
 }
 
+/* Where worker @w's box lies in the row-major array of @p: its extents,
+ * its strides when packed alone, its offset in the array (elements) from
+ * the array's strides @gstride; returns its element count. */
+static size_t box_at(const struct dpart *p, size_t w,
+                     const size_t gstride[DP_DIMS], size_t ext[DP_DIMS],
+                     size_t bstride[DP_DIMS], size_t *ret_off)
+{
+    size_t lo[DP_DIMS], hi[DP_DIMS], m = 1, off = 0;
+    sgl__dpart_box(p, w, lo, hi);
+    for (unsigned d = DP_DIMS; d-- > 0;) {
+        ext[d] = hi[d] - lo[d];
+        bstride[d] = m;
+        m *= ext[d];
+        off += lo[d] * gstride[d];
+    }
+    *ret_off = off;
+    return m;
+}
+
+/* The row-major strides of the whole array of @p, in elements. */
+static void array_strides(const struct dpart *p, size_t gstride[DP_DIMS])
+{
+    size_t n = 1;
+    for (unsigned d = DP_DIMS; d-- > 0;) {
+        gstride[d] = n;
+        n *= p->size[d];
+    }
+}
+
 /* Place the workers' packed boxes, back to back in worker order, at their
  * positions in the row-major array @dst. */
 static void unpack_boxes(const struct dpart *p, const unsigned char *packed,
                          unsigned char *dst)
 {
-    size_t gstride[DP_DIMS], n = 1;
-    for (unsigned d = DP_DIMS; d-- > 0;) {
-        gstride[d] = n;
-        n *= p->size[d];
-    }
+    size_t gstride[DP_DIMS];
+    array_strides(p, gstride);
     for (size_t w = 0; w < p->workers; w++) {
-        size_t lo[DP_DIMS], hi[DP_DIMS], ext[DP_DIMS], bstride[DP_DIMS];
-        size_t m = 1, off = 0;
-        sgl__dpart_box(p, w, lo, hi);
-        for (unsigned d = DP_DIMS; d-- > 0;) {
-            ext[d] = hi[d] - lo[d];
-            bstride[d] = m;
-            m *= ext[d];
-            off += lo[d] * gstride[d];
-        }
+        size_t ext[DP_DIMS], bstride[DP_DIMS], off;
+        size_t m = box_at(p, w, gstride, ext, bstride, &off);
         sgl__darray_copy_box(dst + off * p->elem_size, gstride, packed, bstride,
                              ext, p->elem_size);
         packed += m * p->elem_size;
@@ -436,21 +455,11 @@ static int scatter_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 static void pack_boxes(const struct dpart *p, const unsigned char *src,
                        unsigned char *packed, struct scatter_arg *a)
 {
-    size_t gstride[DP_DIMS], n = 1;
-    for (unsigned d = DP_DIMS; d-- > 0;) {
-        gstride[d] = n;
-        n *= p->size[d];
-    }
+    size_t gstride[DP_DIMS];
+    array_strides(p, gstride);
     for (size_t w = 0; w < p->workers; w++) {
-        size_t lo[DP_DIMS], hi[DP_DIMS], ext[DP_DIMS], bstride[DP_DIMS];
-        size_t m = 1, off = 0;
-        sgl__dpart_box(p, w, lo, hi);
-        for (unsigned d = DP_DIMS; d-- > 0;) {
-            ext[d] = hi[d] - lo[d];
-            bstride[d] = m;
-            m *= ext[d];
-            off += lo[d] * gstride[d];
-        }
+        size_t ext[DP_DIMS], bstride[DP_DIMS], off;
+        size_t m = box_at(p, w, gstride, ext, bstride, &off);
         sgl__darray_copy_box(packed, bstride, src + off * p->elem_size,
                              gstride, ext, p->elem_size);
         packed += m * p->elem_size;
