@@ -254,10 +254,12 @@ static size_t box_elems(const struct darr *b)
            (b->hi[2] - b->lo[2]);
 }
 
-/* Copy a worker's box, without its halo, row-major into @out. */
-static void pack_box(const struct darr *b, unsigned char *out)
+/* A worker's box without its halo: its extents, its strides when packed
+ * row-major, and the offset (bytes) of its first element in the block. */
+static size_t own_box(const struct darr *b, size_t ext[DP_DIMS],
+                      size_t packed[DP_DIMS])
 {
-    size_t ext[DP_DIMS], packed[DP_DIMS], n = 1;
+    size_t n = 1;
     long x[DP_DIMS];
     for (unsigned d = DP_DIMS; d-- > 0;) {
         ext[d] = b->hi[d] - b->lo[d];
@@ -265,9 +267,15 @@ static void pack_box(const struct darr *b, unsigned char *out)
         n *= ext[d];
         x[d] = (long)b->lo[d];
     }
-    const unsigned char *first =
-        b->mem + darray_offset(x, b->lo, b->part.halo, b->stride) *
-                     b->part.elem_size;
+    return darray_offset(x, b->lo, b->part.halo, b->stride) *
+           b->part.elem_size;
+}
+
+/* Copy a worker's box, without its halo, row-major into @out. */
+static void pack_box(const struct darr *b, unsigned char *out)
+{
+    size_t ext[DP_DIMS], packed[DP_DIMS];
+    const unsigned char *first = b->mem + own_box(b, ext, packed);
     sgl__darray_copy_box(out, packed, first, b->stride, ext, b->part.elem_size);
 }
 
@@ -393,17 +401,8 @@ struct scatter_arg {
  * it is): pack_box() backwards. */
 static void unpack_box(struct darr *b, const unsigned char *in)
 {
-    size_t ext[DP_DIMS], packed[DP_DIMS], n = 1;
-    long x[DP_DIMS];
-    for (unsigned d = DP_DIMS; d-- > 0;) {
-        ext[d] = b->hi[d] - b->lo[d];
-        packed[d] = n;
-        n *= ext[d];
-        x[d] = (long)b->lo[d];
-    }
-    unsigned char *first =
-        b->mem + darray_offset(x, b->lo, b->part.halo, b->stride) *
-                     b->part.elem_size;
+    size_t ext[DP_DIMS], packed[DP_DIMS];
+    unsigned char *first = b->mem + own_box(b, ext, packed);
     sgl__darray_copy_box(first, b->stride, in, packed, ext, b->part.elem_size);
 }
 
