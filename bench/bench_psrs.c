@@ -11,7 +11,14 @@
  * input.
  *
  *   bench_psrs [--n N] [--reps R] [--shape S] [--csv FILE]
+ *   bench_psrs --dist NAME[,NAME...]|all [--sizes N,N...] [--reps R]
+ *              [--shape S] [--csv FILE]
  *
+ * With --dist, the table of psrs_dists.c instead: PSRS against IPS4o and
+ * Boost.Sort on the named key distributions (sort_keys.c) and sizes
+ * (default --n); its CSV has the columns distribution, n_elements,
+ * implementation (psrs, ips4o, block_indirect, spreadsort), threads, rep,
+ * time_s, shape.
  * The tree is --shape, else SGL_SHAPE, else the discovered machine.
  * Prints one line per repetition and medians with their spread; the CSV
  * (RFC 4180, bench_csv.h) has one row per measurement: shape, ranks,
@@ -35,14 +42,15 @@
 
 #include "bench_csv.h"
 #include "bench_env.h"
+#include "build_info.h"
 #include "local_sort.h"
+#include "psrs_dists.h"
+#include "sort_peers.h"
 #include "timing.h"
 #include <sgl/algorithms.h>
 #include <sgl/sgl_mpi.h>
 #include <sgl/exchange.h>
 #include <sgl/trace.h>
-
-void bench_peer_ips4o(double *x, size_t n, int threads);
 
 /* The peers' input, in one process: n doubles in [0, 1) from @seed. */
 static void random_doubles(double *x, size_t n, uint64_t seed)
@@ -191,11 +199,33 @@ static sgl_runtime_t *start(const char *shape)
     sgl_runtime_t *rt = NULL;
     if (sgl_init_comm(MPI_COMM_WORLD, &o, &rt) ||
         sgl_algorithms_register(rt) ||
-        sgl_task_register(rt, sort_main, "bench_psrs.sort")) {
+        sgl_task_register(rt, sort_main, "bench_psrs.sort") ||
+        psrs_dists_register(rt)) {
         fprintf(stderr, "bench_psrs: %s\n", sgl_error_last());
         return NULL;
     }
     return rt;
+}
+
+/* bench_psrs --dist: the table of psrs_dists.c, then the end of the run. */
+static int dists_main(sgl_runtime_t *rt, sgl_runtime_t *one,
+                      struct psrs_dists_opts *o, size_t n, int reps,
+                      const char *csv_path)
+{
+    if (!o->nsizes) {
+        o->sizes[0] = n;
+        o->nsizes = 1;
+    }
+    o->reps = reps;
+    o->csv_path = csv_path;
+    const sgl_machine_t *m = sgl_runtime_machine(rt);
+    o->shape = sgl_machine_shape(m) ? sgl_machine_shape(m)
+                                    : sgl_machine_source(m);
+    int rc = psrs_dists_run(rt, o);
+    sgl_finalize(one);
+    sgl_finalize(rt);
+    MPI_Finalize();
+    return rc;
 }
 
 int main(int argc, char **argv)
@@ -209,10 +239,13 @@ int main(int argc, char **argv)
     size_t n = 10000000;
     int reps = 7;
     const char *shape = getenv("SGL_SHAPE"), *csv_path = NULL;
+    struct psrs_dists_opts dists = {.ndists = 0};
     static const struct option longs[] = {{"n", required_argument, 0, 'n'},
                                           {"reps", required_argument, 0, 'r'},
                                           {"shape", required_argument, 0, 's'},
                                           {"csv", required_argument, 0, 'c'},
+                                          {"dist", required_argument, 0, 'd'},
+                                          {"sizes", required_argument, 0, 'z'},
                                           {"help", no_argument, 0, 'h'},
                                           {0, 0, 0, 0}};
     int opt;
@@ -240,11 +273,26 @@ int main(int argc, char **argv)
         case 'c':
             csv_path = optarg;
             break;
+        case 'd':
+            if (psrs_dists_parse_dists(optarg, &dists))
+                return 2;
+            break;
+        case 'z':
+            if (psrs_dists_parse_sizes(optarg, &dists))
+                return 2;
+            break;
         default:
             fprintf(stderr, "usage: bench_psrs [--n N] [--reps R>=5] "
-                            "[--shape S] [--csv FILE]\n");
+                            "[--shape S] [--csv FILE]\n"
+                            "       bench_psrs --dist NAME[,NAME...]|all "
+                            "[--sizes N,N...] [--reps R>=5] [--shape S] "
+                            "[--csv FILE]\n");
             return opt == 'h' ? 0 : 2;
         }
+    }
+    if (dists.nsizes && !dists.ndists) {
+        fprintf(stderr, "bench_psrs: --sizes needs --dist\n");
+        return 2;
     }
     int provided;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
@@ -257,6 +305,10 @@ int main(int argc, char **argv)
         MPI_Finalize();
         return 1;
     }
+    if (rank == 0)
+        bench_build_print(stdout);
+    if (dists.ndists)
+        return dists_main(rt, one, &dists, n, reps, csv_path);
     size_t P = sgl_machine_workers(sgl_runtime_machine(rt));
     double share = (double)n / (double)P * sizeof(double);
     const sgl_machine_t *tree = sgl_runtime_machine(rt);
