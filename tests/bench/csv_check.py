@@ -229,6 +229,23 @@ else:
             len(rows) != 30:
         fail(f"psrs.csv: {len(rows)} rows of {impls}, expected 30 of 6")
 
+# bench_psrs --dist: one row per distribution, size, contestant and
+# repetition.
+dists = os.path.join(tmp, "dists.csv")
+r = run([bench_psrs, "--dist", "all", "--sizes", "1e3,2e3", "--reps", "5",
+         "--shape", "core:2", "--csv", dists], {"OMP_NUM_THREADS": "2"})
+if r.returncode:
+    fail(f"bench_psrs --dist: exit {r.returncode}\n{r.stderr}")
+else:
+    rows, _ = read(dists)
+    impls = sorted({x["implementation"] for x in rows})
+    cells = {(x["distribution"], x["n_elements"]) for x in rows}
+    if impls != ["block_indirect", "ips4o", "psrs", "spreadsort"] or \
+            len(cells) != 22 or len(rows) != 22 * 4 * 5 or \
+            any(float(x["time_s"]) < 0 for x in rows):
+        fail(f"dists.csv: {len(rows)} rows of {impls} over {len(cells)} "
+             "cells, expected 440 of 4 over 22")
+
 if failures:
     print(f"{len(failures)} failure(s); files in {tmp}", file=sys.stderr)
     sys.exit(1)
