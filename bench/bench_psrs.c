@@ -12,11 +12,11 @@
  *
  *   bench_psrs [--n N] [--reps R] [--shape S] [--csv FILE]
  *   bench_psrs --dist NAME[,NAME...]|all [--sizes N,N...] [--reps R]
- *              [--shape S] [--csv FILE]
+ *              [--contestants C,C...] [--shape S] [--csv FILE]
  *
  * With --dist, the table of psrs_dists.c instead: PSRS against IPS4o and
  * Boost.Sort on the named key distributions (sort_keys.c) and sizes
- * (default --n); its CSV has the columns distribution, n_elements,
+ * (default --n), all four contestants or those of --contestants; its CSV has the columns distribution, n_elements,
  * implementation (psrs, ips4o, block_indirect, spreadsort), threads, rep,
  * time_s, shape.
  * The tree is --shape, else SGL_SHAPE, else the discovered machine.
@@ -231,11 +231,6 @@ static int dists_main(sgl_runtime_t *rt, sgl_runtime_t *one,
 int main(int argc, char **argv)
 {
     bench_default_env();
-    /* Large blocks come from and go back to the system every time: with
-     * glibc's adaptive threshold a freed block would stay resident and
-     * hide the next sort's peak from the measurement. */
-    mallopt(M_MMAP_THRESHOLD, 1 << 20);
-    mallopt(M_TRIM_THRESHOLD, 1 << 20);
     size_t n = 10000000;
     int reps = 7;
     const char *shape = getenv("SGL_SHAPE"), *csv_path = NULL;
@@ -246,6 +241,8 @@ int main(int argc, char **argv)
                                           {"csv", required_argument, 0, 'c'},
                                           {"dist", required_argument, 0, 'd'},
                                           {"sizes", required_argument, 0, 'z'},
+                                          {"contestants", required_argument, 0,
+                                           'k'},
                                           {"help", no_argument, 0, 'h'},
                                           {0, 0, 0, 0}};
     int opt;
@@ -281,17 +278,22 @@ int main(int argc, char **argv)
             if (psrs_dists_parse_sizes(optarg, &dists))
                 return 2;
             break;
+        case 'k':
+            if (psrs_dists_parse_contestants(optarg, &dists))
+                return 2;
+            break;
         default:
             fprintf(stderr, "usage: bench_psrs [--n N] [--reps R>=5] "
                             "[--shape S] [--csv FILE]\n"
                             "       bench_psrs --dist NAME[,NAME...]|all "
-                            "[--sizes N,N...] [--reps R>=5] [--shape S] "
-                            "[--csv FILE]\n");
+                            "[--sizes N,N...] [--reps R>=5]\n"
+                            "                  [--contestants C,C...] "
+                            "[--shape S] [--csv FILE]\n");
             return opt == 'h' ? 0 : 2;
         }
     }
-    if (dists.nsizes && !dists.ndists) {
-        fprintf(stderr, "bench_psrs: --sizes needs --dist\n");
+    if ((dists.nsizes || dists.contestants) && !dists.ndists) {
+        fprintf(stderr, "bench_psrs: --sizes and --contestants need --dist\n");
         return 2;
     }
     int provided;
@@ -309,6 +311,14 @@ int main(int argc, char **argv)
         bench_build_print(stdout);
     if (dists.ndists)
         return dists_main(rt, one, &dists, n, reps, csv_path);
+    /* Large blocks come from and go back to the system every time: with
+     * glibc's adaptive threshold a freed block would stay resident and
+     * hide the next sort's peak from the measurement. Not for --dist,
+     * which measures no peak: there every sort, IPS4o's included, would
+     * fault its buffers in anew on every call, a handicap no standalone
+     * program has. */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 20);
     size_t P = sgl_machine_workers(sgl_runtime_machine(rt));
     double share = (double)n / (double)P * sizeof(double);
     const sgl_machine_t *tree = sgl_runtime_machine(rt);

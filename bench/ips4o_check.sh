@@ -24,7 +24,7 @@ tmp=$(mktemp -d) && trap 'rm -rf "$tmp"' EXIT
 
 median() { sort -g | awk '{v[NR] = $1} END {print NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
 in_process() { # the median of bench_psrs's ips4o rows
-    OMP_NUM_THREADS=$threads "$psrs" --dist "$dist" --n "$n" --reps 5 \
+    OMP_NUM_THREADS=$threads "$psrs" --dist "$dist" --n "$n" --reps 5 --contestants ips4o \
         --shape "core:$threads" --csv "$tmp/p.csv" > "$tmp/p.txt" 2> "$tmp/p.err" ||
         { cat "$tmp/p.err" >&2; exit 2; }
     awk -F, '$3 == "ips4o" {print $6}' "$tmp/p.csv" | median

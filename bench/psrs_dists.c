@@ -26,6 +26,9 @@ enum { C_PSRS, C_IPS4O, C_BLOCK, C_SPREAD, NCONT };
 static const char *const cont_names[NCONT] = {"psrs", "ips4o", "block_indirect",
                                               "spreadsort"};
 
+/* The contestants of this run, in the order of cont_names. */
+static int act[NCONT], nact;
+
 /* The root task's keys, output and time. It runs in rank 0's process
  * (the root master), so it reads them here rather than through the run's
  * argument, which would copy the keys inside the timed region's run. */
@@ -76,6 +79,28 @@ int psrs_dists_parse_dists(const char *arg, struct psrs_dists_opts *o)
         o->dists[o->ndists++] = d;
     }
     return o->ndists ? 0 : (fprintf(stderr, "bench_psrs: --dist is empty\n"), -1);
+}
+
+int psrs_dists_parse_contestants(const char *arg, struct psrs_dists_opts *o)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", arg);
+    o->contestants = 0;
+    for (char *save, *w = strtok_r(buf, ",", &save); w;
+         w = strtok_r(NULL, ",", &save)) {
+        int c = 0;
+        while (c < NCONT && strcmp(w, cont_names[c]))
+            c++;
+        if (c == NCONT) {
+            fprintf(stderr, "bench_psrs: --contestants '%s' is not one of "
+                            "psrs, ips4o, block_indirect, spreadsort\n", w);
+            return -1;
+        }
+        o->contestants |= 1u << c;
+    }
+    return o->contestants ? 0
+                          : (fprintf(stderr, "bench_psrs: --contestants is "
+                                             "empty\n"), -1);
 }
 
 int psrs_dists_parse_sizes(const char *arg, struct psrs_dists_opts *o)
@@ -147,14 +172,14 @@ static void check(struct pair *p, int c, int rep)
 
 /* The repetitions of one pair: t[c * reps + rep]. With @warm, one untimed
  * round first, so that no contestant pays for starting its threads. */
-static int measure(sgl_runtime_t *rt, struct pair *p, int ncont, int reps,
+static int measure(sgl_runtime_t *rt, struct pair *p, int reps,
                    int warm, double *t)
 {
     int rank, threads = (int)sgl_machine_workers(sgl_runtime_machine(rt));
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     for (int r = warm ? -1 : 0; r < reps; r++)
-        for (int j = 0; j < ncont; j++) {
-            int c = (j + (r < 0 ? 0 : r)) % ncont;
+        for (int j = 0; j < nact; j++) {
+            int c = act[(j + (r < 0 ? 0 : r)) % nact];
             if (c != C_PSRS && rank != 0)
                 continue;
             double s = sort_once(rt, c, p, threads);
@@ -177,12 +202,13 @@ static void spread(double *v, int n, double *med, double *lo, double *hi)
 
 /* The pair's line of the table, and its CSV rows. */
 static void report(const struct psrs_dists_opts *o, int d, const struct pair *p,
-                   int ncont, int threads, double *t, bench_csv_t *csv)
+                   int threads, double *t, bench_csv_t *csv)
 {
     double med[NCONT], best = INFINITY;
     int who = -1;
     printf("%-13s %7.0e", sort_keys_name(d), (double)p->n);
-    for (int c = 0; c < ncont; c++) {
+    for (int j = 0; j < nact; j++) {
+        int c = act[j];
         /* The CSV first: spread() sorts the times. */
         for (int r = 0; r < o->reps; r++) {
             bench_csv_str(csv, sort_keys_name(d));
@@ -203,31 +229,31 @@ static void report(const struct psrs_dists_opts *o, int d, const struct pair *p,
         if (c != C_PSRS && med[c] < best)
             best = med[c], who = c;
     }
-    if (who >= 0)
+    if (who >= 0 && act[0] == C_PSRS)
         printf("  %6.2fx %s", best / med[C_PSRS], cont_names[who]);
     printf("%s\n", p->bad ? "  WRONG OUTPUT" : "");
     fflush(stdout);
 }
 
-static void header(const struct psrs_dists_opts *o, int ncont, int threads)
+static void header(const struct psrs_dists_opts *o, int threads, int size)
 {
     printf("# PSRS (sgl_dvec_sort, data on the workers, only the sort timed) "
            "against the sort peers on %d threads (spreadsort on 1), same keys;"
            "\n# medians of %d in ms (min-max); speed = best peer median / PSRS "
            "median (> 1: PSRS faster)\n",
            threads, o->reps);
-    if (ncont == 1)
+    if (size > 1)
         printf("# several processes: PSRS alone (the peers run in one "
                "process only)\n");
     printf("%-13s %7s", "distribution", "n");
-    for (int c = 0; c < ncont; c++)
-        printf("  %-26s", cont_names[c]);
-    printf("%s\n", ncont > 1 ? "  speed  best peer" : "");
+    for (int j = 0; j < nact; j++)
+        printf("  %-26s", cont_names[act[j]]);
+    printf("%s\n", nact > 1 && act[0] == C_PSRS ? "  speed  best peer" : "");
 }
 
 /* One pair on every rank; rank 0 holds the buffers. */
 static int run_pair(sgl_runtime_t *rt, const struct psrs_dists_opts *o, int d,
-                    size_t n, int ncont, int warm, bench_csv_t *csv, int *bad)
+                    size_t n, int warm, bench_csv_t *csv, int *bad)
 {
     int rank, threads = (int)sgl_machine_workers(sgl_runtime_machine(rt));
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -248,9 +274,9 @@ static int run_pair(sgl_runtime_t *rt, const struct psrs_dists_opts *o, int d,
      * that never comes. */
     MPI_Bcast(&fail, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!fail)
-        fail = measure(rt, &p, ncont, o->reps, warm, t);
+        fail = measure(rt, &p, o->reps, warm, t);
     if (!fail && rank == 0)
-        report(o, d, &p, ncont, threads, t, csv);
+        report(o, d, &p, threads, t, csv);
     *bad |= p.bad;
     free(p.keys), free(p.out), free(p.ref), free(t);
     return fail;
@@ -261,7 +287,17 @@ int psrs_dists_run(sgl_runtime_t *rt, const struct psrs_dists_opts *o)
     int rank, size, threads = (int)sgl_machine_workers(sgl_runtime_machine(rt));
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    int ncont = size == 1 ? NCONT : 1, fail = 0, bad = 0;
+    int fail = 0, bad = 0;
+    nact = 0;
+    for (int c = 0; c < NCONT; c++)
+        if ((!o->contestants || (o->contestants >> c & 1)) &&
+            (size == 1 || c == C_PSRS))
+            act[nact++] = c;
+    if (!nact) {
+        if (rank == 0)
+            fprintf(stderr, "bench_psrs: under mpirun only psrs runs\n");
+        return 1;
+    }
     bench_csv_t csv = {NULL, 0};
     char err[512];
     if (rank == 0 && o->csv_path &&
@@ -274,13 +310,13 @@ int psrs_dists_run(sgl_runtime_t *rt, const struct psrs_dists_opts *o)
     }
     MPI_Bcast(&fail, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (rank == 0 && !fail)
-        header(o, ncont, threads);
+        header(o, threads, size);
     double t0 = MPI_Wtime();
     int total = o->nsizes * o->ndists, done = 0;
     for (int s = 0; s < o->nsizes && !fail; s++)
         for (int i = 0; i < o->ndists && !fail; i++, done++) {
-            fail = run_pair(rt, o, o->dists[i], o->sizes[s], ncont, done == 0,
-                            &csv, &bad);
+            fail = run_pair(rt, o, o->dists[i], o->sizes[s], done == 0, &csv,
+                            &bad);
             if (rank == 0)
                 fprintf(stderr, "bench_psrs: %d of %d done; ETA %.0f s\n",
                         done + 1, total,

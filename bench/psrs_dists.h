@@ -17,6 +17,7 @@ struct psrs_dists_opts {
     int ndists;
     size_t sizes[PSRS_DISTS_MAX_SIZES];
     int nsizes;
+    unsigned contestants; /* bit c: cont_names[c] of psrs_dists.c; 0: all */
     int reps;             /* >= 5 */
     const char *csv_path; /* NULL: none */
     const char *shape;    /* for the CSV's rows */
@@ -25,6 +26,10 @@ struct psrs_dists_opts {
 /* Parse "NAME", "NAME,NAME..." or "all" into @o; 0, or -1 with a message
  * on stderr. */
 int psrs_dists_parse_dists(const char *arg, struct psrs_dists_opts *o);
+
+/* Parse "NAME,..." of psrs, ips4o, block_indirect, spreadsort into @o; 0
+ * or -1 as above. */
+int psrs_dists_parse_contestants(const char *arg, struct psrs_dists_opts *o);
 
 /* Parse "N,N,..." (1e5 and 100000 alike) into @o; 0 or -1 as above. */
 int psrs_dists_parse_sizes(const char *arg, struct psrs_dists_opts *o);
