@@ -268,7 +268,7 @@ static int run_pair(sgl_runtime_t *rt, const struct psrs_dists_opts *o, int d,
         if (fail)
             fprintf(stderr, "bench_psrs: no memory for 3 x %zu doubles\n", n);
         else
-            sort_keys_fill(d, p.keys, n, 1000 + (uint64_t)n);
+            sort_keys_fill(d, p.keys, n, PSRS_DISTS_SEED);
     }
     /* Every rank must stop together, or the others would wait in a run
      * that never comes. */

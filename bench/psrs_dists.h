@@ -12,6 +12,10 @@
 
 enum { PSRS_DISTS_MAX_SIZES = 16 };
 
+/* The keys' seed: ips4o_alone's default too, so that bench/ips4o_check.sh
+ * times both on the same keys. */
+enum { PSRS_DISTS_SEED = 1000 };
+
 struct psrs_dists_opts {
     int dists[SORT_KEYS_COUNT]; /* indices into sort_keys_name() */
     int ndists;
