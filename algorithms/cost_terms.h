@@ -23,6 +23,8 @@ enum cost_phase {
     COST_S2,
     COST_S3,
     COST_X,      /* an exchange superstep */
+    COST_XUP,    /* a routed exchange's records up to its master */
+    COST_XDOWN,  /* ... and reordered down to their destinations */
     COST_DESCEND /* PSRS by level: a child sorts its own subtree */
 };
 

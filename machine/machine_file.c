@@ -9,6 +9,7 @@
  *   level L small max_bytes B l T g_down G g_up G  small-message regime
  *   level L memory shared|private    do the children share memory?
  *   level L exchange l T g G         exchange among the children
+ *   level L header B                 header bytes per child per sync
  *   master L I l T g_down G g_up G   override for master I of level L
  *   kernel NAME C [worker W]         c for every worker, or for worker W
  *   kernel NAME C n N [busy Q]       a point of the kernel's size table
@@ -90,7 +91,7 @@ static void write_header(const sgl_machine_t *m, FILE *out)
 }
 
 /* The records of level @l: its parameters, small-message regime, exchange,
- * memory, and its masters' overrides. */
+ * header, memory, and its masters' overrides. */
 static void write_level(const sgl_machine_t *m, unsigned l, FILE *out)
 {
     const struct sgl__level_params *lp = &m->params[l];
@@ -121,6 +122,10 @@ static void write_level(const sgl_machine_t *m, unsigned l, FILE *out)
                 fmt_double(a, lp->exchange.l), fmt_double(b, lp->exchange.g));
         fprintf(out, "  # l %.4g us, g %.4g ns/word\n",
                 lp->exchange.l * 1e6, lp->exchange.g * 1e9 * SGL_WORD_BYTES);
+    }
+    if (lp->header_set) {
+        char b[32];
+        fprintf(out, "level %u header %s\n", l, fmt_double(b, lp->header));
     }
     if (lp->memory != SGL_MEMORY_DEFAULT)
         fprintf(out, "level %u memory %s\n", l,
@@ -204,6 +209,7 @@ enum level_seen {
     SEEN_SMALL = 2,    /* level L small ... */
     SEEN_MEMORY = 4,   /* level L memory ... */
     SEEN_EXCHANGE = 8, /* level L exchange ... */
+    SEEN_HEADER = 16,  /* level L header ... */
 };
 
 struct reader {
@@ -546,6 +552,25 @@ static int rec_level_exchange(struct reader *r, unsigned long level)
     return sgl_machine_set_level_exchange(r->m, (unsigned)level, &p);
 }
 
+/* 'level L header B'. */
+static int rec_level_header(struct reader *r, unsigned long level)
+{
+    if (r->level_seen[level] & SEEN_HEADER)
+        return rbad(r, SGL_EPARSE, "duplicate 'level %lu header' record",
+                    level);
+    double bytes;
+    int rc = parse_value(r, "header", UNIT_BYTES, &bytes);
+    if (!rc && !at_end(r)) {
+        next(r);
+        rc = rbad(r, SGL_EPARSE, "unexpected '%.40s' after the header "
+                  "bytes", r->tok);
+    }
+    if (rc)
+        return rc;
+    r->level_seen[level] |= SEEN_HEADER;
+    return sgl_machine_set_level_header(r->m, (unsigned)level, bytes);
+}
+
 /* 'level L memory shared|private'. */
 static int rec_level_memory(struct reader *r, unsigned long level)
 {
@@ -648,6 +673,8 @@ static int rec_level(struct reader *r)
             return rec_level_exchange(r, level);
         if (strcmp(r->tok, "memory") == 0)
             return rec_level_memory(r, level);
+        if (strcmp(r->tok, "header") == 0)
+            return rec_level_header(r, level);
     }
     r->pos = save;
     return rec_level_params(r, level);

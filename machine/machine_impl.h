@@ -77,6 +77,8 @@ struct sgl__level_params {
     int memory;             /* sgl_memory_t */
     int exchange_set;       /* horizontal parameters (section 8) */
     sgl_exchange_params_t exchange;
+    int header_set;         /* header bytes per child per sync */
+    double header;
 };
 
 /* c of one kernel: all_c for every worker, per-worker values where
@@ -149,6 +151,13 @@ int sgl__kernel_merge_points(struct sgl__kernel *k,
 /* SGL_OK if @p v is finite and not negative, else SGL_EINVAL with a message
  * naming @p fn and @p what. */
 int sgl__check_value(const char *fn, const char *what, double v);
+/* The synchronisations of one superstep of @master, whose p children
+ * got their blocks at the regime (l_down, g_down) and replied at
+ * (l_up, g_up): l_down + l_up + (p - 1) * header * (g_down + g_up)
+ * (sgl_node_header_bytes()). The closed form (predict.c) and the trace
+ * replay both call it, so that they price the same l. */
+double sgl__sync_cost(const struct sgl_node *master, double l_down,
+                      double g_down, double l_up, double g_up);
 /* SGL_OK if @p name is a valid kernel name (sgl__valid_name()), else
  * SGL_EINVAL with a message naming @p fn and the name. */
 int sgl__check_kernel_name(const char *fn, const char *name);

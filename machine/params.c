@@ -1,6 +1,6 @@
 /* Cost parameters on the machine tree: l, g_down, g_up and memory sharing
- * per level with per-master overrides, exchange parameters (l_h, g_h) per
- * level, and provenance records (kernels: kernels.c). Setters check
+ * per level with per-master overrides, exchange parameters (l_h, g_h) and
+ * header bytes per level, and provenance records (kernels: kernels.c). Setters check
  * everything before changing anything, so a failed call leaves the tree
  * as it was. */
 #include <math.h>
@@ -351,4 +351,59 @@ void sgl__machine_params_free(struct sgl_machine *m)
     }
     free(m->prov);
     sgl__name_index_free(&m->prov_index);
+}
+
+int sgl_machine_set_level_header(sgl_machine_t *m, unsigned level,
+                                 double bytes)
+{
+    static const char fn[] = "sgl_machine_set_level_header";
+    int rc = check_level(fn, m, level);
+    if (!rc)
+        rc = sgl__check_value(fn, "header bytes", bytes);
+    if (rc)
+        return rc;
+    m->params[level].header_set = 1;
+    m->params[level].header = bytes;
+    return SGL_OK;
+}
+
+int sgl_machine_level_header(const sgl_machine_t *m, unsigned level,
+                             double *ret)
+{
+    if (!m || !ret)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_machine_level_header: NULL argument");
+    if (level > m->depth || !m->params[level].header_set)
+        return sgl_error_set(SGL_ERANGE, "no header bytes set for level %u",
+                             level);
+    *ret = m->params[level].header;
+    return SGL_OK;
+}
+
+int sgl_node_header_bytes(const sgl_node_t *n, double *ret)
+{
+    if (!n || !ret)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_node_header_bytes: NULL argument");
+    if (n->arity == 0 || !n->machine)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_node_header_bytes: a worker has no link");
+    const struct sgl__level_params *lp = &n->machine->params[n->level];
+    /* A machine file written before the header term (no record) gets the
+     * runtime's real header: the issue 46 simulation showed l growing
+     * with the fan-out by about this much per child. */
+    *ret = lp->header_set ? lp->header
+                          : n->link == SGL_LINK_MPI ? SGL_HEADER_BYTES : 0;
+    return SGL_OK;
+}
+
+double sgl__sync_cost(const struct sgl_node *master, double l_down,
+                      double g_down, double l_up, double g_up)
+{
+    double header = 0;
+    /* The master plays its first child itself: no message to it. */
+    double remote = master->arity > 0 ? (double)master->arity - 1 : 0;
+    if (sgl_node_header_bytes(master, &header) != SGL_OK)
+        header = 0;
+    return l_down + l_up + remote * header * (g_down + g_up);
 }

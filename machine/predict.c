@@ -220,16 +220,18 @@ static int master_step(const struct eval *e, const struct sgl_node *n,
     regime(n, st.down, p, &ld, &gd, 0);
     regime(n, st.up, p, &lu, &gu, 1);
     /* Cost_master = max_i Cost_child_i + w0*c0
-     *               + k_down*g_down + k_up*g_up + 2*l
+     *               + k_down*g_down + k_up*g_up
+     *               + 2*l + (p-1)*header*(g_down + g_up)
      *               [+ l_h + max_i h_i * g_h  with an exchange] */
     double xch = st.exchange ? xp.l + hmax * xp.g : 0;
+    double syncs = sgl__sync_cost(n, ld, gd, lu, gu);
     const sgl_level_cost_t own = {
         .work = w0, .scatter = kdown * gd, .gather = kup * gu,
-        .syncs = ld + lu, .exchange = xch, .supersteps = 1,
+        .syncs = syncs, .exchange = xch, .supersteps = 1,
         .bytes_down = kdown, .bytes_up = kup, .bytes_h = hmax,
     };
     add_level_cost(&out[n->level], &own);
-    *total += tmax + w0 + kdown * gd + kup * gu + ld + lu + xch;
+    *total += tmax + w0 + kdown * gd + kup * gu + syncs + xch;
     return SGL_OK;
 }
 

@@ -1,6 +1,7 @@
 /* Trace replay: the recorded supersteps re-costed on a machine file's link
  * parameters. Communication and synchronisation come from the model
- * (k_down g_down + k_up g_up + 2 l per superstep), computation from the
+ * (k_down g_down + k_up g_up + 2 l + (p-1) header (g_down + g_up) per
+ * superstep, sgl__sync_cost() as in the closed form), computation from the
  * run (workers' task times, masters' own time), so that the result is the
  * cost formula applied to what the program really did. sgl_trace_levels()
  * walks the same sorted steps down the measured critical path and says
@@ -152,7 +153,8 @@ static int step_cost(const struct replay *r, const struct rstep *s,
         return rc;
     double x = direct ? xp.l + h * xp.g : 0;
     *ret = (direct ? 0 : s->master) + children + down * pd->g_down +
-           up * pu->g_up + pd->l + pu->l + x;
+           up * pu->g_up + sgl__sync_cost(m, pd->l, pd->g_down, pu->l,
+                                          pu->g_up) + x;
     return SGL_OK;
 }
 

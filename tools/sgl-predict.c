@@ -40,6 +40,10 @@ static void usage(FILE *out)
             "workers\n"
             "  --elem-bytes B     bytes per element (default 8)\n"
             "  --op KERNEL        reduction kernel: sum (default), product\n"
+            "  --exchange KIND    PSRS's exchange: direct (default) or "
+            "routed\n"
+            "                     (through the masters, as SGL_EXCHANGE="
+            "routed)\n"
             "  --centralised      data starts (and ends) at the root instead "
             "of on\n"
             "                     the workers (reduce, scans)\n"
@@ -132,6 +136,7 @@ static int print_json(const sgl_machine_t *m, const char *path,
     sgl__json_number(&j, "n", n);
     sgl__json_number(&j, "elem_bytes", o->elem_bytes);
     sgl__json_bool(&j, "centralised", o->centralised);
+    sgl__json_string(&j, "exchange", o->routed ? "routed" : "direct");
     sgl__json_string(&j, "machine", path);
     sgl__json_string(&j, "shape", sgl_machine_shape(m));
     sgl__json_uint(&j, "workers", r->workers);
@@ -183,6 +188,8 @@ static void print_table(const sgl_machine_t *m, const char *path,
     printf("%s (%s), n = %g elements of %g bytes, data %s\n",
            sgl_predict_algo_name(algo), algo_title(algo), n, o->elem_bytes,
            o->centralised ? "centralised at the root" : "on the workers");
+    if (o->routed)
+        printf("exchange routed through the masters\n");
     printf("machine %s: shape %s, %zu worker%s\n", path, sgl_machine_shape(m),
            r->workers, r->workers == 1 ? "" : "s");
     const char *method = sgl_machine_provenance(m, "method");
@@ -236,6 +243,7 @@ enum {
     OPT_MACHINE,
     OPT_ELEM_BYTES,
     OPT_OP,
+    OPT_EXCHANGE,
     OPT_CENTRALISED,
     OPT_JSON,
     OPT_HELP,
@@ -248,6 +256,7 @@ static const struct option longopts[] = {
     {"machine", required_argument, NULL, OPT_MACHINE},
     {"elem-bytes", required_argument, NULL, OPT_ELEM_BYTES},
     {"op", required_argument, NULL, OPT_OP},
+    {"exchange", required_argument, NULL, OPT_EXCHANGE},
     {"centralised", no_argument, NULL, OPT_CENTRALISED},
     {"centralized", no_argument, NULL, OPT_CENTRALISED},
     {"json", no_argument, NULL, OPT_JSON},
@@ -310,6 +319,13 @@ static int take_option(int c, const char *v, struct args *a)
         if (strcmp(v, "sum") && strcmp(v, "product"))
             return usage_error("--op: '%s' is neither sum nor product", v);
         a->o.op_kernel = v;
+        return 0;
+    case OPT_EXCHANGE:
+        if (strcmp(v, "direct") && strcmp(v, "routed"))
+            return usage_error("--exchange: '%s' is neither direct nor "
+                               "routed",
+                               v);
+        a->o.routed = strcmp(v, "routed") == 0;
         return 0;
     case OPT_CENTRALISED:
         a->o.centralised = 1;

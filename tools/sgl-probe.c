@@ -1225,6 +1225,27 @@ static struct probe_fit exchange_fit(const struct xcurve *xc,
     return f;
 }
 
+/* Split level @p L's fitted l (@p big and @p small share it) into its
+ * constant part and the command and reply headers of its p - 1 remote
+ * children, priced at the small regime's g (the model's
+ * l + (p-1) header g per sync, docs/model.md "Fan-out"), and write both.
+ * One level has one fan-out, so the fit cannot tell the two apart: the
+ * split takes the runtime's header bytes (a threads link has none), at
+ * most as much as l holds, so that the level's own fan-out is priced as
+ * measured and only other fan-outs change. */
+static int split_header(sgl_machine_t *m, unsigned L, int link,
+                        sgl_link_params_t *big, sgl_link_params_t *small)
+{
+    const sgl_node_t *x = sgl_machine_master(m, L, 0);
+    double remote = x ? (double)sgl_node_arity(x) - 1 : 0;
+    double per_byte = remote * (small->g_down + small->g_up) / 2;
+    double header = link == SGL_LINK_MPI ? SGL_HEADER_BYTES : 0;
+    if (header * per_byte > big->l)
+        header = per_byte > 0 ? big->l / per_byte : 0;
+    big->l = small->l = fmax(0, big->l - header * per_byte);
+    return sgl_machine_set_level_header(m, L, header);
+}
+
 /* Level @p L of @p m at one end of the fits' intervals (@p end -1 low, 1
  * high), negative ends at 0: the box of parameters a prediction interval
  * is evaluated at (the cost is monotone in every parameter). */
@@ -1243,6 +1264,8 @@ static int write_level_end(sgl_machine_t *m, unsigned L, int end,
     int rc = 0;
     if (r->link == SGL_LINK_MPI && one_host)
         rc = sgl_machine_set_level_memory(m, L, SGL_MEMORY_SHARED);
+    if (!rc)
+        rc = split_header(m, L, r->link, &big, &small);
     if (!rc)
         rc = sgl_machine_set_level_params(m, L, &big);
     if (!rc)
@@ -1301,6 +1324,7 @@ static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
      * counts them as busy together. */
     if ((r->link == SGL_LINK_MPI && one_host &&
          sgl_machine_set_level_memory(out, L, SGL_MEMORY_SHARED)) ||
+        split_header(out, L, r->link, &big, &small) ||
         sgl_machine_set_level_params(out, L, &big) ||
         sgl_machine_set_level_small_params(out, L, &small, SMALL_BYTES)) {
         fprintf(stderr, "sgl-probe: level %u: %s\n", L, sgl_error_last());

@@ -27,6 +27,23 @@
  *       one after another. That is the model: the runtime may overlap
  *       them (one MPI exchange among processes while threads copy), so
  *       for a deep tree it errs on the slow side.
+ *   X routed (SGL_EXCHANGE=routed, opts.routed): two supersteps from
+ *       the root instead, each forwarded by every lower master with one
+ *       superstep of its own, so each costs 2 l at every level (and the
+ *       fan-out's headers):
+ *       XUP   every worker hands up one out-record, R_w = 32 + 8P + m*eb
+ *             bytes (head, a count per destination, its blocks); every
+ *             master concatenates its children's: up_i = W_i * R_w,
+ *             copied once more by each master below the root, and
+ *             reordered by destination at the root: W_X*R_w/8 c(copy);
+ *             the worker copies its blocks in: m*eb/8 c(copy).
+ *       XDOWN the in-records, 32 + 8P + m*eb bytes each for uniform
+ *             keys, down the same way: down_i = W_i * R_w; every master
+ *             below the root copies its own (sgl_recv()), W_X*R_w/8
+ *             c(copy), and splits it without a copy; the worker copies
+ *             its record and lays its blocks out: (R_w + m*eb)/8 c(copy).
+ *       So every element crosses every level twice, at its vertical g:
+ *       the root's link carries n*eb up and n*eb down.
  *   S3: worker P-way merges its incoming runs, read in place (no copy):
  *       m*log2(P)*c(merge) (records: maps keys back), hands up its new
  *       size: 8 bytes.
@@ -38,15 +55,54 @@
 #include "cost.h"
 #include "cost_terms.h"
 
-/* The root's supersteps, in order. */
+/* The root's supersteps, in order: with the direct exchange, and with
+ * the routed one (its two supersteps in place of X). */
 static const enum cost_phase root_steps[] = {COST_S1, COST_S2, COST_X,
                                              COST_S3};
+static const enum cost_phase routed_steps[] = {COST_S1, COST_S2, COST_XUP,
+                                               COST_XDOWN, COST_S3};
 
 static unsigned nsteps(void *user, const sgl_node_t *master, const void *t)
 {
+    const struct cost_algo *a = user;
     const struct cost_task *task = t;
-    (void)user, (void)master;
-    return task->phase == COST_ROOT ? 4 : 1;
+    (void)master;
+    if (task->phase != COST_ROOT)
+        return 1;
+    return a->o.routed ? 5 : 4;
+}
+
+/* Bytes of the records of @workers workers holding @n elements in all:
+ * each record has a 32-byte head and 8 bytes per worker of the exchange
+ * (its counts, by destination going up, by source coming down), then
+ * the worker's elements (exchange_routed.c; padding not counted). */
+static double records(const struct cost_algo *a, double workers, double n)
+{
+    return workers * (32 + 8 * a->P) + n * a->o.elem_bytes;
+}
+
+/* A routed exchange superstep at @master: every child's records cross
+ * its link, up in XUP, down in XDOWN. The masters copy them in memory
+ * (c(copy) per 8 bytes): in XUP each concatenates its children's into
+ * its own hand-up, the root instead reorders them by destination; in
+ * XDOWN each master below the root takes its private copy (sgl_recv())
+ * before it splits it among its children. */
+static void routed_step(const struct cost_algo *a, const sgl_node_t *master,
+                        const struct cost_task *task, enum cost_phase ph,
+                        sgl_pstep_t *st)
+{
+    const struct cost_task *child = st->child_task;
+    for (unsigned i = 0; i < st->arity; i++) {
+        double wi = (double)sgl_node_workers(sgl_node_child(master, i));
+        double b = records(a, wi, child[i].n);
+        if (ph == COST_XUP)
+            st->up[i] = b;
+        else
+            st->down[i] = b;
+    }
+    double mine = records(a, (double)sgl_node_workers(master), task->n) / 8;
+    if (a->copy && (ph == COST_XUP || task->phase != COST_ROOT))
+        sgl__cost_add(&st->master, "copy", mine, mine);
 }
 
 static int step(void *user, const sgl_node_t *master, const void *t,
@@ -57,8 +113,14 @@ static int step(void *user, const sgl_node_t *master, const void *t,
     double eb = a->o.elem_bytes, P = a->P;
     double wx = (double)sgl_node_workers(master), m = task->n / wx;
     int root = task->phase == COST_ROOT;
-    enum cost_phase ph = root ? root_steps[s] : task->phase;
+    enum cost_phase ph = !root        ? task->phase
+                         : a->o.routed ? routed_steps[s]
+                                       : root_steps[s];
     sgl__cost_children(a, master, task, st, ph);
+    if (ph == COST_XUP || ph == COST_XDOWN) {
+        routed_step(a, master, task, ph, st);
+        return SGL_OK;
+    }
     st->exchange = ph == COST_X;
     for (unsigned i = 0; i < st->arity; i++) {
         double wi = (double)sgl_node_workers(sgl_node_child(master, i));
@@ -96,6 +158,17 @@ static int work(void *user, const sgl_node_t *worker, const void *t,
         sgl__cost_add(w, "merge", P * sgl__cost_lg(m), m);
         break;
     case COST_X: /* the payload is charged as the masters' h */
+        break;
+    case COST_XUP: /* its blocks copied into its out-record */
+        if (a->copy)
+            sgl__cost_add(w, "copy", m * a->o.elem_bytes / 8,
+                          m * a->o.elem_bytes / 8);
+        break;
+    case COST_XDOWN: /* its in-record (sgl_recv()), then its blocks out */
+        if (a->copy)
+            sgl__cost_add(w, "copy",
+                          (records(a, 1, m) + m * a->o.elem_bytes) / 8,
+                          m * a->o.elem_bytes / 8);
         break;
     case COST_S3:
         sgl__cost_add(w, "merge", m * sgl__cost_lg(P), m);
@@ -198,6 +271,11 @@ static int levels_step(void *user, const sgl_node_t *master, const void *t,
     } else {
         ph = task->phase;
     }
+    if (ph == COST_X && a->o.routed)
+        return sgl_error_set(SGL_EINVAL,
+                             "psrs-levels: the routed exchange is priced "
+                             "for flat psrs only (predict psrs, or the "
+                             "direct exchange)");
     sgl__cost_children(a, master, task, st, ph);
     st->exchange = ph == COST_X;
     for (unsigned i = 0; i < st->arity; i++) {

@@ -239,6 +239,31 @@ SGL_API int sgl_machine_level_small_params(const sgl_machine_t *m,
  *  level's). @return SGL_OK, SGL_EINVAL for a worker, SGL_ERANGE if none
  *  are set. */
 SGL_API int sgl_node_params(const sgl_node_t *master, sgl_link_params_t *ret);
+/** Bytes of the header that travels with every pardo command to a child
+ *  and with every child's reply, at an MPI level (the runtime's protocol,
+ *  arguments excluded): the default of sgl_node_header_bytes(). */
+#define SGL_HEADER_BYTES 64
+
+/** Set the header bytes per child of every master at @p level: what each
+ *  child other than the master's own first adds to each synchronisation,
+ *  down and up, priced at that direction's g. This makes a superstep's
+ *  synchronisation cost l + (p - 1) * header * g, growing with the fan-out
+ *  p (docs/model.md, "Fan-out"). 0 keeps l constant.
+ *  @return SGL_OK, or SGL_EINVAL if the level has no masters or @p bytes is
+ *  negative or not finite (nothing changes then). */
+SGL_API int sgl_machine_set_level_header(sgl_machine_t *m, unsigned level,
+                                         double bytes);
+/** The header bytes set for @p level with sgl_machine_set_level_header()
+ *  (or a machine file's 'level L header B' record).
+ *  @return SGL_OK, SGL_EINVAL for NULL, SGL_ERANGE if none were set. */
+SGL_API int sgl_machine_level_header(const sgl_machine_t *m, unsigned level,
+                                     double *ret);
+/** Header bytes per child of @p master's synchronisations: its level's if
+ *  set, else SGL_HEADER_BYTES on an MPI link (every remote child's
+ *  command and reply carry one) and 0 on a threads link (a child reads
+ *  the command in shared memory, inside the measured l).
+ *  @return SGL_OK, or SGL_EINVAL for NULL or a worker. */
+SGL_API int sgl_node_header_bytes(const sgl_node_t *master, double *ret);
 /** Horizontal (exchange) parameters of a level (docs/design.md, "Exchange supersteps"): the
  *  cost of an exchange superstep among a master's children is
  *  l + g * h, where h is the most bytes any child's workers send to, or

@@ -2,11 +2,17 @@
  * @file predict.h
  * The SGL cost model evaluated on a machine tree (docs/design.md, "Cost model").
  *
- * Per superstep at a master with parameters l, g_down, g_up:
+ * Per superstep at a master with parameters l, g_down, g_up and p
+ * children:
  *
  *     Cost_master = max_i Cost_child_i + w0*c0
- *                   + k_down*g_down + k_up*g_up + 2*l
+ *                   + k_down*g_down + k_up*g_up
+ *                   + 2*l + (p-1)*header*(g_down + g_up)
  *     Cost_worker = w_i * c_i
+ *
+ * header is the bytes of the command each child other than the master's
+ * own first gets and of its reply (sgl_node_header_bytes()): the part of
+ * a synchronisation that grows with the fan-out.
  *
  * k_down and k_up are the bytes the master scatters and gathers, summed
  * over its children; w0*c0 the master's own work (c of the worker that
@@ -175,6 +181,12 @@ typedef struct sgl_predict_opts {
                                  default 0: by the workers' speeds when
                                  their c differ, as the runtime splits
                                  under SGL_BALANCE_SPEED */
+    int routed;             /**< nonzero: PSRS's exchange runs routed
+                                 through the masters, as under
+                                 SGL_EXCHANGE=routed (two supersteps at
+                                 every level, store and forward); default
+                                 0: direct. Flat PSRS only: psrs-levels
+                                 refuses it with SGL_EINVAL */
 } sgl_predict_opts_t;
 
 /** Fill @p opts with the defaults. */
@@ -192,7 +204,8 @@ SGL_API void sgl_predict_opts_default(sgl_predict_opts_t *opts);
  *  (per element and per 2-way merge level) and, if the machine has it,
  *  "copy" (per element the masters copy: the concatenated samples).
  *  PSRS's partitions move in an exchange at the root, at every level's
- *  exchange parameters (see algorithms/vector/psrs_cost.c).
+ *  exchange parameters (see algorithms/vector/psrs_cost.c), or with
+ *  opts->routed through the masters at their vertical l and g.
  *  @param m     the machine tree, with its levels' link parameters and
  *               the kernels above (as sgl_predict_program() needs).
  *  @param algo  the algorithm.

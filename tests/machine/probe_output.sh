@@ -41,6 +41,10 @@ while IFS= read -r line; do
         *) fail "no ETA in: $line" ;;
         esac
 done <"$dir/steps"
+# The fan-out term is written, not left to the default: its l is fitted
+# less the headers' price (a threads level has none).
+grep -Eq '^level 0 header [0-9.e+-]+$' "$dir/out.sgl" ||
+    fail "no 'level 0 header' record: $(grep '^level 0' "$dir/out.sgl")"
 "$predict" --algo=psrs --n=1e6 --machine="$dir/out.sgl" >"$dir/predict" 2>&1 ||
     fail "sgl-predict cannot read the probe's file: $(cat "$dir/predict")"
 echo "ok: sgl-probe --output=FILE wrote FILE in $n counted steps; sgl-predict reads it"

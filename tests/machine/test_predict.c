@@ -17,11 +17,15 @@ static sgl_machine_t *shape(const char *s)
     return m;
 }
 
+/* Header bytes 0: the hand computations below price the paper's 2 l per
+ * superstep; the fan-out term has tests of its own (test_fanout.c). */
 static void set_level(sgl_machine_t *m, unsigned level, double l,
                       double g_down, double g_up)
 {
     sgl_link_params_t p = {l, g_down, g_up};
     cr_assert_eq(sgl_machine_set_level_params(m, level, &p), SGL_OK, "%s",
+                 sgl_error_last());
+    cr_assert_eq(sgl_machine_set_level_header(m, level, 0), SGL_OK, "%s",
                  sgl_error_last());
 }
 

@@ -12,6 +12,7 @@
 #include <sgl/sgl_mpi.h>
 #include <sgl/blocks.h>
 #include <sgl/exchange.h>
+#include <sgl/predict.h>
 #include <sgl/trace.h>
 
 #include "check_helpers.h"
@@ -389,6 +390,89 @@ Test(runtime, trace_replay_costs_communication_on_the_machine_file)
     RUN_OK(sgl_machine_from_shape("core:4", &mo, &other));
     cr_assert_eq(sgl_trace_replay(rt, other, &replay), SGL_EINVAL);
     sgl_machine_free(other);
+    sgl_machine_free(m);
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+/* The closed form of a recorded flat run: each recorded superstep's bytes
+ * as a step of a program whose workers compute nothing, so that its
+ * prediction is the model's communication and synchronisation alone. */
+struct mirror {
+    const sgl_runtime_t *rt;
+    unsigned steps;
+};
+
+static unsigned mirror_nsteps(void *user, const sgl_node_t *master,
+                              const void *task)
+{
+    (void)master, (void)task;
+    return ((const struct mirror *)user)->steps;
+}
+
+static int mirror_step(void *user, const sgl_node_t *master,
+                       const void *task, unsigned s, sgl_pstep_t *st)
+{
+    const struct mirror *mi = user;
+    sgl_trace_step_t t;
+    (void)master, (void)task;
+    int rc = sgl_trace_step(mi->rt, s, &t);
+    for (unsigned i = 0; !rc && i < st->arity; i++) {
+        st->down[i] = (double)t.down_bytes[i];
+        st->up[i] = (double)t.up_bytes[i];
+    }
+    return rc;
+}
+
+static int mirror_work(void *user, const sgl_node_t *worker,
+                       const void *task, sgl_work_t *w)
+{
+    (void)user, (void)worker, (void)task, (void)w;
+    return SGL_OK;
+}
+
+Test(runtime, trace_replay_agrees_with_the_closed_form)
+{
+    /* Replay = measured computation + the model's communication, and the
+     * closed form of the same supersteps prices that communication: the
+     * two must agree to rounding, the fan-out's header term included
+     * (set here, as a threads level has none by default). */
+    sgl_runtime_t *rt = start("core:4");
+    sgl_trace_clear(rt);
+    RUN_OK(prog_random_blocks(rt, 11, 3));
+    sgl_machine_opts_t mo;
+    sgl_machine_opts_default(&mo);
+    sgl_machine_t *m;
+    RUN_OK(sgl_machine_from_shape("core:4", &mo, &m));
+    sgl_link_params_t lp = {1e-3, 1e-6, 2e-6};
+    RUN_OK(sgl_machine_set_level_params(m, 0, &lp));
+    RUN_OK(sgl_machine_set_level_header(m, 0, 100));
+    struct mirror mi = {rt, (unsigned)sgl_trace_steps(rt)};
+    cr_assert_gt(mi.steps, 1, "too few supersteps recorded");
+    double computed = 0;
+    sgl_trace_step_t st;
+    for (unsigned q = 0; q < mi.steps; q++) {
+        RUN_OK(sgl_trace_step(rt, q, &st));
+        cr_assert_eq(st.level, 0);
+        double slowest = 0;
+        for (unsigned i = 0; i < st.children; i++)
+            slowest = fmax(slowest, st.child_time[i]);
+        computed += st.master_time + slowest;
+    }
+    sgl_program_t prog = {.name = "mirror", .task_size = 1, .user = &mi,
+                          .nsteps = mirror_nsteps, .step = mirror_step,
+                          .work = mirror_work};
+    char task = 0;
+    sgl_prediction_t r;
+    RUN_OK(sgl_predict_program(m, &prog, &task, &r));
+    double replay;
+    RUN_OK(sgl_trace_replay(rt, m, &replay));
+    cr_assert_float_eq(replay, computed + r.total, 1e-12,
+                       "replay %.9g, closed form %.9g + computed %.9g",
+                       replay, r.total, computed);
+    /* The header term is in both: 3 remote children, 100 B each way. */
+    cr_assert_float_eq(r.level[0].syncs,
+                       mi.steps * (2 * lp.l + 3 * 100 * (lp.g_down + lp.g_up)),
+                       1e-15, "syncs %.9g", r.level[0].syncs);
     sgl_machine_free(m);
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
