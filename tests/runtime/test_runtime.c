@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <sgl/sgl_mpi.h>
 #include <sgl/blocks.h>
@@ -283,7 +285,7 @@ Test(runtime, duplicate_registration)
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
-Test(runtime, trace_export)
+Test(runtime, trace_export, .timeout = 120)
 {
     sgl_runtime_t *rt = start("pack:2 core:2");
     RUN_OK(prog_trace(rt));
@@ -316,6 +318,19 @@ Test(runtime, trace_export)
     cr_assert_eq(rows, 1 + 6);
     cr_assert_eq(sgl_trace_write(rt, "/nonexistent/dir/t.csv", SGL_TRACE_CSV),
                  SGL_EIO);
+    /* A FIFO with no reader used to block the write in open() until
+     * killed: refused at once, by kind (the test's timeout catches a
+     * hang). */
+    char fifo[] = "/tmp/sgl-trace-fifo-XXXXXX";
+    int fd = mkstemp(fifo);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    remove(fifo);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    cr_expect_eq(sgl_trace_write(rt, fifo, SGL_TRACE_CSV), SGL_EIO);
+    cr_expect(strstr(sgl_error_last(), "it is a FIFO, not a regular file"),
+              "%s", sgl_error_last());
+    remove(fifo);
     sgl_trace_clear(rt);
     cr_assert_eq(sgl_trace_steps(rt), 0);
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
