@@ -285,6 +285,47 @@ Test(runtime, duplicate_registration)
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
+/* The tree's source, in one rule with the tools: what the program gives
+ * in its options wins over SGL_SHAPE and SGL_XML (SGL_SHAPE used to beat
+ * opts.xml); among the variables, SGL_SHAPE wins over SGL_XML. The XML
+ * fixture is 1 package, 2 NUMA nodes of 3 cores: 6 workers. */
+static size_t workers_of(const char *shape, const char *xml, const char *env)
+{
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = shape;
+    o.xml = xml;
+    sgl_runtime_t *rt = NULL;
+    RUN_OK(sgl_init(NULL, NULL, &o, &rt));
+    const sgl_machine_t *m = sgl_runtime_machine(rt);
+    cr_expect(strstr(sgl_machine_source(m), env), "source %s, want %s",
+              sgl_machine_source(m), env);
+    size_t w = sgl_machine_workers(m);
+    sgl_finalize(rt);
+    return w;
+}
+
+Test(runtime, opts_xml_wins_over_sgl_shape)
+{
+    setenv("SGL_SHAPE", "core:3", 1);
+    unsetenv("SGL_XML");
+    cr_expect_eq(workers_of(NULL, TEST_TREE_XML, "pack1-numa2-core3.xml"), 6);
+}
+
+Test(runtime, opts_shape_wins_over_sgl_xml)
+{
+    unsetenv("SGL_SHAPE");
+    setenv("SGL_XML", TEST_TREE_XML, 1);
+    cr_expect_eq(workers_of("core:2", NULL, "core:2"), 2);
+}
+
+Test(runtime, sgl_shape_wins_over_sgl_xml)
+{
+    setenv("SGL_SHAPE", "core:3", 1);
+    setenv("SGL_XML", TEST_TREE_XML, 1);
+    cr_expect_eq(workers_of(NULL, NULL, "core:3"), 3);
+}
+
 Test(runtime, trace_export, .timeout = 120)
 {
     sgl_runtime_t *rt = start("pack:2 core:2");
