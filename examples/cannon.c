@@ -373,9 +373,10 @@ static int root_task(sgl_ctx_t *root, const void *arg, size_t size)
     uint64_t want = 0;
     SGL_TRY(cannon_run(root, j->n, j->q, &r));
     SGL_TRY(sequential(j, &want));
-    printf("cannon, %zu x %zu as %zu x %zu tiles on %zu workers: %s "
+    size_t p = sgl_ctx_workers(root);
+    printf("cannon, %zu x %zu as %zu x %zu tiles on %zu worker%s: %s "
            "(checksum %016llx); %.3f ms\n",
-           j->n, j->n, j->q, j->q, sgl_ctx_workers(root),
+           j->n, j->n, j->q, j->q, p, p == 1 ? "" : "s",
            r.check == want ? "the sequential product" : "WRONG",
            (unsigned long long)r.check, 1e3 * r.seconds);
     return r.check == want ? SGL_OK

@@ -323,9 +323,10 @@ static int run(sgl_ctx_t *root, const void *arg, size_t size)
     uint64_t want = 0;
     SGL_TRY(heat_run(root, j->dims, j->n, j->iters, &r));
     SGL_TRY(sequential(j, &want));
-    printf("heat %uD, %zu points per side, %u steps on %zu workers: %s "
+    size_t p = sgl_ctx_workers(root);
+    printf("heat %uD, %zu points per side, %u steps on %zu worker%s: %s "
            "(checksum %016llx); %.3f ms per step\n",
-           j->dims, j->n, j->iters, sgl_ctx_workers(root),
+           j->dims, j->n, j->iters, p, p == 1 ? "" : "s",
            r.check == want ? "the sequential loop's result" : "WRONG",
            (unsigned long long)r.check,
            j->iters ? 1e3 * r.seconds / j->iters : 0.0);
