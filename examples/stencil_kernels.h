@@ -1,10 +1,13 @@
-/* The arithmetic of the Trasgo paper's programs (Heat 1D/2D/3D, Cannon),
- * in one place, so that the SGL programs, their sequential references in
- * the tests and the hand-written MPI peers in bench/ compute bit-identical
- * results: the same initial values, the same formula per point evaluated
- * in the same order, the same tile product. Compile users with
- * -ffp-contract=off (a fused multiply-add would change the bits in one
- * program and not in another).
+/* The arithmetic of the Trasgo paper's programs (Heat 1D/2D/3D, Cannon)
+ * as the tests' sequential references and the hand-written MPI peers in
+ * bench/ compute it: the same initial values, the same formula per point
+ * evaluated in the same order, the same tile product as the examples
+ * heat.c and cannon.c, which carry their own copies (each is a whole
+ * program); the tests compare the results bit for bit, so the copies
+ * cannot drift apart unnoticed. kernel_check() is
+ * sgl_darray_checksum_element() of a double, in integer code alone.
+ * Compile users with -ffp-contract=off (a fused multiply-add would change
+ * the bits in one program and not in another).
  *
  * Everything is static inline: each user compiles its own copy. */
 #ifndef SGL_EXAMPLES_STENCIL_KERNELS_H

@@ -5,6 +5,7 @@
  * reads as an error deep in a parser: each is refused at once, by kind. */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -137,5 +138,62 @@ int sgl__check_output(const char *path, const char *purpose)
                              "file",
                              purpose, sgl__escape(path, 256, ep, sizeof ep),
                              sgl__file_kind(st.st_mode));
+    return SGL_OK;
+}
+
+/* The error for an output @path that exists and is no regular file, or
+ * SGL_OK if it is one or cannot be stat()ed. */
+static int not_regular(const char *path, const char *purpose)
+{
+    char ep[512];
+    struct stat st;
+    if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
+        return SGL_OK;
+    return sgl_error_set(SGL_EIO,
+                         "cannot write %s '%s': it is %s, not a regular file",
+                         purpose, sgl__escape(path, 256, ep, sizeof ep),
+                         sgl__file_kind(st.st_mode));
+}
+
+int sgl__open_output(const char *path, const char *purpose, FILE **ret)
+{
+    char ep[512];
+    if (!path || !*path)
+        return sgl_error_set(SGL_EINVAL, "no path for the %s", purpose);
+    /* O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of
+     * waiting for one, and one with a reader opens for fstat() to name.
+     * No O_TRUNC: nothing is cut before the file is known to be regular. */
+    int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOCTTY,
+                  0666);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        int e = errno;
+        if (fd >= 0)
+            close(fd);
+        SGL_TRY(not_regular(path, purpose));
+        return sgl_error_set(SGL_EIO, "cannot write %s '%s': %s", purpose,
+                             sgl__escape(path, 256, ep, sizeof ep),
+                             strerror(e));
+    }
+    if (!S_ISREG(st.st_mode)) {
+        close(fd);
+        return sgl_error_set(SGL_EIO,
+                             "cannot write %s '%s': it is %s, not a regular "
+                             "file",
+                             purpose, sgl__escape(path, 256, ep, sizeof ep),
+                             sgl__file_kind(st.st_mode));
+    }
+    int fl = fcntl(fd, F_GETFL);
+    FILE *f = NULL;
+    if (ftruncate(fd, 0) != 0 ||
+        (fl != -1 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) ||
+        !(f = fdopen(fd, "w"))) {
+        int e = errno;
+        close(fd);
+        return sgl_error_set(SGL_EIO, "cannot write %s '%s': %s", purpose,
+                             sgl__escape(path, 256, ep, sizeof ep),
+                             strerror(e));
+    }
+    *ret = f;
     return SGL_OK;
 }

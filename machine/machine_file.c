@@ -187,10 +187,8 @@ int sgl_machine_save(const sgl_machine_t *m, const char *path)
 {
     if (!m || !path)
         return sgl_error_set(SGL_EINVAL, "sgl_machine_save: NULL argument");
-    FILE *out = fopen(path, "w");
-    if (!out)
-        return sgl_error_set(SGL_EIO, "cannot write %s: %s", path,
-                             strerror(errno));
+    FILE *out;
+    SGL_TRY(sgl__open_output(path, "machine file", &out));
     int rc = sgl_machine_write(m, out);
     if (fclose(out) != 0 && rc == SGL_OK)
         rc = sgl_error_set(SGL_EIO, "cannot write %s: %s", path,

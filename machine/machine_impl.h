@@ -190,6 +190,11 @@ int sgl__read_regular(const char *path, const char *purpose, size_t max,
  * it can neither block (a FIFO) nor land on a device or directory;
  * checked before work whose result would be lost. */
 int sgl__check_output(const char *path, const char *purpose);
+/* Open @path for writing, created if absent, emptied if a regular file;
+ * anything else is refused at once (SGL_EIO, naming @purpose, the path
+ * and the kind) without blocking: a FIFO waits for a reader, a device or
+ * directory is no place for a file. *ret is the caller's to fclose(). */
+int sgl__open_output(const char *path, const char *purpose, FILE **ret);
 
 /* @bytes of zeros aligned to a 64-byte cache line (line_alloc.c); NULL
  * when out of memory; freed by free(). */

@@ -227,15 +227,29 @@ static uint64_t digest_shape(const char *s)
     return h;
 }
 
-/* This rank's source: opts.shape, else rank 0's SGL_SHAPE; then opts.xml,
- * else rank 0's SGL_XML; else discovery. Local: reads the XML file (to
- * digest its bytes) but builds nothing. */
+/* The shape and XML file the tree may come from, a shape first: the
+ * program's options if it gave either, else rank 0's SGL_SHAPE and
+ * SGL_XML. What the program asked for explicitly wins over the
+ * environment, as a tool's command-line option does (sgl-machine --xml
+ * over SGL_SHAPE); SGL_SHAPE used to beat opts.xml. */
+static void source_pick(const sgl_opts_t *o, const char *env_shape,
+                        const char *env_xml, const char **shape,
+                        const char **xml)
+{
+    int given = o->shape || o->xml;
+    *shape = given ? o->shape : env_shape;
+    *xml = given ? o->xml : env_xml;
+}
+
+/* This rank's source (source_pick()): the shape, else the XML file,
+ * else discovery. Local: reads the XML file (to digest its bytes) but
+ * builds nothing. */
 static void source_describe(const struct sgl_runtime *rt, const sgl_opts_t *o,
                             const char *env_shape, const char *env_xml,
                             struct tree_source *src)
 {
-    const char *shape = o->shape ? o->shape : env_shape;
-    const char *xml = o->xml ? o->xml : env_xml;
+    const char *shape, *xml;
+    source_pick(o, env_shape, env_xml, &shape, &xml);
     char e[128];
     size_t procs = 0;
     memset(src, 0, sizeof *src);
@@ -359,8 +373,8 @@ static int build_machine(const struct sgl_runtime *rt, const sgl_opts_t *o,
     else
         source_describe(rt, o, env_shape, env_xml, &src);
     rc = source_agree(rt, &src);
-    const char *shape = o->shape ? o->shape : env_shape;
-    const char *xml = o->xml ? o->xml : env_xml;
+    const char *shape, *xml;
+    source_pick(o, env_shape, env_xml, &shape, &xml);
     if (rc)
         ;
     else if (src.kind == SRC_SHAPE)

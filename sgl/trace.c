@@ -737,8 +737,8 @@ int sgl_trace_write(sgl_runtime_t *rt, const char *path,
     if (rc)
         return rc;
     FILE *f = NULL;
-    if (rt->rank == 0 && !(f = fopen(path, "w")))
-        rc = sgl_error_set(SGL_EIO, "sgl_trace_write: cannot write %s", path);
+    if (rt->rank == 0)
+        rc = sgl__open_output(path, "trace file", &f);
     if (f) {
         if (format == SGL_TRACE_CSV) {
             fprintf(f, "level,index,rank,seq,parent_seq,start_s,end_s,"

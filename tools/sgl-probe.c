@@ -1278,6 +1278,43 @@ static int write_level_end(sgl_machine_t *m, unsigned L, int end,
     return rc;
 }
 
+/* Print level @p L's exchange fits and points and put the fit of all
+ * sizes @p fx into @p out (none with under two points: the predictor
+ * then guesses from l and g). Returns 0, or 1 after saying what failed. */
+static int write_exchange(sgl_machine_t *out, unsigned L,
+                          const struct level_result *r,
+                          const struct xcurve *xc, const struct probe_fit *fx,
+                          const struct probe_fit *xs,
+                          const struct probe_fit *xl,
+                          struct probe_clamps *clamps)
+{
+    if (fx->points < 2) {
+        printf("  exchange: too few points to fit; no exchange record (the "
+               "predictor will guess from l, g)\n");
+        return 0;
+    }
+    if (xl->points >= 2) {
+        print_fit("exchange, small regime", xs, 1, clamps, L);
+        print_fit("exchange, large regime", xl, 1, clamps, L);
+    } else {
+        print_fit("exchange, all sizes", fx, 1, clamps, L);
+    }
+    printf("  exchange points (%s; h bytes: us):",
+           r->link == SGL_LINK_THREADS ? "neighbour memcpy" : "MPI_Alltoall");
+    for (size_t i = 0; i < xc->n; i++)
+        printf(" %.0f: %.4g", xc->h[i], 1e6 * xc->t[i]);
+    printf("\n");
+    sgl_exchange_params_t xp = {
+        probe_clamp(clamps, stderr, L, "exchange l", fx->a, PROBE_SECONDS),
+        probe_clamp(clamps, stderr, L, "exchange g", fx->b,
+                    PROBE_SECONDS_PER_BYTE)};
+    if (sgl_machine_set_level_exchange(out, L, &xp)) {
+        fprintf(stderr, "sgl-probe: level %u: %s\n", L, sgl_error_last());
+        return 1;
+    }
+    return 0;
+}
+
 /* Print level @p L's fits and put its parameters into @p out: l from the
  * small regime, g from each regime's slope, the exchange from its own
  * curve (@p xmpi at an MPI level); negative values clamped into @p
@@ -1346,31 +1383,7 @@ static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
                 sgl_error_last());
         return 1;
     }
-    if (fx.points < 2) {
-        printf("  exchange: too few points to fit; no exchange record (the "
-               "predictor will guess from l, g)\n");
-        return 0;
-    }
-    if (xl.points >= 2) {
-        print_fit("exchange, small regime", &xs, 1, clamps, L);
-        print_fit("exchange, large regime", &xl, 1, clamps, L);
-    } else {
-        print_fit("exchange, all sizes", &fx, 1, clamps, L);
-    }
-    printf("  exchange points (%s; h bytes: us):",
-           r->link == SGL_LINK_THREADS ? "neighbour memcpy" : "MPI_Alltoall");
-    for (size_t i = 0; i < xc->n; i++)
-        printf(" %.0f: %.4g", xc->h[i], 1e6 * xc->t[i]);
-    printf("\n");
-    sgl_exchange_params_t xp = {
-        probe_clamp(clamps, stderr, L, "exchange l", fx.a, PROBE_SECONDS),
-        probe_clamp(clamps, stderr, L, "exchange g", fx.b,
-                    PROBE_SECONDS_PER_BYTE)};
-    if (sgl_machine_set_level_exchange(out, L, &xp)) {
-        fprintf(stderr, "sgl-probe: level %u: %s\n", L, sgl_error_last());
-        return 1;
-    }
-    return 0;
+    return write_exchange(out, L, r, xc, &fx, &xs, &xl, clamps);
 }
 
 /* The path of an interval end: OUT.sgl -> OUT.lo.sgl (or OUT.hi.sgl);
@@ -1636,294 +1649,390 @@ static int parse_args(int argc, char **argv, struct plan *pl)
     return -1;
 }
 
-int main(int argc, char **argv)
-{
-    char e[1024];
-    struct plan pl = {0};
-    pl.out = "machine.sgl";
-    int status = parse_args(argc, argv, &pl);
-    if (status >= 0)
-        return status;
-
+/* What one probe run measured, from the runtime's start to the files. */
+struct probe_run {
+    struct plan pl;
     sgl_runtime_t *rt;
-    if (sgl_init(&argc, &argv, NULL, &rt) ||
-        sgl_task_register(rt, probe_task, "probe") ||
-        sgl_task_register(rt, nothing, "nothing") ||
-        sgl_task_register(rt, put_bytes, "put_bytes") ||
-        register_kernel_tasks(rt) || probe_workers_register(rt)) {
+    const sgl_machine_t *m;
+    int rank, size;
+    unsigned depth;
+    sgl_machine_t *base;   /* --drift: BASE, on rank 0 */
+    double t_start;
+    struct progress prog;
+    int have_raw, one_host;
+    struct mpi_raw raw;
+    struct xcurve *xmpi;   /* per level: MPI exchange curves */
+    struct level_result *res; /* per level */
+    struct kernels k;
+    int kernels_ok;
+    struct worker_c wc;
+};
+
+/* sgl_init and every task the probe runs, in every process. */
+static int start_runtime(int *argc, char ***argv, sgl_runtime_t **rt)
+{
+    if (sgl_init(argc, argv, NULL, rt) ||
+        sgl_task_register(*rt, probe_task, "probe") ||
+        sgl_task_register(*rt, nothing, "nothing") ||
+        sgl_task_register(*rt, put_bytes, "put_bytes") ||
+        register_kernel_tasks(*rt) || probe_workers_register(*rt)) {
         fprintf(stderr, "sgl-probe: %s\n", sgl_error_last());
         return 1;
     }
-    int rank = sgl_runtime_rank(rt), size;
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
     /* Oversubscribed timings are what it measures: say so, once a rank. */
-    if (sgl_runtime_warning(rt))
-        fprintf(stderr, "warning: %s\n", sgl_runtime_warning(rt));
-    if (check_outputs(&pl, rank)) {
-        sgl_finalize(rt);
-        return 1;
-    }
-    const sgl_machine_t *m = sgl_runtime_machine(rt);
-    /* --drift: BASE read and checked on rank 0 before anything is
-     * measured; its --quick decides the sizes, as it did for BASE. */
-    sgl_machine_t *base = NULL;
-    if (pl.drift_base) {
-        int q[2] = {0, 0}; /* ok, quick */
-        if (rank == 0 && (base = drift_base(pl.drift_base, m, &q[1])))
-            q[0] = 1;
-        MPI_Bcast(q, 2, MPI_INT, 0, MPI_COMM_WORLD);
-        if (!q[0]) {
-            sgl_finalize(rt);
-            return 1;
-        }
-        pl.quick |= q[1];
-    }
-    size_t top = pl.quick ? 1000000 : 10000000;
-    for (size_t w = 1; w <= top && pl.nsizes < MAX_SIZES; w *= 10) {
-        pl.words[pl.nsizes++] = w;
-        if (3 * w <= top)
-            pl.words[pl.nsizes++] = 3 * w;
-    }
-    pl.min_time = pl.quick ? 0.002 : 0.01;
-    unsigned depth = sgl_machine_depth(m);
-    double t_start = bench_now();
-    /* A re-measure leaves out the raw MPI primitives: the machine file
-     * does not hold them. */
-    int have_raw = size > 1 && !pl.drift_base;
-    struct progress prog = {0,
-                            count_steps(m, have_raw ? size : 1, pl.quick,
-                                        pl.per_worker),
-                            t_start, rank != 0};
+    if (sgl_runtime_warning(*rt))
+        fprintf(stderr, "warning: %s\n", sgl_runtime_warning(*rt));
+    return 0;
+}
 
-    struct mpi_raw raw;
-    if (have_raw) {
-        progress(&prog, "raw MPI (%d ranks)", size);
-        raw_mpi(&pl, &raw);
+/* --drift: BASE read and checked on rank 0 before anything is measured;
+ * its --quick decides the sizes, as it did for BASE. 1 if it failed. */
+static int read_drift_base(struct probe_run *r)
+{
+    if (!r->pl.drift_base)
+        return 0;
+    int q[2] = {0, 0}; /* ok, quick */
+    if (r->rank == 0 && (r->base = drift_base(r->pl.drift_base, r->m, &q[1])))
+        q[0] = 1;
+    MPI_Bcast(q, 2, MPI_INT, 0, MPI_COMM_WORLD);
+    r->pl.quick |= q[1];
+    return !q[0];
+}
+
+static void set_sizes(struct plan *pl)
+{
+    size_t top = pl->quick ? 1000000 : 10000000;
+    for (size_t w = 1; w <= top && pl->nsizes < MAX_SIZES; w *= 10) {
+        pl->words[pl->nsizes++] = w;
+        if (3 * w <= top)
+            pl->words[pl->nsizes++] = 3 * w;
     }
-    int one_host = 1;
-    if (size > 1) {
-        MPI_Comm node;
-        int nsize = 0;
-        MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
-                            MPI_INFO_NULL, &node);
-        MPI_Comm_size(node, &nsize);
-        MPI_Comm_free(&node);
-        int all = nsize == size, every = 0;
-        MPI_Allreduce(&all, &every, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-        one_host = every;
+    pl->min_time = pl->quick ? 0.002 : 0.01;
+}
+
+/* 1 if all @size ranks share one host's memory. */
+static int on_one_host(int size)
+{
+    if (size <= 1)
+        return 1;
+    MPI_Comm node;
+    int nsize = 0;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL,
+                        &node);
+    MPI_Comm_size(node, &nsize);
+    MPI_Comm_free(&node);
+    int all = nsize == size, every = 0;
+    MPI_Allreduce(&all, &every, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    return every;
+}
+
+/* The raw MPI primitives, the MPI exchanges and the runtime's supersteps
+ * of every level. SGL_OK or the failed run's error. */
+static int measure_levels(struct probe_run *r)
+{
+    if (r->have_raw) {
+        progress(&r->prog, "raw MPI (%d ranks)", r->size);
+        raw_mpi(&r->pl, &r->raw);
     }
-    struct xcurve *xmpi = calloc(depth + 1, sizeof *xmpi);
-    for (unsigned L = 0; xmpi && L < depth; L++) {
-        const sgl_node_t *x = sgl_machine_master(m, L, 0);
+    r->one_host = on_one_host(r->size);
+    r->xmpi = calloc(r->depth + 1, sizeof *r->xmpi);
+    for (unsigned L = 0; r->xmpi && L < r->depth; L++) {
+        const sgl_node_t *x = sgl_machine_master(r->m, L, 0);
         if (!x || sgl_node_link(x) != SGL_LINK_MPI)
             continue;
-        progress(&prog, "level %u (mpi), exchange", L);
-        raw_mpi_exchange(m, L, rank, &pl, &xmpi[L]);
+        progress(&r->prog, "level %u (mpi), exchange", L);
+        raw_mpi_exchange(r->m, L, r->rank, &r->pl, &r->xmpi[L]);
     }
-    struct level_result *res = calloc(depth + 1, sizeof *res);
-    int rc = res && xmpi ? SGL_OK : SGL_ENOMEM;
-    for (unsigned L = 0; !rc && L < depth; L++) {
-        if (sgl_machine_level_masters(m, L) == 0)
+    r->res = calloc(r->depth + 1, sizeof *r->res);
+    int rc = r->res && r->xmpi ? SGL_OK : SGL_ENOMEM;
+    for (unsigned L = 0; !rc && L < r->depth; L++) {
+        if (sgl_machine_level_masters(r->m, L) == 0)
             continue;
-        progress(&prog, "level %u (%s), runtime supersteps", L,
-                 sgl_link_name(sgl_node_link(sgl_machine_master(m, L, 0))));
-        struct main_arg ma = {{L, pl}, &res[L]};
-        rc = sgl_run(rt, probe_main, &ma, sizeof ma);
+        progress(&r->prog, "level %u (%s), runtime supersteps", L,
+                 sgl_link_name(sgl_node_link(sgl_machine_master(r->m, L, 0))));
+        struct main_arg ma = {{L, r->pl}, &r->res[L]};
+        rc = sgl_run(r->rt, probe_main, &ma, sizeof ma);
     }
-    if (rc) {
-        fprintf(stderr, "sgl-probe: %s\n", sgl_error_last());
-        sgl_finalize(rt);
-        return 1;
-    }
-    struct kernels k;
-    int kernels_ok = 1;
-    if (measure_kernels(rt, pl.quick, &k, &prog)) {
-        if (rank == 0)
-            fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_error_last());
-        kernels_ok = 0;
-    }
-    struct worker_c wc = {0};
-    if (pl.per_worker) {
-        progress(&prog, "kernels, per worker (%zu workers at once)",
-                 sgl_machine_workers(m));
-        /* One worker's c at the largest size sizes the blocks. */
-        double hint[PW_KERNELS] = {k.c[0][K_SUM][k.nsizes - 1],
-                                   k.c[0][K_SORT][k.nsizes - 1]};
-        if (probe_workers(rt, pl.quick, hint, &wc)) {
-            if (rank == 0)
-                fprintf(stderr, "sgl-probe: per worker: %s\n",
-                        sgl_error_last());
-            kernels_ok = 0;
-        }
-    }
+    return rc;
+}
 
-    status = 0;
-    if (rank == 0) {
-        sgl_machine_t *out = NULL, *ends[2] = {NULL, NULL};
-        const char *shape = sgl_machine_shape(m);
-        sgl_machine_opts_t mo;
-        sgl_machine_opts_default(&mo);
-        mo.keep_single = 1;
-        /* --intervals: two more files, every parameter at the low and at
-         * the high end of its 95% interval. */
-        for (int i = 0; i < 2 && pl.intervals && shape; i++)
-            if (pl.drift_base ? sgl_machine_load(pl.drift_base, &ends[i])
-                              : sgl_machine_from_shape(shape, &mo,
-                                                       &ends[i])) {
-                fprintf(stderr, "sgl-probe: --intervals: %s\n",
-                        sgl_error_last());
-                status = 1;
-            }
-        if (pl.drift_base) {
-            /* BASE with the re-measured values in their place; what is
-             * not re-measured (per-worker c) stays BASE's. */
-            if (sgl_machine_load(pl.drift_base, &out)) {
-                fprintf(stderr, "sgl-probe: --drift: %s\n", sgl_error_last());
-                status = 1;
-            }
-        } else if (!shape || sgl_machine_from_shape(shape, &mo, &out)) {
-            fprintf(stderr, "sgl-probe: cannot describe the tree as a shape: "
-                            "%s\n",
-                    sgl_error_last());
+/* The kernels' c on one worker and all at once, and with --per-worker
+ * every worker's; kernels_ok 0 after saying what failed. */
+static void measure_all_kernels(struct probe_run *r)
+{
+    r->kernels_ok = 1;
+    if (measure_kernels(r->rt, r->pl.quick, &r->k, &r->prog)) {
+        if (r->rank == 0)
+            fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_error_last());
+        r->kernels_ok = 0;
+    }
+    if (!r->pl.per_worker)
+        return;
+    progress(&r->prog, "kernels, per worker (%zu workers at once)",
+             sgl_machine_workers(r->m));
+    /* One worker's c at the largest size sizes the blocks. */
+    double hint[PW_KERNELS] = {r->k.c[0][K_SUM][r->k.nsizes - 1],
+                               r->k.c[0][K_SORT][r->k.nsizes - 1]};
+    if (probe_workers(r->rt, r->pl.quick, hint, &r->wc)) {
+        if (r->rank == 0)
+            fprintf(stderr, "sgl-probe: per worker: %s\n", sgl_error_last());
+        r->kernels_ok = 0;
+    }
+}
+
+/* The machine to write (BASE for --drift, else the tree's shape) and,
+ * with --intervals, its two ends. 1 after saying what failed. */
+static int open_outputs(const struct probe_run *r, sgl_machine_t **out,
+                        sgl_machine_t *ends[2])
+{
+    const char *shape = sgl_machine_shape(r->m);
+    const char *base = r->pl.drift_base;
+    sgl_machine_opts_t mo;
+    sgl_machine_opts_default(&mo);
+    mo.keep_single = 1;
+    int status = 0;
+    /* --intervals: two more files, every parameter at the low and at the
+     * high end of its 95% interval. */
+    for (int i = 0; i < 2 && r->pl.intervals && shape; i++)
+        if (base ? sgl_machine_load(base, &ends[i])
+                 : sgl_machine_from_shape(shape, &mo, &ends[i])) {
+            fprintf(stderr, "sgl-probe: --intervals: %s\n", sgl_error_last());
             status = 1;
         }
-        size_t nw = sgl_machine_workers(m), np = sgl_machine_processes(m);
-        printf("sgl-probe: %s, %zu worker%s, %zu process%s\n",
-               sgl_machine_source(m), nw, nw == 1 ? "" : "s", np,
-               np == 1 ? "" : "es");
-        struct probe_clamps clamps = {0};
-        if (have_raw) {
-            struct probe_fit fs = fit_line(&pl, &raw.scatter, 0, 1e300);
-            struct probe_fit fg = fit_line(&pl, &raw.gather, 0, 1e300);
-            printf("raw MPI over %d ranks: MPI_Barrier %.3f us\n", size,
-                   1e6 * raw.barrier);
-            struct probe_fit ss =
-                fit_line(&pl, &raw.scatter, 0, SMALL_BYTES * 2);
-            struct probe_fit gs =
-                fit_line(&pl, &raw.gather, 0, SMALL_BYTES * 2);
-            struct probe_fit sl = fit_line(&pl, &raw.scatter, 65536, 1e300);
-            struct probe_fit gl = fit_line(&pl, &raw.gather, 65536, 1e300);
-            print_fit("MPI_Scatterv (all sizes)", &fs, 1, &clamps, 0);
-            print_fit("MPI_Gatherv (all sizes)", &fg, 1, &clamps, 0);
-            print_fit("MPI_Scatterv, small regime", &ss, 1, &clamps, 0);
-            print_fit("MPI_Gatherv, small regime", &gs, 1, &clamps, 0);
-            print_fit("MPI_Scatterv, large regime", &sl, 1, &clamps, 0);
-            print_fit("MPI_Gatherv, large regime", &gl, 1, &clamps, 0);
+    if (base) {
+        /* BASE with the re-measured values in their place; what is not
+         * re-measured (per-worker c) stays BASE's. */
+        if (sgl_machine_load(base, out)) {
+            fprintf(stderr, "sgl-probe: --drift: %s\n", sgl_error_last());
+            status = 1;
         }
-        for (unsigned L = 0; out && L < depth; L++)
-            if (sgl_machine_level_masters(m, L) &&
-                write_level(out, L, &pl, &res[L], &xmpi[L], one_host,
-                            &clamps, ends[0], ends[1]))
-                status = 1;
-        if (out) {
-            print_kernels(&k);
-            if (!kernels_ok)
-                status = 1;
-            if (kernels_ok && pl.per_worker)
-                probe_workers_print(&wc);
-            if (kernels_ok && (store_kernels(out, &k, 0) ||
-                               (pl.per_worker &&
-                                probe_workers_store(out, &wc)) ||
-                               (ends[0] && store_kernels(ends[0], &k, -1)) ||
-                               (ends[1] && store_kernels(ends[1], &k, 1)))) {
-                fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_error_last());
-                status = 1;
-            }
-            char host[256] = "unknown", date[64];
-            gethostname(host, sizeof host - 1);
-            time_t tt = time(NULL);
-            strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&tt));
-            char method[1200];
-            int off = 0;
-            if (pl.drift_base)
-                off = snprintf(method, sizeof method,
-                               "sgl-probe --drift%s: a re-measure of %s by "
-                               "its own method, raw MPI left out; ",
-                               pl.quick ? " --quick" : "",
-                               printable(pl.drift_base, e, 512));
-            snprintf(method + off, sizeof method - (size_t)off,
-                     "%s: runtime scatter/gather supersteps, %zu "
-                     "sizes 1..%zu words, medians of %d, weighted least "
-                     "squares; l from the small regime; %d MPI ranks; "
-                     "kernels: the algorithms at %zu block sizes %zu..%zu "
-                     "on 1 worker (whole call per element) and %u at once "
-                     "(slowest worker's task per element, from the trace), "
-                     "cold caches for reduce and scan; exchange: "
-                     "MPI_Alltoall / neighbour memcpy, 8 B..16 MiB per "
-                     "pair%s",
-                     pl.drift_base  ? "as the probe"
-                     : pl.quick     ? "sgl-probe --quick"
-                                    : "sgl-probe",
-                     pl.nsizes,
-                     pl.words[pl.nsizes - 1], TRIALS, size, k.nsizes, k.n[0],
-                     k.n[k.nsizes - 1], k.busy,
-                     pl.per_worker ? "; per worker: sum and sort on every "
-                                     "worker at once (tasks of about 20 ms, "
-                                     "5 ms with --quick), time to deliver "
-                                     "per element, medians of 5 on even "
-                                     "blocks, then 5 rounds of 3 at the "
-                                     "split by the c so far, each taking "
-                                     "the c measured there"
-                                   : "");
-            sgl_machine_set_provenance(out, "host", host);
-            sgl_machine_set_provenance(out, "date", date);
-            sgl_machine_set_provenance(out, "sgl_version", sgl_version());
-            sgl_machine_set_provenance(out, "method", method);
-            sgl_machine_set_provenance(out, "source", sgl_machine_source(m));
-            if (pl.drift_base) {
-                const char *bd = sgl_machine_provenance(base, "date");
-                sgl_machine_set_provenance(out, "drift_base",
-                                           printable(pl.drift_base, e,
-                                                     sizeof e));
-                if (bd)
-                    sgl_machine_set_provenance(out, "drift_base_date", bd);
-                /* BASE's clamps are not this run's. */
-                sgl_machine_set_provenance(out, "note", NULL);
-            }
-            if (clamps.count)
-                sgl_machine_set_provenance(out, "note", clamps.note);
-            if (sgl_machine_save(out, pl.out)) {
-                fprintf(stderr, "sgl-probe: %s\n", sgl_error_last());
-                status = 1;
-            } else {
-                printf("wrote %s in %.1f s\n", pl.out, bench_now() - t_start);
-            }
-            if (pl.drift_base && kernels_ok &&
-                write_drift(&pl, base, out, &k, date))
-                status = 1;
-            for (int i = 0; i < 2 && ends[i]; i++) {
-                char path[4096];
-                end_path(pl.out, i ? "hi" : "lo", path, sizeof path);
-                for (size_t q = 0; q < sgl_machine_provenance_count(out); q++) {
-                    const char *key = sgl_machine_provenance_key(out, q);
-                    sgl_machine_set_provenance(
-                        ends[i], key, sgl_machine_provenance(out, key));
-                }
-                sgl_machine_set_provenance(
-                    ends[i], "interval",
-                    i ? "high ends of 95% intervals: kernels' c the "
-                        "median's order-statistic interval over the trials, "
-                        "l, g and exchange a pairs bootstrap of the fits"
-                      : "low ends of 95% intervals: kernels' c the "
-                        "median's order-statistic interval over the trials, "
-                        "l, g and exchange a pairs bootstrap of the fits "
-                        "(negative ends at 0)");
-                if (sgl_machine_save(ends[i], path)) {
-                    fprintf(stderr, "sgl-probe: %s\n", sgl_error_last());
-                    status = 1;
-                } else {
-                    printf("wrote %s\n", path);
-                }
-            }
-        }
-        sgl_machine_free(out);
-        sgl_machine_free(ends[0]);
-        sgl_machine_free(ends[1]);
+    } else if (!shape || sgl_machine_from_shape(shape, &mo, out)) {
+        fprintf(stderr, "sgl-probe: cannot describe the tree as a shape: "
+                        "%s\n",
+                sgl_error_last());
+        status = 1;
     }
-    sgl_machine_free(base);
-    probe_workers_free(&wc);
-    free(res);
-    free(xmpi);
-    sgl_finalize(rt);
     return status;
+}
+
+static void print_raw_mpi(struct probe_run *r, struct probe_clamps *clamps)
+{
+    const struct plan *pl = &r->pl;
+    struct probe_fit fs = fit_line(pl, &r->raw.scatter, 0, 1e300);
+    struct probe_fit fg = fit_line(pl, &r->raw.gather, 0, 1e300);
+    printf("raw MPI over %d ranks: MPI_Barrier %.3f us\n", r->size,
+           1e6 * r->raw.barrier);
+    struct probe_fit ss = fit_line(pl, &r->raw.scatter, 0, SMALL_BYTES * 2);
+    struct probe_fit gs = fit_line(pl, &r->raw.gather, 0, SMALL_BYTES * 2);
+    struct probe_fit sl = fit_line(pl, &r->raw.scatter, 65536, 1e300);
+    struct probe_fit gl = fit_line(pl, &r->raw.gather, 65536, 1e300);
+    print_fit("MPI_Scatterv (all sizes)", &fs, 1, clamps, 0);
+    print_fit("MPI_Gatherv (all sizes)", &fg, 1, clamps, 0);
+    print_fit("MPI_Scatterv, small regime", &ss, 1, clamps, 0);
+    print_fit("MPI_Gatherv, small regime", &gs, 1, clamps, 0);
+    print_fit("MPI_Scatterv, large regime", &sl, 1, clamps, 0);
+    print_fit("MPI_Gatherv, large regime", &gl, 1, clamps, 0);
+}
+
+/* Print the kernels and store them in @out and its ends. 1 if failed. */
+static int write_kernels(const struct probe_run *r, sgl_machine_t *out,
+                         sgl_machine_t *ends[2])
+{
+    print_kernels(&r->k);
+    if (!r->kernels_ok)
+        return 1;
+    if (r->pl.per_worker)
+        probe_workers_print(&r->wc);
+    if (store_kernels(out, &r->k, 0) ||
+        (r->pl.per_worker && probe_workers_store(out, &r->wc)) ||
+        (ends[0] && store_kernels(ends[0], &r->k, -1)) ||
+        (ends[1] && store_kernels(ends[1], &r->k, 1))) {
+        fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_error_last());
+        return 1;
+    }
+    return 0;
+}
+
+/* The provenance's "method": how every figure was measured. */
+static void method_text(const struct probe_run *r, char *method, size_t len)
+{
+    const struct plan *pl = &r->pl;
+    const struct kernels *k = &r->k;
+    char e[1024];
+    int off = 0;
+    if (pl->drift_base)
+        off = snprintf(method, len,
+                       "sgl-probe --drift%s: a re-measure of %s by its own "
+                       "method, raw MPI left out; ",
+                       pl->quick ? " --quick" : "",
+                       printable(pl->drift_base, e, 512));
+    snprintf(method + off, len - (size_t)off,
+             "%s: runtime scatter/gather supersteps, %zu "
+             "sizes 1..%zu words, medians of %d, weighted least "
+             "squares; l from the small regime; %d MPI ranks; "
+             "kernels: the algorithms at %zu block sizes %zu..%zu "
+             "on 1 worker (whole call per element) and %u at once "
+             "(slowest worker's task per element, from the trace), "
+             "cold caches for reduce and scan; exchange: "
+             "MPI_Alltoall / neighbour memcpy, 8 B..16 MiB per "
+             "pair%s",
+             pl->drift_base ? "as the probe"
+             : pl->quick    ? "sgl-probe --quick"
+                            : "sgl-probe",
+             pl->nsizes, pl->words[pl->nsizes - 1], TRIALS, r->size,
+             k->nsizes, k->n[0], k->n[k->nsizes - 1], k->busy,
+             pl->per_worker ? "; per worker: sum and sort on every "
+                              "worker at once (tasks of about 20 ms, "
+                              "5 ms with --quick), time to deliver "
+                              "per element, medians of 5 on even "
+                              "blocks, then 5 rounds of 3 at the "
+                              "split by the c so far, each taking "
+                              "the c measured there"
+                            : "");
+}
+
+/* Host, date, version, method and source into @out's provenance; the
+ * date into @date. */
+static void set_provenance(const struct probe_run *r, sgl_machine_t *out,
+                           const struct probe_clamps *clamps, char date[64])
+{
+    char host[256] = "unknown", method[1200], e[1024];
+    gethostname(host, sizeof host - 1);
+    time_t tt = time(NULL);
+    strftime(date, 64, "%Y-%m-%dT%H:%M:%SZ", gmtime(&tt));
+    method_text(r, method, sizeof method);
+    sgl_machine_set_provenance(out, "host", host);
+    sgl_machine_set_provenance(out, "date", date);
+    sgl_machine_set_provenance(out, "sgl_version", sgl_version());
+    sgl_machine_set_provenance(out, "method", method);
+    sgl_machine_set_provenance(out, "source", sgl_machine_source(r->m));
+    if (r->pl.drift_base) {
+        const char *bd = sgl_machine_provenance(r->base, "date");
+        sgl_machine_set_provenance(out, "drift_base",
+                                   printable(r->pl.drift_base, e, sizeof e));
+        if (bd)
+            sgl_machine_set_provenance(out, "drift_base_date", bd);
+        /* BASE's clamps are not this run's. */
+        sgl_machine_set_provenance(out, "note", NULL);
+    }
+    if (clamps->count)
+        sgl_machine_set_provenance(out, "note", clamps->note);
+}
+
+/* The interval ends, with @out's provenance and what they are. */
+static int save_ends(const struct plan *pl, const sgl_machine_t *out,
+                     sgl_machine_t *ends[2])
+{
+    int status = 0;
+    for (int i = 0; i < 2 && ends[i]; i++) {
+        char path[4096];
+        end_path(pl->out, i ? "hi" : "lo", path, sizeof path);
+        for (size_t q = 0; q < sgl_machine_provenance_count(out); q++) {
+            const char *key = sgl_machine_provenance_key(out, q);
+            sgl_machine_set_provenance(ends[i], key,
+                                       sgl_machine_provenance(out, key));
+        }
+        sgl_machine_set_provenance(
+            ends[i], "interval",
+            i ? "high ends of 95% intervals: kernels' c the "
+                "median's order-statistic interval over the trials, "
+                "l, g and exchange a pairs bootstrap of the fits"
+              : "low ends of 95% intervals: kernels' c the "
+                "median's order-statistic interval over the trials, "
+                "l, g and exchange a pairs bootstrap of the fits "
+                "(negative ends at 0)");
+        if (sgl_machine_save(ends[i], path)) {
+            fprintf(stderr, "sgl-probe: %s\n", sgl_error_last());
+            status = 1;
+        } else {
+            printf("wrote %s\n", path);
+        }
+    }
+    return status;
+}
+
+/* Fill, save and report the machine file (and its ends, and the drift
+ * rows) from what @out holds; 1 if anything failed. */
+static int save_outputs(struct probe_run *r, sgl_machine_t *out,
+                        sgl_machine_t *ends[2], struct probe_clamps *clamps)
+{
+    int status = write_kernels(r, out, ends);
+    char date[64];
+    set_provenance(r, out, clamps, date);
+    if (sgl_machine_save(out, r->pl.out)) {
+        fprintf(stderr, "sgl-probe: %s\n", sgl_error_last());
+        status = 1;
+    } else {
+        printf("wrote %s in %.1f s\n", r->pl.out, bench_now() - r->t_start);
+    }
+    if (r->pl.drift_base && r->kernels_ok &&
+        write_drift(&r->pl, r->base, out, &r->k, date))
+        status = 1;
+    return save_ends(&r->pl, out, ends) || status;
+}
+
+/* On rank 0: the fits, printed and written. 1 if anything failed. */
+static int report(struct probe_run *r)
+{
+    sgl_machine_t *out = NULL, *ends[2] = {NULL, NULL};
+    int status = open_outputs(r, &out, ends);
+    size_t nw = sgl_machine_workers(r->m), np = sgl_machine_processes(r->m);
+    printf("sgl-probe: %s, %zu worker%s, %zu process%s\n",
+           sgl_machine_source(r->m), nw, nw == 1 ? "" : "s", np,
+           np == 1 ? "" : "es");
+    struct probe_clamps clamps = {0};
+    if (r->have_raw)
+        print_raw_mpi(r, &clamps);
+    for (unsigned L = 0; out && L < r->depth; L++)
+        if (sgl_machine_level_masters(r->m, L) &&
+            write_level(out, L, &r->pl, &r->res[L], &r->xmpi[L], r->one_host,
+                        &clamps, ends[0], ends[1]))
+            status = 1;
+    if (out && save_outputs(r, out, ends, &clamps))
+        status = 1;
+    sgl_machine_free(out);
+    sgl_machine_free(ends[0]);
+    sgl_machine_free(ends[1]);
+    return status;
+}
+
+static int probe_run_end(struct probe_run *r, int status)
+{
+    sgl_machine_free(r->base);
+    probe_workers_free(&r->wc);
+    free(r->res);
+    free(r->xmpi);
+    sgl_finalize(r->rt);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    struct probe_run r = {.pl = {.out = "machine.sgl"}};
+    int status = parse_args(argc, argv, &r.pl);
+    if (status >= 0)
+        return status;
+    if (start_runtime(&argc, &argv, &r.rt))
+        return 1;
+    r.rank = sgl_runtime_rank(r.rt);
+    MPI_Comm_size(MPI_COMM_WORLD, &r.size);
+    r.m = sgl_runtime_machine(r.rt);
+    if (check_outputs(&r.pl, r.rank) || read_drift_base(&r))
+        return probe_run_end(&r, 1);
+    set_sizes(&r.pl);
+    r.depth = sgl_machine_depth(r.m);
+    r.t_start = bench_now();
+    /* A re-measure leaves out the raw MPI primitives: the machine file
+     * does not hold them. */
+    r.have_raw = r.size > 1 && !r.pl.drift_base;
+    r.prog = (struct progress){0,
+                               count_steps(r.m, r.have_raw ? r.size : 1,
+                                           r.pl.quick, r.pl.per_worker),
+                               r.t_start, r.rank != 0};
+    if (measure_levels(&r)) {
+        fprintf(stderr, "sgl-probe: %s\n", sgl_error_last());
+        return probe_run_end(&r, 1);
+    }
+    measure_all_kernels(&r);
+    return probe_run_end(&r, r.rank == 0 ? report(&r) : 0);
 }

@@ -162,6 +162,26 @@ static int check_master(sgl_ctx_t *ctx, const char *fn)
     return SGL_OK;
 }
 
+int sgl__darray_check_owner(sgl_ctx_t *master, const sgl_darray_t *array,
+                            const char *fn)
+{
+    SGL_TRY(check_master(master, fn));
+    if (!array)
+        return sgl_error_set(SGL_EINVAL, "%s: array is NULL", fn);
+    /* Another master's array names blocks that the workers below this one
+     * may not have, or have for a different array of the same id. */
+    if (sgl_ctx_level(master) != array->level ||
+        sgl_ctx_first_worker(master) != array->first)
+        return sgl_error_set(SGL_ESTATE,
+                             "%s: call it on the master that created array "
+                             "%u (level %u, first worker %zu), not on the "
+                             "one at level %u, first worker %zu",
+                             fn, array->id, array->level, array->first,
+                             sgl_ctx_level(master),
+                             sgl_ctx_first_worker(master));
+    return SGL_OK;
+}
+
 static void array_free(sgl_darray_t *a)
 {
     if (a)
@@ -350,9 +370,9 @@ static size_t array_elems(const struct dpart *p)
 int sgl_darray_gather(sgl_ctx_t *master, const sgl_darray_t *array,
                       void *dst, size_t capacity)
 {
-    SGL_TRY(check_master(master, "sgl_darray_gather"));
-    if (!array || !dst)
-        return sgl_error_set(SGL_EINVAL, "sgl_darray_gather: NULL argument");
+    if (!dst)
+        return sgl_error_set(SGL_EINVAL, "sgl_darray_gather: dst is NULL");
+    SGL_TRY(sgl__darray_check_owner(master, array, "sgl_darray_gather"));
     size_t n = array_elems(&array->part), es = array->part.elem_size;
     if (capacity < n)
         return sgl_error_set(SGL_ESIZE,
@@ -469,9 +489,9 @@ static void pack_boxes(const struct dpart *p, const unsigned char *src,
 int sgl_darray_scatter(sgl_ctx_t *master, const sgl_darray_t *array,
                        const void *src, size_t count)
 {
-    SGL_TRY(check_master(master, "sgl_darray_scatter"));
-    if (!array || !src)
-        return sgl_error_set(SGL_EINVAL, "sgl_darray_scatter: NULL argument");
+    if (!src)
+        return sgl_error_set(SGL_EINVAL, "sgl_darray_scatter: src is NULL");
+    SGL_TRY(sgl__darray_check_owner(master, array, "sgl_darray_scatter"));
     const struct dpart *p = &array->part;
     size_t n = array_elems(p), es = p->elem_size;
     if (count != n)

@@ -44,6 +44,12 @@ void sgl__darray_item_drop(sgl_ctx_t *worker, const void *key, uint32_t id);
  * workers, so the level and a per-process counter suffice. */
 uint32_t sgl__darray_new_id(const sgl_ctx_t *master);
 
+/* SGL_OK if @master is the master that created @array; else the error
+ * (SGL_EINVAL for NULL, SGL_ESTATE for a worker or another master),
+ * named after the public function @fn. */
+int sgl__darray_check_owner(sgl_ctx_t *master, const sgl_darray_t *array,
+                            const char *fn);
+
 /* Run @task on every worker below @ctx, recursively, with the same
  * argument; on a worker, run it on @ctx itself. */
 int sgl__darray_on_workers(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,

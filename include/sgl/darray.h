@@ -156,7 +156,8 @@ SGL_API int sgl_darray_create(sgl_ctx_t *master,
  *                   (halos not included).
  *  @param capacity  elements @p dst holds.
  *  @return SGL_OK, SGL_EINVAL (NULL), SGL_ESIZE (capacity too small),
- *          SGL_ESTATE, SGL_ENOMEM. */
+ *          SGL_ESTATE (a worker's context, or a master that did not
+ *          create the array), SGL_ENOMEM. */
 SGL_API int sgl_darray_gather(sgl_ctx_t *master, const sgl_darray_t *array,
                               void *dst, size_t capacity);
 
@@ -183,6 +184,38 @@ SGL_API int sgl_darray_gather(sgl_ctx_t *master, const sgl_darray_t *array,
  *          hold part of @p src. */
 SGL_API int sgl_darray_scatter(sgl_ctx_t *master, const sgl_darray_t *array,
                                const void *src, size_t count);
+
+/** A bitwise checksum of the whole array, the same for every partition
+ *  and every machine tree (one superstep; one 64-bit word per child goes
+ *  up): the XOR over the elements, halos not included, of
+ *  sgl_darray_checksum_element() of the element and its row-major index.
+ *  A changed bit or a misplaced element changes it with probability
+ *  1 - 2^-64, so a program compares a distributed result with a
+ *  sequential one without gathering it.
+ *  @param master  the master that created @p array.
+ *  @param array   the array to hash; left unchanged.
+ *  @param ret     receives the checksum.
+ *  @return SGL_OK; SGL_EINVAL (NULL context, array or @p ret); SGL_ESTATE
+ *          (a worker's context, or a master that did not create the
+ *          array). */
+SGL_API int sgl_darray_checksum(sgl_ctx_t *master, const sgl_darray_t *array,
+                                uint64_t *ret);
+
+/** The hash of one element that sgl_darray_checksum() XORs: of its
+ *  @p elem_size bytes and its row-major @p index in the whole array. The
+ *  XOR of this over a sequential program's elements is the checksum its
+ *  distributed version must give. An 8-byte element (a double) is hashed
+ *  as its bits read as a uint64_t, then splitmix64's finaliser of
+ *  bits + index * 0x9E3779B97F4A7C15, so a peer without SGL computes the
+ *  same value with integer code alone.
+ *  @param elem       the element's bytes (NULL hashes as no bytes).
+ *  @param elem_size  its size in bytes.
+ *  @param index      its row-major index, i * size[1] * size[2] + j *
+ *                    size[2] + k.
+ *  @return the hash. Thread-safe. */
+SGL_API uint64_t sgl_darray_checksum_element(const void *elem,
+                                             size_t elem_size,
+                                             uint64_t index);
 
 /** Free the blocks (one superstep) and the handle. NULL is a no-op.
  *  @return SGL_OK or the superstep's error (the handle is freed in every

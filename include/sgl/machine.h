@@ -428,8 +428,11 @@ SGL_API int sgl_machine_load(const char *path, sgl_machine_t **ret_machine);
 SGL_API int sgl_machine_read(FILE *in, const char *name,
                              sgl_machine_t **ret_machine);
 /** Write @p m as a machine file; values print with 17 significant digits,
- *  so that sgl_machine_load() gives back every value exactly.
- *  @return SGL_OK, SGL_EIO or SGL_EINVAL (the tree has no shape string). */
+ *  so that sgl_machine_load() gives back every value exactly. @p path is
+ *  created, or replaced if it is a regular file; anything else (a FIFO,
+ *  a device, a directory) is refused at once, without blocking.
+ *  @return SGL_OK, SGL_EIO (cannot write, or not a regular file: the
+ *  message names its kind) or SGL_EINVAL (the tree has no shape string). */
 SGL_API int sgl_machine_save(const sgl_machine_t *m, const char *path);
 /** As sgl_machine_save(), to an open stream. */
 SGL_API int sgl_machine_write(const sgl_machine_t *m, FILE *out);

@@ -75,10 +75,14 @@ typedef int (*sgl_task_fn)(sgl_ctx_t *ctx, const void *arg, size_t arg_size);
 
 /** Options of sgl_init(). Initialise with sgl_opts_default(). */
 typedef struct sgl_opts {
-    const char *shape; /**< shape string (see machine.h); NULL: the
-                            SGL_SHAPE environment variable, else discover */
-    const char *xml;   /**< hwloc XML for the in-process levels; NULL: the
-                            SGL_XML environment variable */
+    const char *shape; /**< shape string (see machine.h). With shape and
+                            xml both NULL: rank 0's SGL_SHAPE, else its
+                            SGL_XML, else discovery. An option given wins
+                            over both variables (opts.xml over SGL_SHAPE),
+                            as a tool's --shape or --xml does; a shape wins
+                            over an XML file. "" with xml NULL: discover */
+    const char *xml;   /**< hwloc XML for the in-process levels; see
+                            @c shape for which source wins */
     int keep_single;   /**< nonzero keeps single-child levels (default 0) */
     int bind;          /**< bind worker threads to their cores when the tree
                             was discovered (default 1); never when

@@ -138,8 +138,11 @@ SGL_API int sgl_trace_step_delivered(const sgl_runtime_t *rt,
                                      double *ret_seconds);
 
 /** Write the supersteps of every process to @p path on rank 0
- *  (collective; call it between programs, on every process).
- *  @return SGL_OK, SGL_EIO (cannot write), SGL_EMPI, SGL_ENOMEM. */
+ *  (collective; call it between programs, on every process). @p path is
+ *  created, or replaced if it is a regular file; anything else (a FIFO,
+ *  a device, a directory) is refused at once, without blocking.
+ *  @return SGL_OK, SGL_EIO (cannot write, or not a regular file: the
+ *  message names its kind), SGL_EMPI, SGL_ENOMEM. */
 SGL_API int sgl_trace_write(sgl_runtime_t *rt, const char *path,
                             sgl_trace_format_t format);
 

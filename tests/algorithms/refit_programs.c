@@ -289,11 +289,34 @@ static int check_fits_in(sgl_runtime_t *rt, double *c, double *c1,
     return check_window(c1, c, c2, p);
 }
 
+/* Measurements of the profiles before a ratio off by more than RATIO_TOL
+ * fails the check. The ratios are of wall-clock times, which a loaded
+ * host stretches unevenly: at load 10-12 on 2 cores across two simulated
+ * hosts (hosts-balance-hetero-2h-np4), worker 5's time once came out 28%
+ * longer than worker 0's ("3.834 times worker 0's, expected 3.000").
+ * Such lateness is random and rarely strikes three measurements in a
+ * row; a refit that is wrong, or ignores the profile (ratio 1 where 2, 3,
+ * 9 or 17 are due), is wrong in every one, so it still fails. Only the
+ * ratio checks are retried: the exact ones (the tree holds the fit, the
+ * window prices its fits) fail at once. Every process sees the same c,
+ * so all retry together. */
+#define FIT_ATTEMPTS 3
+
 static int check_fits(sgl_runtime_t *rt, double *c, size_t p)
 {
     double *c1 = malloc(2 * p * sizeof *c1);
     CHECK(c1, "out of memory");
-    int rc = check_fits_in(rt, c, c1, c1 + p, p);
+    int rc = SGL_OK;
+    for (int a = 1; a <= FIT_ATTEMPTS; a++) {
+        rc = check_fits_in(rt, c, c1, c1 + p, p);
+        if (rc != SGL_ETASK || a == FIT_ATTEMPTS ||
+            !strstr(sgl_error_last(), "times worker 0's, expected"))
+            break;
+        if (sgl_runtime_rank(rt) == 0)
+            printf("# refit: measurement %d of %d off: %s; measuring "
+                   "again\n",
+                   a, FIT_ATTEMPTS, sgl_error_last());
+    }
     free(c1);
     return rc;
 }

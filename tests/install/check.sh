@@ -7,11 +7,8 @@
 # Usage: check.sh BUILD_DIR SOURCE_DIR
 set -euo pipefail
 build=$1 src=$2
-dest=$(mktemp -d)
-trap 'rm -rf "$dest"' EXIT
-meson install -C "$build" --no-rebuild --quiet --destdir "$dest" >/dev/null
-pc=$(find "$dest" -name sgl.pc | head -n 1)
-[ -n "$pc" ] || { echo "not ok - no sgl.pc installed"; exit 1; }
+. "$(dirname "$0")/stage.sh"
+stage_install "$build"
 # Every installed program starts from the staged prefix with no
 # environment at all: those linked to libsgl.so find it through their
 # $ORIGIN-relative RUNPATH, and find this copy (not one installed in the
@@ -28,10 +25,6 @@ for exe in "$dest"/*/bin/sgl-* "$dest"/*/*/bin/sgl-*; do
         *) echo "not ok - installed $name loads $lib, not the staged libsgl"; exit 1 ;; esac
     echo "ok - installed $name starts with no environment: $out${lib:+ (libsgl from the prefix)}"
 done
-# Point the installed sgl.pc at the staging directory (a sysroot would
-# also move the system MPI paths it names).
-mkdir "$dest/pc"
-sed "s|^prefix=|prefix=$dest|" "$pc" > "$dest/pc/sgl.pc"
 # sgl.pc needs no other .pc file: no MPI's (their names differ: ompi-c,
 # mpich), and not hwloc's, whose static chain names -ludev.
 PKG_CONFIG_LIBDIR=$dest/pc PKG_CONFIG_PATH= pkg-config --cflags --libs --static sgl > /dev/null ||

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <sgl/machine.h>
@@ -678,6 +680,51 @@ Test(machine_file, missing_file)
     sgl_machine_t *t = shape("core:2");
     cr_expect_eq(sgl_machine_save(t, "/nonexistent/x.sgl"), SGL_EIO);
     sgl_machine_free(t);
+}
+
+/* A FIFO with no reader used to block sgl_machine_save() in open() until
+ * killed: it is refused at once, by kind (the timeout catches a hang);
+ * with a reader it is refused too, and a directory the same way. */
+Test(machine_file, save_refuses_what_is_not_a_regular_file, .timeout = 20)
+{
+    char dir[] = "/tmp/sgl-save-XXXXXX", fifo[64];
+    cr_assert_not_null(mkdtemp(dir));
+    snprintf(fifo, sizeof fifo, "%s/fifo", dir);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    sgl_machine_t *t = shape("core:2");
+    cr_expect_eq(sgl_machine_save(t, fifo), SGL_EIO);
+    cr_expect(strstr(sgl_error_last(), "it is a FIFO, not a regular file"),
+              "%s", sgl_error_last());
+    int reader = open(fifo, O_RDONLY | O_NONBLOCK);
+    cr_assert_geq(reader, 0);
+    cr_expect_eq(sgl_machine_save(t, fifo), SGL_EIO);
+    cr_expect(strstr(sgl_error_last(), "a FIFO"), "%s", sgl_error_last());
+    char c;
+    cr_expect_leq(read(reader, &c, 1), 0, "nothing was written to it");
+    close(reader);
+    cr_expect_eq(sgl_machine_save(t, dir), SGL_EIO);
+    cr_expect(strstr(sgl_error_last(), "a directory"), "%s", sgl_error_last());
+    /* A regular file longer than the machine file is replaced whole. */
+    char file[64];
+    snprintf(file, sizeof file, "%s/m.sgl", dir);
+    FILE *f = fopen(file, "w");
+    cr_assert_not_null(f);
+    for (int i = 0; i < 4096; i++)
+        fputs("# padding that must not survive the save\n", f);
+    fclose(f);
+    cr_assert_eq(sgl_machine_save(t, file), SGL_OK, "%s", sgl_error_last());
+    char text[8192] = "";
+    f = fopen(file, "r");
+    cr_assert_not_null(f);
+    size_t got = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    cr_expect(got > 0 && got < 4096 && strstr(text, "\nend\n") &&
+                  !strstr(text, "padding"),
+              "%zu bytes: %.200s", got, text);
+    sgl_machine_free(t);
+    remove(file);
+    remove(fifo);
+    rmdir(dir);
 }
 
 Test(machine_file, shipped_examples)

@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <sgl/sgl_mpi.h>
 #include <sgl/blocks.h>
@@ -284,7 +286,48 @@ Test(runtime, duplicate_registration)
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
-Test(runtime, trace_export)
+/* The tree's source, in one rule with the tools: what the program gives
+ * in its options wins over SGL_SHAPE and SGL_XML (SGL_SHAPE used to beat
+ * opts.xml); among the variables, SGL_SHAPE wins over SGL_XML. The XML
+ * fixture is 1 package, 2 NUMA nodes of 3 cores: 6 workers. */
+static size_t workers_of(const char *shape, const char *xml, const char *env)
+{
+    sgl_opts_t o;
+    sgl_opts_default(&o);
+    o.shape = shape;
+    o.xml = xml;
+    sgl_runtime_t *rt = NULL;
+    RUN_OK(sgl_init(NULL, NULL, &o, &rt));
+    const sgl_machine_t *m = sgl_runtime_machine(rt);
+    cr_expect(strstr(sgl_machine_source(m), env), "source %s, want %s",
+              sgl_machine_source(m), env);
+    size_t w = sgl_machine_workers(m);
+    sgl_finalize(rt);
+    return w;
+}
+
+Test(runtime, opts_xml_wins_over_sgl_shape)
+{
+    setenv("SGL_SHAPE", "core:3", 1);
+    unsetenv("SGL_XML");
+    cr_expect_eq(workers_of(NULL, TEST_TREE_XML, "pack1-numa2-core3.xml"), 6);
+}
+
+Test(runtime, opts_shape_wins_over_sgl_xml)
+{
+    unsetenv("SGL_SHAPE");
+    setenv("SGL_XML", TEST_TREE_XML, 1);
+    cr_expect_eq(workers_of("core:2", NULL, "core:2"), 2);
+}
+
+Test(runtime, sgl_shape_wins_over_sgl_xml)
+{
+    setenv("SGL_SHAPE", "core:3", 1);
+    setenv("SGL_XML", TEST_TREE_XML, 1);
+    cr_expect_eq(workers_of(NULL, NULL, "core:3"), 3);
+}
+
+Test(runtime, trace_export, .timeout = 120)
 {
     sgl_runtime_t *rt = start("pack:2 core:2");
     RUN_OK(prog_trace(rt));
@@ -317,6 +360,19 @@ Test(runtime, trace_export)
     cr_assert_eq(rows, 1 + 6);
     cr_assert_eq(sgl_trace_write(rt, "/nonexistent/dir/t.csv", SGL_TRACE_CSV),
                  SGL_EIO);
+    /* A FIFO with no reader used to block the write in open() until
+     * killed: refused at once, by kind (the test's timeout catches a
+     * hang). */
+    char fifo[] = "/tmp/sgl-trace-fifo-XXXXXX";
+    int fd = mkstemp(fifo);
+    cr_assert_geq(fd, 0);
+    close(fd);
+    remove(fifo);
+    cr_assert_eq(mkfifo(fifo, 0600), 0);
+    cr_expect_eq(sgl_trace_write(rt, fifo, SGL_TRACE_CSV), SGL_EIO);
+    cr_expect(strstr(sgl_error_last(), "it is a FIFO, not a regular file"),
+              "%s", sgl_error_last());
+    remove(fifo);
     sgl_trace_clear(rt);
     cr_assert_eq(sgl_trace_steps(rt), 0);
     cr_assert_eq(sgl_finalize(rt), SGL_OK);

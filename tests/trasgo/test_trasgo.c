@@ -10,6 +10,7 @@ static const struct test_check_entry checks[] = {
     {trasgo_check_cannon, "cannon"}, {trasgo_check_layouts, "layouts"},
     {trasgo_check_scatter, "scatter"},
     {trasgo_check_errors, "errors"},
+    {trasgo_check_other_master, "other master"},
 };
 
 static void on_shape(const char *shape)

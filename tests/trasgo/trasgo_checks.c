@@ -17,12 +17,14 @@
 
 static int finish_alone_task(sgl_ctx_t *ctx, const void *arg, size_t size);
 static int unstaged_task(sgl_ctx_t *ctx, const void *arg, size_t size);
+static int other_master_task(sgl_ctx_t *ctx, const void *arg, size_t size);
 
 int trasgo_test_register(sgl_runtime_t *rt)
 {
     SGL_TRY(sgl_algorithms_register(rt));
     SGL_TRY(sgl_task_register(rt, finish_alone_task, "test.finish_alone"));
     SGL_TRY(trasgo_register(rt));
+    SGL_TRY(sgl_task_register(rt, other_master_task, "test.other_master"));
     return sgl_task_register(rt, unstaged_task, "test.trasgo.unstaged");
 }
 
@@ -376,6 +378,19 @@ static int round_trip(sgl_ctx_t *ctx, const sgl_darray_layout_t *l)
         src[i] = pattern(i);
     if (!rc)
         rc = sgl_darray_scatter(ctx, a, src, n);
+    uint64_t want = 0, got = 0;
+    for (size_t g = 0; src && g < n; g++)
+        want ^= sgl_darray_checksum_element(src + g * l->elem_size,
+                                            l->elem_size, g);
+    if (!rc)
+        rc = sgl_darray_checksum(ctx, a, &got);
+    if (!rc && got != want)
+        rc = sgl_error_set(SGL_ETASK,
+                           "sgl_darray_checksum of a %u-dimensional array of "
+                           "%zu-byte elements on %zu workers gave %016llx, "
+                           "the sequential XOR %016llx",
+                           l->dims, l->elem_size, sgl_ctx_workers(ctx),
+                           (unsigned long long)got, (unsigned long long)want);
     if (!rc)
         rc = sgl_darray_gather(ctx, a, back, n);
     if (!rc && memcmp(src, back, bytes))
@@ -569,6 +584,44 @@ static int stage_errors_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     SGL_TRY(sgl_dplan_run(ctx, p, a)); /* the plan still works */
     SGL_TRY(sgl_dplan_free(ctx, p));
     return sgl_darray_free(ctx, a);
+}
+
+/* On a child of the master that created the array (a master or a
+ * worker): the array's master-side calls refuse it, and run nothing. The
+ * handle travels as a pointer, which is why this runs on thread trees
+ * only. */
+static int other_master_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)size;
+    const sgl_darray_t *a = *(const sgl_darray_t *const *)arg;
+    double buf[64] = {0};
+    uint64_t sum;
+    const char *why = sgl_ctx_is_worker(ctx) ? "not on worker"
+                                             : "the master that created";
+    EXPECT(sgl_darray_gather(ctx, a, buf, 64), SGL_ESTATE, why);
+    EXPECT(sgl_darray_scatter(ctx, a, buf, 64), SGL_ESTATE, why);
+    EXPECT(sgl_darray_checksum(ctx, a, &sum), SGL_ESTATE, why);
+    return SGL_OK;
+}
+
+static int other_master_root(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    if (sgl_ctx_is_worker(ctx))
+        return SGL_OK; /* one worker: no other master to call from */
+    size_t n = 4 * sgl_ctx_workers(ctx);
+    sgl_darray_layout_t l;
+    sgl_darray_t *a;
+    sgl_darray_layout_init(&l, 1, &n, sizeof(double));
+    SGL_TRY(sgl_darray_create(ctx, &l, &a));
+    int rc = sgl_pardo(ctx, other_master_task, &a, sizeof a);
+    int rc2 = sgl_darray_free(ctx, a);
+    return rc ? rc : rc2;
+}
+
+int trasgo_check_other_master(sgl_runtime_t *rt)
+{
+    return sgl_run(rt, other_master_root, NULL, 0);
 }
 
 int trasgo_check_errors(sgl_runtime_t *rt)

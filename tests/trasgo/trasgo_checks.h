@@ -26,4 +26,9 @@ int trasgo_check_scatter(sgl_runtime_t *rt);
 /* Bad input: clear errors, and nothing run where the master can tell. */
 int trasgo_check_errors(sgl_runtime_t *rt);
 
+/* Gather, scatter and checksum called below the master that created the
+ * array are refused with SGL_ESTATE. Thread trees only (the handle
+ * travels to the children as a pointer). */
+int trasgo_check_other_master(sgl_runtime_t *rt);
+
 #endif
