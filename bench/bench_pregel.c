@@ -6,7 +6,7 @@
  * bytes one worker receives in a superstep).
  *
  *   bench_pregel [--scale S] [--iters K] [--reps R] [--csv FILE]
- *                [--ckpt-dir DIR] [--machine FILE]
+ *                [--ckpt-dir DIR] [--machine FILE] [--no-hub]
  *
  * With --ckpt-dir (a folder every process sees), also the cost of a
  * checkpoint every 5 supersteps, as a fraction of a superstep. With
@@ -23,9 +23,11 @@
  * has workers, its ranks checked against SGL's to a rounding bound. The
  * three take turns, in an order that rotates per repetition.
  *
+ * --no-hub leaves out the skew table (the hub graph, even and balanced).
+ *
  * The comparison with GraphBLAS, on a quiet 2-core box:
  *   SGL_SHAPE=core:2 OMP_NUM_THREADS=2 OMP_WAIT_POLICY=PASSIVE \
- *       build/bench/bench_pregel --scale 20 --reps 9
+ *       build/bench/bench_pregel --scale 20 --reps 9 --no-hub
  *
  * --csv (RFC 4180, bench_csv.h), one row per measurement: ranks, workers,
  * scale, implementation (sgl; peer_pagerank, the hand-written peer;
@@ -58,6 +60,7 @@ struct opts {
     unsigned scale, iters;
     int reps;
     const char *csv, *ckpt, *machine;
+    int no_hub; /* --no-hub: leave the hub graph's table out */
 };
 
 #define SEED 11
@@ -186,12 +189,17 @@ static int parse(int argc, char **argv, struct opts *o)
                                        {"csv", required_argument, 0, 'o'},
                                        {"ckpt-dir", required_argument, 0, 'c'},
                                        {"machine", required_argument, 0, 'm'},
+                                       {"no-hub", no_argument, 0, 'n'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
         if (c == 'h')
             return -1;
+        if (c == 'n') {
+            o->no_hub = 1;
+            continue;
+        }
         char *end = NULL;
         unsigned long v = optarg ? strtoul(optarg, &end, 10) : 0;
         if (c == 'o' || c == 'c' || c == 'm') {
@@ -556,15 +564,49 @@ static int timed_reps(sgl_runtime_t *rt, const struct job *j,
     return rc;
 }
 
+/* The hub graph at scale min(@scale, 18), on the even cut and then
+ * balanced by the vertex weight fitted to the first: into @hub[0..1] and
+ * *@cut (the balancing). */
+static int hub_section(sgl_runtime_t *rt, const struct job *jp, int reps,
+                       size_t nw, int rank, struct hub_side *hub,
+                       struct result *cut)
+{
+    struct job j = *jp;
+    struct result hub_built;
+    j.every = 0;
+    j.scale = jp->scale < 18 ? jp->scale : 18;
+    j.build = HUB_BUILD;
+    int rc = run(rt, &j, &hub_built);
+    for (int side = 0; side < 2 && !rc; side++) {
+        if (side == 1) {
+            /* rank 0 fitted it; every rank runs the same job */
+            MPI_Bcast(&hub[0].vertex_weight, 1, MPI_DOUBLE, 0,
+                      MPI_COMM_WORLD);
+            j.vweight = hub[0].vertex_weight;
+            if (rank == 0)
+                hub[0].heaviest = heaviest(hub_graph, nw, j.vweight);
+            j.build = HUB_CUT;
+            rc = run(rt, &j, cut);
+        }
+        j.build = HUB_RUN;
+        if (!rc)
+            rc = hub_runs(rt, &j, reps, &hub[side]);
+    }
+    if (!rc && rank == 0)
+        hub[1].heaviest = heaviest(hub_graph, nw, j.vweight);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     bench_default_env();
-    struct opts o = {20, 10, 5, NULL, NULL, NULL};
+    struct opts o = {20, 10, 5, NULL, NULL, NULL, 0};
     int bad = parse(argc, argv, &o);
     if (bad) {
         fprintf(bad < 0 ? stdout : stderr,
                 "usage: bench_pregel [--scale S] [--iters K] [--reps R] "
-                "[--csv FILE] [--ckpt-dir DIR] [--machine FILE]\n");
+                "[--csv FILE] [--ckpt-dir DIR] [--machine FILE] "
+                "[--no-hub]\n");
         return bad < 0 ? 0 : 2;
     }
     sgl_runtime_t *rt = NULL;
@@ -624,30 +666,11 @@ int main(int argc, char **argv)
     }
     /* Skew: the hub graph on the even cut, then balanced. */
     struct hub_side hub[2];
-    struct result cut, hub_built;
+    struct result cut;
     memset(hub, 0, sizeof hub);
-    j.every = 0;
-    j.scale = o.scale < 18 ? o.scale : 18;
-    j.build = HUB_BUILD;
-    if (!rc)
-        rc = run(rt, &j, &hub_built);
-    for (int side = 0; side < 2 && !rc; side++) {
-        if (side == 1) {
-            /* rank 0 fitted it; every rank runs the same job */
-            MPI_Bcast(&hub[0].vertex_weight, 1, MPI_DOUBLE, 0,
-                      MPI_COMM_WORLD);
-            j.vweight = hub[0].vertex_weight;
-            if (rank == 0)
-                hub[0].heaviest = heaviest(hub_graph, nw, j.vweight);
-            j.build = HUB_CUT;
-            rc = run(rt, &j, &cut);
-        }
-        j.build = HUB_RUN;
-        if (!rc)
-            rc = hub_runs(rt, &j, o.reps, &hub[side]);
-    }
-    if (!rc && rank == 0)
-        hub[1].heaviest = heaviest(hub_graph, nw, j.vweight);
+    memset(&cut, 0, sizeof cut);
+    if (!rc && !o.no_hub)
+        rc = hub_section(rt, &j, o.reps, nw, rank, hub, &cut);
     if (!rc && rank == 0) {
         printf("\nPageRank, Kronecker scale %u (%llu vertices, %llu distinct "
                "edges), %u iterations per run, %d runs, %zu workers\n",
@@ -695,10 +718,10 @@ int main(int argc, char **argv)
     }
     if (!rc && rank == 0 && o.machine)
         print_model(&o, &csv, &tr);
-    if (!rc && rank == 0) {
+    if (!rc && rank == 0 && !o.no_hub) {
         printf("  hub graph: the same at scale %u, vertices numbered by "
                "falling out-degree\n%34s %12s %12s\n",
-               j.scale, "", "even cut", "balanced");
+               o.scale < 18 ? o.scale : 18, "", "even cut", "balanced");
         printf("  %-30s %11.2fx %11.2fx\n", "heaviest worker's weight",
                hub[0].heaviest, hub[1].heaviest);
         printf("  %-30s %11.2fx %11.2fx\n", "busiest worker's h / mean",
