@@ -21,7 +21,9 @@
  * (peer_graphblas.c, where it was found at build time) runs the same
  * updates on the same graph in rank 0 alone, on as many threads as SGL
  * has workers, its ranks checked against SGL's to a rounding bound. The
- * three take turns, in an order that rotates per repetition.
+ * three take turns, in an order that rotates per repetition. In one
+ * process, SGL's and GraphBLAS's CPU time per update (all threads) is
+ * shown too: on a loaded machine it moves less than the time does.
  *
  * --no-hub leaves out the skew table (the hub graph, even and balanced).
  *
@@ -126,6 +128,7 @@ struct job {
 
 struct result {
     double seconds, build_seconds;
+    double cpu; /* the root process's CPU time over the run, all threads */
     sgl_pregel_stats_t st;
     uint64_t n, m;
 };
@@ -156,9 +159,11 @@ static int job_task(sgl_ctx_t *root, const void *arg, size_t size)
          * only starts the vertices) */
         int rc = sgl_pregel_checkpoint(g, j->dir, j->every);
         t0 = MPI_Wtime();
+        double c0 = peer_cpu_seconds();
         if (!rc)
             rc = sgl_pagerank(root, g, 0.85, 0, j->iters + 1, NULL, &r.st);
         r.seconds = MPI_Wtime() - t0;
+        r.cpu = peer_cpu_seconds() - c0;
         if (!rc && j->build == RUN)
             rc = sgl_pregel_values(root, g, sgl_ranks, sgl_graph_vertices(g));
         if (rc)
@@ -438,6 +443,9 @@ static void print_model(const struct opts *o, bench_csv_t *csv,
 struct sides {
     double *ts, *tp, *tg;  /* per update: SGL, the hand peer, GraphBLAS */
     double *ratio, *gratio; /* peer time / SGL time, GraphBLAS's / SGL's */
+    double *cs, *cg, *cratio; /* CPU time per update, SGL and GraphBLAS
+                                 (one process only), and GraphBLAS's /
+                                 SGL's */
     double diff, gdiff;    /* largest rank difference to SGL's */
     peer_grb_t *grb;       /* rank 0; NULL: no GraphBLAS side */
     int have_grb;          /* on every rank */
@@ -473,13 +481,13 @@ static int grb_start(const struct opts *o, size_t nw, int rank,
 /* GraphBLAS's run at rank 0; the other ranks wait asleep, not spinning
  * in MPI, so that they leave the cores to its threads. */
 static int grb_run(const struct opts *o, int rank, struct sides *sd,
-                   double *ranks, double *seconds)
+                   double *ranks, double *seconds, double *cpu)
 {
     char err[256] = "";
     int rc = 0;
     if (rank == 0)
-        rc = peer_grb_pagerank(sd->grb, 0.85, o->iters + 1, seconds, ranks,
-                               err, sizeof err);
+        rc = peer_grb_pagerank(sd->grb, 0.85, o->iters + 1, seconds, cpu,
+                               ranks, err, sizeof err);
     MPI_Request req;
     MPI_Ibarrier(MPI_COMM_WORLD, &req);
     for (int done = 0; !done;) {
@@ -534,7 +542,7 @@ static int timed_reps(sgl_runtime_t *rt, const struct job *j,
     int rc = SGL_OK;
     for (int k = 0; !rc && k < o->reps; k++) {
         peer_result_t pr = {0, 0};
-        double tg = 0;
+        double tg = 0, cg = 0;
         for (int i = 0; i < 3 && !rc; i++) {
             int side = (i + k) % 3;
             if (side == 0) {
@@ -548,7 +556,7 @@ static int timed_reps(sgl_runtime_t *rt, const struct job *j,
                 rc = peer_pagerank(MPI_COMM_WORLD, o->scale, SEED, 0.85,
                                    o->iters + 1, &pr, peer_ranks);
             } else if (sd->have_grb) {
-                rc = grb_run(o, rank, sd, grb_ranks, &tg);
+                rc = grb_run(o, rank, sd, grb_ranks, &tg, &cg);
             }
         }
         if (rc || rank != 0)
@@ -556,6 +564,9 @@ static int timed_reps(sgl_runtime_t *rt, const struct job *j,
         sd->ts[k] = r->seconds / updates;
         sd->tp[k] = pr.seconds / updates;
         sd->tg[k] = tg / updates;
+        sd->cs[k] = r->cpu / updates;
+        sd->cg[k] = cg / updates;
+        sd->cratio[k] = sd->cg[k] / sd->cs[k];
         sd->diff = fmax(sd->diff, max_diff(sgl_ranks, peer_ranks, n));
         if (sd->have_grb)
             sd->gdiff = fmax(sd->gdiff, max_diff(sgl_ranks, grb_ranks, n));
@@ -626,6 +637,9 @@ int main(int argc, char **argv)
     double *ratio = calloc((size_t)o.reps, sizeof *ratio);
     double *tg = calloc((size_t)o.reps, sizeof *tg);
     double *gratio = calloc((size_t)o.reps, sizeof *gratio);
+    double *cs = calloc((size_t)o.reps, sizeof *cs);
+    double *cg = calloc((size_t)o.reps, sizeof *cg);
+    double *cratio = calloc((size_t)o.reps, sizeof *cratio);
     double *grb_ranks = rank == 0 ? malloc(n * sizeof *grb_ranks) : NULL;
     MPI_Comm_size(MPI_COMM_WORLD, &csv_ranks);
     csv_workers = nw;
@@ -647,7 +661,8 @@ int main(int argc, char **argv)
     if (!rc)
         rc = run(rt, &j, &first);
     struct traced tr = {{NULL}, {0}, 0};
-    struct sides sd = {ts, tp, tg, ratio, gratio, 0, 0, NULL, 0};
+    struct sides sd = {ts, tp, tg, ratio, gratio, cs, cg, cratio,
+                       0, 0, NULL, 0};
     if (!rc)
         rc = grb_start(&o, nw, rank, &sd);
     if (!rc)
@@ -694,6 +709,13 @@ int main(int argc, char **argv)
             print_row("SGL speed / GraphBLAS speed", gratio, o.reps, 1, "x ");
             printf("  %-30s %10.3g (bound %g: rounding of double sums)\n",
                    "largest rank difference", sd.gdiff, GRB_MAX_DIFF);
+            if (csv_ranks == 1) {
+                print_row("SGL, CPU per update", cs, o.reps, 1e-3, "ms");
+                print_row("GraphBLAS, CPU per update", cg, o.reps, 1e-3,
+                          "ms");
+                print_row("GraphBLAS CPU / SGL CPU", cratio, o.reps, 1,
+                          "x ");
+            }
         }
         printf("  %-30s %10llu -> %llu per run (%.2fx fewer)\n",
                "messages, combiner", (unsigned long long)r.st.messages,
@@ -759,7 +781,7 @@ int main(int argc, char **argv)
         rc = 1;
     }
     free(ts), free(tp), free(ratio), free(peer_ranks), free(sgl_ranks);
-    free(tg), free(gratio), free(grb_ranks);
+    free(tg), free(gratio), free(grb_ranks), free(cs), free(cg), free(cratio);
     sgl_finalize(rt);
     return rc ? 1 : 0;
 }

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/resource.h>
 
 typedef struct peer_grb peer_grb_t;
 
@@ -22,11 +23,23 @@ int peer_grb_setup(unsigned scale, uint64_t seed, int threads,
 
 /* @updates PageRank updates of NetworkX's iteration (damping @alpha,
  * dangling rank spread uniformly) from the uniform start, timed into
- * *@ret_seconds; the ranks into @ranks (2^scale doubles).
+ * *@ret_seconds, and the process's CPU time (all threads) over them into
+ * *@ret_cpu; the ranks into @ranks (2^scale doubles).
  * @return 0, or 1 with @err set. */
 int peer_grb_pagerank(peer_grb_t *g, double alpha, unsigned updates,
-                      double *ret_seconds, double *ranks, char *err,
-                      size_t err_size);
+                      double *ret_seconds, double *ret_cpu, double *ranks,
+                      char *err, size_t err_size);
+
+/* The CPU time this process has used, all its threads, in seconds: on a
+ * loaded machine, what a side's threads did, less what they waited. */
+static inline double peer_cpu_seconds(void)
+{
+    struct rusage u;
+    if (getrusage(RUSAGE_SELF, &u))
+        return 0;
+    return (double)(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           1e-6 * (double)(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
 
 /* The threads GraphBLAS runs on, and the version it reports, as
  * "SuiteSparse:GraphBLAS 7.4.0", into @buf. */
