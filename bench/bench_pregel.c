@@ -6,7 +6,7 @@
  * bytes one worker receives in a superstep).
  *
  *   bench_pregel [--scale S] [--iters K] [--reps R] [--csv FILE]
- *                [--ckpt-dir DIR] [--machine FILE]
+ *                [--ckpt-dir DIR] [--machine FILE] [--no-hub]
  *
  * With --ckpt-dir (a folder every process sees), also the cost of a
  * checkpoint every 5 supersteps, as a fraction of a superstep. With
@@ -17,25 +17,41 @@
  * of the run predicted. Both
  * runs also show the skew: the busiest worker's h against the mean.
  * The tree is SGL_SHAPE or the discovered machine; the peer runs on the
- * same ranks with OMP_NUM_THREADS threads each.
+ * same ranks with OMP_NUM_THREADS threads each. SuiteSparse:GraphBLAS
+ * (peer_graphblas.c, where it was found at build time) runs the same
+ * updates on the same graph in rank 0 alone, on as many threads as SGL
+ * has workers, its ranks checked against SGL's to a rounding bound. The
+ * three take turns, in an order that rotates per repetition. In one
+ * process, SGL's and GraphBLAS's CPU time per update (all threads) is
+ * shown too: on a loaded machine it moves less than the time does.
+ *
+ * --no-hub leaves out the skew table (the hub graph, even and balanced).
+ *
+ * The comparison with GraphBLAS, on a quiet 2-core box:
+ *   SGL_SHAPE=core:2 OMP_NUM_THREADS=2 OMP_WAIT_POLICY=PASSIVE \
+ *       build/bench/bench_pregel --scale 20 --reps 9 --no-hub
  *
  * --csv (RFC 4180, bench_csv.h), one row per measurement: ranks, workers,
- * scale, implementation (sgl; peer_pagerank, the hand-written peer; model,
- * the prediction), rep (1..R), superstep (the superstep's index in its
+ * scale, implementation (sgl; peer_pagerank, the hand-written peer;
+ * graphblas; model, the prediction), rep (1..R), superstep (the superstep's index in its
  * run, for time_per superstep), time_s and time_per: update_mean (a
- * run's time over its PageRank updates, on either side: both run
+ * run's time over its PageRank updates, on every side: each runs
  * --iters + 1 of them) or superstep (one superstep of an SGL run from its
  * trace, and its prediction, with --machine). */
+#define _GNU_SOURCE /* sched_getaffinity() */
 #include <getopt.h>
 #include <math.h>
 #include <mpi.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "bench_csv.h"
 #include "bench_env.h"
 #include "peers_mpi.h"
+#include "peer_graphblas.h"
 #include "pregel_steps.h"
 #include "timing.h"
 #include <sgl/algorithms.h>
@@ -46,6 +62,7 @@ struct opts {
     unsigned scale, iters;
     int reps;
     const char *csv, *ckpt, *machine;
+    int no_hub; /* --no-hub: leave the hub graph's table out */
 };
 
 #define SEED 11
@@ -111,6 +128,7 @@ struct job {
 
 struct result {
     double seconds, build_seconds;
+    double cpu; /* the root process's CPU time over the run, all threads */
     sgl_pregel_stats_t st;
     uint64_t n, m;
 };
@@ -141,9 +159,11 @@ static int job_task(sgl_ctx_t *root, const void *arg, size_t size)
          * only starts the vertices) */
         int rc = sgl_pregel_checkpoint(g, j->dir, j->every);
         t0 = MPI_Wtime();
+        double c0 = peer_cpu_seconds();
         if (!rc)
             rc = sgl_pagerank(root, g, 0.85, 0, j->iters + 1, NULL, &r.st);
         r.seconds = MPI_Wtime() - t0;
+        r.cpu = peer_cpu_seconds() - c0;
         if (!rc && j->build == RUN)
             rc = sgl_pregel_values(root, g, sgl_ranks, sgl_graph_vertices(g));
         if (rc)
@@ -174,12 +194,17 @@ static int parse(int argc, char **argv, struct opts *o)
                                        {"csv", required_argument, 0, 'o'},
                                        {"ckpt-dir", required_argument, 0, 'c'},
                                        {"machine", required_argument, 0, 'm'},
+                                       {"no-hub", no_argument, 0, 'n'},
                                        {"help", no_argument, 0, 'h'},
                                        {0, 0, 0, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
         if (c == 'h')
             return -1;
+        if (c == 'n') {
+            o->no_hub = 1;
+            continue;
+        }
         char *end = NULL;
         unsigned long v = optarg ? strtoul(optarg, &end, 10) : 0;
         if (c == 'o' || c == 'c' || c == 'm') {
@@ -413,15 +438,186 @@ static void print_model(const struct opts *o, bench_csv_t *csv,
     sgl_machine_free(m);
 }
 
+/* The timed runs' figures per repetition (rank 0), and the GraphBLAS
+ * peer where there is one. */
+struct sides {
+    double *ts, *tp, *tg;  /* per update: SGL, the hand peer, GraphBLAS */
+    double *ratio, *gratio; /* peer time / SGL time, GraphBLAS's / SGL's */
+    double *cs, *cg, *cratio; /* CPU time per update, SGL and GraphBLAS
+                                 (one process only), and GraphBLAS's /
+                                 SGL's */
+    double diff, gdiff;    /* largest rank difference to SGL's */
+    peer_grb_t *grb;       /* rank 0; NULL: no GraphBLAS side */
+    int have_grb;          /* on every rank */
+};
+
+/* GraphBLAS's ranks differ from SGL's exact ones by the rounding of
+ * double sums (2e-17 measured at scale 20); a wrong graph, degree or
+ * update moves some rank by far more than this (ranks total 1). */
+#define GRB_MAX_DIFF 1e-12
+
+/* Set GraphBLAS up at rank 0 on as many threads as SGL has workers; every
+ * rank learns whether it is there. Its absence is not an error. */
+static int grb_start(const struct opts *o, size_t nw, int rank,
+                     struct sides *sd)
+{
+    char err[256] = "";
+    if (rank == 0 && peer_grb_setup(o->scale, SEED, (int)nw, &sd->grb, err,
+                                    sizeof err))
+        fprintf(stderr, "bench_pregel: GraphBLAS peer left out: %s\n", err);
+    cpu_set_t cpus;
+    /* mpirun --bind-to core gives rank 0 one core for all the threads */
+    if (sd->grb && sched_getaffinity(0, sizeof cpus, &cpus) == 0 &&
+        (size_t)CPU_COUNT(&cpus) < nw)
+        fprintf(stderr, "bench_pregel: GraphBLAS's %zu threads share the %d "
+                        "core(s) rank 0 is bound to: run with --bind-to none "
+                        "to compare it with SGL\n",
+                nw, CPU_COUNT(&cpus));
+    sd->have_grb = sd->grb != NULL;
+    MPI_Bcast(&sd->have_grb, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return SGL_OK;
+}
+
+/* GraphBLAS's run at rank 0; the other ranks wait asleep, not spinning
+ * in MPI, so that they leave the cores to its threads. */
+static int grb_run(const struct opts *o, int rank, struct sides *sd,
+                   double *ranks, double *seconds, double *cpu)
+{
+    char err[256] = "";
+    int rc = 0;
+    if (rank == 0)
+        rc = peer_grb_pagerank(sd->grb, 0.85, o->iters + 1, seconds, cpu,
+                               ranks, err, sizeof err);
+    MPI_Request req;
+    MPI_Ibarrier(MPI_COMM_WORLD, &req);
+    for (int done = 0; !done;) {
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (!done)
+            nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    if (rc)
+        fprintf(stderr, "bench_pregel: %s\n", err);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    return rc ? SGL_EINVAL : SGL_OK;
+}
+
+static double max_diff(const double *a, const double *b, uint64_t n)
+{
+    double d = 0;
+    for (uint64_t v = 0; v < n; v++)
+        d = fmax(d, fabs(a[v] - b[v]));
+    return d;
+}
+
+/* Repetition @k's figures at rank 0: printed, and into the CSV. */
+static void rep_done(const struct opts *o, int k, struct sides *sd,
+                     bench_csv_t *csv, double t_begin)
+{
+    sd->ratio[k] = sd->tp[k] / sd->ts[k];
+    sd->gratio[k] = sd->have_grb ? sd->tg[k] / sd->ts[k] : 0;
+    fprintf(stderr, "pagerank: run %d of %d: SGL %.3f ms per update, "
+                    "peer %.3f, GraphBLAS %.3f; ETA %.0f s\n",
+            k + 1, o->reps, 1e3 * sd->ts[k], 1e3 * sd->tp[k],
+            1e3 * sd->tg[k], bench_eta(bench_now() - t_begin, k + 1, o->reps));
+    csv_row(csv, csv_ranks, csv_workers, o->scale, "sgl", k + 1, -1,
+            sd->ts[k], "update_mean");
+    csv_row(csv, csv_ranks, csv_workers, o->scale, "peer_pagerank", k + 1, -1,
+            sd->tp[k], "update_mean");
+    if (sd->have_grb)
+        csv_row(csv, csv_ranks, csv_workers, o->scale, "graphblas", k + 1, -1,
+                sd->tg[k], "update_mean");
+}
+
+/* @o->reps repetitions of SGL, the hand peer and GraphBLAS, in an order
+ * that rotates from one repetition to the next, so that a load that
+ * comes and goes hits every side alike; per update on every side (each
+ * runs o->iters + 1 updates). */
+static int timed_reps(sgl_runtime_t *rt, const struct job *j,
+                      const struct opts *o, int rank, double *peer_ranks,
+                      double *grb_ranks, struct sides *sd, struct traced *tr,
+                      bench_csv_t *csv, struct result *r)
+{
+    uint64_t n = UINT64_C(1) << o->scale;
+    double t_begin = bench_now(), updates = o->iters + 1.0;
+    int rc = SGL_OK;
+    for (int k = 0; !rc && k < o->reps; k++) {
+        peer_result_t pr = {0, 0};
+        double tg = 0, cg = 0;
+        for (int i = 0; i < 3 && !rc; i++) {
+            int side = (i + k) % 3;
+            if (side == 0) {
+                sgl_trace_clear(rt);
+                rc = run(rt, j, r);
+                if (!rc && rank == 0) {
+                    tr->n[tr->runs] = pstep_read(rt, &tr->s[tr->runs]);
+                    tr->runs++;
+                }
+            } else if (side == 1) {
+                rc = peer_pagerank(MPI_COMM_WORLD, o->scale, SEED, 0.85,
+                                   o->iters + 1, &pr, peer_ranks);
+            } else if (sd->have_grb) {
+                rc = grb_run(o, rank, sd, grb_ranks, &tg, &cg);
+            }
+        }
+        if (rc || rank != 0)
+            continue;
+        sd->ts[k] = r->seconds / updates;
+        sd->tp[k] = pr.seconds / updates;
+        sd->tg[k] = tg / updates;
+        sd->cs[k] = r->cpu / updates;
+        sd->cg[k] = cg / updates;
+        sd->cratio[k] = sd->cg[k] / sd->cs[k];
+        sd->diff = fmax(sd->diff, max_diff(sgl_ranks, peer_ranks, n));
+        if (sd->have_grb)
+            sd->gdiff = fmax(sd->gdiff, max_diff(sgl_ranks, grb_ranks, n));
+        rep_done(o, k, sd, csv, t_begin);
+    }
+    return rc;
+}
+
+/* The hub graph at scale min(@scale, 18), on the even cut and then
+ * balanced by the vertex weight fitted to the first: into @hub[0..1] and
+ * *@cut (the balancing). */
+static int hub_section(sgl_runtime_t *rt, const struct job *jp, int reps,
+                       size_t nw, int rank, struct hub_side *hub,
+                       struct result *cut)
+{
+    struct job j = *jp;
+    struct result hub_built;
+    j.every = 0;
+    j.scale = jp->scale < 18 ? jp->scale : 18;
+    j.build = HUB_BUILD;
+    int rc = run(rt, &j, &hub_built);
+    for (int side = 0; side < 2 && !rc; side++) {
+        if (side == 1) {
+            /* rank 0 fitted it; every rank runs the same job */
+            MPI_Bcast(&hub[0].vertex_weight, 1, MPI_DOUBLE, 0,
+                      MPI_COMM_WORLD);
+            j.vweight = hub[0].vertex_weight;
+            if (rank == 0)
+                hub[0].heaviest = heaviest(hub_graph, nw, j.vweight);
+            j.build = HUB_CUT;
+            rc = run(rt, &j, cut);
+        }
+        j.build = HUB_RUN;
+        if (!rc)
+            rc = hub_runs(rt, &j, reps, &hub[side]);
+    }
+    if (!rc && rank == 0)
+        hub[1].heaviest = heaviest(hub_graph, nw, j.vweight);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     bench_default_env();
-    struct opts o = {20, 10, 5, NULL, NULL, NULL};
+    struct opts o = {20, 10, 5, NULL, NULL, NULL, 0};
     int bad = parse(argc, argv, &o);
     if (bad) {
         fprintf(bad < 0 ? stdout : stderr,
                 "usage: bench_pregel [--scale S] [--iters K] [--reps R] "
-                "[--csv FILE] [--ckpt-dir DIR] [--machine FILE]\n");
+                "[--csv FILE] [--ckpt-dir DIR] [--machine FILE] "
+                "[--no-hub]\n");
         return bad < 0 ? 0 : 2;
     }
     sgl_runtime_t *rt = NULL;
@@ -439,6 +635,12 @@ int main(int argc, char **argv)
     double *ts = calloc((size_t)o.reps, sizeof *ts);
     double *tp = calloc((size_t)o.reps, sizeof *tp);
     double *ratio = calloc((size_t)o.reps, sizeof *ratio);
+    double *tg = calloc((size_t)o.reps, sizeof *tg);
+    double *gratio = calloc((size_t)o.reps, sizeof *gratio);
+    double *cs = calloc((size_t)o.reps, sizeof *cs);
+    double *cg = calloc((size_t)o.reps, sizeof *cg);
+    double *cratio = calloc((size_t)o.reps, sizeof *cratio);
+    double *grb_ranks = rank == 0 ? malloc(n * sizeof *grb_ranks) : NULL;
     MPI_Comm_size(MPI_COMM_WORLD, &csv_ranks);
     csv_workers = nw;
     bench_csv_t csv = {NULL, 0};
@@ -458,41 +660,14 @@ int main(int argc, char **argv)
     j.build = RUN;
     if (!rc)
         rc = run(rt, &j, &first);
-    double diff = 0;
     struct traced tr = {{NULL}, {0}, 0};
-    double t_begin = bench_now();
-    for (int k = 0; !rc && k < o.reps; k++) {
-        peer_result_t pr;
-        for (int order = 0; order < 2 && !rc; order++) {
-            if ((order == 0) == (k % 2 == 0)) {
-                sgl_trace_clear(rt);
-                rc = run(rt, &j, &r);
-                if (!rc && rank == 0) {
-                    tr.n[tr.runs] = pstep_read(rt, &tr.s[tr.runs]);
-                    tr.runs++;
-                }
-            } else {
-                rc = peer_pagerank(MPI_COMM_WORLD, o.scale, SEED, 0.85,
-                                   o.iters + 1, &pr, peer_ranks);
-            }
-        }
-        if (rc || rank != 0)
-            continue;
-        /* Per update on both sides: both ran o.iters + 1 of them. */
-        ts[k] = r.seconds / (o.iters + 1);
-        tp[k] = pr.seconds / (o.iters + 1);
-        ratio[k] = tp[k] / ts[k];
-        for (uint64_t v = 0; v < n; v++)
-            diff = fmax(diff, fabs(sgl_ranks[v] - peer_ranks[v]));
-        fprintf(stderr, "pagerank: run %d of %d: SGL %.3f ms per update, "
-                        "peer %.3f ms per update; ETA %.0f s\n",
-                k + 1, o.reps, 1e3 * ts[k], 1e3 * tp[k],
-                bench_eta(bench_now() - t_begin, k + 1, o.reps));
-        csv_row(&csv, csv_ranks, nw, o.scale, "sgl", k + 1, -1, ts[k],
-                "update_mean");
-        csv_row(&csv, csv_ranks, nw, o.scale, "peer_pagerank", k + 1, -1,
-                tp[k], "update_mean");
-    }
+    struct sides sd = {ts, tp, tg, ratio, gratio, cs, cg, cratio,
+                       0, 0, NULL, 0};
+    if (!rc)
+        rc = grb_start(&o, nw, rank, &sd);
+    if (!rc)
+        rc = timed_reps(rt, &j, &o, rank, peer_ranks, grb_ranks, &sd, &tr,
+                        &csv, &r);
     /* Checkpoints every 5 supersteps: the same runs again, writing. */
     double *tc = calloc((size_t)o.reps, sizeof *tc), nckpt = 0;
     if (o.ckpt && strlen(o.ckpt) < sizeof j.dir) {
@@ -506,30 +681,11 @@ int main(int argc, char **argv)
     }
     /* Skew: the hub graph on the even cut, then balanced. */
     struct hub_side hub[2];
-    struct result cut, hub_built;
+    struct result cut;
     memset(hub, 0, sizeof hub);
-    j.every = 0;
-    j.scale = o.scale < 18 ? o.scale : 18;
-    j.build = HUB_BUILD;
-    if (!rc)
-        rc = run(rt, &j, &hub_built);
-    for (int side = 0; side < 2 && !rc; side++) {
-        if (side == 1) {
-            /* rank 0 fitted it; every rank runs the same job */
-            MPI_Bcast(&hub[0].vertex_weight, 1, MPI_DOUBLE, 0,
-                      MPI_COMM_WORLD);
-            j.vweight = hub[0].vertex_weight;
-            if (rank == 0)
-                hub[0].heaviest = heaviest(hub_graph, nw, j.vweight);
-            j.build = HUB_CUT;
-            rc = run(rt, &j, &cut);
-        }
-        j.build = HUB_RUN;
-        if (!rc)
-            rc = hub_runs(rt, &j, o.reps, &hub[side]);
-    }
-    if (!rc && rank == 0)
-        hub[1].heaviest = heaviest(hub_graph, nw, j.vweight);
+    memset(&cut, 0, sizeof cut);
+    if (!rc && !o.no_hub)
+        rc = hub_section(rt, &j, o.reps, nw, rank, hub, &cut);
     if (!rc && rank == 0) {
         printf("\nPageRank, Kronecker scale %u (%llu vertices, %llu distinct "
                "edges), %u iterations per run, %d runs, %zu workers\n",
@@ -543,7 +699,24 @@ int main(int argc, char **argv)
         print_row("SGL, per update", ts, o.reps, 1e-3, "ms");
         print_row("peer_pagerank, per update", tp, o.reps, 1e-3, "ms");
         print_row("SGL speed / peer speed", ratio, o.reps, 1, "x ");
-        printf("  %-30s %10.3g\n", "largest rank difference", diff);
+        printf("  %-30s %10.3g\n", "largest rank difference", sd.diff);
+        if (sd.have_grb) {
+            char what[96];
+            peer_grb_describe(sd.grb, what, sizeof what);
+            printf("  GraphBLAS: %s, in rank 0, runs alternating with "
+                   "SGL's\n", what);
+            print_row("GraphBLAS, per update", tg, o.reps, 1e-3, "ms");
+            print_row("SGL speed / GraphBLAS speed", gratio, o.reps, 1, "x ");
+            printf("  %-30s %10.3g (bound %g: rounding of double sums)\n",
+                   "largest rank difference", sd.gdiff, GRB_MAX_DIFF);
+            if (csv_ranks == 1) {
+                print_row("SGL, CPU per update", cs, o.reps, 1e-3, "ms");
+                print_row("GraphBLAS, CPU per update", cg, o.reps, 1e-3,
+                          "ms");
+                print_row("GraphBLAS CPU / SGL CPU", cratio, o.reps, 1,
+                          "x ");
+            }
+        }
         printf("  %-30s %10llu -> %llu per run (%.2fx fewer)\n",
                "messages, combiner", (unsigned long long)r.st.messages,
                (unsigned long long)r.st.combined,
@@ -567,10 +740,10 @@ int main(int argc, char **argv)
     }
     if (!rc && rank == 0 && o.machine)
         print_model(&o, &csv, &tr);
-    if (!rc && rank == 0) {
+    if (!rc && rank == 0 && !o.no_hub) {
         printf("  hub graph: the same at scale %u, vertices numbered by "
                "falling out-degree\n%34s %12s %12s\n",
-               j.scale, "", "even cut", "balanced");
+               o.scale < 18 ? o.scale : 18, "", "even cut", "balanced");
         printf("  %-30s %11.2fx %11.2fx\n", "heaviest worker's weight",
                hub[0].heaviest, hub[1].heaviest);
         printf("  %-30s %11.2fx %11.2fx\n", "busiest worker's h / mean",
@@ -590,17 +763,25 @@ int main(int argc, char **argv)
     /* The two must compute the same ranks: a benchmark of a wrong answer
      * fails. Both sum exactly (the peer as sgl_pagerank()), so the ranks
      * are bitwise equal on any tree, threads and ranks. */
-    if (!rc && rank == 0 && diff != 0) {
+    if (!rc && rank == 0 && sd.diff != 0) {
         fprintf(stderr, "bench_pregel: SGL's and the peer's ranks differ "
                         "by %g (they must be bitwise equal)\n",
-                diff);
+                sd.diff);
         rc = 1;
     }
+    if (!rc && rank == 0 && !(sd.gdiff <= GRB_MAX_DIFF)) {
+        fprintf(stderr, "bench_pregel: SGL's and GraphBLAS's ranks differ "
+                        "by %g (more than %g)\n",
+                sd.gdiff, GRB_MAX_DIFF);
+        rc = 1;
+    }
+    peer_grb_free(sd.grb);
     if (bench_csv_close(&csv)) {
         fprintf(stderr, "bench_pregel: cannot write %s\n", o.csv);
         rc = 1;
     }
     free(ts), free(tp), free(ratio), free(peer_ranks), free(sgl_ranks);
+    free(tg), free(gratio), free(grb_ranks), free(cs), free(cg), free(cratio);
     sgl_finalize(rt);
     return rc ? 1 : 0;
 }

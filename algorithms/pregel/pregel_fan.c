@@ -165,21 +165,63 @@ uint32_t sgl__fan_fold(const struct wgraph *g, const sgl_pregel_program_t *p,
     return n;
 }
 
-/* The fast paths of sgl__fan_fold() over slots @lo..@hi: every slot has
- * a contributor, so a fold is a plain sum in source order, written to
- * @out + (k - @lo) @stride. */
-#define FOLD_RANGE(T)                                                         \
-    do {                                                                      \
-        const T *x = (const T *)g->bval;                                      \
-        const uint32_t *src = f->src;                                         \
-        for (size_t k = lo; k < hi; k++) {                                    \
-            size_t i = f->off[k], end = f->off[k + 1];                        \
-            T s = x[src[i]];                                                  \
-            for (i++; i < end; i++)                                           \
-                s += x[src[i]];                                               \
-            memcpy(out + (k - lo) * stride, &s, sizeof s);                    \
-        }                                                                     \
-    } while (0)
+/* How far ahead, in edges, the folds below prefetch a source's value.
+ * The values are read at random over the worker's sources (4 MB per
+ * worker at Kronecker scale 20 on 2 workers: the L3, not the L2), and
+ * each slot ends at a branch that the predictor misses about once per
+ * slot, dropping the loads then in flight; a prefetch is not dropped.
+ * 16 edges is about one slot there (8.0 M edges in 446 k slots on the
+ * first worker). */
+#define FOLD_AHEAD 16
+
+/* The fast path of sgl__fan_fold() over slots @lo..@hi for the integer
+ * sum: one running sum over the slots' edges, each slot's fold the
+ * difference of the running sum at its ends. Sums modulo 2^64 are exact
+ * in any grouping, so this is bitwise the sum in source order; and a
+ * slot costs no reload of its first value. Every slot has a
+ * contributor; folds are written to @out + (k - @lo) @stride. */
+static void fold_range_u64(const struct wgraph *g, size_t lo, size_t hi,
+                           unsigned char *out, size_t stride)
+{
+    const struct fan *f = &g->fan;
+    const uint64_t *x = (const uint64_t *)g->bval;
+    const uint32_t *src = f->src;
+    const size_t *off = f->off;
+    size_t i = off[lo], last = off[f->nslots] - 1;
+    uint64_t run = 0, before = 0;
+    for (size_t k = lo; k < hi; k++) {
+        for (size_t end = off[k + 1]; i < end; i++) {
+            size_t ahead = i + FOLD_AHEAD < last ? i + FOLD_AHEAD : last;
+            __builtin_prefetch(&x[src[ahead]]);
+            run += x[src[i]];
+        }
+        uint64_t s = run - before;
+        before = run;
+        memcpy(out + (k - lo) * stride, &s, sizeof s);
+    }
+}
+
+/* The same for the double sum, which must add in source order slot by
+ * slot: the prefetch alone. */
+static void fold_range_f64(const struct wgraph *g, size_t lo, size_t hi,
+                           unsigned char *out, size_t stride)
+{
+    const struct fan *f = &g->fan;
+    const double *x = (const double *)g->bval;
+    const uint32_t *src = f->src;
+    const size_t *off = f->off;
+    size_t last = off[f->nslots] - 1;
+    for (size_t k = lo; k < hi; k++) {
+        size_t i = off[k], end = off[k + 1];
+        double s = x[src[i]];
+        for (i++; i < end; i++) {
+            size_t ahead = i + FOLD_AHEAD < last ? i + FOLD_AHEAD : last;
+            __builtin_prefetch(&x[src[ahead]]);
+            s += x[src[i]];
+        }
+        memcpy(out + (k - lo) * stride, &s, sizeof s);
+    }
+}
 
 void sgl__fan_fold_range(const struct wgraph *g, const sgl_pregel_program_t *p,
                          size_t lo, size_t hi, unsigned char *out,
@@ -188,11 +230,13 @@ void sgl__fan_fold_range(const struct wgraph *g, const sgl_pregel_program_t *p,
     const struct fan *f = &g->fan;
     size_t ms = p->msg_size;
     int full = g->nbcast == f->nsenders;
+    if (lo == hi)
+        return;
     if (full && p->combine == sgl_combine_sum_u64 && ms == sizeof(uint64_t))
-        FOLD_RANGE(uint64_t);
+        fold_range_u64(g, lo, hi, out, stride);
     else if (full && p->combine == sgl_combine_sum_f64 &&
              ms == sizeof(double))
-        FOLD_RANGE(double);
+        fold_range_f64(g, lo, hi, out, stride);
     else
         for (size_t k = lo; k < hi; k++)
             sgl__fan_fold(g, p, k, out + (k - lo) * stride);
