@@ -2,7 +2,21 @@
  * level's master X over the workers below it. The masters see only
  * samples, pivots and counts; the data moves worker to worker in an
  * exchange superstep (sgl_exchange()). Each step is recursive over the
- * levels below X (lower masters pass it on and hand up what comes up):
+ * levels below X (lower masters pass it on and hand up what comes up).
+ *
+ * Before them, once at the root, presorted input is looked for
+ * (presorted(), psrs_runs.c):
+ *
+ *   0 classify   workers scan their block once (random input leaves
+ *                after a chunk) and hand up its size, shape (in order, in
+ *                reverse order) and first and last key (struct
+ *                runs_unit); the root's verdict (sgl_sort_stats_t.path):
+ *     sorted     the blocks concatenate in order: done, nothing moves;
+ *     reversed   they concatenate in reverse order: 0a mirror: worker w
+ *                stages its whole block for worker P-1-w; the exchange;
+ *                0b flip: the receiver copies it reversed into place;
+ *     samples    anything else, or a worker that would end up more than
+ *                1/16 above its share: the steps below.
  *
  *   1 sample     workers radix-sort their block by the values' ordered
  *                integer keys (plain values stay as they are and every
@@ -54,6 +68,7 @@
 #include "algo_internal.h"
 #include "cost.h"
 #include "local_sort.h"
+#include "psrs_runs.h"
 #include "records.h"
 
 /* ---- keys: an order-preserving bijection from values to unsigned ---- */
@@ -280,7 +295,10 @@ enum psrs_step {
     STEP_SAMPLE = 1,
     STEP_PARTITION = 2,
     STEP_MERGE = 3,
-    STEP_DESCEND = 4
+    STEP_DESCEND = 4,
+    STEP_CLASSIFY = 5,
+    STEP_MIRROR = 6,
+    STEP_FLIP = 7
 };
 
 struct sort_arg {
@@ -295,7 +313,7 @@ struct sort_arg {
     uint32_t sorted; /* the blocks are sorted already (below the top) */
     uint32_t last;   /* this level's merge is the sort's last (records
                         map their keys back after it) */
-    uint32_t pad;
+    uint32_t workers; /* P, for the mirror step: w's partner is P-1-w */
 };
 
 static struct rec_layout layout_of(const struct sort_arg *a,
@@ -408,6 +426,21 @@ static int partition_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
     return rc;
 }
 
+/* Where a worker's new block of @m elements goes once its old one (@old,
+ * @had elements) left in the exchange: the old memory where the new block
+ * fits in it and fills at least half, since fresh memory costs a page
+ * fault per page (docs/results/2026-12-probe-vs-sweep.md, "Why a probe
+ * and a sweep differed"); else fresh memory (NULL if none), the old freed.
+ * (A block's capacity is at least its count.) */
+static void *output_memory(void *old, size_t had, size_t m, size_t es)
+{
+    if (m > had || 2 * m < had) {
+        free(old);
+        old = NULL;
+    }
+    return old ? old : sgl_mem_alloc(m * es);
+}
+
 /* Merge step, worker: the block went out in the exchange; merge the runs
  * that came in, reading them where they lie, and hand up the new size. */
 static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
@@ -415,10 +448,6 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     struct algo_block *b = my_block(ctx, a->id);
     if (!b)
         return SGL_ESTATE;
-    /* The block's buckets left in the exchange: its memory becomes the
-     * output where the runs fit in it and fill at least half, since fresh
-     * memory costs a page fault per page (docs/results/2026-12-probe-vs-sweep.md,
-     * "Why a probe and a sweep differed"). (Its capacity is at least its count.) */
     void *old = b->data;
     size_t had = b->count;
     b->data = NULL;
@@ -428,14 +457,12 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     const size_t *len;
     int rc = sgl_exchange_recv(ctx, b->elem_size, &runs, &m, &len, &nsrc,
                                NULL);
-    if (rc || m > had || 2 * m < had) {
+    if (rc) {
         free(old);
-        old = NULL;
-    }
-    if (rc)
         return rc;
+    }
     size_t es = b->elem_size;
-    void *out = old ? old : sgl_mem_alloc(m * es);
+    void *out = output_memory(old, had, m, es);
     size_t *scratch = malloc(3 * (nsrc ? nsrc : 1) * sizeof *scratch);
     uint64_t *lens = malloc((nsrc ? nsrc : 1) * sizeof *lens);
     if (!out || !scratch || !lens) {
@@ -467,6 +494,66 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     free(scratch);
     free(lens);
     /* The runs are merged: free them before the block is handed on. */
+    rc = sgl_exchange_release(ctx);
+    if (rc) {
+        free(out);
+        return rc;
+    }
+    b->data = out;
+    b->count = m;
+    uint64_t count = m;
+    return sgl_put(ctx, &count, sizeof count, 1);
+}
+
+/* ---- presorted input (step 0) ---- */
+
+/* Classify step, worker: scan the block as it is (keys mapped as they are
+ * read) and hand up its size, shape, first and last key. */
+static int classify_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
+{
+    struct algo_block *b = my_block(ctx, a->id);
+    if (!b)
+        return SGL_ESTATE;
+    struct rec_layout L = layout_of(a, b);
+    struct runs_unit *u;
+    SGL_TRY(sgl_put_buffer(ctx, sizeof *u, 1, (void **)&u));
+    sgl__runs_classify((sgl_dtype_t)a->dtype, &L, b->data, b->count, u);
+    return SGL_OK;
+}
+
+/* Mirror step, worker: the blocks are in reverse order, so worker w's
+ * whole block belongs to worker P-1-w; stage it there, in place. */
+static int mirror_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
+{
+    struct algo_block *b = my_block(ctx, a->id);
+    if (!b)
+        return SGL_ESTATE;
+    size_t to = (size_t)a->workers - 1 - sgl_ctx_first_worker(ctx);
+    size_t count = b->count;
+    return sgl_exchange_put(ctx, b->data, b->elem_size, to, 1, &count);
+}
+
+/* Flip step, worker: copy the block that came in, reversed, into place
+ * (records with equal keys keep their order), and hand up the new size. */
+static int flip_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
+{
+    struct algo_block *b = my_block(ctx, a->id);
+    if (!b)
+        return SGL_ESTATE;
+    void *old = b->data, *in;
+    size_t had = b->count, m;
+    b->data = NULL;
+    b->count = 0;
+    int rc = sgl_exchange_recv(ctx, b->elem_size, &in, &m, NULL, NULL, NULL);
+    if (rc) {
+        free(old);
+        return rc;
+    }
+    struct rec_layout L = layout_of(a, b);
+    void *out = output_memory(old, had, m, L.es);
+    if (!out)
+        return sgl_error_set(SGL_ENOMEM, "sort: out of memory");
+    sgl__runs_flip((sgl_dtype_t)a->dtype, &L, in, m, out);
     rc = sgl_exchange_release(ctx);
     if (rc) {
         free(out);
@@ -562,9 +649,11 @@ static int forward(sgl_ctx_t *ctx, const struct sort_arg *a)
         SGL_TRY(sgl_bcast(ctx, pv, MSG_WORD, words));
     }
     SGL_TRY(sgl_pardo(ctx, sort_task, a, sizeof *a));
-    if (a->step == STEP_PARTITION)
+    if (a->step == STEP_PARTITION || a->step == STEP_MIRROR)
         return SGL_OK;
-    size_t size = a->step == STEP_SAMPLE ? samples_msg_size(a->s) : MSG_WORD;
+    size_t size = a->step == STEP_SAMPLE     ? samples_msg_size(a->s)
+                  : a->step == STEP_CLASSIFY ? sizeof(struct runs_unit)
+                                             : MSG_WORD;
     size_t units = a->step == STEP_SAMPLE && a->levels ? sgl_ctx_children(ctx)
                                                        : sgl_ctx_workers(ctx);
     if (a->step == STEP_SAMPLE && a->levels) {
@@ -627,6 +716,12 @@ static int sort_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     if (sgl_ctx_is_master(ctx))
         return forward(ctx, a);
     switch (a->step) {
+    case STEP_CLASSIFY:
+        return classify_worker(ctx, a);
+    case STEP_MIRROR:
+        return mirror_worker(ctx, a);
+    case STEP_FLIP:
+        return flip_worker(ctx, a);
     case STEP_SAMPLE:
         return sample_worker(ctx, a);
     case STEP_PARTITION: {
@@ -860,9 +955,73 @@ int sgl_sort_variant(sgl_ctx_t *root, size_t n, unsigned *ret_variant)
     return SGL_OK;
 }
 
+/* ---- step 0 at the root: presorted input ---- */
+
+/* The reverse path: 0a mirror (every block staged whole for its mirror
+ * worker), the exchange, 0b flip (reversed into place, new sizes up). */
+static int reverse_blocks(sgl_ctx_t *root, struct sort_arg *arg,
+                          uint64_t *counts)
+{
+    arg->step = STEP_MIRROR;
+    SGL_TRY(sgl_pardo(root, sort_task, arg, sizeof *arg));
+    SGL_TRY(sgl_exchange(root));
+    arg->step = STEP_FLIP;
+    SGL_TRY(sgl_pardo(root, sort_task, arg, sizeof *arg));
+    return sgl_gather(root, counts, MSG_WORD, sgl_ctx_workers(root), NULL);
+}
+
+/* Every worker's share of @n elements, by its weight (the sizes the
+ * sampled path aims at), into @share. */
+static int worker_shares(sgl_ctx_t *root, size_t n, uint64_t *share)
+{
+    uint64_t *all;
+    size_t p = sgl_ctx_workers(root);
+    SGL_TRY(sgl__algo_weight_prefix(root, &all));
+    for (size_t w = 0; w < p; w++)
+        share[w] = all[p] ? (uint64_t)(((algo_u128)n * (all[w + 1] - all[w])) /
+                                       all[p])
+                          : n / p;
+    free(all);
+    return SGL_OK;
+}
+
+/* Step 0: classify every block; where the blocks are presorted, sort
+ * them here (sorted: nothing to do; reversed: reverse_blocks()) and write
+ * the workers' new sizes to @counts. *ret_path: the verdict; on
+ * SGL_SORT_PATH_SAMPLES the blocks are as they were. */
+static int presorted(sgl_ctx_t *root, const struct sort_arg *a, size_t n,
+                     uint64_t *counts, unsigned *ret_path)
+{
+    size_t p = sgl_ctx_workers(root);
+    struct sort_arg arg = *a;
+    arg.step = STEP_CLASSIFY;
+    arg.workers = (uint32_t)p;
+    struct runs_unit *u = malloc(p * sizeof *u);
+    uint64_t *share = malloc(p * sizeof *share);
+    int rc = u && share ? worker_shares(root, n, share)
+                        : sgl_error_set(SGL_ENOMEM, "sort: out of memory");
+    if (!rc)
+        rc = sgl_pardo(root, sort_task, &arg, sizeof arg);
+    if (!rc)
+        rc = sgl_gather(root, u, sizeof *u, p, NULL);
+    *ret_path = SGL_SORT_PATH_SAMPLES;
+    if (!rc) {
+        struct rec_layout L = {a->es, a->ko,
+                               sgl__algo_key_size((sgl_dtype_t)a->dtype) == 8};
+        *ret_path = sgl__runs_verdict(u, p, share, !is_plain(&L));
+    }
+    for (size_t w = 0; !rc && w < p; w++)
+        counts[w] = u[w].count;
+    if (!rc && *ret_path == SGL_SORT_PATH_REVERSED)
+        rc = reverse_blocks(root, &arg, counts);
+    free(u);
+    free(share);
+    return rc;
+}
+
 /* PSRS at the root: the root sees only samples, pivots and counts; the
  * data moves worker to worker, once (flat) or once per level (by
- * level). */
+ * level), unless step 0 found it presorted. */
 static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt, size_t ko,
                      unsigned variant, sgl_sort_stats_t *st)
 {
@@ -878,7 +1037,10 @@ static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt, size_t ko,
     uint64_t *counts = malloc(p * sizeof *counts);
     if (!counts)
         return sgl_error_set(SGL_ENOMEM, "sort: out of memory at the root");
-    int rc = sort_level(root, &a, counts, &samples);
+    unsigned path;
+    int rc = presorted(root, &a, v->n, counts, &path);
+    if (!rc && path == SGL_SORT_PATH_SAMPLES)
+        rc = sort_level(root, &a, counts, &samples);
     uint64_t total = 0;
     for (size_t w = 0; !rc && w < p; w++)
         total += counts[w];
@@ -889,8 +1051,10 @@ static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt, size_t ko,
                            (unsigned long long)total, v->n);
     for (size_t w = 0; !rc && w < p; w++)
         v->counts[w] = counts[w];
-    if (!rc && st)
+    if (!rc && st) {
         st->samples = samples;
+        st->path = path;
+    }
     free(counts);
     return rc;
 }

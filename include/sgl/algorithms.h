@@ -314,7 +314,31 @@ typedef struct sgl_sort_stats {
     size_t min_block;  /**< smallest final block */
     size_t samples;    /**< regular samples the root sorted (by level:
                             at its own level) */
+    unsigned path;     /**< the path the sort took, SGL_SORT_PATH_* */
 } sgl_sort_stats_t;
+
+/** The paths of a sort (sgl_sort_stats_t.path). Every worker first
+ *  scans its block once (stopping early where it is in no order) and the
+ *  root decides from what each reports: its size, whether it is in order
+ *  or in reverse order, and its first and last key. The presorted paths
+ *  are taken only where every worker's resulting block stays within
+ *  1/16 (+ 2 elements) of its share, so they never leave a worker more
+ *  than the sampled path would. */
+enum {
+    SGL_SORT_PATH_SAMPLES = 0,  /**< PSRS: sample, pivots, partition,
+                                     exchange, merge (and on one worker,
+                                     its local sort) */
+    SGL_SORT_PATH_SORTED = 1,   /**< the blocks were in order already,
+                                     each worker's before the next one's:
+                                     nothing moved (one superstep, no
+                                     exchange in the trace) */
+    SGL_SORT_PATH_REVERSED = 2, /**< the blocks were in reverse order
+                                     (for records, keys strictly
+                                     decreasing across workers): worker w's
+                                     block moved whole to worker P-1-w and
+                                     was reversed there, no sampling (three
+                                     supersteps, one of them an exchange) */
+};
 
 /** PSRS variants (sgl_sort_variant()). */
 enum {
