@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "records.h"
+#include <sgl/algorithms.h> /* SGL_SORT_LOCAL_* */
 #include <sgl/errors.h>
 #include <sgl/sgl.h> /* sgl_mem_alloc() */
 #include <sgl/blocks.h>
@@ -644,6 +645,11 @@ LS_INLINE size_t pull_aside(unsigned char *a, size_t n, unsigned char *side,
 LS_INLINE int radix(unsigned char *a, size_t n, size_t es, size_t ko,
                     unsigned kw, seg_fn *seg, const char *what);
 
+/* Per thread: every worker of a process sorts its own block at once. */
+static _Thread_local unsigned ls_choice;
+
+unsigned sgl__algo_sort_choice(void) { return ls_choice; }
+
 /* The nearly sorted path of plain keys (equal keys are equal elements, so
  * the order among them needs no care): 1 if it sorted a[0..n), 0 if the
  * input is not nearly sorted (then a[0..n) holds a permutation of it). */
@@ -678,6 +684,7 @@ LS_INLINE int run(void *data, size_t n, size_t es, size_t ko, unsigned kw,
                   seg_fn *seg, const char *what)
 {
     unsigned char *a = data;
+    ls_choice = SGL_SORT_LOCAL_SMALL;
     if (n <= LS_INS) {
         ins_copy(a, a, n, es, ko, kw);
         return SGL_OK;
@@ -687,11 +694,14 @@ LS_INLINE int run(void *data, size_t n, size_t es, size_t ko, unsigned kw,
                              "sort: %zu %s of %zu bytes overflow "
                              "the address space",
                              n, what, es);
+    ls_choice = SGL_SORT_LOCAL_PRESORTED;
     if (trivial(a, n, es, ko, kw))
         return SGL_OK;
     int rc = SGL_OK;
+    ls_choice = SGL_SORT_LOCAL_NEARLY;
     if (nearly_sorted(a, n, es, ko, kw, seg, &rc))
         return rc;
+    ls_choice = SGL_SORT_LOCAL_RADIX;
     return radix(a, n, es, ko, kw, seg, what);
 }
 

@@ -128,6 +128,14 @@ static int sort_records(const struct rec_layout *L, void *a, size_t n)
                : sgl__rec_sort(L, a, n);
 }
 
+/* The local sort sort_in_place() or sort_records() just chose on this
+ * thread (SGL_SORT_LOCAL_*); the plain LSD record sort counts as radix. */
+static unsigned local_choice(const struct rec_layout *L)
+{
+    int direct = L->es % 4 == 0 && L->es <= ALGO_SORT_MAX_ES;
+    return direct ? sgl__algo_sort_choice() : SGL_SORT_LOCAL_RADIX;
+}
+
 /* Sort a block in place by key: plain elements as they are (the sort maps
  * each key as it reads it, which saves two passes over memory), records by
  * their mapped keys, mapped back after. */
@@ -223,6 +231,8 @@ struct sample {
 struct samples_msg {
     uint64_t count;
     uint64_t ns;
+    uint64_t local; /* the local sorts chosen below (SGL_SORT_LOCAL_*),
+                       ORed; 0 where the blocks were sorted already */
     struct sample s[];
 };
 
@@ -235,6 +245,15 @@ static size_t samples_msg_size(size_t s)
 static struct samples_msg *samples_at(void *msgs, size_t u, size_t s)
 {
     return (struct samples_msg *)((char *)msgs + u * samples_msg_size(s));
+}
+
+/* The local sorts the @units chose, ORed. */
+static unsigned units_local(void *msgs, size_t units, size_t s)
+{
+    uint64_t local = 0;
+    for (size_t u = 0; u < units; u++)
+        local |= samples_at(msgs, u, s)->local;
+    return (unsigned)local;
 }
 
 /* A pivot: the composite key that separates two groups. */
@@ -378,6 +397,7 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     SGL_TRY(sgl_put_buffer(ctx, samples_msg_size(s), 1, (void **)&msg));
     msg->count = m;
     msg->ns = m ? s : 0;
+    msg->local = a->sorted ? 0 : local_choice(&L);
     for (size_t j = 0; m && j < s; j++) {
         size_t pos = (size_t)(((algo_u128)j * m) / s);
         size_t next = (size_t)(((algo_u128)(j + 1) * m) / s);
@@ -632,6 +652,7 @@ static int thin_units(void *msgs, size_t units, size_t s,
         below += smp[j].mass;
     }
     out->count = count;
+    out->local = units_local(msgs, units, s);
     out->ns = ns;
     free(smp);
     return SGL_OK;
@@ -673,7 +694,7 @@ static int forward(sgl_ctx_t *ctx, const struct sort_arg *a)
 }
 
 static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
-                      size_t *ret_samples);
+                      size_t *ret_samples, unsigned *ret_local);
 
 /* Whether the by-level variant splits @x's workers by its children: only
  * where a child has several workers (with one worker each, children are
@@ -690,7 +711,8 @@ static int descend(sgl_ctx_t *ctx, const struct sort_arg *a)
     size_t wx = sgl_ctx_workers(ctx), samples;
     if (sgl_ctx_is_master(ctx)) {
         uint64_t *counts = malloc(wx * sizeof *counts);
-        int rc = counts ? sort_level(ctx, a, counts, &samples)
+        unsigned local = 0;
+        int rc = counts ? sort_level(ctx, a, counts, &samples, &local)
                         : sgl_error_set(SGL_ENOMEM, "sort: out of memory");
         if (!rc)
             rc = sgl_put(ctx, counts, MSG_WORD, wx);
@@ -820,10 +842,11 @@ static size_t level_samples(const uint64_t *wsum, size_t k, size_t units,
 /* One level's PSRS at master @x over its workers: the groups are its
  * workers (flat: every bucket goes to its final worker) or, by level,
  * its children, whose masters then sort their subtrees in the same way.
- * Writes the new size of each of its workers to @counts and the samples
- * it sorted to *ret_samples. */
+ * Writes the new size of each of its workers to @counts, the samples it
+ * sorted to *ret_samples, and where its sample step ran, the local sorts
+ * its workers chose to *ret_local (SGL_SORT_LOCAL_*; else unchanged). */
 static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
-                      size_t *ret_samples)
+                      size_t *ret_samples, unsigned *ret_local)
 {
     size_t wx = sgl_ctx_workers(x), first = sgl_ctx_first_worker(x);
     int by_child = a->levels && has_master_child(x);
@@ -868,6 +891,8 @@ static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
         rc = sgl_pardo(x, sort_task, &arg, sizeof arg);
     if (!rc)
         rc = sgl_gather(x, msgs, samples_msg_size(arg.s), units, NULL);
+    if (!rc)
+        *ret_local = units_local(msgs, units, arg.s);
     /* 2. pivots, and the groups they separate. */
     if (!rc)
         rc = choose_pivots(msgs, units, arg.s, k, wsum, equal && !a->levels,
@@ -1037,10 +1062,10 @@ static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt, size_t ko,
     uint64_t *counts = malloc(p * sizeof *counts);
     if (!counts)
         return sgl_error_set(SGL_ENOMEM, "sort: out of memory at the root");
-    unsigned path;
+    unsigned path, local = 0;
     int rc = presorted(root, &a, v->n, counts, &path);
     if (!rc && path == SGL_SORT_PATH_SAMPLES)
-        rc = sort_level(root, &a, counts, &samples);
+        rc = sort_level(root, &a, counts, &samples, &local);
     uint64_t total = 0;
     for (size_t w = 0; !rc && w < p; w++)
         total += counts[w];
@@ -1054,6 +1079,7 @@ static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt, size_t ko,
     if (!rc && st) {
         st->samples = samples;
         st->path = path;
+        st->local = local;
     }
     free(counts);
     return rc;
@@ -1075,6 +1101,8 @@ static int dvec_sort(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
         struct rec_layout L = {v->elem_size, ko, sgl__algo_key_size(kt) == 8};
         SGL_TRY(sort_in_place(kt, &L, b->data, b->count));
         v->counts[0] = b->count;
+        if (st)
+            st->local = local_choice(&L);
     } else {
         SGL_TRY(psrs_root(root, v, kt, ko, variant, st));
     }

@@ -315,7 +315,28 @@ typedef struct sgl_sort_stats {
     size_t samples;    /**< regular samples the root sorted (by level:
                             at its own level) */
     unsigned path;     /**< the path the sort took, SGL_SORT_PATH_* */
+    unsigned local;    /**< the local sorts the workers chose on the
+                            sampled path, an OR of SGL_SORT_LOCAL_* (0
+                            where none ran: the presorted paths) */
 } sgl_sort_stats_t;
+
+/** The local sorts a worker chooses from, by what its block looks like
+ *  (sgl_sort_stats_t.local): each worker first checks whether its block
+ *  is in order or in reverse order (one pass), then whether it is nearly
+ *  sorted (sampled neighbours descend under 1/64 of the time), else
+ *  radix-sorts it. */
+enum {
+    SGL_SORT_LOCAL_SMALL = 1,     /**< insertion sort (32 elements or
+                                       fewer) */
+    SGL_SORT_LOCAL_PRESORTED = 2, /**< in order, or in reverse order and
+                                       reversed: one pass */
+    SGL_SORT_LOCAL_NEARLY = 4,    /**< nearly sorted values: the keys out
+                                       of place pulled aside, sorted and
+                                       merged back (two passes) */
+    SGL_SORT_LOCAL_RADIX = 8,     /**< MSD radix sort on the keys' ranges
+                                       (records of other sizes: an LSD
+                                       record sort) */
+};
 
 /** The paths of a sort (sgl_sort_stats_t.path). Every worker first
  *  scans its block once (stopping early where it is in no order) and the

@@ -20,7 +20,7 @@ int main(int argc, char **argv)
         return 1;
     }
     size_t p = sgl_machine_workers(sgl_runtime_machine(rt));
-    size_t sizes[] = {0, 1, 2, p - 1, p + 1, 1009, 100003};
+    size_t sizes[] = {0, 1, 2, p - 1, p + 1, 1009, 100003, 100000 * p + 7};
     char what[128];
     for (int d = 0; d < DIST_COUNT; d++)
         for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {

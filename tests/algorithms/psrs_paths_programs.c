@@ -129,6 +129,25 @@ static int check_stats(const struct paths_arg *a, const sgl_sort_stats_t *st,
     CHECK(want < 0 || st->path == (unsigned)want,
           "%s n=%zu records=%u: path %u, expected %d", dn, n, a->records,
           st->path, want);
+    /* The local sorts are named on the sampled path only; beyond a few
+     * thousand keys per worker, random keys take the radix sort and
+     * almost sorted values the nearly sorted one (records: never, their
+     * equal keys need the stable radix sort). */
+    unsigned all = SGL_SORT_LOCAL_SMALL | SGL_SORT_LOCAL_PRESORTED |
+                   SGL_SORT_LOCAL_NEARLY | SGL_SORT_LOCAL_RADIX;
+    CHECK(st->path == SGL_SORT_PATH_SAMPLES || p == 1 ? (st->local & ~all) == 0
+                                                      : st->local == 0,
+          "%s n=%zu: local sorts %#x on path %u", dn, n, st->local, st->path);
+    CHECK(p == 1 || st->path != SGL_SORT_PATH_SAMPLES || n == 0 ||
+              st->local != 0,
+          "%s n=%zu: no local sort named", dn, n);
+    if (n / p >= 100000 && st->path == SGL_SORT_PATH_SAMPLES) {
+        unsigned w = a->dist == DIST_ALMOST_SORTED && !a->records
+                         ? SGL_SORT_LOCAL_NEARLY
+                         : a->dist == DIST_UNIFORM ? SGL_SORT_LOCAL_RADIX : 0;
+        CHECK(!w || (st->local & w), "%s n=%zu: local sorts %#x, not %#x", dn,
+              n, st->local, w);
+    }
     return SGL_OK;
 }
 
