@@ -1,13 +1,10 @@
-/* Presorted input for PSRS: the classify scan, the verdict, the reversed
- * copy (psrs_runs.h). PSRS on input already in order moves every element
- * through the exchange and the merge although each stays where it is;
- * IPS4o and pdqsort find such input in one pass. The scan here is that
- * pass, and the verdict lets the master skip the sampling, the exchange
- * and the merge (sorted), or replace them by one block move per worker
- * (reverse order). */
+/* Presorted input for PSRS: the scan and the verdict (psrs_runs.h). PSRS
+ * on input already in order moves every element through the exchange
+ * and the merge although each stays where it is; IPS4o and pdqsort find
+ * such input in one pass. The scan here is that pass, and the verdict
+ * lets the master skip the exchange and the merge (sorted), or replace
+ * them by one block move per worker (reverse order). */
 #include "psrs_runs.h"
-
-#include <string.h>
 
 #include "local_sort.h"
 
@@ -139,49 +136,4 @@ unsigned sgl__runs_verdict(const struct runs_unit *u, size_t p,
     if (in_order(u, p, RUNS_DOWN, strict) && fits(u, p, share, 1))
         return SGL_SORT_PATH_REVERSED;
     return SGL_SORT_PATH_SAMPLES;
-}
-
-/* Reverse the records d[l..r] in place (records of any size: swapped
- * a byte at a time, as runs of equal keys are short where it matters). */
-static void reverse(unsigned char *d, size_t l, size_t r, size_t es)
-{
-    for (; l < r; l++, r--) {
-        unsigned char *x = d + l * es, *y = d + r * es;
-        for (size_t b = 0; b < es; b++) {
-            unsigned char c = x[b];
-            x[b] = y[b];
-            y[b] = c;
-        }
-    }
-}
-
-void sgl__runs_flip(sgl_dtype_t t, const struct rec_layout *L,
-                    const void *src, size_t n, void *dst)
-{
-    size_t es = L->es;
-    if (plain(t, L) && es == 8) {
-        const uint64_t *s = src;
-        uint64_t *d = dst;
-        for (size_t i = 0; i < n; i++)
-            d[i] = s[n - 1 - i];
-        return;
-    }
-    if (plain(t, L)) {
-        const uint32_t *s = src;
-        uint32_t *d = dst;
-        for (size_t i = 0; i < n; i++)
-            d[i] = s[n - 1 - i];
-        return;
-    }
-    const unsigned char *s = src;
-    unsigned char *d = dst;
-    for (size_t i = 0; i < n; i++)
-        memcpy(d + i * es, s + (n - 1 - i) * es, es);
-    /* Records with equal keys came reversed: put each such run back. */
-    for (size_t l = 0, r; l < n; l = r + 1) {
-        uint64_t k = key_at(t, d, l, es, L->ko);
-        for (r = l; r + 1 < n && key_at(t, d, r + 1, es, L->ko) == k;)
-            r++;
-        reverse(d, l, r, es);
-    }
 }

@@ -1,7 +1,6 @@
 /* Presorted input for PSRS (internal; never installed): each worker's
- * one-pass look at its block (in order, in reverse order, or neither),
- * the master's verdict over all blocks, and the reversed copy that the
- * reverse path makes of a block. Keys are mapped to order-preserving
+ * one-pass look at its block (in order, in reverse order, or neither)
+ * and the master's verdict over all blocks. Keys are mapped to order-preserving
  * unsigned integers as the rest of PSRS orders them (local_sort.h).
  *
  * Thread safety: every function works on its arguments only. */
@@ -19,8 +18,9 @@
  * they never increase (both: one key, or fewer than two elements). */
 enum { RUNS_UP = 1, RUNS_DOWN = 2 };
 
-/* What a worker hands up in the classify step: its block's size, shape,
- * and the mapped keys of its first and last element (0 when empty). */
+/* What a worker hands up with its samples: its block's size, shape, and
+ * the mapped keys of its first and last element (0 when empty), as the
+ * block came. */
 struct runs_unit {
     uint64_t count, shape, first, last;
 };
@@ -39,11 +39,5 @@ void sgl__runs_classify(sgl_dtype_t t, const struct rec_layout *L,
  * share (@share, elements per worker), else SAMPLES. */
 unsigned sgl__runs_verdict(const struct runs_unit *u, size_t p,
                            const uint64_t *share, int strict);
-
-/* Copy the @n elements at @src, in reverse order by key (nonincreasing),
- * into @dst in order; records with equal keys keep their order (the
- * stability of the sort). @src and @dst do not overlap. */
-void sgl__runs_flip(sgl_dtype_t t, const struct rec_layout *L,
-                    const void *src, size_t n, void *dst);
 
 #endif

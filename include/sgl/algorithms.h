@@ -315,9 +315,10 @@ typedef struct sgl_sort_stats {
     size_t samples;    /**< regular samples the root sorted (by level:
                             at its own level) */
     unsigned path;     /**< the path the sort took, SGL_SORT_PATH_* */
-    unsigned local;    /**< the local sorts the workers chose on the
-                            sampled path, an OR of SGL_SORT_LOCAL_* (0
-                            where none ran: the presorted paths) */
+    unsigned local;    /**< the local sorts the workers chose, an OR
+                            of SGL_SORT_LOCAL_* (on the presorted paths
+                            SGL_SORT_LOCAL_PRESORTED, or SMALL for
+                            blocks of 32 or fewer) */
 } sgl_sort_stats_t;
 
 /** The local sorts a worker chooses from, by what its block looks like
@@ -338,27 +339,30 @@ enum {
                                        record sort) */
 };
 
-/** The paths of a sort (sgl_sort_stats_t.path). Every worker first
- *  scans its block once (stopping early where it is in no order) and the
- *  root decides from what each reports: its size, whether it is in order
- *  or in reverse order, and its first and last key. The presorted paths
- *  are taken only where every worker's resulting block stays within
- *  1/16 (+ 2 elements) of its share, so they never leave a worker more
- *  than the sampled path would. */
+/** The paths of a sort (sgl_sort_stats_t.path). In the sample step
+ *  every worker also scans its block once (stopping early where it is in
+ *  no order) and hands up its size, whether it is in order or in reverse
+ *  order, and its first and last key; the root decides from these. On a
+ *  flat sort only (sgl_sort_variant()); by level, the sampled path. The
+ *  presorted paths are taken only where every worker's resulting block
+ *  stays within 1/16 (+ 2 elements) of its share, so they never leave a
+ *  worker more than the sampled path would. */
 enum {
     SGL_SORT_PATH_SAMPLES = 0,  /**< PSRS: sample, pivots, partition,
                                      exchange, merge (and on one worker,
                                      its local sort) */
     SGL_SORT_PATH_SORTED = 1,   /**< the blocks were in order already,
                                      each worker's before the next one's:
-                                     nothing moved (one superstep, no
-                                     exchange in the trace) */
+                                     nothing moved (no exchange in the
+                                     trace; records: one more superstep,
+                                     no exchange) */
     SGL_SORT_PATH_REVERSED = 2, /**< the blocks were in reverse order
                                      (for records, keys strictly
-                                     decreasing across workers): worker w's
-                                     block moved whole to worker P-1-w and
-                                     was reversed there, no sampling (three
-                                     supersteps, one of them an exchange) */
+                                     decreasing across workers): each
+                                     block reversed by its local sort and
+                                     moved whole from worker w to worker
+                                     P-1-w, without pivots (the sample
+                                     step, then one exchange and a copy) */
 };
 
 /** PSRS variants (sgl_sort_variant()). */

@@ -114,7 +114,7 @@ struct paths_arg {
  * paths keep every block within 1/16 (+ 2) of its share, the sampled one
  * within 2n/P + P + 1 (the paper's 2n/P, plus the rounding of samples). */
 static int check_stats(const struct paths_arg *a, const sgl_sort_stats_t *st,
-                       size_t p)
+                       size_t p, int by_level)
 {
     const char *dn = psrs_dist_names[a->dist];
     size_t n = a->n, share = n / p;
@@ -123,24 +123,24 @@ static int check_stats(const struct paths_arg *a, const sgl_sort_stats_t *st,
     CHECK(st->n == n, "%s n=%zu: stats count %zu", dn, n, st->n);
     CHECK(st->max_block <= bound, "%s n=%zu P=%zu path %u: block %zu > %zu",
           dn, n, p, st->path, st->max_block, bound);
-    /* One worker sorts its block alone: the sampled path's local sort. */
-    int want = p == 1 ? SGL_SORT_PATH_SAMPLES
-                      : expected_path((enum psrs_dist)a->dist, n);
+    /* One worker sorts its block alone (the sampled path's local sort),
+     * and by level every sort takes the sampled path. */
+    int want = p == 1 || by_level ? SGL_SORT_PATH_SAMPLES
+                                  : expected_path((enum psrs_dist)a->dist, n);
     CHECK(want < 0 || st->path == (unsigned)want,
           "%s n=%zu records=%u: path %u, expected %d", dn, n, a->records,
           st->path, want);
-    /* The local sorts are named on the sampled path only; beyond a few
+    /* Every path names the local sorts; the presorted ones only the one
+     * pass (or the insertion sort of a small block). Beyond a few
      * thousand keys per worker, random keys take the radix sort and
      * almost sorted values the nearly sorted one (records: never, their
      * equal keys need the stable radix sort). */
     unsigned all = SGL_SORT_LOCAL_SMALL | SGL_SORT_LOCAL_PRESORTED |
                    SGL_SORT_LOCAL_NEARLY | SGL_SORT_LOCAL_RADIX;
-    CHECK(st->path == SGL_SORT_PATH_SAMPLES || p == 1 ? (st->local & ~all) == 0
-                                                      : st->local == 0,
+    if (st->path != SGL_SORT_PATH_SAMPLES)
+        all = SGL_SORT_LOCAL_SMALL | SGL_SORT_LOCAL_PRESORTED;
+    CHECK(st->local != 0 && (st->local & ~all) == 0,
           "%s n=%zu: local sorts %#x on path %u", dn, n, st->local, st->path);
-    CHECK(p == 1 || st->path != SGL_SORT_PATH_SAMPLES || n == 0 ||
-              st->local != 0,
-          "%s n=%zu: no local sort named", dn, n);
     if (n / p >= 100000 && st->path == SGL_SORT_PATH_SAMPLES) {
         unsigned w = a->dist == DIST_ALMOST_SORTED && !a->records
                          ? SGL_SORT_LOCAL_NEARLY
@@ -149,6 +149,19 @@ static int check_stats(const struct paths_arg *a, const sgl_sort_stats_t *st,
               n, st->local, w);
     }
     return SGL_OK;
+}
+
+/* Whether a sort of @n elements runs by level with a child of several
+ * workers (else by level is the flat sort). */
+static int by_level(sgl_ctx_t *root, size_t n)
+{
+    unsigned v = 0;
+    if (sgl_sort_variant(root, n, &v) != SGL_OK || v != SGL_SORT_LEVELS)
+        return 0;
+    for (unsigned i = 0; i < sgl_ctx_children(root); i++)
+        if (sgl_ctx_child_workers(root, i) > 1)
+            return 1;
+    return 0;
 }
 
 static int check_values(const struct paths_arg *a, const double *x,
@@ -227,7 +240,7 @@ static int paths_main(sgl_ctx_t *root, const void *arg, size_t size)
     if (!rc)
         rc = sort_round(root, a, a->records ? (void *)r : (void *)got, &st);
     if (!rc)
-        rc = check_stats(a, &st, sgl_ctx_workers(root));
+        rc = check_stats(a, &st, sgl_ctx_workers(root), by_level(root, n));
     if (!rc)
         rc = a->records ? check_records(a, x, r) : check_values(a, x, got);
     if (!rc)
