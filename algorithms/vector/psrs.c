@@ -4,20 +4,6 @@
  * exchange superstep (sgl_exchange()). Each step is recursive over the
  * levels below X (lower masters pass it on and hand up what comes up).
  *
- * Before them, once at the root, presorted input is looked for
- * (presorted(), psrs_runs.c):
- *
- *   0 classify   workers scan their block once (random input leaves
- *                after a chunk) and hand up its size, shape (in order, in
- *                reverse order) and first and last key (struct
- *                runs_unit); the root's verdict (sgl_sort_stats_t.path):
- *     sorted     the blocks concatenate in order: done, nothing moves;
- *     reversed   they concatenate in reverse order: 0a mirror: worker w
- *                stages its whole block for worker P-1-w; the exchange;
- *                0b flip: the receiver copies it reversed into place;
- *     samples    anything else, or a worker that would end up more than
- *                1/16 above its share: the steps below.
- *
  *   1 sample     workers radix-sort their block by the values' ordered
  *                integer keys (plain values stay as they are and every
  *                read maps their key; records carry theirs mapped) and
@@ -30,6 +16,26 @@
  *   4 exchange   every bucket goes to its group;
  *   5 merge      workers merge the runs where the exchange left them,
  *                and hand up their new size.
+ *
+ * At the top of a flat sort, step 1 also looks for presorted input
+ * (presorted(), psrs_runs.c): each worker first scans its block as it
+ * came (random input leaves after a chunk) and hands up its shape (in
+ * order, in reverse order) and first and last key with its samples
+ * (struct runs_unit); after the gather the root's verdict
+ * (sgl_sort_stats_t.path) is
+ *     sorted     the blocks concatenate in order: the workers skipped
+ *                their local sort, nothing moves (records: a finish step
+ *                maps their keys back);
+ *     reversed   they concatenate in reverse order: each local sort
+ *                reversed its block, the mirror step stages it whole for
+ *                worker P-1-w, the exchange moves it, the merge step (of
+ *                one run) copies it into place: no pivots;
+ *     samples    anything else, or a worker that would end up more than
+ *                1/16 above its share: steps 2 to 5 as below.
+ * The local sort itself chooses by what it sees (local_sort.c): one pass
+ * for a block in order or reversed, two for a nearly sorted one, else
+ * the radix sort; the choice goes up with the samples
+ * (sgl_sort_stats_t.local).
  *
  * Two variants (sgl_sort_variant()):
  *   flat      X is the root and its groups are all P workers, s = P: the
