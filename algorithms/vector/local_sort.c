@@ -840,11 +840,12 @@ LS_BOUND(uint64_t, i64, sgl__key_i64)
 LS_BOUND(uint32_t, f32, sgl__key_f32)
 #undef LS_BOUND
 
-/* Two runs: a branch-free select, or, where one run is under 1/64 of the
- * other (a nearly sorted vector: almost all of a worker's elements come
- * from its own block), each short run's key placed by binary search and
- * the stretches of the long run between them copied whole. More: a
- * binary min-heap of run numbers, keyed by their heads. */
+/* One run: a copy. Two runs: a branch-free select, or, where one run is
+ * under 1/64 of the other (a nearly sorted vector: almost all of a
+ * worker's elements come from its own block), each short run's key
+ * placed by binary search and the stretches of the long run between them
+ * copied whole. More: a binary min-heap of run numbers, keyed by their
+ * heads. */
 #define LS_MERGE(K, SFX, KEY)                                                  \
     void sgl__algo_merge_##SFX(const K *in, const uint64_t *len, size_t p,     \
                                K *out, size_t *heap, size_t *pos, size_t *end) \
@@ -854,6 +855,10 @@ LS_BOUND(uint32_t, f32, sgl__key_f32)
             pos[s] = off;                                                      \
             off += (size_t)len[s];                                             \
             end[s] = off;                                                      \
+        }                                                                      \
+        if (p == 1) { /* the reverse path's one block */                     \
+            memcpy(out, in, (size_t)len[0] * sizeof *in);                      \
+            return;                                                            \
         }                                                                      \
         if (p == 2 && (len[0] < len[1] / 64 || len[1] < len[0] / 64)) {       \
             size_t sh = len[0] < len[1] ? 0 : 1, lo = pos[1 - sh];             \
