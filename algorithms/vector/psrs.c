@@ -984,8 +984,9 @@ static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
     }
     l.wsum = malloc((l.k + 1) * sizeof *l.wsum);
     l.group = malloc(l.k * sizeof *l.group);
-    int rc = l.wsum && l.group ? level_groups(x, &l)
-                               : sgl_error_set(SGL_ENOMEM, "sort: out of memory");
+    int rc = l.wsum && l.group
+                 ? level_groups(x, &l)
+                 : sgl_error_set(SGL_ENOMEM, "sort: out of memory");
     arg.s = rc ? 0 : level_samples(l.wsum, l.k, l.units, a->levels);
     arg.step = STEP_SAMPLE;
     arg.last = !l.by_child;

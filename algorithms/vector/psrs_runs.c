@@ -55,7 +55,8 @@ RUNS_INLINE unsigned scan(sgl_dtype_t t, const unsigned char *a, size_t n,
         size_t end = n - i < RUNS_CHUNK ? n : i + RUNS_CHUNK;
         size_t up = 0, down = 0;
         for (; i < end; i++) {
-            uint64_t x = key_at(t, a, i - 1, es, ko), y = key_at(t, a, i, es, ko);
+            uint64_t x = key_at(t, a, i - 1, es, ko);
+            uint64_t y = key_at(t, a, i, es, ko);
             up += x < y;
             down += y < x;
         }

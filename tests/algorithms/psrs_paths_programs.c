@@ -27,7 +27,8 @@ static double unit(uint64_t *s)
 static double huge(uint64_t *s)
 {
     uint64_t r = test_mix(s), e = 1 + test_mix(s) % 2046;
-    uint64_t b = (r & (UINT64_C(1) << 63)) | e << 52 | (r & ((UINT64_C(1) << 52) - 1));
+    uint64_t mant = r & ((UINT64_C(1) << 52) - 1);
+    uint64_t b = (r & (UINT64_C(1) << 63)) | e << 52 | mant;
     double d;
     memcpy(&d, &b, sizeof d);
     return d;

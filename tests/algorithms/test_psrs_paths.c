@@ -1,7 +1,8 @@
 /* PSRS on the eleven distributions of issue 47, on thread levels: every
- * size that catches uneven splits (0, 1, p-1, p+1, not divisible by p,
- * 1e5, 1e5 per worker: enough for the nearly sorted local sort), flat, odd and two-level trees; each check sorts values and
- * records and names the path the input must take
+ * size that catches uneven splits (0, 1, 2, p-1, p+1, not divisible by
+ * p, 1e5, and 1e5 per worker: enough for the nearly sorted local sort),
+ * on one worker, flat, odd and two-level trees; each check sorts values
+ * and records and names the path and local sorts the input must take
  * (psrs_paths_programs.h). */
 #include <criterion/criterion.h>
 
