@@ -39,6 +39,7 @@
 #include <string.h>
 
 #include "records.h"
+#include <sgl/algorithms.h> /* SGL_SORT_LOCAL_* */
 #include <sgl/errors.h>
 #include <sgl/sgl.h> /* sgl_mem_alloc() */
 #include <sgl/blocks.h>
@@ -590,10 +591,100 @@ LS_INLINE int trivial(unsigned char *a, size_t n, size_t es, size_t ko,
     return 1;
 }
 
+/* Nearly sorted input (sorted but for a few displaced keys, as IPS4o's
+ * "almost sorted": sqrt(n) random swaps) costs the radix sort its full
+ * passes and more (the scatter writes each bucket's keys in the order
+ * they come), while two passes suffice: pull the keys that break the
+ * order aside, sort those, merge them back. The probe: LS_NS_WINDOWS
+ * windows of LS_NS_WINDOW keys spread over the array, nearly sorted if
+ * under 1/64 of their neighbours descend (random keys: half). */
+#define LS_NS_WINDOWS 8
+#define LS_NS_WINDOW 512
+
+LS_INLINE int few_descents(const unsigned char *a, size_t n, size_t es,
+                           size_t ko, unsigned kw)
+{
+    if (n < 16 * LS_NS_WINDOWS * LS_NS_WINDOW)
+        return 0;
+    size_t d = 0;
+    for (size_t w = 0; w < LS_NS_WINDOWS; w++) {
+        size_t at = w * (n - LS_NS_WINDOW) / (LS_NS_WINDOWS - 1);
+        for (size_t i = at + 1; i < at + LS_NS_WINDOW; i++)
+            d += key_at(a + i * es, ko, kw) < key_at(a + (i - 1) * es, ko, kw);
+    }
+    return d * 64 < LS_NS_WINDOWS * LS_NS_WINDOW;
+}
+
+/* Keep a[0..j) sorted by moving each key that falls below the last kept
+ * one aside together with that one (side[0..k); popping the last kept
+ * key removes at most twice as many as the fewest possible). Returns j,
+ * or n + 1 where more than @cap keys went aside: a[0..n) is then a
+ * permutation of the input (the keys aside put back in the gap). */
+LS_INLINE size_t pull_aside(unsigned char *a, size_t n, unsigned char *side,
+                            size_t cap, size_t *ret_k, size_t es, size_t ko,
+                            unsigned kw)
+{
+    size_t j = 0, k = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t x = key_at(a + i * es, ko, kw);
+        if (j == 0 || key_at(a + (j - 1) * es, ko, kw) <= x) {
+            memcpy(a + j++ * es, a + i * es, es);
+            continue;
+        }
+        if (k + 2 > cap) {
+            memcpy(a + j * es, side, k * es);
+            return n + 1;
+        }
+        memcpy(side + k++ * es, a + i * es, es);
+        memcpy(side + k++ * es, a + --j * es, es);
+    }
+    *ret_k = k;
+    return j;
+}
+
+LS_INLINE int radix(unsigned char *a, size_t n, size_t es, size_t ko,
+                    unsigned kw, seg_fn *seg, const char *what);
+
+/* Per thread: every worker of a process sorts its own block at once. */
+static _Thread_local unsigned ls_choice;
+
+unsigned sgl__algo_sort_choice(void) { return ls_choice; }
+
+/* The nearly sorted path of plain keys (equal keys are equal elements, so
+ * the order among them needs no care): 1 if it sorted a[0..n), 0 if the
+ * input is not nearly sorted (then a[0..n) holds a permutation of it). */
+LS_INLINE int nearly_sorted(unsigned char *a, size_t n, size_t es, size_t ko,
+                            unsigned kw, seg_fn *seg, int *rc)
+{
+    if (es != KW_BYTES(kw) || !few_descents(a, n, es, ko, kw))
+        return 0;
+    size_t cap = n / 16, k = 0;
+    unsigned char *side = malloc(cap * es);
+    if (!side)
+        return 0; /* the radix sort reports the shortage */
+    size_t j = pull_aside(a, n, side, cap, &k, es, ko, kw);
+    if (j > n) {
+        free(side);
+        return 0;
+    }
+    *rc = radix(side, k, es, ko, kw, seg, "keys");
+    /* Merge from the top down: the gap above a[0..j) is exactly k. */
+    for (size_t o = n, i = j; *rc == SGL_OK && k > 0;) {
+        if (i > 0 && key_at(a + (i - 1) * es, ko, kw) >
+                         key_at(side + (k - 1) * es, ko, kw))
+            memcpy(a + --o * es, a + --i * es, es);
+        else
+            memcpy(a + --o * es, side + --k * es, es);
+    }
+    free(side);
+    return 1;
+}
+
 LS_INLINE int run(void *data, size_t n, size_t es, size_t ko, unsigned kw,
                   seg_fn *seg, const char *what)
 {
     unsigned char *a = data;
+    ls_choice = SGL_SORT_LOCAL_SMALL;
     if (n <= LS_INS) {
         ins_copy(a, a, n, es, ko, kw);
         return SGL_OK;
@@ -603,8 +694,25 @@ LS_INLINE int run(void *data, size_t n, size_t es, size_t ko, unsigned kw,
                              "sort: %zu %s of %zu bytes overflow "
                              "the address space",
                              n, what, es);
+    ls_choice = SGL_SORT_LOCAL_PRESORTED;
     if (trivial(a, n, es, ko, kw))
         return SGL_OK;
+    int rc = SGL_OK;
+    ls_choice = SGL_SORT_LOCAL_NEARLY;
+    if (nearly_sorted(a, n, es, ko, kw, seg, &rc))
+        return rc;
+    ls_choice = SGL_SORT_LOCAL_RADIX;
+    return radix(a, n, es, ko, kw, seg, what);
+}
+
+/* The radix sort proper (see the top of this file) of a[0..n). */
+LS_INLINE int radix(unsigned char *a, size_t n, size_t es, size_t ko,
+                    unsigned kw, seg_fn *seg, const char *what)
+{
+    if (n <= LS_INS) {
+        ins_copy(a, a, n, es, ko, kw);
+        return SGL_OK;
+    }
     size_t bytes = n * es;
     int big = bytes > LS_BIG, scr = bytes > LS_CACHE;
     /* Counters: the MSD pool (a digit never has more values than its
@@ -732,8 +840,12 @@ LS_BOUND(uint64_t, i64, sgl__key_i64)
 LS_BOUND(uint32_t, f32, sgl__key_f32)
 #undef LS_BOUND
 
-/* Two runs: a branch-free select. More: a binary min-heap of run numbers,
- * keyed by their heads. */
+/* One run: a copy. Two runs: a branch-free select, or, where one run is
+ * under 1/64 of the other (a nearly sorted vector: almost all of a
+ * worker's elements come from its own block), each short run's key
+ * placed by binary search and the stretches of the long run between them
+ * copied whole. More: a binary min-heap of run numbers, keyed by their
+ * heads. */
 #define LS_MERGE(K, SFX, KEY)                                                  \
     void sgl__algo_merge_##SFX(const K *in, const uint64_t *len, size_t p,     \
                                K *out, size_t *heap, size_t *pos, size_t *end) \
@@ -743,6 +855,30 @@ LS_BOUND(uint32_t, f32, sgl__key_f32)
             pos[s] = off;                                                      \
             off += (size_t)len[s];                                             \
             end[s] = off;                                                      \
+        }                                                                      \
+        if (p == 1) { /* the reverse path's one block */                     \
+            memcpy(out, in, (size_t)len[0] * sizeof *in);                      \
+            return;                                                            \
+        }                                                                      \
+        if (p == 2 && (len[0] < len[1] / 64 || len[1] < len[0] / 64)) {       \
+            size_t sh = len[0] < len[1] ? 0 : 1, lo = pos[1 - sh];             \
+            for (size_t i = pos[sh]; i < end[sh]; i++) {                       \
+                uint64_t k = KEY(in[i]);                                       \
+                size_t a = lo, b = end[1 - sh];                                \
+                while (a < b) {                                                \
+                    size_t mid = a + (b - a) / 2;                              \
+                    if (KEY(in[mid]) <= k)                                     \
+                        a = mid + 1;                                           \
+                    else                                                       \
+                        b = mid;                                               \
+                }                                                              \
+                memcpy(out + o, in + lo, (a - lo) * sizeof *in);               \
+                o += a - lo;                                                   \
+                lo = a;                                                        \
+                out[o++] = in[i];                                              \
+            }                                                                  \
+            memcpy(out + o, in + lo, (end[1 - sh] - lo) * sizeof *in);         \
+            return;                                                            \
         }                                                                      \
         if (p == 2) {                                                          \
             size_t i = pos[0], j = pos[1];                                     \

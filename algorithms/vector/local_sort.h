@@ -60,6 +60,12 @@ int sgl__algo_sort_f64(uint64_t *a, size_t n);
 int sgl__algo_sort_i64(uint64_t *a, size_t n);
 int sgl__algo_sort_f32(uint32_t *a, size_t n);
 
+/* The path the calling thread's last sort took (SGL_SORT_LOCAL_* of
+ * <sgl/algorithms.h>): insertion sort (small), one pass (in order or in
+ * reverse order), nearly sorted (keys out of place pulled aside and
+ * merged back), or the radix sort. 0 before the thread's first sort. */
+unsigned sgl__algo_sort_choice(void);
+
 /* Largest record sgl__algo_sort_records() accepts, in bytes. */
 #define ALGO_SORT_MAX_ES 256
 

@@ -2,7 +2,7 @@
  * level's master X over the workers below it. The masters see only
  * samples, pivots and counts; the data moves worker to worker in an
  * exchange superstep (sgl_exchange()). Each step is recursive over the
- * levels below X (lower masters pass it on and hand up what comes up):
+ * levels below X (lower masters pass it on and hand up what comes up).
  *
  *   1 sample     workers radix-sort their block by the values' ordered
  *                integer keys (plain values stay as they are and every
@@ -16,6 +16,26 @@
  *   4 exchange   every bucket goes to its group;
  *   5 merge      workers merge the runs where the exchange left them,
  *                and hand up their new size.
+ *
+ * At the top of a flat sort, step 1 also looks for presorted input
+ * (presorted(), psrs_runs.c): each worker first scans its block as it
+ * came (random input leaves after a chunk) and hands up its shape (in
+ * order, in reverse order) and first and last key with its samples
+ * (struct runs_unit); after the gather the root's verdict
+ * (sgl_sort_stats_t.path) is
+ *     sorted     the blocks concatenate in order: the workers skipped
+ *                their local sort, nothing moves (records: a finish step
+ *                maps their keys back);
+ *     reversed   they concatenate in reverse order: each local sort
+ *                reversed its block, the mirror step stages it whole for
+ *                worker P-1-w, the exchange moves it, the merge step (of
+ *                one run) copies it into place: no pivots;
+ *     samples    anything else, or a worker that would end up more than
+ *                1/16 above its share: steps 2 to 5 as below.
+ * The local sort itself chooses by what it sees (local_sort.c): one pass
+ * for a block in order or reversed, two for a nearly sorted one, else
+ * the radix sort; the choice goes up with the samples
+ * (sgl_sort_stats_t.local).
  *
  * Two variants (sgl_sort_variant()):
  *   flat      X is the root and its groups are all P workers, s = P: the
@@ -54,6 +74,7 @@
 #include "algo_internal.h"
 #include "cost.h"
 #include "local_sort.h"
+#include "psrs_runs.h"
 #include "records.h"
 
 /* ---- keys: an order-preserving bijection from values to unsigned ---- */
@@ -111,6 +132,14 @@ static int sort_records(const struct rec_layout *L, void *a, size_t n)
     return L->es % 4 == 0 && L->es <= ALGO_SORT_MAX_ES
                ? sgl__algo_sort_records(a, n, L->es, L->ko, L->wide ? 8 : 4)
                : sgl__rec_sort(L, a, n);
+}
+
+/* The local sort sort_in_place() or sort_records() just chose on this
+ * thread (SGL_SORT_LOCAL_*); the plain LSD record sort counts as radix. */
+static unsigned local_choice(const struct rec_layout *L)
+{
+    int direct = L->es % 4 == 0 && L->es <= ALGO_SORT_MAX_ES;
+    return direct ? sgl__algo_sort_choice() : SGL_SORT_LOCAL_RADIX;
 }
 
 /* Sort a block in place by key: plain elements as they are (the sort maps
@@ -208,6 +237,11 @@ struct sample {
 struct samples_msg {
     uint64_t count;
     uint64_t ns;
+    uint64_t local; /* the local sorts chosen below (SGL_SORT_LOCAL_*),
+                       ORed; 0 where the blocks were sorted already */
+    struct runs_unit shape; /* a worker's block as it came (size, in
+                               order or in reverse order, first and last
+                               key); a thinned unit's: 0 */
     struct sample s[];
 };
 
@@ -220,6 +254,15 @@ static size_t samples_msg_size(size_t s)
 static struct samples_msg *samples_at(void *msgs, size_t u, size_t s)
 {
     return (struct samples_msg *)((char *)msgs + u * samples_msg_size(s));
+}
+
+/* The local sorts the @units chose, ORed. */
+static unsigned units_local(void *msgs, size_t units, size_t s)
+{
+    uint64_t local = 0;
+    for (size_t u = 0; u < units; u++)
+        local |= samples_at(msgs, u, s)->local;
+    return (unsigned)local;
 }
 
 /* A pivot: the composite key that separates two groups. */
@@ -280,7 +323,9 @@ enum psrs_step {
     STEP_SAMPLE = 1,
     STEP_PARTITION = 2,
     STEP_MERGE = 3,
-    STEP_DESCEND = 4
+    STEP_DESCEND = 4,
+    STEP_MIRROR = 5,
+    STEP_FINISH = 6
 };
 
 struct sort_arg {
@@ -295,7 +340,7 @@ struct sort_arg {
     uint32_t sorted; /* the blocks are sorted already (below the top) */
     uint32_t last;   /* this level's merge is the sort's last (records
                         map their keys back after it) */
-    uint32_t pad;
+    uint32_t workers; /* P, for the mirror step: w's partner is P-1-w */
 };
 
 static struct rec_layout layout_of(const struct sort_arg *a,
@@ -320,16 +365,17 @@ static struct algo_block *my_block(sgl_ctx_t *ctx, uint32_t id)
  * leaves it sorted). Plain values stay as they are until the end: the
  * sort, the bounds and the merge read their keys. Records carry theirs
  * mapped from the first sort to the last merge. */
-static int sort_block(const struct sort_arg *a, struct algo_block *b)
+static int sort_block(const struct sort_arg *a, struct algo_block *b,
+                      int in_order)
 {
     if (a->sorted)
         return SGL_OK;
     struct rec_layout L = layout_of(a, b);
     sgl_dtype_t t = (sgl_dtype_t)a->dtype;
     if (is_plain(&L))
-        return sort_in_place(t, &L, b->data, b->count);
+        return in_order ? SGL_OK : sort_in_place(t, &L, b->data, b->count);
     map_record_keys(t, &L, b->data, b->count, 1);
-    return sort_records(&L, b->data, b->count);
+    return in_order ? SGL_OK : sort_records(&L, b->data, b->count);
 }
 
 /* The local sort's elements, the work of kernel "sort" (for the trace,
@@ -354,12 +400,19 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
                              "sort: worker %zu holds %zu "
                              "elements, more than 2^40",
                              w, m);
-    SGL_TRY(sort_block(a, b));
-    SGL_TRY(declare_sort(ctx, a, m));
     struct samples_msg *msg;
     SGL_TRY(sgl_put_buffer(ctx, samples_msg_size(s), 1, (void **)&msg));
+    msg->shape = (struct runs_unit){m, 0, 0, 0};
+    if (!a->sorted)
+        sgl__runs_classify(t, &L, b->data, m, &msg->shape);
+    int in_order = (msg->shape.shape & RUNS_UP) != 0;
+    SGL_TRY(sort_block(a, b, in_order));
+    SGL_TRY(declare_sort(ctx, a, m));
     msg->count = m;
     msg->ns = m ? s : 0;
+    msg->local = a->sorted  ? 0
+                 : in_order ? SGL_SORT_LOCAL_PRESORTED
+                            : local_choice(&L);
     for (size_t j = 0; m && j < s; j++) {
         size_t pos = (size_t)(((algo_u128)j * m) / s);
         size_t next = (size_t)(((algo_u128)(j + 1) * m) / s);
@@ -408,6 +461,21 @@ static int partition_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
     return rc;
 }
 
+/* Where a worker's new block of @m elements goes once its old one (@old,
+ * @had elements) left in the exchange: the old memory where the new block
+ * fits in it and fills at least half, since fresh memory costs a page
+ * fault per page (docs/results/2026-12-probe-vs-sweep.md, "Why a probe
+ * and a sweep differed"); else fresh memory (NULL if none), the old freed.
+ * (A block's capacity is at least its count.) */
+static void *output_memory(void *old, size_t had, size_t m, size_t es)
+{
+    if (m > had || 2 * m < had) {
+        free(old);
+        old = NULL;
+    }
+    return old ? old : sgl_mem_alloc(m * es);
+}
+
 /* Merge step, worker: the block went out in the exchange; merge the runs
  * that came in, reading them where they lie, and hand up the new size. */
 static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
@@ -415,10 +483,6 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     struct algo_block *b = my_block(ctx, a->id);
     if (!b)
         return SGL_ESTATE;
-    /* The block's buckets left in the exchange: its memory becomes the
-     * output where the runs fit in it and fill at least half, since fresh
-     * memory costs a page fault per page (docs/results/2026-12-probe-vs-sweep.md,
-     * "Why a probe and a sweep differed"). (Its capacity is at least its count.) */
     void *old = b->data;
     size_t had = b->count;
     b->data = NULL;
@@ -428,14 +492,12 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     const size_t *len;
     int rc = sgl_exchange_recv(ctx, b->elem_size, &runs, &m, &len, &nsrc,
                                NULL);
-    if (rc || m > had || 2 * m < had) {
+    if (rc) {
         free(old);
-        old = NULL;
-    }
-    if (rc)
         return rc;
+    }
     size_t es = b->elem_size;
-    void *out = old ? old : sgl_mem_alloc(m * es);
+    void *out = output_memory(old, had, m, es);
     size_t *scratch = malloc(3 * (nsrc ? nsrc : 1) * sizeof *scratch);
     uint64_t *lens = malloc((nsrc ? nsrc : 1) * sizeof *lens);
     if (!out || !scratch || !lens) {
@@ -478,12 +540,39 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     return sgl_put(ctx, &count, sizeof count, 1);
 }
 
+/* ---- presorted input ---- */
+
+/* Mirror step, worker: the blocks were in reverse order and each is
+ * reversed now (its local sort found it so), so worker w's whole block
+ * belongs to worker P-1-w; stage it there, in place. */
+static int mirror_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
+{
+    struct algo_block *b = my_block(ctx, a->id);
+    if (!b)
+        return SGL_ESTATE;
+    size_t to = (size_t)a->workers - 1 - sgl_ctx_first_worker(ctx);
+    size_t count = b->count;
+    return sgl_exchange_put(ctx, b->data, b->elem_size, to, 1, &count);
+}
+
 /* Records carry their keys mapped until the last merge of the sort. */
 static void finish_worker(const struct sort_arg *a, struct algo_block *b)
 {
     struct rec_layout L = layout_of(a, b);
     if (!is_plain(&L))
         map_record_keys((sgl_dtype_t)a->dtype, &L, b->data, b->count, 0);
+}
+
+/* Finish step, worker (records already in order): their keys mapped
+ * back; the size up. */
+static int finish_step(sgl_ctx_t *ctx, const struct sort_arg *a)
+{
+    struct algo_block *b = my_block(ctx, a->id);
+    if (!b)
+        return SGL_ESTATE;
+    finish_worker(a, b);
+    uint64_t count = b->count;
+    return sgl_put(ctx, &count, sizeof count, 1);
 }
 
 static int sample_cmp(const void *x, const void *y)
@@ -545,6 +634,8 @@ static int thin_units(void *msgs, size_t units, size_t s,
         below += smp[j].mass;
     }
     out->count = count;
+    out->local = units_local(msgs, units, s);
+    out->shape = (struct runs_unit){count, 0, 0, 0};
     out->ns = ns;
     free(smp);
     return SGL_OK;
@@ -562,7 +653,7 @@ static int forward(sgl_ctx_t *ctx, const struct sort_arg *a)
         SGL_TRY(sgl_bcast(ctx, pv, MSG_WORD, words));
     }
     SGL_TRY(sgl_pardo(ctx, sort_task, a, sizeof *a));
-    if (a->step == STEP_PARTITION)
+    if (a->step == STEP_PARTITION || a->step == STEP_MIRROR)
         return SGL_OK;
     size_t size = a->step == STEP_SAMPLE ? samples_msg_size(a->s) : MSG_WORD;
     size_t units = a->step == STEP_SAMPLE && a->levels ? sgl_ctx_children(ctx)
@@ -583,8 +674,16 @@ static int forward(sgl_ctx_t *ctx, const struct sort_arg *a)
     return sgl_gather(ctx, up, size, units, NULL);
 }
 
+/* What a level's sort reports: the samples its master sorted, the local
+ * sorts its workers chose (SGL_SORT_LOCAL_*, where its sample step sorted
+ * them) and the path it took (SGL_SORT_PATH_*). */
+struct level_report {
+    size_t samples;
+    unsigned local, path;
+};
+
 static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
-                      size_t *ret_samples);
+                      struct level_report *rep);
 
 /* Whether the by-level variant splits @x's workers by its children: only
  * where a child has several workers (with one worker each, children are
@@ -598,10 +697,11 @@ static int has_master_child(const sgl_ctx_t *x)
  * levels below), a worker only finishes; both hand up the new sizes. */
 static int descend(sgl_ctx_t *ctx, const struct sort_arg *a)
 {
-    size_t wx = sgl_ctx_workers(ctx), samples;
+    size_t wx = sgl_ctx_workers(ctx);
     if (sgl_ctx_is_master(ctx)) {
         uint64_t *counts = malloc(wx * sizeof *counts);
-        int rc = counts ? sort_level(ctx, a, counts, &samples)
+        struct level_report rep;
+        int rc = counts ? sort_level(ctx, a, counts, &rep)
                         : sgl_error_set(SGL_ENOMEM, "sort: out of memory");
         if (!rc)
             rc = sgl_put(ctx, counts, MSG_WORD, wx);
@@ -611,7 +711,7 @@ static int descend(sgl_ctx_t *ctx, const struct sort_arg *a)
     struct algo_block *b = my_block(ctx, a->id);
     if (!b)
         return SGL_ESTATE;
-    SGL_TRY(sort_block(a, b));
+    SGL_TRY(sort_block(a, b, 0));
     SGL_TRY(declare_sort(ctx, a, b->count));
     finish_worker(a, b);
     uint64_t count = b->count;
@@ -627,6 +727,10 @@ static int sort_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     if (sgl_ctx_is_master(ctx))
         return forward(ctx, a);
     switch (a->step) {
+    case STEP_MIRROR:
+        return mirror_worker(ctx, a);
+    case STEP_FINISH:
+        return finish_step(ctx, a);
     case STEP_SAMPLE:
         return sample_worker(ctx, a);
     case STEP_PARTITION: {
@@ -722,87 +826,189 @@ static size_t level_samples(const uint64_t *wsum, size_t k, size_t units,
     return s < room ? s : room;
 }
 
-/* One level's PSRS at master @x over its workers: the groups are its
- * workers (flat: every bucket goes to its final worker) or, by level,
- * its children, whose masters then sort their subtrees in the same way.
- * Writes the new size of each of its workers to @counts and the samples
- * it sorted to *ret_samples. */
-static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
-                      size_t *ret_samples)
+/* ---- presorted input, at the top ---- */
+
+/* Every worker's share of @n elements, by its weight (the sizes the
+ * sampled path aims at), into @share. */
+static int worker_shares(sgl_ctx_t *root, size_t n, uint64_t *share)
 {
-    size_t wx = sgl_ctx_workers(x), first = sgl_ctx_first_worker(x);
-    int by_child = a->levels && has_master_child(x);
-    size_t k = by_child ? sgl_ctx_children(x) : wx;
-    size_t units = a->levels ? sgl_ctx_children(x) : wx;
-    struct sort_arg arg = *a;
-    *ret_samples = 0;
-    if (k == 1) { /* one child: nothing to split here */
-        arg.step = STEP_DESCEND;
-        SGL_TRY(sgl_pardo(x, sort_task, &arg, sizeof arg));
-        return sgl_gather(x, counts, MSG_WORD, wx, NULL);
+    uint64_t *all;
+    size_t p = sgl_ctx_workers(root);
+    SGL_TRY(sgl__algo_weight_prefix(root, &all));
+    for (size_t w = 0; w < p; w++)
+        share[w] = all[p] ? (uint64_t)(((algo_u128)n * (all[w + 1] - all[w])) /
+                                       all[p])
+                          : n / p;
+    free(all);
+    return SGL_OK;
+}
+
+/* The reverse path: every block, reversed by its local sort, moves whole
+ * to its mirror worker (mirror step, the exchange) and is copied into
+ * place there (the merge step, of one run); the new sizes up. */
+static int mirror_blocks(sgl_ctx_t *x, struct sort_arg *arg, uint64_t *counts)
+{
+    arg->step = STEP_MIRROR;
+    SGL_TRY(sgl_pardo(x, sort_task, arg, sizeof *arg));
+    SGL_TRY(sgl_exchange(x));
+    arg->step = STEP_MERGE;
+    arg->last = 1;
+    SGL_TRY(sgl_pardo(x, sort_task, arg, sizeof *arg));
+    return sgl_gather(x, counts, MSG_WORD, sgl_ctx_workers(x), NULL);
+}
+
+/* After the sample step at the root of a flat sort (@msgs: one unit per
+ * worker): the verdict on the blocks as they came (sgl__runs_verdict());
+ * sorted: the blocks stay (records' keys mapped back: a finish step);
+ * reversed: mirror_blocks(). Writes the new sizes to @counts unless
+ * *ret_path is SGL_SORT_PATH_SAMPLES (then nothing moved). */
+static int presorted(sgl_ctx_t *x, struct sort_arg *arg, void *msgs,
+                     uint64_t *counts, unsigned *ret_path)
+{
+    size_t p = sgl_ctx_workers(x);
+    uint64_t n = 0;
+    struct runs_unit *u = malloc(p * sizeof *u);
+    uint64_t *share = malloc(p * sizeof *share);
+    for (size_t w = 0; u && w < p; w++) {
+        u[w] = samples_at(msgs, w, arg->s)->shape;
+        n += u[w].count;
     }
-    uint64_t *all, *wsum = malloc((k + 1) * sizeof *wsum);
-    struct group *group = malloc(k * sizeof *group);
-    int rc = wsum && group ? sgl__algo_weight_prefix(x, &all)
-                           : sgl_error_set(SGL_ENOMEM, "sort: out of memory");
-    if (rc) {
-        free(wsum);
-        free(group);
-        return rc;
-    }
-    int equal = 1;
-    wsum[0] = 0;
-    for (size_t i = 0, w = first; i < k; i++) {
-        size_t n = by_child ? sgl_ctx_child_workers(x, (unsigned)i) : 1;
-        group[i] = (struct group){w, n};
-        wsum[i + 1] = wsum[i] + (all[w + n] - all[w]);
-        equal &= wsum[i + 1] - wsum[i] == wsum[1];
+    int rc = u && share ? worker_shares(x, (size_t)n, share)
+                        : sgl_error_set(SGL_ENOMEM, "sort: out of memory");
+    struct rec_layout L = {arg->es, arg->ko,
+                           sgl__algo_key_size((sgl_dtype_t)arg->dtype) == 8};
+    *ret_path = rc ? SGL_SORT_PATH_SAMPLES
+                   : sgl__runs_verdict(u, p, share, !is_plain(&L));
+    for (size_t w = 0; !rc && w < p; w++)
+        counts[w] = u[w].count;
+    arg->workers = (uint32_t)p;
+    arg->step = STEP_FINISH;
+    if (!rc && *ret_path == SGL_SORT_PATH_SORTED && !is_plain(&L))
+        rc = sgl_pardo(x, sort_task, arg, sizeof *arg);
+    if (!rc && *ret_path == SGL_SORT_PATH_SORTED && !is_plain(&L))
+        rc = sgl_gather(x, counts, MSG_WORD, p, NULL);
+    if (!rc && *ret_path == SGL_SORT_PATH_REVERSED)
+        rc = mirror_blocks(x, arg, counts);
+    free(u);
+    free(share);
+    return rc;
+}
+
+/* A level's split: its k groups (its workers, or by level its children),
+ * their weights' prefix sums (k + 1), whether all weigh the same, and
+ * how many sample units its workers or children hand up. */
+struct level {
+    size_t k, units, first, wx;
+    int by_child, equal;
+    uint64_t *wsum;
+    struct group *group;
+};
+
+/* Fill @l's groups and weights for master @x (l->k, l->by_child set). */
+static int level_groups(sgl_ctx_t *x, struct level *l)
+{
+    uint64_t *all;
+    SGL_TRY(sgl__algo_weight_prefix(x, &all));
+    l->equal = 1;
+    l->wsum[0] = 0;
+    for (size_t i = 0, w = l->first; i < l->k; i++) {
+        size_t n = l->by_child ? sgl_ctx_child_workers(x, (unsigned)i) : 1;
+        l->group[i] = (struct group){w, n};
+        l->wsum[i + 1] = l->wsum[i] + (all[w + n] - all[w]);
+        l->equal &= l->wsum[i + 1] - l->wsum[i] == l->wsum[1];
         w += n;
     }
     free(all);
-    arg.s = level_samples(wsum, k, units, a->levels);
-    arg.step = STEP_SAMPLE;
-    arg.last = !by_child;
-    size_t words = pivots_msg_words(k);
-    void *msgs = malloc(units * samples_msg_size(arg.s));
+    return SGL_OK;
+}
+
+/* Steps 2 to 6 at master @x, its units' samples in @msgs. */
+static int split_level(sgl_ctx_t *x, struct sort_arg *arg, void *msgs,
+                       const struct level *l, uint64_t *counts,
+                       size_t *ret_samples)
+{
+    size_t words = pivots_msg_words(l->k);
     uint64_t *pv = malloc(words * MSG_WORD);
-    if (!msgs || !pv)
-        rc = sgl_error_set(SGL_ENOMEM, "sort: out of memory at a master");
-    /* 1. sample: local sorts (at the top), regular samples up. */
-    if (!rc)
-        rc = sgl_pardo(x, sort_task, &arg, sizeof arg);
-    if (!rc)
-        rc = sgl_gather(x, msgs, samples_msg_size(arg.s), units, NULL);
+    if (!pv)
+        return sgl_error_set(SGL_ENOMEM, "sort: out of memory at a master");
     /* 2. pivots, and the groups they separate. */
-    if (!rc)
-        rc = choose_pivots(msgs, units, arg.s, k, wsum, equal && !a->levels,
-                           pivots_init(pv, k, first, group), ret_samples);
+    int rc = choose_pivots(msgs, l->units, arg->s, l->k, l->wsum,
+                           l->equal && !arg->levels,
+                           pivots_init(pv, l->k, l->first, l->group),
+                           ret_samples);
     /* 3. partition: pivots down, buckets staged in place. */
-    arg.step = STEP_PARTITION;
+    arg->step = STEP_PARTITION;
     if (!rc)
         rc = sgl_bcast(x, pv, MSG_WORD, words);
-    if (!rc)
-        rc = sgl_pardo(x, sort_task, &arg, sizeof arg);
+    if (!rc) /* the pivots travel with the pardo: free them after it */
+        rc = sgl_pardo(x, sort_task, arg, sizeof *arg);
+    free(pv);
     /* 4. exchange: every bucket to its group. */
     if (!rc)
         rc = sgl_exchange(x);
     /* 5. merge: the runs merged, the new sizes up. */
-    arg.step = STEP_MERGE;
+    arg->step = STEP_MERGE;
     if (!rc)
-        rc = sgl_pardo(x, sort_task, &arg, sizeof arg);
+        rc = sgl_pardo(x, sort_task, arg, sizeof *arg);
     if (!rc)
-        rc = sgl_gather(x, counts, MSG_WORD, wx, NULL);
+        rc = sgl_gather(x, counts, MSG_WORD, l->wx, NULL);
     /* 6. by level: every child sorts its subtree. */
-    arg.step = STEP_DESCEND;
-    arg.sorted = 1;
-    if (!rc && by_child)
+    arg->step = STEP_DESCEND;
+    arg->sorted = 1;
+    if (!rc && l->by_child)
+        rc = sgl_pardo(x, sort_task, arg, sizeof *arg);
+    if (!rc && l->by_child)
+        rc = sgl_gather(x, counts, MSG_WORD, l->wx, NULL);
+    return rc;
+}
+
+/* One level's PSRS at master @x over its workers: the groups are its
+ * workers (flat: every bucket goes to its final worker) or, by level,
+ * its children, whose masters then sort their subtrees in the same way.
+ * At the top of a flat sort, presorted blocks skip steps 2 to 6
+ * (presorted()). Writes the new size of each of its workers to @counts. */
+static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
+                      struct level_report *rep)
+{
+    struct level l = {.first = sgl_ctx_first_worker(x),
+                      .wx = sgl_ctx_workers(x),
+                      .by_child = a->levels && has_master_child(x)};
+    l.k = l.by_child ? sgl_ctx_children(x) : l.wx;
+    l.units = a->levels ? sgl_ctx_children(x) : l.wx;
+    struct sort_arg arg = *a;
+    *rep = (struct level_report){0, 0, SGL_SORT_PATH_SAMPLES};
+    if (l.k == 1) { /* one child: nothing to split here */
+        arg.step = STEP_DESCEND;
+        SGL_TRY(sgl_pardo(x, sort_task, &arg, sizeof arg));
+        return sgl_gather(x, counts, MSG_WORD, l.wx, NULL);
+    }
+    l.wsum = malloc((l.k + 1) * sizeof *l.wsum);
+    l.group = malloc(l.k * sizeof *l.group);
+    int rc = l.wsum && l.group
+                 ? level_groups(x, &l)
+                 : sgl_error_set(SGL_ENOMEM, "sort: out of memory");
+    arg.s = rc ? 0 : level_samples(l.wsum, l.k, l.units, a->levels);
+    arg.step = STEP_SAMPLE;
+    arg.last = !l.by_child;
+    void *msgs = rc ? NULL : malloc(l.units * samples_msg_size(arg.s));
+    if (!rc && !msgs)
+        rc = sgl_error_set(SGL_ENOMEM, "sort: out of memory at a master");
+    /* 1. sample: shapes, local sorts (at the top), regular samples up. */
+    if (!rc)
         rc = sgl_pardo(x, sort_task, &arg, sizeof arg);
-    if (!rc && by_child)
-        rc = sgl_gather(x, counts, MSG_WORD, wx, NULL);
+    if (!rc)
+        rc = sgl_gather(x, msgs, samples_msg_size(arg.s), l.units, NULL);
+    if (!rc)
+        rep->local = units_local(msgs, l.units, arg.s);
+    /* presorted blocks (at the top of a flat sort): done, or whole blocks
+     * moved; else 2-6. */
+    if (!rc && !a->sorted && l.units == l.wx)
+        rc = presorted(x, &arg, msgs, counts, &rep->path);
+    if (!rc && rep->path == SGL_SORT_PATH_SAMPLES)
+        rc = split_level(x, &arg, msgs, &l, counts, &rep->samples);
     free(msgs);
-    free(pv);
-    free(wsum);
-    free(group);
+    free(l.wsum);
+    free(l.group);
     return rc;
 }
 
@@ -862,11 +1068,11 @@ int sgl_sort_variant(sgl_ctx_t *root, size_t n, unsigned *ret_variant)
 
 /* PSRS at the root: the root sees only samples, pivots and counts; the
  * data moves worker to worker, once (flat) or once per level (by
- * level). */
+ * level), unless step 0 found it presorted. */
 static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt, size_t ko,
                      unsigned variant, sgl_sort_stats_t *st)
 {
-    size_t p = sgl_ctx_workers(root), samples = 0;
+    size_t p = sgl_ctx_workers(root);
     if (sgl_machine_workers(sgl_ctx_machine(root)) >= AT_MAX_WORKERS)
         return sgl_error_set(SGL_ERANGE, "sort: more than 2^24 workers");
     struct sort_arg a = {.id = v->id,
@@ -878,7 +1084,8 @@ static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt, size_t ko,
     uint64_t *counts = malloc(p * sizeof *counts);
     if (!counts)
         return sgl_error_set(SGL_ENOMEM, "sort: out of memory at the root");
-    int rc = sort_level(root, &a, counts, &samples);
+    struct level_report rep;
+    int rc = sort_level(root, &a, counts, &rep);
     uint64_t total = 0;
     for (size_t w = 0; !rc && w < p; w++)
         total += counts[w];
@@ -889,8 +1096,11 @@ static int psrs_root(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt, size_t ko,
                            (unsigned long long)total, v->n);
     for (size_t w = 0; !rc && w < p; w++)
         v->counts[w] = counts[w];
-    if (!rc && st)
-        st->samples = samples;
+    if (!rc && st) {
+        st->samples = rep.samples;
+        st->path = rep.path;
+        st->local = rep.local;
+    }
     free(counts);
     return rc;
 }
@@ -911,6 +1121,8 @@ static int dvec_sort(sgl_ctx_t *root, sgl_dvec_t *v, sgl_dtype_t kt,
         struct rec_layout L = {v->elem_size, ko, sgl__algo_key_size(kt) == 8};
         SGL_TRY(sort_in_place(kt, &L, b->data, b->count));
         v->counts[0] = b->count;
+        if (st)
+            st->local = local_choice(&L);
     } else {
         SGL_TRY(psrs_root(root, v, kt, ko, variant, st));
     }

@@ -49,7 +49,17 @@
  *       size: 8 bytes.
  *   Buckets are taken as n/P each (regular sampling bounds them by
  *   2n/P). c(copy) is optional: a machine without it gets no copy term.
- * One worker alone: n*c(sort). */
+ * One worker alone: n*c(sort).
+ * What the model leaves out, on purpose: the prices are those of random
+ * keys, the input c(sort) and c(merge) are measured on. S1's scan for
+ * presorted blocks stops after its first 1024-key chunk there, and its
+ * shape adds 4 words to each hand-up (both left out). Presorted input
+ * costs less than priced: in order, S1 is one read pass and S2, X and S3
+ * do not run; in reverse order, S1 is about two passes, X moves each
+ * block whole and S3 copies one run, with no S2. Nearly sorted blocks
+ * (local_sort.c) sort in about two passes instead of c(sort)'s, and a
+ * merge of two runs of which one is tiny copies instead of comparing.
+ * A prediction for such input is an upper bound. */
 #include <math.h>
 
 #include "cost.h"

@@ -314,7 +314,56 @@ typedef struct sgl_sort_stats {
     size_t min_block;  /**< smallest final block */
     size_t samples;    /**< regular samples the root sorted (by level:
                             at its own level) */
+    unsigned path;     /**< the path the sort took, SGL_SORT_PATH_* */
+    unsigned local;    /**< the local sorts the workers chose, an OR
+                            of SGL_SORT_LOCAL_* (on the presorted paths
+                            SGL_SORT_LOCAL_PRESORTED, or SMALL for
+                            blocks of 32 or fewer) */
 } sgl_sort_stats_t;
+
+/** The local sorts a worker chooses from, by what its block looks like
+ *  (sgl_sort_stats_t.local): each worker first checks whether its block
+ *  is in order or in reverse order (one pass), then whether it is nearly
+ *  sorted (sampled neighbours descend under 1/64 of the time), else
+ *  radix-sorts it. */
+enum {
+    SGL_SORT_LOCAL_SMALL = 1,     /**< insertion sort (32 elements or
+                                       fewer) */
+    SGL_SORT_LOCAL_PRESORTED = 2, /**< in order, or in reverse order and
+                                       reversed: one pass */
+    SGL_SORT_LOCAL_NEARLY = 4,    /**< nearly sorted values: the keys out
+                                       of place pulled aside, sorted and
+                                       merged back (two passes) */
+    SGL_SORT_LOCAL_RADIX = 8,     /**< MSD radix sort on the keys' ranges
+                                       (records of other sizes: an LSD
+                                       record sort) */
+};
+
+/** The paths of a sort (sgl_sort_stats_t.path). In the sample step
+ *  every worker also scans its block once (stopping early where it is in
+ *  no order) and hands up its size, whether it is in order or in reverse
+ *  order, and its first and last key; the root decides from these. On a
+ *  flat sort only (sgl_sort_variant()); by level, the sampled path. The
+ *  presorted paths are taken only where every worker's resulting block
+ *  stays within 1/16 (+ 2 elements) of its share, so they never leave a
+ *  worker more than the sampled path would. */
+enum {
+    SGL_SORT_PATH_SAMPLES = 0,  /**< PSRS: sample, pivots, partition,
+                                     exchange, merge (and on one worker,
+                                     its local sort) */
+    SGL_SORT_PATH_SORTED = 1,   /**< the blocks were in order already,
+                                     each worker's before the next one's:
+                                     nothing moved (no exchange in the
+                                     trace; records: one more superstep,
+                                     no exchange) */
+    SGL_SORT_PATH_REVERSED = 2, /**< the blocks were in reverse order
+                                     (for records, keys strictly
+                                     decreasing across workers): each
+                                     block reversed by its local sort and
+                                     moved whole from worker w to worker
+                                     P-1-w, without pivots (the sample
+                                     step, then one exchange and a copy) */
+};
 
 /** PSRS variants (sgl_sort_variant()). */
 enum {

@@ -656,12 +656,16 @@ Test(local_sort, merge_runs)
 {
     static const uint64_t one[] = {1000};
     static const uint64_t two[] = {700, 300}, two_empty[] = {0, 50};
+    /* One run under 1/64 of the other: placed by binary search. */
+    static const uint64_t short_second[] = {5000, 3}, short_first[] = {2, 4000};
     static const uint64_t three[] = {10, 0, 999};
     static const uint64_t five[] = {1, 2, 0, 3000, 17};
     static const uint64_t none[] = {0, 0, 0, 0};
     check_merge(1, one, 1);
     check_merge(2, two, 2);
     check_merge(2, two_empty, 3);
+    check_merge(2, short_second, 7);
+    check_merge(2, short_first, 8);
     check_merge(3, three, 4);
     check_merge(5, five, 5);
     check_merge(4, none, 6);

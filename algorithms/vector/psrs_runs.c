@@ -1,0 +1,140 @@
+/* Presorted input for PSRS: the scan and the verdict (psrs_runs.h). PSRS
+ * on input already in order moves every element through the exchange
+ * and the merge although each stays where it is; IPS4o and pdqsort find
+ * such input in one pass. The scan here is that pass, and the verdict
+ * lets the master skip the exchange and the merge (sorted), or replace
+ * them by one block move per worker (reverse order). */
+#include "psrs_runs.h"
+
+#include "local_sort.h"
+
+/* Elements the scan compares before it asks whether the block can still
+ * be presorted: branch-free within a chunk (the compiler vectorises the
+ * plain cases), and random input leaves after one chunk. */
+#define RUNS_CHUNK 1024
+
+#define RUNS_INLINE static inline __attribute__((always_inline))
+
+/* The mapped key of the raw bits @b of a key of type @t: floats by
+ * IEEE totalOrder with the NaNs last, signed integers by their sign
+ * flipped (local_sort.h), unsigned ones as they are. */
+RUNS_INLINE uint64_t runs_key(sgl_dtype_t t, uint64_t b)
+{
+    switch (t) {
+    case SGL_F64:
+        return sgl__key_f64(b);
+    case SGL_I64:
+        return sgl__key_i64(b);
+    case SGL_F32:
+        return sgl__key_f32((uint32_t)b);
+    default:
+        return b;
+    }
+}
+
+RUNS_INLINE uint64_t key_at(sgl_dtype_t t, const unsigned char *a, size_t i,
+                            size_t es, size_t ko)
+{
+    return runs_key(t, rec_key_at(a + i * es, ko, t != SGL_F32));
+}
+
+/* Plain elements are their key (of 8 bytes, 4 for SGL_F32): equal keys
+ * are equal elements. Records carry theirs at L->ko. */
+static int plain(sgl_dtype_t t, const struct rec_layout *L)
+{
+    return L->es == (t == SGL_F32 ? 4u : 8u);
+}
+
+/* The shape of a[0..n) (RUNS_UP | RUNS_DOWN bits); inlined per layout
+ * with constant @t and @es, so that the key mapping is hoisted. */
+RUNS_INLINE unsigned scan(sgl_dtype_t t, const unsigned char *a, size_t n,
+                          size_t es, size_t ko)
+{
+    unsigned shape = RUNS_UP | RUNS_DOWN;
+    for (size_t i = 1; i < n && shape;) {
+        size_t end = n - i < RUNS_CHUNK ? n : i + RUNS_CHUNK;
+        size_t up = 0, down = 0;
+        for (; i < end; i++) {
+            uint64_t x = key_at(t, a, i - 1, es, ko);
+            uint64_t y = key_at(t, a, i, es, ko);
+            up += x < y;
+            down += y < x;
+        }
+        if (down)
+            shape &= ~(unsigned)RUNS_UP;
+        if (up)
+            shape &= ~(unsigned)RUNS_DOWN;
+    }
+    return shape;
+}
+
+void sgl__runs_classify(sgl_dtype_t t, const struct rec_layout *L,
+                        const void *a, size_t n, struct runs_unit *u)
+{
+    const unsigned char *p = a;
+    unsigned shape;
+    if (plain(t, L) && t == SGL_F64)
+        shape = scan(SGL_F64, p, n, 8, 0);
+    else if (plain(t, L) && t == SGL_I64)
+        shape = scan(SGL_I64, p, n, 8, 0);
+    else if (plain(t, L) && t == SGL_U64)
+        shape = scan(SGL_U64, p, n, 8, 0);
+    else if (plain(t, L))
+        shape = scan(SGL_F32, p, n, 4, 0);
+    else
+        shape = scan(t, p, n, L->es, L->ko);
+    *u = (struct runs_unit){n, shape, 0, 0};
+    if (n) {
+        u->first = key_at(t, p, 0, L->es, L->ko);
+        u->last = key_at(t, p, n - 1, L->es, L->ko);
+    }
+}
+
+/* Whether the nonempty blocks all have shape @dir and follow each other
+ * in it: in order, the next block's first key is not below the last key
+ * before it; in reverse order, not above it (@strict: below it). */
+static int in_order(const struct runs_unit *u, size_t p, unsigned dir,
+                    int strict)
+{
+    int have = 0;
+    uint64_t prev = 0;
+    for (size_t w = 0; w < p; w++) {
+        if (!u[w].count)
+            continue;
+        if (!(u[w].shape & dir))
+            return 0;
+        if (have && dir == RUNS_UP && u[w].first < prev)
+            return 0;
+        if (have && dir == RUNS_DOWN &&
+            (u[w].first > prev || (strict && u[w].first == prev)))
+            return 0;
+        prev = u[w].last;
+        have = 1;
+    }
+    return 1;
+}
+
+/* Whether every worker's new block (its own, or with @mirror its
+ * mirror's, P-1-w) stays within 1/16 (+ 2) of its share: the bound of the
+ * by-level variant, tighter than the flat 2n/P + P, so that skipping the
+ * sample step never leaves a worker more than the sort would have. */
+static int fits(const struct runs_unit *u, size_t p, const uint64_t *share,
+                int mirror)
+{
+    for (size_t w = 0; w < p; w++) {
+        uint64_t got = u[mirror ? p - 1 - w : w].count;
+        if (got > share[w] + share[w] / 16 + 2)
+            return 0;
+    }
+    return 1;
+}
+
+unsigned sgl__runs_verdict(const struct runs_unit *u, size_t p,
+                           const uint64_t *share, int strict)
+{
+    if (in_order(u, p, RUNS_UP, 0) && fits(u, p, share, 0))
+        return SGL_SORT_PATH_SORTED;
+    if (in_order(u, p, RUNS_DOWN, strict) && fits(u, p, share, 1))
+        return SGL_SORT_PATH_REVERSED;
+    return SGL_SORT_PATH_SAMPLES;
+}
