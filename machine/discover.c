@@ -20,6 +20,26 @@
 
 #include "machine_impl.h"
 
+#ifdef SGL_SIM
+/* Under SimGrid's SMPI (the -Dmpi=smpi build) a process is one simulated
+ * host's rank and one worker: the host's real cores are not the
+ * simulated ones, the runtime refuses thread levels there, and loading
+ * hwloc in every rank took 25 s of a 1024-rank start (issue 46). */
+static int local_tree(const sgl_machine_opts_t *opts,
+                      struct sgl_node **ret_root)
+{
+    (void)opts;
+    struct sgl_node *root = sgl__node_new("machine", -1);
+    struct sgl_node *core = sgl__node_new("core", -1);
+    if (!root || !core || sgl__node_add(root, core) != SGL_OK) {
+        sgl__node_free(core);
+        sgl__node_free(root);
+        return sgl_error_set(SGL_ENOMEM, "out of memory for a tree");
+    }
+    *ret_root = root;
+    return SGL_OK;
+}
+#else
 /* OMP_NUM_THREADS may be a list for nested teams ("4,2"); the first entry
  * is the team of the process's master. A value OpenMP would reject is
  * ignored here too rather than failing discovery. */
@@ -89,6 +109,7 @@ static int local_tree(const sgl_machine_opts_t *opts,
     *ret_root = root;
     return SGL_OK;
 }
+#endif
 
 /* A subtree as text, "arity (type os_index arity ...)...", preorder. */
 static void write_children(FILE *f, const struct sgl_node *n)

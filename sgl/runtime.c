@@ -466,6 +466,50 @@ static double threads_at_once(const struct sgl_node *n, int rank,
     return most * (n->arity < team_max ? n->arity : team_max);
 }
 
+static int has_thread_level(const struct sgl_node *n)
+{
+    if (n->arity == 0)
+        return 0;
+    if (sgl__level_below(n)->threads)
+        return 1;
+    for (unsigned i = 0; i < n->arity; i++)
+        if (has_thread_level(n->child[i]))
+            return 1;
+    return 0;
+}
+
+/* Only a rank's master thread calls MPI, so a tree with a thread level
+ * needs MPI_THREAD_FUNNELED; a tree of one worker per rank starts no
+ * thread and runs on MPI_THREAD_SINGLE, which is all SimGrid's SMPI
+ * gives. Under SMPI a thread level is refused whatever the level: its
+ * clock belongs to the simulated rank's own thread (a worker thread
+ * reading it crashed in smpi_clock_gettime, issue 46). */
+static int check_thread_level(const struct sgl_runtime *rt)
+{
+    if (!has_thread_level(sgl_machine_root(rt->machine)))
+        return SGL_OK;
+#ifdef SGL_SIM
+    return sgl_error_set(SGL_ESHAPE,
+                         "sgl_init: the machine (%s) has a thread level, "
+                         "which the simulation build (SimGrid SMPI) cannot "
+                         "run: use a shape of MPI levels only, one worker "
+                         "per rank (\"rank:16\", \"rack:4 rank:8\")",
+                         sgl_machine_source(rt->machine));
+#else
+    int level = MPI_THREAD_SINGLE;
+    MPI_Query_thread(&level);
+    if (level < MPI_THREAD_FUNNELED)
+        return sgl_error_set(SGL_EMPI,
+                             "sgl_init_comm: the MPI library gives thread "
+                             "level %d, and the machine (%s) has a thread "
+                             "level, which needs MPI_THREAD_FUNNELED (%d); "
+                             "a shape of MPI levels only runs on %d",
+                             level, sgl_machine_source(rt->machine),
+                             MPI_THREAD_FUNNELED, level);
+    return SGL_OK;
+#endif
+}
+
 /* Never ask OpenMP for more threads than it can give: libgomp crashes or
  * exits the process when thread creation fails. Each team is capped; a
  * tree whose nested teams would still need too many threads is refused
@@ -769,6 +813,8 @@ static int tree_setup(struct sgl_runtime *rt, const sgl_opts_t *opts)
     rc = sgl__agree(rt->comm, rc, "sgl_init");
     if (rc == SGL_OK)
         rc = check_same_tree(rt);
+    if (rc == SGL_OK)
+        rc = sgl__agree(rt->comm, check_thread_level(rt), "sgl_init");
     if (rc != SGL_OK)
         return rc;
     const struct sgl_node *e =
@@ -780,12 +826,17 @@ static int tree_setup(struct sgl_runtime *rt, const sgl_opts_t *opts)
     rc = sgl__agree(rt->comm, rc, "sgl_init");
     if (rc != SGL_OK)
         return rc;
+#ifdef SGL_SIM
+    /* No hwloc under SMPI (discover.c says why): nothing to bind to. */
+    rt->topo = NULL;
+#else
     if (hwloc_topology_init(&rt->topo) != 0 ||
         hwloc_topology_load(rt->topo) != 0) {
         if (rt->topo)
             hwloc_topology_destroy(rt->topo);
         rt->topo = NULL;
     }
+#endif
     /* Binding only makes sense when the workers are real cores, and is
      * the user's when OpenMP is told where to place threads (its own
      * variables, read by this process's OpenMP). */
@@ -896,7 +947,7 @@ int sgl_init(int *argc, char ***argv, const sgl_opts_t *opts,
 int sgl_init_comm(MPI_Comm comm, const sgl_opts_t *opts,
                   sgl_runtime_t **ret_rt)
 {
-    int inited = 0, level = MPI_THREAD_SINGLE;
+    int inited = 0;
     MPI_Initialized(&inited);
     if (!inited)
         return sgl_error_set(SGL_ESTATE,
@@ -907,14 +958,10 @@ int sgl_init_comm(MPI_Comm comm, const sgl_opts_t *opts,
     /* Refusals of this rank's arguments are agreed on in init_on(), so
      * that every rank of @p comm returns. */
     int pre = SGL_OK;
-    MPI_Query_thread(&level);
     if (!ret_rt)
         pre = sgl_error_set(SGL_EINVAL, "sgl_init: ret_rt is NULL");
-    else if (level < MPI_THREAD_FUNNELED)
-        pre = sgl_error_set(SGL_EMPI,
-                            "sgl_init_comm: the MPI library gives thread "
-                            "level %d, SGL needs MPI_THREAD_FUNNELED (%d)",
-                            level, MPI_THREAD_FUNNELED);
+    /* The thread level MPI gives is checked against the tree, once it
+     * is built (check_thread_level()). */
     return init_on(comm, 0, pre, opts, ret_rt);
 }
 

@@ -1,0 +1,166 @@
+/* sgl-sim-probe: the link parameters of a flat tree's one MPI level,
+ * measured inside a SimGrid SMPI simulation through the runtime's own
+ * supersteps, so that a machine file and the simulation share them
+ * (sim/probe writes the machine files of sim/platforms/ from its output).
+ *
+ *   scatter    b bytes to each of the p children, an empty task:
+ *              t = 2 l + p b g_down
+ *   gather     an empty command, each child puts b bytes:
+ *              t = 2 l + p b g_up
+ *   exchange   each worker sends b bytes to the next one (h = b), the
+ *              master's sgl_exchange() alone timed: t = l_h + b g_h
+ *
+ * g from b = 1 KiB to 256 KiB by least squares (the simulation is
+ * deterministic: one run per size after a warm-up); l and l_h from the
+ * same steps with b = 0: run on two ranks, a superstep's latency with one
+ * child; on all ranks, that latency at the full fan-out (the command and
+ * reply headers of every child).
+ *
+ * Output, one line on rank 0:
+ *   probe p P l L g_down G g_up G xl L xg G   (seconds, seconds per byte)
+ *
+ * Usage: smpirun ... sgl-sim-probe  (SGL_SHAPE unset or "rank:P"). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <mpi.h>
+#include <sgl/exchange.h>
+#include <sgl/sgl.h>
+
+#define NSIZES 5
+static const size_t sizes[NSIZES] = {1024, 8192, 32768, 131072, 262144};
+
+enum probe_kind { P_DOWN, P_UP, P_X };
+
+struct probe_arg {
+    enum probe_kind kind;
+    size_t bytes;
+    size_t workers;
+};
+
+/* A worker's part: put @bytes up, or stage @bytes for the next worker. */
+static int child_task(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)size;
+    const struct probe_arg *a = arg;
+    char *buf = sgl_ctx_state(ctx);
+    if (!buf) {
+        buf = calloc(1, sizes[NSIZES - 1]);
+        if (!buf)
+            return sgl_error_set(SGL_ENOMEM, "probe: no memory");
+        sgl_ctx_set_state(ctx, buf, free);
+    }
+    if (a->kind == P_UP)
+        return sgl_put(ctx, buf, 1, a->bytes);
+    if (a->kind == P_X)
+        return sgl_exchange_put(ctx, buf, 1,
+                                (sgl_ctx_first_worker(ctx) + 1) % a->workers,
+                                1, &a->bytes);
+    return SGL_OK;
+}
+
+/* One timed superstep of @kind with @bytes per child, on the root. */
+static int step(sgl_ctx_t *root, enum probe_kind kind, size_t bytes,
+                char *src, size_t *counts, double *ret_t)
+{
+    unsigned p = sgl_ctx_children(root);
+    struct probe_arg a = {kind, bytes, p};
+    for (unsigned i = 0; i < p; i++)
+        counts[i] = kind == P_DOWN ? bytes : 0;
+    double t0 = MPI_Wtime();
+    int rc = SGL_OK;
+    if (kind == P_DOWN)
+        rc = sgl_scatter(root, src, 1, counts);
+    if (kind == P_X) {
+        rc = sgl_pardo(root, child_task, &a, sizeof a);
+        t0 = MPI_Wtime();
+        if (rc == SGL_OK)
+            rc = sgl_exchange(root);
+    } else if (rc == SGL_OK) {
+        rc = sgl_pardo(root, child_task, &a, sizeof a);
+    }
+    if (rc == SGL_OK && kind == P_UP)
+        rc = sgl_gather(root, src, 1, (size_t)p * bytes, NULL);
+    *ret_t = MPI_Wtime() - t0;
+    return rc;
+}
+
+/* Least squares t = a + x g over the sizes. */
+static void fit(const double *x, const double *t, double *a, double *g)
+{
+    double sx = 0, st = 0, sxx = 0, sxt = 0, n = NSIZES;
+    for (int i = 0; i < NSIZES; i++) {
+        sx += x[i];
+        st += t[i];
+        sxx += x[i] * x[i];
+        sxt += x[i] * t[i];
+    }
+    *g = (n * sxt - sx * st) / (n * sxx - sx * sx);
+    *a = (st - *g * sx) / n;
+}
+
+/* One kind: the time of an empty step in @t0, the slope per byte of x
+ * (p b, or b) in @g. */
+static int measure(sgl_ctx_t *root, enum probe_kind kind, char *src,
+                   size_t *counts, double *t0, double *g)
+{
+    double x[NSIZES], t[NSIZES], a;
+    double per = kind == P_X ? 1 : sgl_ctx_children(root);
+    int rc = SGL_OK;
+    for (int rep = 0; rep < 2 && rc == SGL_OK; rep++)
+        rc = step(root, kind, 0, src, counts, t0);
+    for (int i = 0; i < NSIZES && rc == SGL_OK; i++) {
+        for (int rep = 0; rep < 2 && rc == SGL_OK; rep++)
+            rc = step(root, kind, sizes[i], src, counts, &t[i]);
+        x[i] = per * (double)sizes[i];
+    }
+    if (rc == SGL_OK)
+        fit(x, t, &a, g);
+    return rc;
+}
+
+static int probe_main(sgl_ctx_t *root, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    unsigned p = sgl_ctx_children(root);
+    if (p == 0 || sgl_ctx_workers(root) != p)
+        return sgl_error_set(SGL_ESHAPE, "probe: needs a flat tree of MPI "
+                                         "ranks (SGL_SHAPE=\"rank:P\")");
+    char *src = calloc(p, sizes[NSIZES - 1]);
+    size_t *counts = calloc(p, sizeof *counts);
+    double td, gd, tu, gu, xl, xg;
+    int rc = src && counts ? SGL_OK
+                           : sgl_error_set(SGL_ENOMEM, "probe: no memory");
+    if (rc == SGL_OK)
+        rc = measure(root, P_DOWN, src, counts, &td, &gd);
+    if (rc == SGL_OK)
+        rc = measure(root, P_UP, src, counts, &tu, &gu);
+    if (rc == SGL_OK)
+        rc = measure(root, P_X, src, counts, &xl, &xg);
+    if (rc == SGL_OK)
+        printf("probe p %u l %.6g g_down %.6g g_up %.6g xl %.6g xg %.6g\n",
+               p, (td + tu) / 4, gd, gu, xl, xg);
+    free(src);
+    free(counts);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    sgl_runtime_t *rt;
+    int rc = sgl_init(&argc, &argv, NULL, &rt);
+    if (rc != SGL_OK) {
+        fprintf(stderr, "sgl-sim-probe: %s\n", sgl_error_last());
+        return 1;
+    }
+    rc = sgl_task_register(rt, child_task, "probe_child");
+    if (rc == SGL_OK)
+        rc = sgl_task_register(rt, probe_main, "probe_main");
+    if (rc == SGL_OK)
+        rc = sgl_run(rt, probe_main, NULL, 0);
+    if (rc != SGL_OK && sgl_runtime_rank(rt) == 0)
+        fprintf(stderr, "sgl-sim-probe: %s\n", sgl_error_last());
+    int frc = sgl_finalize(rt);
+    return rc == SGL_OK && frc == SGL_OK ? 0 : 1;
+}
