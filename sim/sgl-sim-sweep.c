@@ -11,9 +11,9 @@
  *
  * Output on rank 0, one line:
  *   sweep ALGO n N P WORKERS sim MEDIAN min MIN max MAX pred PRED
- * (seconds; pred is nan without --machine, or where the model has no
- * price: PSRS with the routed exchange, until the predictor knows an
- * algorithm named "psrs-routed", which it is then asked for).
+ * (seconds; pred is nan without --machine; under SGL_EXCHANGE=routed
+ * PSRS is priced routed, sgl_predict_opts_t.routed, and psrs-levels,
+ * which the predictor does not price routed, is an error).
  *
  * Usage: smpirun ... sgl-sim-sweep --algo reduce|scan|scan-rts|psrs|
  *        psrs-levels --n N [--reps R] [--machine FILE]
@@ -145,17 +145,16 @@ static int predict(const struct cfg *c, double *ret)
     *ret = NAN;
     if (!c->machine)
         return SGL_OK;
-    sgl_predict_algo_t algo = c->algo;
+    sgl_predict_opts_t o;
+    sgl_predict_opts_default(&o);
     const char *x = getenv("SGL_EXCHANGE");
-    if (x && !strcmp(x, "routed") && algo == SGL_PREDICT_PSRS &&
-        sgl_predict_algo_from_name("psrs-routed", &algo) != SGL_OK)
-        return SGL_OK;
+    o.routed = x && !strcmp(x, "routed") && c->algo == SGL_PREDICT_PSRS;
     sgl_machine_t *m;
     sgl_prediction_t p;
     int rc = sgl_machine_load(c->machine, &m);
     if (rc != SGL_OK)
         return rc;
-    rc = sgl_predict_algorithm(m, algo, (double)c->n, NULL, &p);
+    rc = sgl_predict_algorithm(m, c->algo, (double)c->n, &o, &p);
     if (rc == SGL_OK)
         *ret = p.total;
     sgl_machine_free(m);
