@@ -1049,6 +1049,11 @@ static int errors_main(sgl_ctx_t *root, const void *arg, size_t size)
     SGL_TRY(expect(sgl_scan(root, SGL_F64, SGL_OP_SUM, x, x, 4,
                         SGL_SCAN_LOCAL_FIRST | SGL_SCAN_REDUCE_FIRST),
                SGL_EINVAL, "scan with both variants"));
+    /* One worker's output would overwrite another's input. */
+    SGL_TRY(expect(sgl_scan(root, SGL_F64, SGL_OP_SUM, x, x + 1, 3, 0),
+                   SGL_EINVAL, "scan into an overlapping array"));
+    CHECK(x[0] == 1 && x[1] == 2 && x[2] == 3 && x[3] == 4,
+          "a refused scan wrote its input");
     SGL_TRY(expect(sgl_sort(root, SGL_F64, NULL, 4, NULL), SGL_EINVAL,
                "sort of NULL"));
     SGL_TRY(expect(sgl_sort(root, SGL_USER, x, 4, NULL), SGL_EINVAL,
