@@ -174,4 +174,10 @@ struct algo_op_arg {
     uint64_t elem_size;
 };
 
+/* sgl_scan()'s REDUCE_FIRST scan of @n elements at the root, in place
+ * where the links allow (scan_root.c); @arg's flags hold EXCLUSIVE. */
+int sgl__algo_root_scan(sgl_ctx_t *root, const struct algo_op *op,
+                        const struct algo_op_arg *arg, const void *src,
+                        void *dst, size_t n);
+
 #endif

@@ -31,6 +31,7 @@ void sgl__run_child(struct sgl_ctx *child, sgl_task_fn task, const void *arg,
                     size_t arg_size)
 {
     child->up_bytes = 0;
+    child->up_at = NULL;
     child->down_released = 0;
     child->work = 0;
     child->task_start = child->last_end = sgl__now(child->rt);
@@ -57,7 +58,7 @@ void sgl__run_local(struct sgl_ctx *m, unsigned i, sgl_task_fn task,
 void sgl__take_local_reply(struct sgl_ctx *m, unsigned i)
 {
     const struct sgl_ctx *c = m->child[i];
-    m->gdata[i] = c->up.data;
+    m->gdata[i] = c->up_at ? c->up_at : c->up.data;
     m->gbytes[i] = c->status < 0 ? 0 : c->up_bytes;
     m->pending[i] = 0;
     m->ctime[i] = c->task_time;

@@ -137,6 +137,13 @@ struct sgl_ctx {
     size_t down_bytes;
     struct sgl_buf up;
     size_t up_bytes;
+    /* Below a thread link whose master named its gather's destination
+     * (sgl_gather_into()): this child's part of it, which a put of exactly
+     * put_at_bytes is written into in place; up_at is where the last put
+     * lies (put_at or up.data, NULL before any). */
+    void *put_at;
+    size_t put_at_bytes;
+    void *up_at;
     int down_released;    /* sgl_recv_release() in the current task */
     int in_task;
     int status;                   /* the task's return code */

@@ -170,6 +170,55 @@ int sgl_scatter_buffer(sgl_ctx_t *ctx, unsigned i, size_t elem_size,
     return SGL_OK;
 }
 
+/* The children's parts of a destination named by sgl_gather_into() last
+ * for one pardo, whatever its outcome, as staged blocks do. */
+static void gather_into_clear(struct sgl_ctx *ctx)
+{
+    if (!sgl__level_of(ctx)->threads)
+        return;
+    for (unsigned i = 0; i < ctx->node->arity; i++)
+        ctx->child[i]->put_at = NULL;
+}
+
+int sgl_gather_into(sgl_ctx_t *ctx, void *dst, size_t elem_size,
+                    const size_t *counts)
+{
+    if (!ctx || !counts)
+        return sgl_error_set(SGL_EINVAL, "sgl_gather_into: NULL argument");
+    if (ctx->node->arity == 0)
+        return sgl_error_set(SGL_ESTATE, "sgl_gather_into: called on a "
+                                         "worker (level %u, index %u)",
+                             ctx->node->level, ctx->node->index);
+    if (elem_size == 0)
+        return sgl_error_set(SGL_EINVAL, "sgl_gather_into: elem_size is 0");
+    size_t total = 0;
+    for (unsigned i = 0; i < ctx->node->arity; i++) {
+        size_t bytes;
+        if (__builtin_mul_overflow(counts[i], elem_size, &bytes) ||
+            __builtin_add_overflow(total, bytes, &total))
+            return sgl_error_set(SGL_ERANGE, "sgl_gather_into: counts up to "
+                                             "child %u overflow size_t bytes",
+                                 i);
+    }
+    if (total > 0 && !dst)
+        return sgl_error_set(SGL_EINVAL, "sgl_gather_into: dst is NULL but "
+                                         "counts total %zu bytes",
+                             total);
+    /* Across an MPI link a child's block has to travel: it is received
+     * into dst by sgl_gather() as before, and nothing is staged. */
+    if (!sgl__level_of(ctx)->threads)
+        return SGL_OK;
+    size_t off = 0;
+    for (unsigned i = 0; i < ctx->node->arity; i++) {
+        struct sgl_ctx *c = ctx->child[i];
+        size_t bytes = counts[i] * elem_size;
+        c->put_at = bytes ? (char *)dst + off : NULL;
+        c->put_at_bytes = bytes;
+        off += bytes;
+    }
+    return SGL_OK;
+}
+
 int sgl__pardo_with(struct sgl_ctx *ctx, sgl_task_fn task, const void *arg,
                     size_t arg_size, int (*finish)(struct sgl_ctx *, int))
 {
@@ -201,6 +250,7 @@ int sgl__pardo_with(struct sgl_ctx *ctx, sgl_task_fn task, const void *arg,
     /* Staged blocks belong to one superstep, whatever its outcome. */
     ctx->staged = SGL_STAGED_NONE;
     ctx->src = NULL;
+    gather_into_clear(ctx);
     return rc;
 }
 
@@ -226,6 +276,8 @@ int sgl_pardo(sgl_ctx_t *ctx, sgl_task_fn task, const void *arg,
     /* Staged blocks belong to one superstep, whatever its outcome. */
     ctx->staged = SGL_STAGED_NONE;
     ctx->src = NULL;
+    if (ctx->node->arity)
+        gather_into_clear(ctx);
     return rc;
 }
 
@@ -295,7 +347,9 @@ int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size, size_t capacity,
         return rc;
     char *out = dst;
     for (unsigned i = 0; i < p; i++) {
-        if (ctx->gbytes[i] && ctx->gdata[i])
+        /* A child that put into its part of this dst (sgl_gather_into())
+         * left its block where it belongs. */
+        if (ctx->gbytes[i] && ctx->gdata[i] && ctx->gdata[i] != out)
             memcpy(out, ctx->gdata[i], ctx->gbytes[i]);
         out += ctx->gbytes[i];
         if (ret_counts)
@@ -357,6 +411,7 @@ int sgl_gather_release(sgl_ctx_t *ctx)
         if (c) {
             sgl__buf_free(&c->up);
             c->up_bytes = 0;
+            c->up_at = NULL;
         }
         ctx->gdata[i] = NULL;
     }
@@ -516,11 +571,16 @@ int sgl_put_buffer(sgl_ctx_t *ctx, size_t elem_size, size_t count,
     size_t bytes = 0;
     if ((rc = block_bytes("sgl_put_buffer", elem_size, count, &bytes)))
         return rc;
-    rc = sgl__buf_reserve(&ctx->up, bytes);
-    if (rc)
-        return rc;
+    if (ctx->put_at && bytes == ctx->put_at_bytes) {
+        ctx->up_at = ctx->put_at;
+    } else {
+        rc = sgl__buf_reserve(&ctx->up, bytes);
+        if (rc)
+            return rc;
+        ctx->up_at = ctx->up.data;
+    }
     ctx->up_bytes = bytes;
-    *ret_data = ctx->up.data;
+    *ret_data = ctx->up_at;
     return SGL_OK;
 }
 
@@ -541,7 +601,8 @@ int sgl_put(sgl_ctx_t *ctx, const void *src, size_t elem_size, size_t count)
     int rc = sgl_put_buffer(ctx, elem_size, count, &dst);
     if (rc)
         return rc;
-    if (count)
-        memcpy(dst, src, count * elem_size);
+    /* In place, src may be the buffer an earlier put of this task lent. */
+    if (count && dst != src)
+        memmove(dst, src, count * elem_size);
     return SGL_OK;
 }

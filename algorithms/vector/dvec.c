@@ -457,10 +457,63 @@ int sgl__algo_pass_up(sgl_ctx_t *ctx, size_t elem_size)
     return sgl_gather(ctx, out, elem_size, n, NULL);
 }
 
+/* The gather's argument is an id_arg followed by the vector's per-worker
+ * counts (the root's sgl_dvec_counts()), so that every master knows
+ * before its pardo where each child's block goes in its own output and
+ * can lend the children their parts (sgl_gather_into()): below thread
+ * levels each worker's block is then copied once, straight into the
+ * root's dst, instead of once per level. */
+static size_t workers_total(const void *arg, size_t first, size_t count)
+{
+    const unsigned char *wc = (const unsigned char *)arg + sizeof(struct id_arg);
+    size_t total = 0;
+    for (size_t w = first; w < first + count; w++) {
+        uint64_t c;
+        memcpy(&c, wc + w * sizeof c, sizeof c);
+        total += c;
+    }
+    return total;
+}
+
+/* Lend each child its part of @dst (@total elements by the counts), run
+ * the gather below and gather into @dst; *@ret_got: what came. A count
+ * that is off (a block of another size than the root was told) only
+ * costs the copy the child's own buffer then needs; SGL_ESIZE from the
+ * gather (not the pardo) when more came than @total. */
+static int gather_children(sgl_ctx_t *ctx, const void *arg, size_t size,
+                           void *dst, size_t total, size_t *ret_got,
+                           int *ret_pardo_rc)
+{
+    const struct id_arg *a = arg;
+    unsigned p = sgl_ctx_children(ctx);
+    size_t *counts = malloc(p * sizeof *counts);
+    if (!counts)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    size_t w = sgl_ctx_first_worker(ctx);
+    for (unsigned i = 0; i < p; i++) {
+        counts[i] = workers_total(arg, w, sgl_ctx_child_workers(ctx, i));
+        w += sgl_ctx_child_workers(ctx, i);
+    }
+    int rc = sgl_gather_into(ctx, dst, a->elem_size, counts);
+    if (!rc)
+        rc = *ret_pardo_rc = sgl_pardo(ctx, gather_task, arg, size);
+    if (!rc)
+        rc = sgl_gather(ctx, dst, a->elem_size, total, counts);
+    *ret_got = 0;
+    for (unsigned i = 0; !rc && i < p; i++)
+        *ret_got += counts[i];
+    free(counts);
+    return rc;
+}
+
 static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     const struct id_arg *a = arg;
-    (void)size;
+    if (size < sizeof *a + sgl_machine_workers(sgl_ctx_machine(ctx)) *
+                               sizeof(uint64_t))
+        return sgl_error_set(SGL_ESIZE, "sgl_dvec_gather: argument of %zu "
+                                        "bytes",
+                             size);
     if (sgl_ctx_is_worker(ctx)) {
         struct algo_block *b = sgl__algo_block_find(ctx, a->id);
         if (!b)
@@ -469,8 +522,25 @@ static int gather_task(sgl_ctx_t *ctx, const void *arg, size_t size)
                                  sgl_ctx_first_worker(ctx), a->id);
         return sgl_put(ctx, b->data, b->elem_size, b->count);
     }
-    SGL_TRY(sgl_pardo(ctx, gather_task, arg, size));
-    return sgl__algo_pass_up(ctx, a->elem_size);
+    size_t total = workers_total(arg, sgl_ctx_first_worker(ctx),
+                                 sgl_ctx_workers(ctx));
+    size_t got;
+    void *out;
+    int prc = SGL_OK;
+    SGL_TRY(sgl_put_buffer(ctx, a->elem_size, total, &out));
+    int rc = gather_children(ctx, arg, size, out, total, &got, &prc);
+    if (rc == SGL_ESIZE && prc == SGL_OK) /* more than counted */
+        return sgl__algo_pass_up(ctx, a->elem_size);
+    if (rc || got == total)
+        return rc;
+    /* Fewer: hand up what came, out of the part lent for more. */
+    void *tmp = malloc(got ? got * a->elem_size : 1);
+    if (!tmp)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    memcpy(tmp, out, got * a->elem_size);
+    rc = sgl_put(ctx, tmp, a->elem_size, got);
+    free(tmp);
+    return rc;
 }
 
 int sgl_dvec_gather(sgl_ctx_t *root, const sgl_dvec_t *v, void *dst,
@@ -493,9 +563,17 @@ int sgl_dvec_gather(sgl_ctx_t *root, const sgl_dvec_t *v, void *dst,
             memcpy(dst, b->data, b->count * b->elem_size);
         return SGL_OK;
     }
-    struct id_arg a = {v->id, 0, v->elem_size};
-    SGL_TRY(sgl_pardo(root, gather_task, &a, sizeof a));
-    return sgl_gather(root, dst, v->elem_size, capacity, NULL);
+    size_t size = sizeof(struct id_arg) + v->workers * sizeof(uint64_t);
+    struct id_arg *a = malloc(size);
+    if (!a)
+        return sgl_error_set(SGL_ENOMEM, "sgl_dvec_gather: out of memory");
+    *a = (struct id_arg){v->id, 0, v->elem_size};
+    memcpy(a + 1, v->counts, v->workers * sizeof(uint64_t));
+    size_t got;
+    int prc;
+    int rc = gather_children(root, a, size, dst, capacity, &got, &prc);
+    free(a);
+    return rc;
 }
 
 /* ---- free ---- */

@@ -276,6 +276,25 @@ int sgl_scan(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
         return sgl_error_set(SGL_EINVAL, "sgl_scan: NULL buffer");
     struct algo_op o;
     SGL_TRY(sgl__algo_op_resolve(dtype, op, ALGO_ACC_ELEM, &o));
+    size_t bytes;
+    if (__builtin_mul_overflow(n, o.elem_size, &bytes))
+        return sgl_error_set(SGL_ERANGE, "sgl_scan: %zu elements of %zu "
+                                         "bytes overflow size_t",
+                             n, o.elem_size);
+    const char *s = src, *d = dst;
+    /* In place is a scan each worker does on its own part; any other
+     * overlap would have one worker overwrite what another still reads. */
+    if (n && s != d && s < d + bytes && d < s + bytes)
+        return sgl_error_set(SGL_EINVAL, "sgl_scan: src and dst overlap "
+                                         "without being the same array");
+    if (variant(root, n, flags) == SGL_SCAN_REDUCE_FIRST) {
+        struct algo_op_arg a = {(uint32_t)dtype, op, 0,
+                                flags & SGL_SCAN_EXCLUSIVE, o.elem_size};
+        return sgl__algo_root_scan(root, &o, &a, src, dst, n);
+    }
+    /* LOCAL_FIRST writes its outputs twice, which the parts of the
+     * caller's array cannot take across an MPI link: it scans a
+     * distributed vector. */
     sgl_dvec_t *v;
     SGL_TRY(sgl_dvec_scatter(root, dtype, o.elem_size, src, n, &v));
     int rc = sgl_dvec_scan(root, v, v, op, flags);

@@ -298,9 +298,17 @@ SGL_API int sgl_scan_variant(sgl_ctx_t *root, size_t n, unsigned flags,
 SGL_API int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in,
                           sgl_dvec_t *out, sgl_op_t op, unsigned flags);
 
-/** Scan @p n elements at the root into @p dst (may equal @p src): a
- *  distributed vector is scattered, scanned and gathered back. Flags and
- *  errors as sgl_dvec_scan(); bad flags are refused before the scatter. */
+/** Scan @p n elements at the root into @p dst (may equal @p src, may not
+ *  overlap it otherwise). REDUCE_FIRST (the default, and AUTO's pick
+ *  when it picks it) runs on the two arrays themselves: below a thread
+ *  level each worker reads its part of @p src in place and writes its
+ *  part of @p dst in place (sgl_recv_view(), sgl_gather_into()), so the
+ *  array is read twice and written once; across an MPI level the parts
+ *  travel (down in both supersteps, up in the second). LOCAL_FIRST
+ *  scatters a distributed vector, scans it and gathers it back. @p src
+ *  is only read. Flags and errors as sgl_dvec_scan(), and SGL_EINVAL for
+ *  arrays that partly overlap; bad flags are refused before any
+ *  superstep. */
 SGL_API int sgl_scan(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
                      const void *src, void *dst, size_t n, unsigned flags);
 

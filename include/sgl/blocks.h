@@ -41,6 +41,42 @@ extern "C" {
 SGL_API int sgl_scatter_buffer(sgl_ctx_t *ctx, unsigned i, size_t elem_size,
                                size_t count, void **ret_data);
 
+/** Name the destination of the next pardo's sgl_gather(), so that below
+ *  a thread link each child writes its block there in place: child @p i's
+ *  sgl_put_buffer() (and sgl_put()) of exactly @p counts[i] elements of
+ *  @p elem_size bytes (the same byte count) returns its part of @p dst,
+ *  the @p counts[i] elements after those of children 0..i-1, instead of
+ *  a buffer of its own, and sgl_gather() into @p dst then copies nothing
+ *  for it. A put of another size goes to the child's own buffer and is
+ *  copied by the gather, as without this call. Across an MPI link the
+ *  blocks travel and sgl_gather() receives them into @p dst; the call
+ *  only checks its arguments there. Valid for the next sgl_pardo() only,
+ *  whatever its outcome; call it before it, with or without a staged
+ *  scatter.
+ *
+ *  What the children may rely on: their part of @p dst is theirs to
+ *  write and read back during the task, its contents when lent are
+ *  unspecified, and they must not touch the rest. @p dst may be the
+ *  array the master scatters from (a scan in place): a child that reads
+ *  its received block (a view of that array, sgl_recv_view()) while it
+ *  writes its put buffer reads and writes the same elements, and must
+ *  read each element before it overwrites it. What the master may rely
+ *  on: @p dst stays its array; until sgl_gather() its contents are
+ *  unspecified (partly written when a child failed).
+ *  @param ctx        a master's context, before its sgl_pardo().
+ *  @param dst        room for the sum of @p counts elements; must stay
+ *                    valid until the pardo returns; NULL only when they
+ *                    sum to 0.
+ *  @param elem_size  bytes per element, > 0.
+ *  @param counts     sgl_ctx_children() element counts; not kept.
+ *  @return SGL_OK, SGL_ESTATE (not a master), SGL_EINVAL (NULL context,
+ *          counts or dst, elem_size 0), SGL_ERANGE (the total overflows
+ *          size_t).
+ *  @par Cost: below a thread link, k_up = 0 at this level for the blocks
+ *       written in place; across an MPI link, as sgl_gather(). */
+SGL_API int sgl_gather_into(sgl_ctx_t *ctx, void *dst, size_t elem_size,
+                            const size_t *counts);
+
 /** Look at child @p i's block of the last pardo without copying. Valid
  *  until the next sgl_pardo() on this context. Call it before
  *  sgl_gather(), which at an MPI level may receive large blocks straight
@@ -75,8 +111,11 @@ SGL_API int sgl_gather_release(sgl_ctx_t *ctx);
  *  @return SGL_OK, or SGL_ESTATE outside a task. */
 SGL_API int sgl_recv_release(sgl_ctx_t *ctx);
 
-/** Like sgl_put(), but returns a node-owned buffer of @p count elements
- *  for the caller to fill in place (no copy). Valid until the task
+/** Like sgl_put(), but returns a buffer of @p count elements for the
+ *  caller to fill in place (no copy): the node's own, or, below a thread
+ *  link whose master named its gather's destination with a part of this
+ *  size for this child (sgl_gather_into()), that part of the master's
+ *  array. Its contents when lent are unspecified. Valid until the task
  *  returns.
  *  @return SGL_OK, SGL_ESTATE, SGL_EINVAL, SGL_ERANGE, SGL_ENOMEM. */
 SGL_API int sgl_put_buffer(sgl_ctx_t *ctx, size_t elem_size, size_t count,

@@ -400,6 +400,19 @@ static int scan_one(sgl_ctx_t *root, sgl_dtype_t t, sgl_op_t op, size_t n,
     int excl = flags & SGL_SCAN_EXCLUSIVE;
     ref_scan(t, op, x, want, n, excl);
     int rc = scan_both(root, t, op, x, n, flags, got, dgot, NULL);
+    /* In place (dst == src), where a thread level's workers read and
+     * write the same elements of the root's array: the same bits. */
+    char *in_place = malloc(n ? n * es : 1);
+    CHECK(in_place, "out of memory");
+    memcpy(in_place, x, n * es);
+    if (!rc)
+        rc = sgl_scan(root, t, op, in_place, in_place, n, flags);
+    for (size_t i = 0; !rc && i < n; i++)
+        if (memcmp(got + i * es, in_place + i * es, es) != 0)
+            rc = sgl_error_set(SGL_ETASK, "scan %s %s flags %u n=%zu in "
+                                          "place: element %zu differs",
+                               type_names[t], op_names[op], flags, n, i);
+    free(in_place);
     for (size_t i = 0; !rc && i < n; i++) {
         /* Prefix i's error grows with i: compare as a reduction of i+1. */
         if (!close_enough(t, op, got + i * es, want + i * es, i + 1) ||
@@ -461,6 +474,15 @@ static int scan_main(sgl_ctx_t *root, const void *arg, size_t size)
                                               "element %zu differs",
                                    variants[vi], a->n, i);
         }
+        /* At the root, in place: the workers' parts in child order. */
+        if (!rc)
+            rc = sgl_scan(root, SGL_USER, mat_op, all, all, a->n,
+                          variants[vi]);
+        for (size_t i = 0; !rc && i < a->n; i++)
+            if (memcmp(&got[i], &all[i], sizeof *all) != 0)
+                rc = sgl_error_set(SGL_ETASK, "user sgl_scan flags %u "
+                                              "n=%zu: element %zu differs",
+                                   variants[vi], a->n, i);
         free(all);
         free(got);
         sgl_dvec_free(root, v);
@@ -1027,6 +1049,11 @@ static int errors_main(sgl_ctx_t *root, const void *arg, size_t size)
     SGL_TRY(expect(sgl_scan(root, SGL_F64, SGL_OP_SUM, x, x, 4,
                         SGL_SCAN_LOCAL_FIRST | SGL_SCAN_REDUCE_FIRST),
                SGL_EINVAL, "scan with both variants"));
+    /* One worker's output would overwrite another's input. */
+    SGL_TRY(expect(sgl_scan(root, SGL_F64, SGL_OP_SUM, x, x + 1, 3, 0),
+                   SGL_EINVAL, "scan into an overlapping array"));
+    CHECK(x[0] == 1 && x[1] == 2 && x[2] == 3 && x[3] == 4,
+          "a refused scan wrote its input");
     SGL_TRY(expect(sgl_sort(root, SGL_F64, NULL, 4, NULL), SGL_EINVAL,
                "sort of NULL"));
     SGL_TRY(expect(sgl_sort(root, SGL_USER, x, 4, NULL), SGL_EINVAL,

@@ -73,6 +73,12 @@ int main(int argc, char **argv)
         snprintf(what, sizeof what, "one-function reduction n=%zu",
                  sizes[i]);
         test_check(&tally, what, prog_reduce(rt, 200 + i, sizes[i]));
+        for (int in_place = 0; in_place < 2; in_place++) {
+            snprintf(what, sizeof what, "gather_into%s n=%zu",
+                     in_place ? " in place" : "", sizes[i]);
+            test_check(&tally, what,
+                       prog_gather_into(rt, 500 + i, sizes[i], in_place));
+        }
         for (int priv = 0; priv < 2; priv++) {
             snprintf(what, sizeof what, "recv views%s n=%zu",
                      priv ? ", private masters" : "", sizes[i]);
@@ -87,6 +93,7 @@ int main(int argc, char **argv)
                                       "not %ld",
                            checked, split_cases);
     test_check(&tally, "split by workers and by weights", rc);
+    test_check(&tally, "gather_into edges", prog_gather_into_misc(rt));
     test_check(&tally, "run result on rank 0 only",
                on_every_rank(rt, prog_run_result(rt, 0)));
     test_check(&tally, "blocks not a whole number of elements",

@@ -1763,5 +1763,6 @@ int prog_register(sgl_runtime_t *rt)
     SGL_TRY(sgl_task_register(rt, rsum_task, "rsum"));
     SGL_TRY(sgl_task_register(rt, reply_task, "reply"));
     SGL_TRY(prog_exchange_register(rt));
+    SGL_TRY(prog_gather_into_register(rt));
     return prog_view_register(rt);
 }

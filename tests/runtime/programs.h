@@ -122,4 +122,20 @@ int prog_recv_view(sgl_runtime_t *rt, uint64_t seed, size_t n,
 /* Register prog_view's tasks (prog_register() calls it). */
 int prog_view_register(sgl_runtime_t *rt);
 
+/* Puts in place (prog_gather_into.c): a recursive round trip of @n
+ * 16-byte elements, uneven splits with empty blocks, in which every
+ * master names its put buffer (the root: its output, with @in_place the
+ * array it scatters) as its gather's destination; below thread links
+ * every child's block must lie in its part, and the root's output be
+ * every element once. */
+int prog_gather_into(sgl_runtime_t *rt, uint64_t seed, size_t n,
+                     int in_place);
+
+/* sgl_gather_into() at the root: a put of another size copied, a pardo
+ * without the call leaving the old destination alone, bad arguments. */
+int prog_gather_into_misc(sgl_runtime_t *rt);
+
+/* Register prog_gather_into's tasks (prog_register() calls it). */
+int prog_gather_into_register(sgl_runtime_t *rt);
+
 #endif

@@ -77,6 +77,23 @@ static void recv_views(const char *shape)
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
+/* Puts in place (sgl_gather_into()) on one shape: separate arrays and in
+ * place, empty and uneven blocks, and the calls' edges. */
+static void gather_into(const char *shape)
+{
+    sgl_runtime_t *rt = start(shape);
+    size_t sizes[] = {0, 1, 2, 7, 1009, 100003};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++)
+        for (int in_place = 0; in_place < 2; in_place++)
+            RUN_OK(prog_gather_into(rt, 77 + i, sizes[i], in_place));
+    RUN_OK(prog_gather_into_misc(rt));
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
+Test(runtime, gather_into_flat) { gather_into("core:3"); }
+Test(runtime, gather_into_nested) { gather_into("pack:2 l3:2 core:2"); }
+Test(runtime, gather_into_uneven) { gather_into("pack:3 core:[1,4,2]"); }
+
 Test(runtime, recv_view_one_worker) { recv_views("core:1"); }
 Test(runtime, recv_view_flat) { recv_views("core:3"); }
 Test(runtime, recv_view_nested) { recv_views("pack:2 l3:2 core:2"); }
