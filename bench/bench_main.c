@@ -990,7 +990,8 @@ static const char *repredict_header =
 static int repredict(const char *shape, const char *config,
                      const char *const *before, int nbefore,
                      const char *const *after, int nafter, const int *want,
-                     const double *sizes, int nsizes, const char *csv)
+                     const double *sizes, int nsizes,
+                     const unsigned char (*use)[MAX_SIZES], const char *csv)
 {
     sgl_machine_t *fb[MAX_PARAMS] = {0}, *fa[MAX_PARAMS] = {0};
     sgl_machine_t *pb = NULL, *pa = NULL;
@@ -1023,7 +1024,7 @@ static int repredict(const char *shape, const char *config,
     size_t workers = pb ? sgl_machine_workers(pb) : 0;
     for (int a = 0; a < NALGO && !status; a++)
         for (int i = 0; want[a] && i < nsizes; i++) {
-            if ((size_t)sizes[i] < workers)
+            if ((size_t)sizes[i] < workers || !use[a][i])
                 continue;
             sgl_prediction_t rb, ra;
             double tb = NAN, ta = NAN;
@@ -1071,6 +1072,61 @@ static int parse_sizes(const char *s, double *out, int max)
     return n;
 }
 
+/* --algo-sizes ALGO:LIST: a size list of one algorithm's own, so that a
+ * reduction (0.2 ns per element here) can reach 5e7 elements and 5
+ * points >= 1 ms while a sort (about 100 ns per element) stops at 1e7.
+ * Returns the algorithm's index, its list in @p out[0..*n), or -1. */
+static int parse_algo_sizes(const char *s, double *out, int *n)
+{
+    const char *colon = strchr(s, ':');
+    for (int a = 0; colon && a < NALGO; a++)
+        if ((size_t)(colon - s) == strlen(algo_names[a]) &&
+            !strncmp(s, algo_names[a], (size_t)(colon - s))) {
+            *n = parse_sizes(colon + 1, out, MAX_SIZES);
+            return *n >= 1 ? a : -1;
+        }
+    return -1;
+}
+
+/* The sizes swept: --sizes for every algorithm without a list of its
+ * own, else the sorted union of the lists, use[a][i] saying whether
+ * algorithm a runs at sizes[i]. Returns the number of sizes, -1 when the
+ * union has more than MAX_SIZES. */
+static int plan_sizes(double *sizes, int nsizes, double (*own)[MAX_SIZES],
+                      const int *nown, unsigned char (*use)[MAX_SIZES])
+{
+    int any = 0;
+    for (int a = 0; a < NALGO; a++)
+        any |= nown[a] > 0;
+    double all[NALGO * MAX_SIZES + MAX_SIZES], given[MAX_SIZES];
+    int n = 0, ngiven = nsizes;
+    memcpy(given, sizes, (size_t)nsizes * sizeof *given);
+    for (int a = 0; a < NALGO; a++) {
+        const double *l = nown[a] ? own[a] : sizes;
+        for (int i = 0; i < (nown[a] ? nown[a] : nsizes); i++)
+            all[n++] = l[i];
+    }
+    if (any) {
+        qsort(all, (size_t)n, sizeof *all, bench_cmp_double);
+        int u = 0;
+        for (int i = 0; i < n; i++)
+            if (!u || (size_t)all[i] != (size_t)all[u - 1])
+                all[u++] = all[i];
+        if (u > MAX_SIZES)
+            return -1;
+        memcpy(sizes, all, (size_t)u * sizeof *sizes);
+        nsizes = u;
+    }
+    for (int a = 0; a < NALGO; a++)
+        for (int i = 0; i < nsizes; i++) {
+            const double *l = nown[a] ? own[a] : given;
+            use[a][i] = 0;
+            for (int k = 0; k < (nown[a] ? nown[a] : ngiven); k++)
+                use[a][i] |= (size_t)l[k] == (size_t)sizes[i];
+        }
+    return nsizes;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -1082,6 +1138,8 @@ static void usage(FILE *f)
             "1e3..1e7)\n"
             "  --reps R           timed repetitions per point (default 5)\n"
             "  --algos LIST       subset of reduce,scan,psrs\n"
+            "  --algo-sizes ALGO:LIST  ALGO's own element counts (repeatable;\n"
+            "                     the others keep --sizes)\n"
             "  --params FILE      machine file with parameters (repeatable; "
             "first wins)\n"
             "  --oversubscribed   flag the configuration as not meaningful "
@@ -1125,6 +1183,9 @@ int main(int argc, char **argv)
     int want[NALGO] = {1, 1, 1};
     double sizes[MAX_SIZES] = {1e3, 1e4, 1e5, 1e6, 1e7};
     int nsizes = 5;
+    double own[NALGO][MAX_SIZES];
+    int nown[NALGO] = {0};
+    unsigned char use[NALGO][MAX_SIZES];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -1183,6 +1244,16 @@ int main(int argc, char **argv)
                 fprintf(stderr, "bench_main: bad --sizes '%s'\n", argv[i]);
                 return 2;
             }
+        } else if (more && !strcmp(a, "--algo-sizes")) {
+            double l[MAX_SIZES];
+            int n = 0, k = parse_algo_sizes(argv[++i], l, &n);
+            if (k < 0) {
+                fprintf(stderr, "bench_main: bad --algo-sizes '%s' (ALGO:LIST, "
+                                "e.g. psrs:1e3,1e4)\n", argv[i]);
+                return 2;
+            }
+            memcpy(own[k], l, (size_t)n * sizeof *l);
+            nown[k] = n;
         } else if (more && !strcmp(a, "--algos")) {
             const char *s = argv[++i];
             for (int k = 0; k < NALGO; k++)
@@ -1191,6 +1262,12 @@ int main(int argc, char **argv)
             usage(stderr);
             return 2;
         }
+    }
+    nsizes = plan_sizes(sizes, nsizes, own, nown, use);
+    if (nsizes < 0) {
+        fprintf(stderr, "bench_main: more than %d sizes in --sizes and "
+                        "--algo-sizes together\n", MAX_SIZES);
+        return 2;
     }
     if (predict)
         return predict_file(predict, sizes, nsizes);
@@ -1201,7 +1278,8 @@ int main(int argc, char **argv)
         }
         return repredict(repredict_shape, config ? config : repredict_shape,
                          param_paths, nparams, after_paths, nafter, want,
-                         sizes, nsizes, csv);
+                         sizes, nsizes, (const unsigned char (*)[MAX_SIZES])use,
+                         csv);
     }
     if (nafter) {
         fprintf(stderr, "bench_main: --params-after needs --repredict\n");
@@ -1339,7 +1417,7 @@ int main(int argc, char **argv)
     double work_all = 0, work_done = 0, t_first = bench_now();
     for (int a = 0; a < NALGO; a++)
         for (int si = 0; want[a] && si < nsizes; si++)
-            if ((size_t)sizes[si] >= workers) {
+            if ((size_t)sizes[si] >= workers && use[a][si]) {
                 nsteps++;
                 work_all += fmax(sizes[si], 1e5);
             }
@@ -1348,7 +1426,7 @@ int main(int argc, char **argv)
             continue;
         for (int si = 0; si < nsizes && !status; si++) {
             size_t n = (size_t)sizes[si];
-            if (n < workers)
+            if (n < workers || !use[a][si])
                 continue;
             double t0pt = bench_now();
             struct point *pt = &pts[npts];
