@@ -83,4 +83,17 @@ st=0; held "$tmp/bad2.csv" "" 2> "$tmp/err" > /dev/null || st=$?
 [ $st = 2 ] && grep -q "is not a number" "$tmp/err" || fail "a bad number: exit $st"
 st=0; held /dev/null "" 2> "$tmp/err" > /dev/null || st=$?
 [ $st = 2 ] || fail "empty input: exit $st"
+# The table over runs (bench/runs.awk): both runs, each cell's medians
+# and spreads, each run's count and elapsed.txt.
+mkdir -p "$tmp/r1" "$tmp/r2"
+cp "$tmp/heldout.csv" "$tmp/r1/heldout.csv"
+cp "$tmp/spoiled-out.csv" "$tmp/r2/heldout.csv"
+printf 'elapsed_s 300\nbudget_s 480\n' > "$tmp/r1/elapsed.txt"
+awk -f "$src/bench/csv.awk" -f "$src/bench/runs.awk" "$tmp/r1/heldout.csv" \
+    "$tmp/r2/heldout.csv" > "$tmp/runs.md" || fail "runs.awk failed"
+cat "$tmp/runs.md"
+grep -q '^| 1x2 | reduce | 3, 4 | 29.8% / 0.0% |' "$tmp/runs.md" || fail "runs.awk cell row"
+grep -q 'run 1 .*held-out in 2 of 2; elapsed_s 300, budget_s 480' "$tmp/runs.md" || fail "runs.awk run line"
+st=0; awk -f "$src/bench/csv.awk" -f "$src/bench/runs.awk" "$tmp/levels.csv" > /dev/null 2>&1 || st=$?
+[ $st = 2 ] || fail "runs.awk on a levels.csv: exit $st"
 echo "ok: held-out fit"
