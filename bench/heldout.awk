@@ -49,7 +49,8 @@ function pct(x) { return sprintf("%.1f%%", 100 * x) }
 BEGIN {
     if (min_s == "") min_s = 0.001
     if (goal == "") goal = 0.10
-    if (ridge == "") ridge = 1e-8
+    if (ridge == "") ridge = 1e-3
+    if (irls == "") irls = 10
     if (min_fit == "") min_fit = 3
     need = "config algo n_elements closed_form_work_s closed_form_scatter_s " \
            "closed_form_gather_s closed_form_syncs_s closed_form_exchange_s " \
@@ -108,16 +109,10 @@ function solve3(A, b, x,    i, j, k, piv, t, m) {
     }
     return 1
 }
-# Fit the factors a[1..3] (l, g, c) of cell `key` on its points other
-# than `out`; returns the number of points used (sizes in fit_list).
-function fit(key, out, a,    j, k, m, used, X, A, b, x, held, it, again, np) {
-    fit_list = ""; np = 0
-    for (j = 1; j <= ncell[key]; j++) {
-        if (j == out || t_of[key, j] <= 0) continue
-        np++
-        fit_list = fit_list (fit_list == "" ? "" : ";") n_of[key, j]
-    }
-    if (np < min_fit) return 0
+# One weighted fit of the factors a[1..3] (l, g, c) of cell `key` on its
+# points other than `out`, point j weighing w[j]; a factor that comes out
+# negative is held at 0 and the others refitted. 0 when singular.
+function fit_once(key, out, a, w,    j, k, m, X, A, b, x, held, it, again) {
     for (k = 1; k <= 3; k++) held[k] = 0
     for (it = 0; it < 3; it++) {
         for (k = 1; k <= 3; k++) {
@@ -132,8 +127,8 @@ function fit(key, out, a,    j, k, m, used, X, A, b, x, held, it, again, np) {
             X[3] = W[key, j] / t_of[key, j]
             for (k = 1; k <= 3; k++) {
                 if (held[k]) continue
-                b[k] += X[k]
-                for (m = 1; m <= 3; m++) if (!held[m]) A[k, m] += X[k] * X[m]
+                b[k] += w[j] * X[k]
+                for (m = 1; m <= 3; m++) if (!held[m]) A[k, m] += w[j] * X[k] * X[m]
             }
         }
         for (k = 1; k <= 3; k++) if (held[k]) { A[k, k] = 1; b[k] = 0 }
@@ -146,7 +141,31 @@ function fit(key, out, a,    j, k, m, used, X, A, b, x, held, it, again, np) {
         if (!again) break
     }
     for (k = 1; k <= 3; k++) if (a[k] < 0) a[k] = 0
-    return np
+    return 1
+}
+# Fit the factors of cell `key` on its points other than `out`: least
+# absolute relative error by reweighted least squares (weights 1 / max(|r|,
+# 1%)), because on a shared box one repetition set in ten is several times
+# slow and least squares would follow it. Returns the points used (their
+# sizes in fit_list), 0 for too few.
+function fit(key, out, a,    j, np, w, it, r) {
+    fit_list = ""; np = 0
+    for (j = 1; j <= ncell[key]; j++) {
+        w[j] = 1
+        if (j == out || t_of[key, j] <= 0) continue
+        np++
+        fit_list = fit_list (fit_list == "" ? "" : ";") n_of[key, j]
+    }
+    if (np < min_fit) return 0
+    for (it = 0; it < irls; it++) {
+        if (!fit_once(key, out, a, w)) return 0
+        for (j = 1; j <= ncell[key]; j++) {
+            if (j == out || t_of[key, j] <= 0) continue
+            r = abs((a[1] * L[key, j] + a[2] * G[key, j] + a[3] * W[key, j]) / t_of[key, j] - 1)
+            w[j] = 1 / (r > 0.01 ? r : 0.01)
+        }
+    }
+    return fit_once(key, out, a, w) ? np : 0
 }
 END {
     if (bad) exit 2

@@ -13,7 +13,14 @@ src=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "not ok: $*" >&2; exit 1; }
-held() { awk -v "out=$2" -f "$src/bench/csv.awk" -f "$src/bench/heldout.awk" "$1"; }
+# held LEVELS OUT [awk -v options]: heldout.awk's table, OUT its rows.
+held() {
+    local in=$1 o=$2
+    shift 2
+    awk -v "out=$o" "$@" -f "$src/bench/csv.awk" -f "$src/bench/heldout.awk" "$in"
+}
+# The arithmetic alone: plain least squares, no prior towards the probe.
+exact=(-v ridge=1e-12 -v irls=0)
 
 # Probe: l 5 us, g 1 ns/B, c 0.2 ns/element; truth: 1.4x, 1.5x, 1.25x
 # those. Two levels: the masters' syncs (2 supersteps) and scatter of
@@ -40,7 +47,7 @@ make() {
     }'
 }
 make > "$tmp/levels.csv"
-held "$tmp/levels.csv" "$tmp/heldout.csv" > "$tmp/summary.txt" || fail "heldout.awk failed"
+held "$tmp/levels.csv" "$tmp/heldout.csv" "${exact[@]}" > "$tmp/summary.txt" || fail "heldout.awk failed"
 cat "$tmp/summary.txt"
 rows=$(($(wc -l < "$tmp/heldout.csv") - 1))
 [ "$rows" = 18 ] || fail "heldout.csv has $rows rows, expected 18"
@@ -62,7 +69,7 @@ grep -q 'held-out within 10.0%: 2 of 2' "$tmp/summary.txt" || fail "summary coun
 # The point at 1e5 measured 10x too slow: its own prediction is unmoved
 # (its measurement is not in its fit), and the other points' fits move.
 make 1e5 > "$tmp/spoiled.csv"
-held "$tmp/spoiled.csv" "$tmp/spoiled-out.csv" > /dev/null || fail "heldout.awk failed (spoiled)"
+held "$tmp/spoiled.csv" "$tmp/spoiled-out.csv" "${exact[@]}" > /dev/null || fail "heldout.awk failed (spoiled)"
 awk -F, 'FNR == 1 { f++; next } $1 == "1x2" {
     if (f == 1) h[$3] = $7
     else if ($3 + 0 == 1e5) {
@@ -70,6 +77,20 @@ awk -F, 'FNR == 1 { f++; next } $1 == "1x2" {
     } else if (($7 - h[$3])^2 > (1e-3 * h[$3])^2) moved++
 } END { if (!moved) { print "not ok: no other point saw the spoiled one"; bad = 1 } exit bad }' \
     "$tmp/heldout.csv" "$tmp/spoiled-out.csv" || fail "leave-one-out"
+
+# The defaults (a prior of 1e-3 towards the probe, least absolute
+# error): the same factors within 0.1%, and the spoiled point moves the
+# others' predictions by under 1% (one slow point out of nine is not
+# followed), its own not at all.
+held "$tmp/levels.csv" "$tmp/robust.csv" > /dev/null || fail "heldout.awk failed (defaults)"
+held "$tmp/spoiled.csv" "$tmp/robust-spoiled.csv" > /dev/null || fail "heldout.awk failed (defaults, spoiled)"
+awk -F, 'NR > 1 && (($8 > 1e-3 || $8 < -1e-3) || ($11 - 1.25)^2 > 1e-6) {
+    print "not ok: defaults: " $1 " n=" $3 " error " $8 " c factor " $11; bad = 1 } END { exit bad }' \
+    "$tmp/robust.csv" || fail "defaults recovery"
+awk -F, 'FNR == 1 { f++; next } $1 == "1x2" {
+    if (f == 1) h[$3] = $7
+    else if (($7 - h[$3])^2 > (0.01 * h[$3])^2) { print "not ok: defaults: the spoiled point moved n=" $3 ": " h[$3] " -> " $7; bad = 1 }
+} END { exit bad }' "$tmp/robust.csv" "$tmp/robust-spoiled.csv" || fail "robust to one slow point"
 
 # Too few sizes: no held-out prediction, said so.
 head -7 "$tmp/levels.csv" > "$tmp/few.csv"
