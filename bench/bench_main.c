@@ -424,6 +424,7 @@ struct point {
     sgl_level_cost_t *pred_lv;
     sgl_trace_level_t *lv_rep;
     int lv_at;
+    int nreps; /* the timed repetitions run: --reps, fewer under --budget */
 };
 
 /* One name per peer, the same in the table, the CSV files and the plots.
@@ -527,7 +528,7 @@ static int write_points(const char *path, const struct run_info *ri,
         bench_csv_int(&c, ri->over);
         bench_csv_str(&c, algo_names[p->algo]);
         bench_csv_int(&c, (long long)p->n);
-        bench_csv_int(&c, ri->reps);
+        bench_csv_int(&c, p->nreps);
         bench_csv_num(&c, p->meas.med);
         bench_csv_num(&c, p->meas.min);
         bench_csv_num(&c, p->meas.max);
@@ -685,13 +686,13 @@ static int write_measurements(const char *path, const struct run_info *ri,
     }
     for (int i = 0; i < npts; i++) {
         const struct point *p = &pts[i];
-        for (int r = 0; r < ri->reps; r++) {
+        for (int r = 0; r < p->nreps; r++) {
             measurement_row(&c, ri, p, "sgl", r + 1, p->rep_s[r]);
             for (int k = 0; k < 2; k++)
                 measurement_row(&c, ri, p, peer_names[p->algo][k], r + 1,
                                 p->peer_rep_s[k][r]);
         }
-        for (int r = 0; r < ri->reps; r++)
+        for (int r = 0; r < p->nreps; r++)
             if (isfinite(p->replay_rep_s[r]))
                 measurement_row(&c, ri, p, "replay", r + 1,
                                 p->replay_rep_s[r]);
@@ -767,11 +768,11 @@ static int write_json(const char *path, const struct run_info *ri,
             snprintf(key, sizeof key, "%s_median_s", peer_names[p->algo][k]);
             sgl__json_number(&j, key, p->peer[k]);
         }
-        json_reps(&j, "rep_s", p->rep_s, ri->reps);
-        json_reps(&j, "replay_rep_s", p->replay_rep_s, ri->reps);
+        json_reps(&j, "rep_s", p->rep_s, p->nreps);
+        json_reps(&j, "replay_rep_s", p->replay_rep_s, p->nreps);
         for (int k = 0; k < 2; k++) {
             snprintf(key, sizeof key, "%s_rep_s", peer_names[p->algo][k]);
-            json_reps(&j, key, p->peer_rep_s[k], ri->reps);
+            json_reps(&j, key, p->peer_rep_s[k], p->nreps);
         }
         sgl__json_end_object(&j);
     }
@@ -1054,6 +1055,26 @@ static int repredict(const char *shape, const char *config,
 
 /* ---- main ---- */
 
+/* --budget SECONDS: the timed repetitions of the next point. While the
+ * points left, at the pace of those done (weighed by max(n, 1e5), as
+ * the ETA), fit in the budget, all @p reps; else fewer in proportion,
+ * never under 3 (a median and a spread need three). On a box 5-9 jobs
+ * per core deep the same sweep took 240-316 s instead of about 45 s, so
+ * a fixed count overruns; fewer repetitions widen the spread that
+ * points.csv reports (q1_s, q3_s) rather than hide it. */
+static int sweep_reps(double budget, int reps, double t_first,
+                      double work_all, double work_done)
+{
+    if (budget <= 0 || work_done <= 0 || reps <= 3)
+        return reps;
+    double spent = bench_now() - t_first, left = budget - spent;
+    double rest = spent * (work_all - work_done) / work_done;
+    if (rest <= left)
+        return reps;
+    int r = left > 0 ? (int)(reps * left / rest) : 0;
+    return r < 3 ? 3 : r;
+}
+
 static int parse_sizes(const char *s, double *out, int max)
 {
     int n = 0;
@@ -1137,6 +1158,9 @@ static void usage(FILE *f)
             "  --sizes LIST       element counts, e.g. 1e3,1e4,1e5 (default "
             "1e3..1e7)\n"
             "  --reps R           timed repetitions per point (default 5)\n"
+            "  --budget SECONDS   aim the sweep at SECONDS: fewer repetitions\n"
+            "                     (3 at least) once the pace says the rest\n"
+            "                     would not fit; points.csv's reps says how many\n"
             "  --algos LIST       subset of reduce,scan,psrs\n"
             "  --algo-sizes ALGO:LIST  ALGO's own element counts (repeatable;\n"
             "                     the others keep --sizes)\n"
@@ -1180,6 +1204,7 @@ int main(int argc, char **argv)
     const char *lo_paths[MAX_PARAMS], *hi_paths[MAX_PARAMS];
     int nafter = 0, nlo = 0, nhi = 0;
     int nparams = 0, reps = 5, over = 0, header = 1;
+    double budget = 0;
     int want[NALGO] = {1, 1, 1};
     double sizes[MAX_SIZES] = {1e3, 1e4, 1e5, 1e6, 1e7};
     int nsizes = 5;
@@ -1242,6 +1267,14 @@ int main(int argc, char **argv)
             nsizes = parse_sizes(argv[++i], sizes, MAX_SIZES);
             if (nsizes < 1) {
                 fprintf(stderr, "bench_main: bad --sizes '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (more && !strcmp(a, "--budget")) {
+            char *end;
+            budget = strtod(argv[++i], &end);
+            if (*end || !(budget >= 1 && budget <= 86400)) {
+                fprintf(stderr, "bench_main: --budget needs seconds from 1 "
+                                "to 86400, not '%s'\n", argv[i]);
                 return 2;
             }
         } else if (more && !strcmp(a, "--algo-sizes")) {
@@ -1469,8 +1502,13 @@ int main(int argc, char **argv)
             struct job j = {JOB_CREATE, a, n, 7 + (uint64_t)si};
             if (a != A_PSRS)
                 rc = sgl_run(rt, job_main, &j, sizeof j);
+            /* --budget: rank 0's pace decides for every rank, whose
+             * repetitions are collective. */
+            int nr = sweep_reps(budget, reps, t_first, work_all, work_done);
+            MPI_Bcast(&nr, 1, MPI_INT, 0, p.comm);
+            pt->nreps = nr;
             /* Rep 0 is the warm-up. */
-            for (int k = 0; k <= reps && !rc; k++) {
+            for (int k = 0; k <= nr && !rc; k++) {
                 double c_now = k > 0 ? state_sensor_read(&sensor, rt) : NAN;
                 if (isfinite(c_now))
                     sensed[nsensed++] = c_now;
@@ -1579,20 +1617,20 @@ int main(int argc, char **argv)
                 break;
             }
             if (p.rank == 0) {
-                pt->meas = stats_of(pt->rep_s, reps);
+                pt->meas = stats_of(pt->rep_s, nr);
                 pt->replay = median_of(repl, nrepl);
                 /* The repetition at the median's place (the lower middle
                  * for an even count): its levels add up to its time. */
                 if (pt->lv_rep) {
                     double best = INFINITY;
-                    for (int q = 0; q < reps; q++)
+                    for (int q = 0; q < nr; q++)
                         if (fabs(pt->rep_s[q] - pt->meas.med) < best) {
                             best = fabs(pt->rep_s[q] - pt->meas.med);
                             pt->lv_at = q;
                         }
                 }
-                pt->peer[0] = median_of(pt->peer_rep_s[0], reps);
-                pt->peer[1] = median_of(pt->peer_rep_s[1], reps);
+                pt->peer[0] = median_of(pt->peer_rep_s[0], nr);
+                pt->peer[1] = median_of(pt->peer_rep_s[1], nr);
                 sgl_prediction_t r;
                 pt->closed = pt->seq_pred = NAN;
                 if (pred && predict_one(pred, a, (double)n, &r) == SGL_OK) {
