@@ -11,8 +11,9 @@
 #                exchange's l_h; W the work, elements times c)
 # summed over the levels of the tree, and the sweep's parameters are the
 # probe's scaled by three factors a_l, a_g, a_c. For each point of a
-# configuration and algorithm, the factors are fitted by least squares on
-# the relative errors of all the cell's other sizes (leave-one-size-out:
+# configuration and algorithm, the factors are fitted (least absolute
+# error, by reweighted least squares: fit()) on the relative errors of
+# all the cell's other sizes (leave-one-size-out:
 # none of the point's repetitions, not even its median, is in its own
 # fit), with a ridge of weight `ridge` pulling each factor towards 1 so
 # that a direction the data cannot see (the work and the scatter both
@@ -27,8 +28,10 @@
 # over the points whose measured time is >= min_s (default 1 ms, as
 # report.awk's goal): the probe-first and the held-out median |error|,
 # their verdicts against the goal (default 10%), the median factors and
-# what the fits used. A cell with fewer than min_fit (default 3) other
-# sizes gets no held-out prediction. Bad input (no header, a missing
+# what the fits used. -v ridge= (default 1e-3) and -v irls= (default 10
+# reweightings; 0: plain least squares) tune the fit. A cell with fewer
+# than min_fit (default 3) other sizes gets no held-out prediction. Bad
+# input (no header, a missing
 # column, a number that is not one, no row) is refused with exit status 2.
 # Load bench/csv.awk first: awk -f bench/csv.awk -f bench/heldout.awk FILE.
 function num(s) { return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
