@@ -37,9 +37,10 @@ void probe_budget_report(const struct probe_budget *b, double now)
 {
     if (b->seconds <= 0)
         return;
-    fprintf(stderr,
-            "sgl-probe: budget %.0f s, took %.0f s; kernels in %d of %d "
-            "passes (fewer passes: fewer trials per point, wider "
-            "intervals)\n",
-            b->seconds, now - b->start, b->passes_run, b->passes_planned);
+    fprintf(stderr, "sgl-probe: budget %.0f s, took %.0f s; kernels in %d of %d "
+                    "passes%s\n",
+            b->seconds, now - b->start, b->passes_run, b->passes_planned,
+            b->passes_run < b->passes_planned
+                ? " (fewer passes: fewer trials per point, wider intervals)"
+                : "");
 }
