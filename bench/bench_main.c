@@ -424,6 +424,7 @@ struct point {
     sgl_level_cost_t *pred_lv;
     sgl_trace_level_t *lv_rep;
     int lv_at;
+    int nreps; /* the timed repetitions run: --reps, fewer under --budget */
 };
 
 /* One name per peer, the same in the table, the CSV files and the plots.
@@ -527,7 +528,7 @@ static int write_points(const char *path, const struct run_info *ri,
         bench_csv_int(&c, ri->over);
         bench_csv_str(&c, algo_names[p->algo]);
         bench_csv_int(&c, (long long)p->n);
-        bench_csv_int(&c, ri->reps);
+        bench_csv_int(&c, p->nreps);
         bench_csv_num(&c, p->meas.med);
         bench_csv_num(&c, p->meas.min);
         bench_csv_num(&c, p->meas.max);
@@ -685,13 +686,13 @@ static int write_measurements(const char *path, const struct run_info *ri,
     }
     for (int i = 0; i < npts; i++) {
         const struct point *p = &pts[i];
-        for (int r = 0; r < ri->reps; r++) {
+        for (int r = 0; r < p->nreps; r++) {
             measurement_row(&c, ri, p, "sgl", r + 1, p->rep_s[r]);
             for (int k = 0; k < 2; k++)
                 measurement_row(&c, ri, p, peer_names[p->algo][k], r + 1,
                                 p->peer_rep_s[k][r]);
         }
-        for (int r = 0; r < ri->reps; r++)
+        for (int r = 0; r < p->nreps; r++)
             if (isfinite(p->replay_rep_s[r]))
                 measurement_row(&c, ri, p, "replay", r + 1,
                                 p->replay_rep_s[r]);
@@ -767,11 +768,11 @@ static int write_json(const char *path, const struct run_info *ri,
             snprintf(key, sizeof key, "%s_median_s", peer_names[p->algo][k]);
             sgl__json_number(&j, key, p->peer[k]);
         }
-        json_reps(&j, "rep_s", p->rep_s, ri->reps);
-        json_reps(&j, "replay_rep_s", p->replay_rep_s, ri->reps);
+        json_reps(&j, "rep_s", p->rep_s, p->nreps);
+        json_reps(&j, "replay_rep_s", p->replay_rep_s, p->nreps);
         for (int k = 0; k < 2; k++) {
             snprintf(key, sizeof key, "%s_rep_s", peer_names[p->algo][k]);
-            json_reps(&j, key, p->peer_rep_s[k], ri->reps);
+            json_reps(&j, key, p->peer_rep_s[k], p->nreps);
         }
         sgl__json_end_object(&j);
     }
@@ -990,7 +991,8 @@ static const char *repredict_header =
 static int repredict(const char *shape, const char *config,
                      const char *const *before, int nbefore,
                      const char *const *after, int nafter, const int *want,
-                     const double *sizes, int nsizes, const char *csv)
+                     const double *sizes, int nsizes,
+                     const unsigned char (*use)[MAX_SIZES], const char *csv)
 {
     sgl_machine_t *fb[MAX_PARAMS] = {0}, *fa[MAX_PARAMS] = {0};
     sgl_machine_t *pb = NULL, *pa = NULL;
@@ -1023,7 +1025,7 @@ static int repredict(const char *shape, const char *config,
     size_t workers = pb ? sgl_machine_workers(pb) : 0;
     for (int a = 0; a < NALGO && !status; a++)
         for (int i = 0; want[a] && i < nsizes; i++) {
-            if ((size_t)sizes[i] < workers)
+            if ((size_t)sizes[i] < workers || !use[a][i])
                 continue;
             sgl_prediction_t rb, ra;
             double tb = NAN, ta = NAN;
@@ -1053,6 +1055,26 @@ static int repredict(const char *shape, const char *config,
 
 /* ---- main ---- */
 
+/* --budget SECONDS: the timed repetitions of the next point. While the
+ * points left, at the pace of those done (weighed by max(n, 1e5), as
+ * the ETA), fit in the budget, all @p reps; else fewer in proportion,
+ * never under 3 (a median and a spread need three). On a box 5-9 jobs
+ * per core deep the same sweep took 240-316 s instead of about 45 s, so
+ * a fixed count overruns; fewer repetitions widen the spread that
+ * points.csv reports (q1_s, q3_s) rather than hide it. */
+static int sweep_reps(double budget, int reps, double t_first,
+                      double work_all, double work_done)
+{
+    if (budget <= 0 || work_done <= 0 || reps <= 3)
+        return reps;
+    double spent = bench_now() - t_first, left = budget - spent;
+    double rest = spent * (work_all - work_done) / work_done;
+    if (rest <= left)
+        return reps;
+    int r = left > 0 ? (int)(reps * left / rest) : 0;
+    return r < 3 ? 3 : r;
+}
+
 static int parse_sizes(const char *s, double *out, int max)
 {
     int n = 0;
@@ -1071,6 +1093,61 @@ static int parse_sizes(const char *s, double *out, int max)
     return n;
 }
 
+/* --algo-sizes ALGO:LIST: a size list of one algorithm's own, so that a
+ * reduction (0.2 ns per element here) can reach 5e7 elements and 5
+ * points >= 1 ms while a sort (about 100 ns per element) stops at 1e7.
+ * Returns the algorithm's index, its list in @p out[0..*n), or -1. */
+static int parse_algo_sizes(const char *s, double *out, int *n)
+{
+    const char *colon = strchr(s, ':');
+    for (int a = 0; colon && a < NALGO; a++)
+        if ((size_t)(colon - s) == strlen(algo_names[a]) &&
+            !strncmp(s, algo_names[a], (size_t)(colon - s))) {
+            *n = parse_sizes(colon + 1, out, MAX_SIZES);
+            return *n >= 1 ? a : -1;
+        }
+    return -1;
+}
+
+/* The sizes swept: --sizes for every algorithm without a list of its
+ * own, else the sorted union of the lists, use[a][i] saying whether
+ * algorithm a runs at sizes[i]. Returns the number of sizes, -1 when the
+ * union has more than MAX_SIZES. */
+static int plan_sizes(double *sizes, int nsizes, double (*own)[MAX_SIZES],
+                      const int *nown, unsigned char (*use)[MAX_SIZES])
+{
+    int any = 0;
+    for (int a = 0; a < NALGO; a++)
+        any |= nown[a] > 0;
+    double all[NALGO * MAX_SIZES + MAX_SIZES], given[MAX_SIZES];
+    int n = 0, ngiven = nsizes;
+    memcpy(given, sizes, (size_t)nsizes * sizeof *given);
+    for (int a = 0; a < NALGO; a++) {
+        const double *l = nown[a] ? own[a] : sizes;
+        for (int i = 0; i < (nown[a] ? nown[a] : nsizes); i++)
+            all[n++] = l[i];
+    }
+    if (any) {
+        qsort(all, (size_t)n, sizeof *all, bench_cmp_double);
+        int u = 0;
+        for (int i = 0; i < n; i++)
+            if (!u || (size_t)all[i] != (size_t)all[u - 1])
+                all[u++] = all[i];
+        if (u > MAX_SIZES)
+            return -1;
+        memcpy(sizes, all, (size_t)u * sizeof *sizes);
+        nsizes = u;
+    }
+    for (int a = 0; a < NALGO; a++)
+        for (int i = 0; i < nsizes; i++) {
+            const double *l = nown[a] ? own[a] : given;
+            use[a][i] = 0;
+            for (int k = 0; k < (nown[a] ? nown[a] : ngiven); k++)
+                use[a][i] |= (size_t)l[k] == (size_t)sizes[i];
+        }
+    return nsizes;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -1081,7 +1158,12 @@ static void usage(FILE *f)
             "  --sizes LIST       element counts, e.g. 1e3,1e4,1e5 (default "
             "1e3..1e7)\n"
             "  --reps R           timed repetitions per point (default 5)\n"
+            "  --budget SECONDS   aim the sweep at SECONDS: fewer repetitions\n"
+            "                     (3 at least) once the pace says the rest\n"
+            "                     would not fit; points.csv's reps says how many\n"
             "  --algos LIST       subset of reduce,scan,psrs\n"
+            "  --algo-sizes ALGO:LIST  ALGO's own element counts (repeatable;\n"
+            "                     the others keep --sizes)\n"
             "  --params FILE      machine file with parameters (repeatable; "
             "first wins)\n"
             "  --oversubscribed   flag the configuration as not meaningful "
@@ -1122,9 +1204,13 @@ int main(int argc, char **argv)
     const char *lo_paths[MAX_PARAMS], *hi_paths[MAX_PARAMS];
     int nafter = 0, nlo = 0, nhi = 0;
     int nparams = 0, reps = 5, over = 0, header = 1;
+    double budget = 0;
     int want[NALGO] = {1, 1, 1};
     double sizes[MAX_SIZES] = {1e3, 1e4, 1e5, 1e6, 1e7};
     int nsizes = 5;
+    double own[NALGO][MAX_SIZES];
+    int nown[NALGO] = {0};
+    unsigned char use[NALGO][MAX_SIZES];
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         int more = i + 1 < argc;
@@ -1183,6 +1269,24 @@ int main(int argc, char **argv)
                 fprintf(stderr, "bench_main: bad --sizes '%s'\n", argv[i]);
                 return 2;
             }
+        } else if (more && !strcmp(a, "--budget")) {
+            char *end;
+            budget = strtod(argv[++i], &end);
+            if (*end || !(budget >= 1 && budget <= 86400)) {
+                fprintf(stderr, "bench_main: --budget needs seconds from 1 "
+                                "to 86400, not '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (more && !strcmp(a, "--algo-sizes")) {
+            double l[MAX_SIZES];
+            int n = 0, k = parse_algo_sizes(argv[++i], l, &n);
+            if (k < 0) {
+                fprintf(stderr, "bench_main: bad --algo-sizes '%s' (ALGO:LIST, "
+                                "e.g. psrs:1e3,1e4)\n", argv[i]);
+                return 2;
+            }
+            memcpy(own[k], l, (size_t)n * sizeof *l);
+            nown[k] = n;
         } else if (more && !strcmp(a, "--algos")) {
             const char *s = argv[++i];
             for (int k = 0; k < NALGO; k++)
@@ -1191,6 +1295,12 @@ int main(int argc, char **argv)
             usage(stderr);
             return 2;
         }
+    }
+    nsizes = plan_sizes(sizes, nsizes, own, nown, use);
+    if (nsizes < 0) {
+        fprintf(stderr, "bench_main: more than %d sizes in --sizes and "
+                        "--algo-sizes together\n", MAX_SIZES);
+        return 2;
     }
     if (predict)
         return predict_file(predict, sizes, nsizes);
@@ -1201,7 +1311,8 @@ int main(int argc, char **argv)
         }
         return repredict(repredict_shape, config ? config : repredict_shape,
                          param_paths, nparams, after_paths, nafter, want,
-                         sizes, nsizes, csv);
+                         sizes, nsizes, (const unsigned char (*)[MAX_SIZES])use,
+                         csv);
     }
     if (nafter) {
         fprintf(stderr, "bench_main: --params-after needs --repredict\n");
@@ -1339,7 +1450,7 @@ int main(int argc, char **argv)
     double work_all = 0, work_done = 0, t_first = bench_now();
     for (int a = 0; a < NALGO; a++)
         for (int si = 0; want[a] && si < nsizes; si++)
-            if ((size_t)sizes[si] >= workers) {
+            if ((size_t)sizes[si] >= workers && use[a][si]) {
                 nsteps++;
                 work_all += fmax(sizes[si], 1e5);
             }
@@ -1348,7 +1459,7 @@ int main(int argc, char **argv)
             continue;
         for (int si = 0; si < nsizes && !status; si++) {
             size_t n = (size_t)sizes[si];
-            if (n < workers)
+            if (n < workers || !use[a][si])
                 continue;
             double t0pt = bench_now();
             struct point *pt = &pts[npts];
@@ -1391,8 +1502,13 @@ int main(int argc, char **argv)
             struct job j = {JOB_CREATE, a, n, 7 + (uint64_t)si};
             if (a != A_PSRS)
                 rc = sgl_run(rt, job_main, &j, sizeof j);
+            /* --budget: rank 0's pace decides for every rank, whose
+             * repetitions are collective. */
+            int nr = sweep_reps(budget, reps, t_first, work_all, work_done);
+            MPI_Bcast(&nr, 1, MPI_INT, 0, p.comm);
+            pt->nreps = nr;
             /* Rep 0 is the warm-up. */
-            for (int k = 0; k <= reps && !rc; k++) {
+            for (int k = 0; k <= nr && !rc; k++) {
                 double c_now = k > 0 ? state_sensor_read(&sensor, rt) : NAN;
                 if (isfinite(c_now))
                     sensed[nsensed++] = c_now;
@@ -1501,20 +1617,20 @@ int main(int argc, char **argv)
                 break;
             }
             if (p.rank == 0) {
-                pt->meas = stats_of(pt->rep_s, reps);
+                pt->meas = stats_of(pt->rep_s, nr);
                 pt->replay = median_of(repl, nrepl);
                 /* The repetition at the median's place (the lower middle
                  * for an even count): its levels add up to its time. */
                 if (pt->lv_rep) {
                     double best = INFINITY;
-                    for (int q = 0; q < reps; q++)
+                    for (int q = 0; q < nr; q++)
                         if (fabs(pt->rep_s[q] - pt->meas.med) < best) {
                             best = fabs(pt->rep_s[q] - pt->meas.med);
                             pt->lv_at = q;
                         }
                 }
-                pt->peer[0] = median_of(pt->peer_rep_s[0], reps);
-                pt->peer[1] = median_of(pt->peer_rep_s[1], reps);
+                pt->peer[0] = median_of(pt->peer_rep_s[0], nr);
+                pt->peer[1] = median_of(pt->peer_rep_s[1], nr);
                 sgl_prediction_t r;
                 pt->closed = pt->seq_pred = NAN;
                 if (pred && predict_one(pred, a, (double)n, &r) == SGL_OK) {

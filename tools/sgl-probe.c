@@ -64,6 +64,7 @@
 
 #include "bench_csv.h"
 #include "flush_task.h"
+#include "probe_budget.h"
 #include "probe_fit.h"
 #include "probe_workers.h"
 #include "timing.h"
@@ -114,6 +115,7 @@ struct plan {
     const char *drift_csv;  /* --drift-csv: rows appended here */
     const char *label;      /* --label: the drift rows' first column */
     int intervals;          /* --intervals */
+    double budget;          /* --budget: seconds, 0 none */
 };
 
 /* One curve: time per operation at each size. */
@@ -884,6 +886,9 @@ static int kernel_steps(int quick)
  * as threads), else a private "core:Q" runtime of rank 0. copy: threads of
  * rank 0. @return SGL_OK or an error (with sgl_error_last()), the same on
  * every rank. */
+/* --budget: the kernels' passes stop when the next would not fit. */
+static struct probe_budget g_budget;
+
 static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k,
                            struct progress *prog)
 {
@@ -899,8 +904,18 @@ static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k,
     int procs = omp_get_num_procs();
     k->busy = flat ? (unsigned)workers
                    : procs > 2 ? (unsigned)(procs < 64 ? procs : 64) : 2;
-    int rank = sgl_runtime_rank(world), rc = SGL_OK;
-    for (int pass = 0; pass < KPASSES && !rc; pass++) {
+    int rank = sgl_runtime_rank(world), rc = SGL_OK, pass;
+    double t_passes = bench_now();
+    for (pass = 0; pass < KPASSES && !rc; pass++) {
+        /* --budget: rank 0 decides for all, or the ranks part ways. */
+        int more = rank != 0 || probe_budget_more(&g_budget, pass, t_passes,
+                                                  bench_now(), 0);
+        MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (!more) {
+            /* The passes left are not run: the ETA counts them no more. */
+            prog->steps -= (KPASSES - pass) * 2 * (int)k->nsizes;
+            break;
+        }
         if (rank == 0)
             rc = kernels_private("core:1", 1, pass, k, prog);
         MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
@@ -922,6 +937,8 @@ static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k,
         }
         MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
     }
+    g_budget.passes_run = pass;
+    g_budget.passes_planned = KPASSES;
     progress(prog, "kernels, copy");
     if (rank == 0 && !rc)
         rc = measure_copy(k, 0);
@@ -1470,6 +1487,10 @@ static void usage(FILE *out)
           "\n"
           "  -o, --output FILE  machine file to write (default machine.sgl)\n"
           "  --quick            fewer and smaller sizes: seconds, not minutes\n"
+          "  --budget SECONDS   aim at SECONDS for the whole probe: shorter\n"
+          "                     timed points and fewer passes over the\n"
+          "                     kernel tables (wider intervals) when the\n"
+          "                     box is slow; stderr says what it ran\n"
           "  --per-worker       also each worker's own c of sum and sort, all\n"
           "                     workers running at once, at the split where\n"
           "                     they finish together (heterogeneous\n"
@@ -1500,7 +1521,7 @@ static void usage(FILE *out)
 /* Long options without a short form have values above any character, so
  * that getopt_long's optopt tells a long option's fault from a short one's. */
 enum { OPT_QUICK = 256, OPT_PER_WORKER, OPT_HELP, OPT_VERSION, OPT_DRIFT,
-       OPT_DRIFT_CSV, OPT_LABEL, OPT_INTERVALS };
+       OPT_DRIFT_CSV, OPT_LABEL, OPT_INTERVALS, OPT_BUDGET };
 
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -1512,6 +1533,7 @@ static const struct option longopts[] = {
     {"drift-csv", required_argument, NULL, OPT_DRIFT_CSV},
     {"label", required_argument, NULL, OPT_LABEL},
     {"intervals", no_argument, NULL, OPT_INTERVALS},
+    {"budget", required_argument, NULL, OPT_BUDGET},
     {NULL, 0, NULL, 0},
 };
 
@@ -1597,6 +1619,14 @@ static int parse_args(int argc, char **argv, struct plan *pl)
         case OPT_INTERVALS:
             pl->intervals = 1;
             break;
+        case OPT_BUDGET: {
+            char *end;
+            pl->budget = strtod(optarg, &end);
+            if (*end || !(pl->budget >= 1 && pl->budget <= 86400))
+                return usage_error("option --budget needs SECONDS from 1 to "
+                                   "86400, not '%s'", optarg);
+            break;
+        }
         case OPT_DRIFT:
         case OPT_DRIFT_CSV:
         case OPT_LABEL:
@@ -1629,6 +1659,9 @@ static int parse_args(int argc, char **argv, struct plan *pl)
             if (optopt == OPT_LABEL)
                 return usage_error("option %s needs a NAME argument",
                                    "--label");
+            if (optopt == OPT_BUDGET)
+                return usage_error("option %s needs a SECONDS argument",
+                                   "--budget");
             return usage_error("option %s needs a FILE argument: the "
                                "machine file to write",
                                typed_option(argv));
@@ -1766,6 +1799,8 @@ static void measure_all_kernels(struct probe_run *r)
             fprintf(stderr, "sgl-probe: kernels: %s\n", sgl_error_last());
         r->kernels_ok = 0;
     }
+    if (r->rank == 0)
+        probe_budget_report(&g_budget, bench_now());
     if (!r->pl.per_worker)
         return;
     progress(&r->prog, "kernels, per worker (%zu workers at once)",
@@ -2020,6 +2055,10 @@ int main(int argc, char **argv)
     if (check_outputs(&r.pl, r.rank) || read_drift_base(&r))
         return probe_run_end(&r, 1);
     set_sizes(&r.pl);
+    /* A quiet 2-core VM probes core:2 in about 60 s, --quick in 15 s. */
+    probe_budget_start(&g_budget, r.pl.budget, bench_now());
+    r.pl.min_time = probe_budget_min_time(&g_budget, r.pl.min_time,
+                                          r.pl.quick ? 15 : 60);
     r.depth = sgl_machine_depth(r.m);
     r.t_start = bench_now();
     /* A re-measure leaves out the raw MPI primitives: the machine file
