@@ -1,6 +1,10 @@
 /* PageRank with SuiteSparse:GraphBLAS (peer_graphblas.h): the power
  * iteration as LAGraph writes it, each update
- *   w = x ./ d          (d: out-degrees; w has no entry at a dangling vertex)
+ *   w = x ./ d1         (d1 = max(d, 1), d the out-degrees: dense, as in
+ *                        LAGraph's PageRank, so that mxv takes its
+ *                        dot-product path over full vectors; a dangling
+ *                        vertex's column of A' is empty, so its w is
+ *                        never read)
  *   D = sum of x over the dangling vertices
  *   r = A' w            (mxv, PLUS_SECOND: the edge's value is not read)
  *   x = c + alpha r     (c = alpha D / n + (1 - alpha) / n)
@@ -21,6 +25,7 @@ struct peer_grb {
     int threads;
     GrB_Matrix at;    /* A': at(t, s) for every distinct edge s -> t */
     GrB_Vector d;     /* out-degrees, no entry where there is none */
+    GrB_Vector d1;    /* max(d, 1), every entry present */
     GrB_Vector x, w, r, xs;
 };
 
@@ -102,12 +107,18 @@ int peer_grb_setup(unsigned scale, uint64_t seed, int threads,
         rc = GrB_Vector_new(&g->d, GrB_FP64, g->n) ||
              GrB_Matrix_reduce_Monoid(g->d, NULL, NULL, GrB_PLUS_MONOID_FP64,
                                       g->at, GrB_DESC_T0) ||
+             GrB_Vector_new(&g->d1, GrB_FP64, g->n) ||
+             GrB_Vector_assign_FP64(g->d1, NULL, NULL, 1.0, GrB_ALL, g->n,
+                                    NULL) ||
+             GrB_Vector_assign(g->d1, g->d, GrB_MAX_FP64, g->d, GrB_ALL, g->n,
+                               NULL) ||
              GrB_Vector_new(&g->x, GrB_FP64, g->n) ||
              GrB_Vector_new(&g->w, GrB_FP64, g->n) ||
              GrB_Vector_new(&g->r, GrB_FP64, g->n) ||
              GrB_Vector_new(&g->xs, GrB_FP64, g->n) ||
              GrB_Matrix_wait(g->at, GrB_MATERIALIZE) ||
-             GrB_Vector_wait(g->d, GrB_MATERIALIZE);
+             GrB_Vector_wait(g->d, GrB_MATERIALIZE) ||
+             GrB_Vector_wait(g->d1, GrB_MATERIALIZE);
     if (rc && !err[0])
         snprintf(err, err_size, "GraphBLAS: the degrees or vectors failed");
     if (rc) {
@@ -124,7 +135,7 @@ static int update(struct peer_grb *g, double alpha, char *err,
 {
     double dangling = 0, nd = (double)g->n;
     GRB_TRY(GrB_Vector_eWiseMult_BinaryOp(g->w, NULL, NULL, GrB_DIV_FP64, g->x,
-                                      g->d, GrB_DESC_R));
+                                      g->d1, GrB_DESC_R));
     /* x where d has no entry: the structure of d, complemented */
     GRB_TRY(GrB_Vector_apply(g->xs, g->d, NULL, GrB_IDENTITY_FP64, g->x,
                          GrB_DESC_RSC));
@@ -180,6 +191,7 @@ void peer_grb_free(peer_grb_t *g)
         return;
     GrB_Matrix_free(&g->at);
     GrB_Vector_free(&g->d);
+    GrB_Vector_free(&g->d1);
     GrB_Vector_free(&g->x);
     GrB_Vector_free(&g->w);
     GrB_Vector_free(&g->r);
