@@ -35,6 +35,8 @@
  * the scatter) and about 0.7 MiB of counters and scratch. */
 #include "local_sort.h"
 
+#include "local_few.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -680,6 +682,14 @@ LS_INLINE int nearly_sorted(unsigned char *a, size_t n, size_t es, size_t ko,
     return 1;
 }
 
+static unsigned keymap_of(unsigned kw)
+{
+    return kw == KW_F64   ? SGL__KEYMAP_F64
+           : kw == KW_I64 ? SGL__KEYMAP_I64
+           : kw == KW_F32 ? SGL__KEYMAP_F32
+                          : SGL__KEYMAP_NONE;
+}
+
 LS_INLINE int run(void *data, size_t n, size_t es, size_t ko, unsigned kw,
                   seg_fn *seg, const char *what)
 {
@@ -701,6 +711,11 @@ LS_INLINE int run(void *data, size_t n, size_t es, size_t ko, unsigned kw,
     ls_choice = SGL_SORT_LOCAL_NEARLY;
     if (nearly_sorted(a, n, es, ko, kw, seg, &rc))
         return rc;
+    /* Before the radix sort: random keys leave the counting pass after a
+     * few thousand elements, heavy duplicates never enter the radix sort. */
+    ls_choice = SGL_SORT_LOCAL_FEW;
+    if (sgl__algo_sort_few(a, n, es, ko, KW_BYTES(kw), keymap_of(kw)))
+        return SGL_OK;
     ls_choice = SGL_SORT_LOCAL_RADIX;
     return radix(a, n, es, ko, kw, seg, what);
 }
