@@ -705,6 +705,19 @@ Test(local_sort, merge_runs)
     check_merge(4, none, 6, 1000);
 }
 
+/* Two runs of few distinct keys (PSRS after the exchange on few-unique
+ * or root-duplicate input): stretches of equal keys copied whole; with
+ * keys too varied for that, the select. */
+Test(local_sort, merge_runs_of_equal_keys)
+{
+    static const uint64_t even[] = {60000, 40000}, odd[] = {1025, 70001};
+    static const uint64_t tiny[] = {1023, 1024};
+    for (uint64_t d = 1; d <= 4096; d *= 4) {
+        check_merge(2, even, 9, d);
+        check_merge(2, odd, 10, d);
+        check_merge(2, tiny, 11, d);
+    }
+}
 
 /* ---- errors ---- */
 
