@@ -3,7 +3,7 @@
  *
  * Thread safety: works on its arguments only; any number of threads may
  * call it on disjoint arrays.
- * Memory: about 320 KiB of table, and for records one buffer of the
+ * Memory: about 290 KiB of table, and for records one buffer of the
  * block's size, freed before it returns. */
 #ifndef SGL_ALGO_LOCAL_FEW_H
 #define SGL_ALGO_LOCAL_FEW_H
