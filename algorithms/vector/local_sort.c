@@ -35,6 +35,8 @@
  * the scatter) and about 0.7 MiB of counters and scratch. */
 #include "local_sort.h"
 
+#include "local_few.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -680,6 +682,14 @@ LS_INLINE int nearly_sorted(unsigned char *a, size_t n, size_t es, size_t ko,
     return 1;
 }
 
+static unsigned keymap_of(unsigned kw)
+{
+    return kw == KW_F64   ? SGL__KEYMAP_F64
+           : kw == KW_I64 ? SGL__KEYMAP_I64
+           : kw == KW_F32 ? SGL__KEYMAP_F32
+                          : SGL__KEYMAP_NONE;
+}
+
 LS_INLINE int run(void *data, size_t n, size_t es, size_t ko, unsigned kw,
                   seg_fn *seg, const char *what)
 {
@@ -701,6 +711,11 @@ LS_INLINE int run(void *data, size_t n, size_t es, size_t ko, unsigned kw,
     ls_choice = SGL_SORT_LOCAL_NEARLY;
     if (nearly_sorted(a, n, es, ko, kw, seg, &rc))
         return rc;
+    /* Before the radix sort: random keys leave the counting pass after a
+     * few thousand elements, heavy duplicates never enter the radix sort. */
+    ls_choice = SGL_SORT_LOCAL_FEW;
+    if (sgl__algo_sort_few(a, n, es, ko, KW_BYTES(kw), keymap_of(kw)))
+        return SGL_OK;
     ls_choice = SGL_SORT_LOCAL_RADIX;
     return radix(a, n, es, ko, kw, seg, what);
 }
@@ -840,6 +855,68 @@ LS_BOUND(uint64_t, i64, sgl__key_i64)
 LS_BOUND(uint32_t, f32, sgl__key_f32)
 #undef LS_BOUND
 
+/* Two runs full of equal keys (few unique, root duplicates: after the
+ * exchange each worker holds a few stretches of equal values per run):
+ * whole stretches copied, their ends found by galloping from their
+ * starts, rather than one select per element. Chosen where 12 of 16
+ * sampled neighbours in both runs are equal; random keys fail at the
+ * first few samples. */
+#define LS_MERGE_DUPS(K, SFX, KEY)                                             \
+    static size_t gallop_##SFX(const K *in, size_t a, size_t e, uint64_t k,    \
+                               int upper)                                      \
+    {                                                                          \
+        size_t lo = a, step = 1, hi = a;                                       \
+        while (hi < e && (KEY(in[hi]) < k || (upper && KEY(in[hi]) == k))) {   \
+            lo = hi + 1;                                                       \
+            hi = a + step < e ? a + step : e;                                  \
+            step *= 2;                                                         \
+        }                                                                      \
+        while (lo < hi) {                                                      \
+            size_t mid = lo + (hi - lo) / 2;                                   \
+            uint64_t km = KEY(in[mid]);                                        \
+            if (km < k || (upper && km == k))                                  \
+                lo = mid + 1;                                                  \
+            else                                                               \
+                hi = mid;                                                      \
+        }                                                                      \
+        return lo;                                                             \
+    }                                                                          \
+    static int dups_##SFX(const K *in, size_t a, size_t e)                     \
+    {                                                                          \
+        size_t eq = 0;                                                         \
+        if (e - a < 1024)                                                      \
+            return 0;                                                          \
+        for (size_t q = 0; q < 16; q++) {                                      \
+            size_t i = a + (e - a - 1) / 16 * q;                               \
+            eq += KEY(in[i]) == KEY(in[i + 1]);                                \
+        }                                                                      \
+        return eq >= 12;                                                       \
+    }                                                                          \
+    static size_t merge_dups_##SFX(const K *in, size_t i, size_t e0, size_t j, \
+                                   size_t e1, K *out)                          \
+    {                                                                          \
+        size_t o = 0;                                                          \
+        while (i < e0 && j < e1) {                                             \
+            uint64_t ki = KEY(in[i]), kj = KEY(in[j]);                         \
+            size_t r = kj < ki ? gallop_##SFX(in, j, e1, ki, 0)                \
+                               : gallop_##SFX(in, i, e0, kj, 1);               \
+            size_t *from = kj < ki ? &j : &i;                                  \
+            memcpy(out + o, in + *from, (r - *from) * sizeof *in);             \
+            o += r - *from;                                                    \
+            *from = r;                                                         \
+        }                                                                      \
+        memcpy(out + o, in + i, (e0 - i) * sizeof *in);                        \
+        o += e0 - i;                                                           \
+        memcpy(out + o, in + j, (e1 - j) * sizeof *in);                        \
+        return o + e1 - j;                                                     \
+    }
+LS_MERGE_DUPS(uint64_t, u64, ls_id)
+LS_MERGE_DUPS(uint32_t, u32, ls_id)
+LS_MERGE_DUPS(uint64_t, f64, sgl__key_f64)
+LS_MERGE_DUPS(uint64_t, i64, sgl__key_i64)
+LS_MERGE_DUPS(uint32_t, f32, sgl__key_f32)
+#undef LS_MERGE_DUPS
+
 /* One run: a copy. Two runs: a branch-free select, or, where one run is
  * under 1/64 of the other (a nearly sorted vector: almost all of a
  * worker's elements come from its own block), each short run's key
@@ -878,6 +955,11 @@ LS_BOUND(uint32_t, f32, sgl__key_f32)
                 out[o++] = in[i];                                              \
             }                                                                  \
             memcpy(out + o, in + lo, (end[1 - sh] - lo) * sizeof *in);         \
+            return;                                                            \
+        }                                                                      \
+        if (p == 2 && dups_##SFX(in, pos[0], end[0]) &&                        \
+            dups_##SFX(in, pos[1], end[1])) {                                  \
+            merge_dups_##SFX(in, pos[0], end[0], pos[1], end[1], out);         \
             return;                                                            \
         }                                                                      \
         if (p == 2) {                                                          \

@@ -332,8 +332,9 @@ typedef struct sgl_sort_stats {
 /** The local sorts a worker chooses from, by what its block looks like
  *  (sgl_sort_stats_t.local): each worker first checks whether its block
  *  is in order or in reverse order (one pass), then whether it is nearly
- *  sorted (sampled neighbours descend under 1/64 of the time), else
- *  radix-sorts it. */
+ *  sorted (sampled neighbours descend under 1/64 of the time), then
+ *  whether it holds few distinct keys (a counting pass that stops at the
+ *  4097th), else radix-sorts it. */
 enum {
     SGL_SORT_LOCAL_SMALL = 1,     /**< insertion sort (32 elements or
                                        fewer) */
@@ -345,6 +346,11 @@ enum {
     SGL_SORT_LOCAL_RADIX = 8,     /**< MSD radix sort on the keys' ranges
                                        (records of other sizes: an LSD
                                        record sort) */
+    SGL_SORT_LOCAL_FEW = 16,      /**< at most 4096 distinct keys (blocks
+                                       of 32768 elements or more): counted
+                                       in a table of the distinct keys and
+                                       written out run by run (records:
+                                       scattered stably); two passes */
 };
 
 /** The paths of a sort (sgl_sort_stats_t.path). In the sample step

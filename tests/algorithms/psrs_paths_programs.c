@@ -135,17 +135,24 @@ static int check_stats(const struct paths_arg *a, const sgl_sort_stats_t *st,
      * pass (or the insertion sort of a small block). Beyond a few
      * thousand keys per worker, random keys take the radix sort and
      * almost sorted values the nearly sorted one (records: never, their
-     * equal keys need the stable radix sort). */
+     * equal keys need the stable radix sort), and few distinct keys (few
+     * unique, root duplicates) the few-keys table. */
     unsigned all = SGL_SORT_LOCAL_SMALL | SGL_SORT_LOCAL_PRESORTED |
-                   SGL_SORT_LOCAL_NEARLY | SGL_SORT_LOCAL_RADIX;
+                   SGL_SORT_LOCAL_NEARLY | SGL_SORT_LOCAL_RADIX |
+                   SGL_SORT_LOCAL_FEW;
     if (st->path != SGL_SORT_PATH_SAMPLES)
         all = SGL_SORT_LOCAL_SMALL | SGL_SORT_LOCAL_PRESORTED;
     CHECK(st->local != 0 && (st->local & ~all) == 0,
           "%s n=%zu: local sorts %#x on path %u", dn, n, st->local, st->path);
     if (n / p >= 100000 && st->path == SGL_SORT_PATH_SAMPLES) {
-        unsigned w = a->dist == DIST_ALMOST_SORTED && !a->records
-                         ? SGL_SORT_LOCAL_NEARLY
-                         : a->dist == DIST_UNIFORM ? SGL_SORT_LOCAL_RADIX : 0;
+        int few = a->dist == DIST_FEW_UNIQUE || a->dist == DIST_ROOT_DUP;
+        unsigned w = 0;
+        if (a->dist == DIST_UNIFORM)
+            w = SGL_SORT_LOCAL_RADIX;
+        else if (a->dist == DIST_ALMOST_SORTED && !a->records)
+            w = SGL_SORT_LOCAL_NEARLY;
+        else if (few && !a->records)
+            w = SGL_SORT_LOCAL_FEW;
         CHECK(!w || (st->local & w), "%s n=%zu: local sorts %#x, not %#x", dn,
               n, st->local, w);
     }

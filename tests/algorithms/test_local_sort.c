@@ -14,7 +14,9 @@
 #include <sys/resource.h>
 
 #include <sgl/errors.h>
+#include "local_few.h"
 #include "local_sort.h"
+#include <sgl/algorithms.h>
 #include "test_util.h"
 
 /* ---- inputs ---- */
@@ -32,11 +34,15 @@ enum pattern {
     P_POW2,     /* powers of two: one bit per key */
     P_SAWTOOTH, /* i mod 1000 */
     P_ALMOST,   /* ascending with a few swaps */
+    P_K4096,    /* 4096 distinct keys: the most the few-keys table holds */
+    P_K4097,    /* 4097, the last one only at the end: the table overflows
+                   at the last element */
     P_COUNT
 };
 static const char *const pattern_names[P_COUNT] = {
     "dbl01",    "random", "equal",    "two",  "sorted",   "reversed",
-    "rev_dups", "zipf",   "few_bits", "pow2", "sawtooth", "almost"};
+    "rev_dups", "zipf",   "few_bits", "pow2", "sawtooth", "almost",
+    "k4096",    "k4097"};
 
 static uint64_t g_state;
 
@@ -88,6 +94,11 @@ static uint64_t gen_key(enum pattern p, size_t i, size_t n, unsigned kw,
         return UINT64_C(1) << (rnd() % (kw * 8));
     case P_SAWTOOTH:
         return (uint64_t)(i % 1000);
+    case P_K4096:
+        return (uint64_t)(i * 7919 % 4096) << (kw * 8 - 13);
+    case P_K4097:
+        return (uint64_t)(i + 1 == n ? 4096 : i * 7919 % 4096)
+               << (kw * 8 - 13);
     case P_ALMOST:
     default:
         return (uint64_t)i;
@@ -239,6 +250,28 @@ Test(local_sort, u32_4e6_floats_and_random)
 {
     check_keys(P_DBL01, 4000000, 4, 11);
     check_keys(P_RANDOM, 4000000, 4, 12);
+}
+
+/* The few-keys path takes blocks of at most 4096 distinct keys from
+ * FEW_MIN_N elements on, and gives up, leaving the block to the radix
+ * sort, at the 4097th, even when that is the last element. */
+static unsigned choice_of(enum pattern p, size_t n, unsigned kw)
+{
+    check_keys(p, n, kw, 21);
+    return sgl__algo_sort_choice();
+}
+
+Test(local_sort, few_keys_path_chosen_and_left)
+{
+    for (unsigned kw = 4; kw <= 8; kw += 4) {
+        cr_expect_eq(choice_of(P_K4096, 100000, kw), SGL_SORT_LOCAL_FEW);
+        cr_expect_eq(choice_of(P_TWO, 100000, kw), SGL_SORT_LOCAL_FEW);
+        cr_expect_eq(choice_of(P_SAWTOOTH, 1000000, kw), SGL_SORT_LOCAL_FEW);
+        cr_expect_eq(choice_of(P_K4097, 100000, kw), SGL_SORT_LOCAL_RADIX);
+        cr_expect_eq(choice_of(P_RANDOM, 100000, kw), SGL_SORT_LOCAL_RADIX);
+        cr_expect_eq(choice_of(P_K4096, FEW_MIN_N - 1, kw),
+                     SGL_SORT_LOCAL_RADIX);
+    }
 }
 
 /* Near the extremes of the key range: min and max differ by the whole
@@ -616,7 +649,8 @@ Test(local_sort, mapped_bounds_and_merge)
         }
 }
 
-static void check_merge(size_t p, const uint64_t *len, uint64_t seed)
+static void check_merge(size_t p, const uint64_t *len, uint64_t seed,
+                        uint64_t distinct)
 {
     size_t n = 0;
     for (size_t s = 0; s < p; s++)
@@ -629,7 +663,7 @@ static void check_merge(size_t p, const uint64_t *len, uint64_t seed)
     size_t off = 0;
     for (size_t s = 0; s < p; s++) {
         for (size_t i = 0; i < len[s]; i++)
-            in[off + i] = rnd() % 1000;
+            in[off + i] = rnd() % distinct;
         cr_assert_eq(sgl__algo_sort_u64(in + off, (size_t)len[s]), SGL_OK);
         off += (size_t)len[s];
     }
@@ -661,14 +695,28 @@ Test(local_sort, merge_runs)
     static const uint64_t three[] = {10, 0, 999};
     static const uint64_t five[] = {1, 2, 0, 3000, 17};
     static const uint64_t none[] = {0, 0, 0, 0};
-    check_merge(1, one, 1);
-    check_merge(2, two, 2);
-    check_merge(2, two_empty, 3);
-    check_merge(2, short_second, 7);
-    check_merge(2, short_first, 8);
-    check_merge(3, three, 4);
-    check_merge(5, five, 5);
-    check_merge(4, none, 6);
+    check_merge(1, one, 1, 1000);
+    check_merge(2, two, 2, 1000);
+    check_merge(2, two_empty, 3, 1000);
+    check_merge(2, short_second, 7, 1000);
+    check_merge(2, short_first, 8, 1000);
+    check_merge(3, three, 4, 1000);
+    check_merge(5, five, 5, 1000);
+    check_merge(4, none, 6, 1000);
+}
+
+/* Two runs of few distinct keys (PSRS after the exchange on few-unique
+ * or root-duplicate input): stretches of equal keys copied whole; with
+ * keys too varied for that, the select. */
+Test(local_sort, merge_runs_of_equal_keys)
+{
+    static const uint64_t even[] = {60000, 40000}, odd[] = {1025, 70001};
+    static const uint64_t tiny[] = {1023, 1024};
+    for (uint64_t d = 1; d <= 4096; d *= 4) {
+        check_merge(2, even, 9, d);
+        check_merge(2, odd, 10, d);
+        check_merge(2, tiny, 11, d);
+    }
 }
 
 /* ---- errors ---- */
