@@ -200,16 +200,6 @@ static double mono(void)
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-/* Complete @n requests, marking each in @done (if not NULL) as it
- * completes, so that the watchdog can name the children still out, and
- * noting in @when (if not NULL) the runtime's clock then (sgl__now(), to
- * a poll's interval: exact when polling throughout, within SLEEP_MAX_S
- * else), or @since for those complete before two polls in a row find
- * nothing (they were in when the wait began, at @since: Open MPI's test
- * calls progress the transport only when nothing has completed, and one
- * call may take in only part of what is there); poll throughout if
- * @rt->wait_active. Without memory for the bookkeeping it waits as
- * MPI_Waitall does, and notes the end for all. */
 #ifdef SGL_SIM
 /* Under SimGrid's SMPI every MPI_Test* costs simulated time (smpi/test,
  * 100 us by default: the polling wait made a 128-rank reduction take
@@ -240,6 +230,16 @@ static int wait_blocking(const struct sgl_runtime *rt, int n,
 }
 #endif
 
+/* Complete @n requests, marking each in @done (if not NULL) as it
+ * completes, so that the watchdog can name the children still out, and
+ * noting in @when (if not NULL) the runtime's clock then (sgl__now(), to
+ * a poll's interval: exact when polling throughout, within SLEEP_MAX_S
+ * else), or @since for those complete before two polls in a row find
+ * nothing (they were in when the wait began, at @since: Open MPI's test
+ * calls progress the transport only when nothing has completed, and one
+ * call may take in only part of what is there); poll throughout if
+ * @rt->wait_active. Without memory for the bookkeeping it waits as
+ * MPI_Waitall does, and notes the end for all. */
 static int wait_all(const struct sgl_runtime *rt, int n, MPI_Request *reqs,
                     MPI_Status *stats, _Atomic unsigned char *done,
                     double *when, double since)
