@@ -303,6 +303,54 @@ static int check_not_consumed(const struct sgl_ctx *ctx, const char *fn,
     return SGL_OK;
 }
 
+/* 1 if some child's block lies inside @dst's @cap bytes but not at the
+ * place this gather gives it: a child put in place (sgl_gather_into())
+ * after an earlier child put another size than its count, so its block
+ * sits where the counts said and the blocks before it would overwrite
+ * it. */
+static int blocks_misplaced(const struct sgl_ctx *ctx, const char *dst,
+                            size_t cap)
+{
+    uintptr_t lo = (uintptr_t)dst, out = lo;
+    uintptr_t hi = cap > UINTPTR_MAX - lo ? UINTPTR_MAX : lo + cap;
+    for (unsigned i = 0; dst && i < ctx->node->arity; i++) {
+        uintptr_t g = (uintptr_t)ctx->gdata[i];
+        if (ctx->gbytes[i] && g && g != out && g >= lo && g < hi)
+            return 1;
+        out += ctx->gbytes[i];
+    }
+    return 0;
+}
+
+/* Every child's block to its place in @dst, in child order. A block a
+ * child put in place is already there and is not copied; when blocks
+ * are misplaced (blocks_misplaced()) they all go through a copy first.
+ * SGL_OK or SGL_ENOMEM. */
+static int place_blocks(struct sgl_ctx *ctx, char *dst, size_t cap)
+{
+    unsigned p = ctx->node->arity;
+    size_t total = 0;
+    for (unsigned i = 0; i < p; i++)
+        total += ctx->gbytes[i];
+    char *tmp = NULL, *out = dst;
+    if (blocks_misplaced(ctx, dst, cap)) {
+        if (!(tmp = malloc(total)))
+            return sgl_error_set(SGL_ENOMEM, "sgl_gather: %zu bytes to "
+                                             "reorder blocks put in place",
+                                 total);
+        out = tmp;
+    }
+    for (unsigned i = 0; i < p; i++) {
+        if (ctx->gbytes[i] && ctx->gdata[i] && ctx->gdata[i] != out)
+            memcpy(out, ctx->gdata[i], ctx->gbytes[i]);
+        out += ctx->gbytes[i];
+    }
+    if (tmp)
+        memcpy(dst, tmp, total);
+    free(tmp);
+    return SGL_OK;
+}
+
 int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size, size_t capacity,
                size_t *ret_counts)
 {
@@ -345,16 +393,13 @@ int sgl_gather(sgl_ctx_t *ctx, void *dst, size_t elem_size, size_t capacity,
         rc = link->fetch(ctx, dst);
     if (rc)
         return rc;
-    char *out = dst;
-    for (unsigned i = 0; i < p; i++) {
-        /* A child that put into its part of this dst (sgl_gather_into())
-         * left its block where it belongs. */
-        if (ctx->gbytes[i] && ctx->gdata[i] && ctx->gdata[i] != out)
-            memcpy(out, ctx->gdata[i], ctx->gbytes[i]);
-        out += ctx->gbytes[i];
-        if (ret_counts)
-            ret_counts[i] = ctx->gbytes[i] / elem_size;
-    }
+    size_t cap;
+    if (__builtin_mul_overflow(capacity, elem_size, &cap))
+        cap = SIZE_MAX;
+    if ((rc = place_blocks(ctx, dst, cap)))
+        return rc;
+    for (unsigned i = 0; ret_counts && i < p; i++)
+        ret_counts[i] = ctx->gbytes[i] / elem_size;
     for (unsigned i = 0; i < p; i++)
         if (!ctx->gdata[i] && ctx->gbytes[i])
             ctx->consumed = 1;

@@ -152,11 +152,13 @@ int prog_gather_into(sgl_runtime_t *rt, uint64_t seed, size_t n,
     return rc;
 }
 
-/* A flat master's children: @put elements each where @lent were lent. */
+/* A flat master's children: put[1] elements each where @lent were lent,
+ * child 0 put[0]. */
 static int misc_task(sgl_ctx_t *ctx, const void *arg, size_t size)
 {
     (void)size;
-    size_t put = *(const size_t *)arg;
+    const size_t *puts = arg;
+    size_t put = puts[sgl_ctx_index(ctx) == 0 ? 0 : 1];
     uint64_t *b;
     SGL_TRY(sgl_put_buffer(ctx, sizeof *b, put, (void **)&b));
     for (size_t k = 0; k < put; k++)
@@ -164,8 +166,8 @@ static int misc_task(sgl_ctx_t *ctx, const void *arg, size_t size)
     return SGL_OK;
 }
 
-static int misc_step(sgl_ctx_t *root, uint64_t *dst, size_t lent, size_t put,
-                     int stage)
+static int misc_step(sgl_ctx_t *root, uint64_t *dst, size_t lent, size_t put0,
+                     size_t put, int stage)
 {
     unsigned p = sgl_ctx_children(root);
     size_t counts[64];
@@ -176,18 +178,21 @@ static int misc_step(sgl_ctx_t *root, uint64_t *dst, size_t lent, size_t put,
         dst[k] = UINT64_MAX;
     if (stage)
         SGL_TRY(sgl_gather_into(root, dst, sizeof *dst, counts));
-    SGL_TRY(sgl_pardo(root, misc_task, &put, sizeof put));
-    for (size_t k = 0; k < 2 * p * lent + 1; k++)
+    size_t puts[2] = {put0, put};
+    SGL_TRY(sgl_pardo(root, misc_task, puts, sizeof puts));
+    /* Nothing lent was taken: no child wrote into dst before the gather. */
+    for (size_t k = 0; (!stage || put != lent) && k < 2 * p * lent + 1; k++)
         CHECK(dst[k] == UINT64_MAX, "lent %zu, put %zu%s: element %zu of "
                                     "the destination written before the "
                                     "gather",
               lent, put, stage ? "" : " without the call", k);
     SGL_TRY(sgl_gather(root, dst, sizeof *dst, 2 * p * lent + 1, NULL));
     for (unsigned i = 0; i < p; i++)
-        for (size_t k = 0; k < put; k++)
-            CHECK(dst[i * put + k] == i * 100 + k,
-                  "lent %zu, put %zu: child %u's element %zu gathered wrong",
-                  lent, put, i, k);
+        for (size_t k = 0; k < (i ? put : put0); k++)
+            CHECK(dst[(i ? put0 + (i - 1) * put : 0) + k] == i * 100 + k,
+                  "lent %zu, put %zu (child 0: %zu): child %u's element "
+                  "%zu gathered wrong",
+                  lent, put, put0, i, k);
     return SGL_OK;
 }
 
@@ -199,8 +204,13 @@ static int misc_root(sgl_ctx_t *root, const void *arg, size_t size)
     if (sgl_ctx_is_worker(root)) /* a one-worker tree: no gather */
         return SGL_OK;
     CHECK(sgl_ctx_children(root) <= 64, "test limit");
-    SGL_TRY(misc_step(root, dst, 3, 2, 1)); /* another size: copied */
-    SGL_TRY(misc_step(root, dst, 3, 3, 0)); /* the last call is gone */
+    SGL_TRY(misc_step(root, dst, 3, 2, 2, 1)); /* another size: copied */
+    SGL_TRY(misc_step(root, dst, 3, 3, 3, 0)); /* the last call is gone */
+    /* Child 0 puts more or fewer than lent, the others exactly their
+     * parts in place: their blocks sit where the counts said, not where
+     * the gather puts them, and must still arrive in order. */
+    SGL_TRY(misc_step(root, dst, 3, 5, 3, 1));
+    SGL_TRY(misc_step(root, dst, 3, 1, 3, 1));
     size_t huge[64];
     for (unsigned i = 0; i < 64; i++) {
         ones[i] = 1;
