@@ -1595,6 +1595,27 @@ static int check_outputs(const struct plan *pl, int rank)
     return werr != 0;
 }
 
+/* An option given without its value (getopt_long's ':' for optopt):
+ * the message names what the value is. Exit status 2. */
+static int missing_value(char **argv)
+{
+    if (optopt == OPT_DRIFT)
+        return usage_error("option %s needs a FILE argument: the machine "
+                           "file to re-measure",
+                           "--drift");
+    if (optopt == OPT_DRIFT_CSV)
+        return usage_error("option %s needs a FILE argument: the CSV file "
+                           "of the drift rows",
+                           "--drift-csv");
+    if (optopt == OPT_LABEL)
+        return usage_error("option %s needs a NAME argument", "--label");
+    if (optopt == OPT_BUDGET)
+        return usage_error("option %s needs a SECONDS argument", "--budget");
+    return usage_error("option %s needs a FILE argument: the machine file "
+                       "to write",
+                       typed_option(argv));
+}
+
 /* The command line into @p pl; nothing is measured yet. Returns -1 to go
  * on, or the exit status. */
 static int parse_args(int argc, char **argv, struct plan *pl)
@@ -1648,23 +1669,7 @@ static int parse_args(int argc, char **argv, struct plan *pl)
             printf("sgl-probe %s\n", sgl_version());
             return 0;
         case ':':
-            if (optopt == OPT_DRIFT)
-                return usage_error("option %s needs a FILE argument: the "
-                                   "machine file to re-measure",
-                                   "--drift");
-            if (optopt == OPT_DRIFT_CSV)
-                return usage_error("option %s needs a FILE argument: the "
-                                   "CSV file of the drift rows",
-                                   "--drift-csv");
-            if (optopt == OPT_LABEL)
-                return usage_error("option %s needs a NAME argument",
-                                   "--label");
-            if (optopt == OPT_BUDGET)
-                return usage_error("option %s needs a SECONDS argument",
-                                   "--budget");
-            return usage_error("option %s needs a FILE argument: the "
-                               "machine file to write",
-                               typed_option(argv));
+            return missing_value(argv);
         default: /* '?' */
             return unknown_option(argv);
         }
