@@ -33,22 +33,11 @@
 # than min_fit (default 3) other sizes gets no held-out prediction. Bad
 # input (no header, a missing
 # column, a number that is not one, no row) is refused with exit status 2.
-# Load bench/csv.awk first: awk -f bench/csv.awk -f bench/heldout.awk FILE.
-function num(s) { return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
+# Load bench/csv.awk and bench/stats.awk first: awk -f bench/csv.awk -f bench/stats.awk -f bench/heldout.awk FILE.
 function fail(msg) {
     printf "heldout.awk: %s: %s\n", FILENAME, msg > "/dev/stderr"
     bad = 1; exit 2
 }
-function abs(x) { return x < 0 ? -x : x }
-function median(v, n,    i, j, t) {
-    for (i = 2; i <= n; i++) {
-        t = v[i]
-        for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]
-        v[j + 1] = t
-    }
-    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
-function pct(x) { return sprintf("%.1f%%", 100 * x) }
 BEGIN {
     if (min_s == "") min_s = 0.001
     if (goal == "") goal = 0.10

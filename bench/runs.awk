@@ -4,23 +4,12 @@
 # the median over the runs and their spread (max - min), and the sizes
 # the held-out fits used; a line per run with its duration, budget and
 # load (elapsed.txt beside each heldout.csv). Markdown on stdout.
-#   awk -f bench/csv.awk -f bench/runs.awk R1/heldout.csv R2/heldout.csv ...
+#   awk -f bench/csv.awk -f bench/stats.awk -f bench/runs.awk R1/heldout.csv R2/heldout.csv ...
 # A file without heldout.csv's columns is refused with exit status 2.
-function num(s) { return s ~ /^[-+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/ }
 function fail(msg) {
     printf "runs.awk: %s: %s\n", FILENAME, msg > "/dev/stderr"
     bad = 1; exit 2
 }
-function abs(x) { return x < 0 ? -x : x }
-function median(v, n,    i, j, t) {
-    for (i = 2; i <= n; i++) {
-        t = v[i]
-        for (j = i - 1; j >= 1 && v[j] > t; j--) v[j + 1] = v[j]
-        v[j + 1] = t
-    }
-    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
-function pct(x) { return sprintf("%.1f%%", 100 * x) }
 # "median (spread)" of the runs' values of cell c, kind k.
 function over_runs(c, k,    r, n, v, lo, hi) {
     n = 0

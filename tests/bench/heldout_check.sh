@@ -17,7 +17,7 @@ fail() { echo "not ok: $*" >&2; exit 1; }
 held() {
     local in=$1 o=$2
     shift 2
-    awk -v "out=$o" "$@" -f "$src/bench/csv.awk" -f "$src/bench/heldout.awk" "$in"
+    awk -v "out=$o" "$@" -f "$src/bench/csv.awk" -f "$src/bench/stats.awk" -f "$src/bench/heldout.awk" "$in"
 }
 # The arithmetic alone: plain least squares, no prior towards the probe.
 exact=(-v ridge=1e-12 -v irls=0)
@@ -110,11 +110,11 @@ mkdir -p "$tmp/r1" "$tmp/r2"
 cp "$tmp/heldout.csv" "$tmp/r1/heldout.csv"
 cp "$tmp/spoiled-out.csv" "$tmp/r2/heldout.csv"
 printf 'elapsed_s 300\nbudget_s 480\n' > "$tmp/r1/elapsed.txt"
-awk -f "$src/bench/csv.awk" -f "$src/bench/runs.awk" "$tmp/r1/heldout.csv" \
+awk -f "$src/bench/csv.awk" -f "$src/bench/stats.awk" -f "$src/bench/runs.awk" "$tmp/r1/heldout.csv" \
     "$tmp/r2/heldout.csv" > "$tmp/runs.md" || fail "runs.awk failed"
 cat "$tmp/runs.md"
 grep -q '^| 1x2 | reduce | 3, 4 | 29.8% / 0.0% |' "$tmp/runs.md" || fail "runs.awk cell row"
 grep -q 'run 1 .*held-out in 2 of 2; elapsed_s 300, budget_s 480' "$tmp/runs.md" || fail "runs.awk run line"
-st=0; awk -f "$src/bench/csv.awk" -f "$src/bench/runs.awk" "$tmp/levels.csv" > /dev/null 2>&1 || st=$?
+st=0; awk -f "$src/bench/csv.awk" -f "$src/bench/stats.awk" -f "$src/bench/runs.awk" "$tmp/levels.csv" > /dev/null 2>&1 || st=$?
 [ $st = 2 ] || fail "runs.awk on a levels.csv: exit $st"
 echo "ok: held-out fit"
