@@ -871,15 +871,7 @@ LS_BOUND(uint32_t, f32, sgl__key_f32)
             hi = a + step < e ? a + step : e;                                  \
             step *= 2;                                                         \
         }                                                                      \
-        while (lo < hi) {                                                      \
-            size_t mid = lo + (hi - lo) / 2;                                   \
-            uint64_t km = KEY(in[mid]);                                        \
-            if (km < k || (upper && km == k))                                  \
-                lo = mid + 1;                                                  \
-            else                                                               \
-                hi = mid;                                                      \
-        }                                                                      \
-        return lo;                                                             \
+        return lo + sgl__algo_bound_##SFX(in + lo, hi - lo, k, upper);         \
     }                                                                          \
     static int dups_##SFX(const K *in, size_t a, size_t e)                     \
     {                                                                          \
