@@ -24,38 +24,66 @@ const char *sgl__file_kind(unsigned mode)
                             : "a special file";
 }
 
-int sgl__open_regular(const char *path, const char *purpose, int *ret_fd)
+/* The error for @path, which is no regular file (st_mode @mode). */
+static int refuse_kind(const char *verb, const char *path,
+                       const char *purpose, unsigned mode)
 {
     char ep[512];
-    if (!path)
-        return sgl_error_set(SGL_EINVAL, "no path for the %s", purpose);
-    /* O_NONBLOCK: open() of a FIFO with no writer returns at once instead
-     * of waiting for one, so that fstat() can say what it is. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    return sgl_error_set(SGL_EIO,
+                         "cannot %s %s '%s': it is %s, not a regular file",
+                         verb, purpose, sgl__escape(path, 256, ep, sizeof ep),
+                         sgl__file_kind(mode));
+}
+
+static int refuse_errno(const char *verb, const char *path,
+                        const char *purpose, int e)
+{
+    char ep[512];
+    return sgl_error_set(SGL_EIO, "cannot %s %s '%s': %s", verb, purpose,
+                         sgl__escape(path, 256, ep, sizeof ep), strerror(e));
+}
+
+/* The one way both directions open a file a user named: O_NONBLOCK, so
+ * that a FIFO without a peer neither blocks open() (reading) nor waits
+ * for a reader (writing: ENXIO), then fstat() on what was opened, so
+ * that the kind checked is the kind used. Where open() itself fails, a
+ * path that exists as something else is named by its kind (a socket
+ * cannot be opened at all), else by errno with @open_verb. */
+static int open_checked(const char *path, const char *purpose, int flags,
+                        const char *open_verb, const char *kind_verb,
+                        int *ret_fd)
+{
+    int fd = open(path, flags | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0666);
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
         int e = errno;
         if (fd >= 0)
             close(fd);
-        return sgl_error_set(SGL_EIO, "cannot open %s '%s': %s", purpose,
-                             sgl__escape(path, 256, ep, sizeof ep),
-                             strerror(e));
+        if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+            return refuse_kind(kind_verb, path, purpose, st.st_mode);
+        return refuse_errno(open_verb, path, purpose, e);
     }
     if (!S_ISREG(st.st_mode)) {
         close(fd);
-        return sgl_error_set(SGL_EIO,
-                             "cannot read %s '%s': it is %s, not a regular "
-                             "file",
-                             purpose, sgl__escape(path, 256, ep, sizeof ep),
-                             sgl__file_kind(st.st_mode));
+        return refuse_kind(kind_verb, path, purpose, st.st_mode);
     }
-    /* Reads of a regular file never block; clearing the flag anyway keeps
-     * the descriptor ordinary for whoever reads it (stdio, hwloc). */
+    /* I/O on a regular file never blocks; clearing the flag keeps the
+     * descriptor ordinary for whoever uses it (stdio, hwloc). */
     int fl = fcntl(fd, F_GETFL);
-    if (fl != -1)
-        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    if (fl != -1 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) {
+        int e = errno;
+        close(fd);
+        return refuse_errno(open_verb, path, purpose, e);
+    }
     *ret_fd = fd;
     return SGL_OK;
+}
+
+int sgl__open_regular(const char *path, const char *purpose, int *ret_fd)
+{
+    if (!path)
+        return sgl_error_set(SGL_EINVAL, "no path for the %s", purpose);
+    return open_checked(path, purpose, O_RDONLY, "open", "read", ret_fd);
 }
 
 int sgl__read_regular(const char *path, const char *purpose, size_t max,
@@ -118,7 +146,6 @@ int sgl__read_regular(const char *path, const char *purpose, size_t max,
 
 int sgl__check_output(const char *path, const char *purpose)
 {
-    char ep[512];
     struct stat st;
     if (!path || !*path)
         return sgl_error_set(SGL_EINVAL, "no path for the %s", purpose);
@@ -126,73 +153,26 @@ int sgl__check_output(const char *path, const char *purpose)
      * that exists must already be one: opening a FIFO for writing waits
      * for a reader, and a device or directory is no place for a file. */
     if (stat(path, &st) != 0)
-        return errno == ENOENT
-                   ? SGL_OK
-                   : sgl_error_set(SGL_EIO, "cannot write %s '%s': %s",
-                                   purpose,
-                                   sgl__escape(path, 256, ep, sizeof ep),
-                                   strerror(errno));
+        return errno == ENOENT ? SGL_OK
+                               : refuse_errno("write", path, purpose, errno);
     if (!S_ISREG(st.st_mode))
-        return sgl_error_set(SGL_EIO,
-                             "cannot write %s '%s': it is %s, not a regular "
-                             "file",
-                             purpose, sgl__escape(path, 256, ep, sizeof ep),
-                             sgl__file_kind(st.st_mode));
+        return refuse_kind("write", path, purpose, st.st_mode);
     return SGL_OK;
-}
-
-/* The error for an output @path that exists and is no regular file, or
- * SGL_OK if it is one or cannot be stat()ed. */
-static int not_regular(const char *path, const char *purpose)
-{
-    char ep[512];
-    struct stat st;
-    if (stat(path, &st) != 0 || S_ISREG(st.st_mode))
-        return SGL_OK;
-    return sgl_error_set(SGL_EIO,
-                         "cannot write %s '%s': it is %s, not a regular file",
-                         purpose, sgl__escape(path, 256, ep, sizeof ep),
-                         sgl__file_kind(st.st_mode));
 }
 
 int sgl__open_output(const char *path, const char *purpose, FILE **ret)
 {
-    char ep[512];
     if (!path || !*path)
         return sgl_error_set(SGL_EINVAL, "no path for the %s", purpose);
-    /* O_NONBLOCK: a FIFO with no reader fails at once (ENXIO) instead of
-     * waiting for one, and one with a reader opens for fstat() to name.
-     * No O_TRUNC: nothing is cut before the file is known to be regular. */
-    int fd = open(path, O_WRONLY | O_CREAT | O_NONBLOCK | O_CLOEXEC | O_NOCTTY,
-                  0666);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0) {
-        int e = errno;
-        if (fd >= 0)
-            close(fd);
-        SGL_TRY(not_regular(path, purpose));
-        return sgl_error_set(SGL_EIO, "cannot write %s '%s': %s", purpose,
-                             sgl__escape(path, 256, ep, sizeof ep),
-                             strerror(e));
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        return sgl_error_set(SGL_EIO,
-                             "cannot write %s '%s': it is %s, not a regular "
-                             "file",
-                             purpose, sgl__escape(path, 256, ep, sizeof ep),
-                             sgl__file_kind(st.st_mode));
-    }
-    int fl = fcntl(fd, F_GETFL);
+    /* No O_TRUNC: nothing is cut before the file is known to be regular. */
+    int fd;
+    SGL_TRY(open_checked(path, purpose, O_WRONLY | O_CREAT, "write", "write",
+                         &fd));
     FILE *f = NULL;
-    if (ftruncate(fd, 0) != 0 ||
-        (fl != -1 && fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0) ||
-        !(f = fdopen(fd, "w"))) {
+    if (ftruncate(fd, 0) != 0 || !(f = fdopen(fd, "w"))) {
         int e = errno;
         close(fd);
-        return sgl_error_set(SGL_EIO, "cannot write %s '%s': %s", purpose,
-                             sgl__escape(path, 256, ep, sizeof ep),
-                             strerror(e));
+        return refuse_errno("write", path, purpose, e);
     }
     *ret = f;
     return SGL_OK;
