@@ -10,6 +10,7 @@
  *   level L memory shared|private    do the children share memory?
  *   level L exchange l T g G         exchange among the children
  *   level L header B                 header bytes per child per sync
+ *   level L fanout o T [start_l T start_o T]   measured per-child cost
  *   master L I l T g_down G g_up G   override for master I of level L
  *   kernel NAME C [worker W]         c for every worker, or for worker W
  *   kernel NAME C n N [busy Q]       a point of the kernel's size table
@@ -127,6 +128,12 @@ static void write_level(const sgl_machine_t *m, unsigned l, FILE *out)
         char b[32];
         fprintf(out, "level %u header %s\n", l, fmt_double(b, lp->header));
     }
+    if (lp->fanout_set) {
+        char a[32], b[32], c[32];
+        fprintf(out, "level %u fanout o %s start_l %s start_o %s\n", l,
+                fmt_double(a, lp->fanout.o), fmt_double(b, lp->fanout.start_l),
+                fmt_double(c, lp->fanout.start_o));
+    }
     if (lp->memory != SGL_MEMORY_DEFAULT)
         fprintf(out, "level %u memory %s\n", l,
                 lp->memory == SGL_MEMORY_SHARED ? "shared" : "private");
@@ -208,6 +215,7 @@ enum level_seen {
     SEEN_MEMORY = 4,   /* level L memory ... */
     SEEN_EXCHANGE = 8, /* level L exchange ... */
     SEEN_HEADER = 16,  /* level L header ... */
+    SEEN_FANOUT = 32,  /* level L fanout ... */
 };
 
 struct reader {
@@ -569,6 +577,49 @@ static int rec_level_header(struct reader *r, unsigned long level)
     return sgl_machine_set_level_header(r->m, (unsigned)level, bytes);
 }
 
+/* The words of 'level L fanout o T [start_l T start_o T]', in any order;
+ * the start terms come together or not at all. */
+static int parse_fanout(struct reader *r, sgl_fanout_params_t *f)
+{
+    static const char *const key[] = {"o", "start_l", "start_o"};
+    double *val[] = {&f->o, &f->start_l, &f->start_o};
+    int have[3] = {0, 0, 0};
+    *f = (sgl_fanout_params_t){0, 0, 0};
+    while (next(r)) {
+        int k = 0;
+        while (k < 3 && strcmp(r->tok, key[k]) != 0)
+            k++;
+        int rc = k == 3 ? rbad(r, SGL_EPARSE, "unknown fanout parameter "
+                                              "'%.40s' (expected o, start_l "
+                                              "or start_o)",
+                               r->tok)
+                 : have[k]++ ? rbad(r, SGL_EPARSE, "%s given twice", key[k])
+                             : parse_value(r, key[k], UNIT_TIME, val[k]);
+        if (rc)
+            return rc;
+    }
+    if (!have[0])
+        return rbad(r, SGL_EPARSE, "missing o of the fanout record");
+    if (have[1] != have[2])
+        return rbad(r, SGL_EPARSE, "start_l and start_o go together");
+    return SGL_OK;
+}
+
+/* 'level L fanout o T [start_l T start_o T]'. */
+static int rec_level_fanout(struct reader *r, unsigned long level)
+{
+    if (r->level_seen[level] & SEEN_FANOUT)
+        return rbad(r, SGL_EPARSE, "duplicate 'level %lu fanout' record",
+                    level);
+    sgl_fanout_params_t f;
+    int rc = parse_fanout(r, &f);
+    if (rc)
+        return rc;
+    r->level_seen[level] |= SEEN_FANOUT;
+    rc = sgl_machine_set_level_fanout(r->m, (unsigned)level, &f);
+    return rc ? rbad(r, rc, "%s", sgl_error_last()) : SGL_OK;
+}
+
 /* 'level L memory shared|private'. */
 static int rec_level_memory(struct reader *r, unsigned long level)
 {
@@ -673,6 +724,8 @@ static int rec_level(struct reader *r)
             return rec_level_memory(r, level);
         if (strcmp(r->tok, "header") == 0)
             return rec_level_header(r, level);
+        if (strcmp(r->tok, "fanout") == 0)
+            return rec_level_fanout(r, level);
     }
     r->pos = save;
     return rec_level_params(r, level);

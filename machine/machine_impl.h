@@ -79,6 +79,8 @@ struct sgl__level_params {
     sgl_exchange_params_t exchange;
     int header_set;         /* header bytes per child per sync */
     double header;
+    int fanout_set;         /* o and the run's start, from two fan-outs */
+    sgl_fanout_params_t fanout;
 };
 
 /* c of one kernel: all_c for every worker, per-worker values where
@@ -153,7 +155,8 @@ int sgl__kernel_merge_points(struct sgl__kernel *k,
 int sgl__check_value(const char *fn, const char *what, double v);
 /* The synchronisations of one superstep of @master, whose p children
  * got their blocks at the regime (l_down, g_down) and replied at
- * (l_up, g_up): l_down + l_up + (p - 1) * header * (g_down + g_up)
+ * (l_up, g_up): l_down + l_up + (p - 1) * o with the level's fan-out
+ * terms, else (p - 1) * header * (g_down + g_up)
  * (sgl_node_header_bytes()). The closed form (predict.c) and the trace
  * replay both call it, so that they price the same l. */
 double sgl__sync_cost(const struct sgl_node *master, double l_down,

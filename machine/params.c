@@ -397,13 +397,71 @@ int sgl_node_header_bytes(const sgl_node_t *n, double *ret)
     return SGL_OK;
 }
 
+int sgl_machine_set_level_fanout(sgl_machine_t *m, unsigned level,
+                                 const sgl_fanout_params_t *f)
+{
+    static const char fn[] = "sgl_machine_set_level_fanout";
+    int rc = check_level(fn, m, level);
+    if (!rc && !f)
+        rc = sgl_error_set(SGL_EINVAL, "%s: NULL argument", fn);
+    if (!rc)
+        rc = sgl__check_value(fn, "o", f->o);
+    if (!rc)
+        rc = sgl__check_value(fn, "start_l", f->start_l);
+    if (!rc)
+        rc = sgl__check_value(fn, "start_o", f->start_o);
+    if (rc)
+        return rc;
+    m->params[level].fanout_set = 1;
+    m->params[level].fanout = *f;
+    return SGL_OK;
+}
+
+int sgl_machine_level_fanout(const sgl_machine_t *m, unsigned level,
+                             sgl_fanout_params_t *ret)
+{
+    if (!m || !ret)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_machine_level_fanout: NULL argument");
+    if (level > m->depth || !m->params[level].fanout_set)
+        return sgl_error_set(SGL_ERANGE, "no fan-out terms set for level %u",
+                             level);
+    *ret = m->params[level].fanout;
+    return SGL_OK;
+}
+
+/* Children other than the master's first, which it plays itself: no
+ * messages to it. */
+static double remote_children(const struct sgl_node *master)
+{
+    return master->arity > 0 ? (double)master->arity - 1 : 0;
+}
+
+int sgl_node_start_cost(const sgl_node_t *n, double *ret)
+{
+    if (!n || !ret)
+        return sgl_error_set(SGL_EINVAL, "sgl_node_start_cost: NULL argument");
+    if (n->arity == 0 || !n->machine)
+        return sgl_error_set(SGL_EINVAL,
+                             "sgl_node_start_cost: a worker has no link");
+    const struct sgl__level_params *lp = &n->machine->params[n->level];
+    *ret = lp->fanout_set
+               ? lp->fanout.start_l + remote_children(n) * lp->fanout.start_o
+               : 0;
+    return SGL_OK;
+}
+
 double sgl__sync_cost(const struct sgl_node *master, double l_down,
                       double g_down, double l_up, double g_up)
 {
+    const struct sgl__level_params *lp =
+        master->machine ? &master->machine->params[master->level] : NULL;
+    /* Measured per child, o holds the headers, the arguments and the
+     * MPI's cost per message; the header at g is the estimate without. */
+    if (lp && lp->fanout_set)
+        return l_down + l_up + remote_children(master) * lp->fanout.o;
     double header = 0;
-    /* The master plays its first child itself: no message to it. */
-    double remote = master->arity > 0 ? (double)master->arity - 1 : 0;
     if (sgl_node_header_bytes(master, &header) != SGL_OK)
         header = 0;
-    return l_down + l_up + remote * header * (g_down + g_up);
+    return l_down + l_up + remote_children(master) * header * (g_down + g_up);
 }

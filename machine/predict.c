@@ -221,10 +221,18 @@ static int master_step(const struct eval *e, const struct sgl_node *n,
     regime(n, st.up, p, &lu, &gu, 1);
     /* Cost_master = max_i Cost_child_i + w0*c0
      *               + k_down*g_down + k_up*g_up
-     *               + 2*l + (p-1)*header*(g_down + g_up)
+     *               + 2*l + (p-1)*o   (o: header*(g_down + g_up)
+     *                                  unless measured)
+     *               [+ the run's start at the root's first superstep]
      *               [+ l_h + max_i h_i * g_h  with an exchange] */
     double xch = st.exchange ? xp.l + hmax * xp.g : 0;
     double syncs = sgl__sync_cost(n, ld, gd, lu, gu);
+    /* The program is a run of its own: its first superstep at the root
+     * waits for the last run's stop (sgl_node_start_cost()). Below the
+     * root, a command comes after the stop that readied its children. */
+    double start = 0;
+    if (s == 0 && !n->parent && sgl_node_start_cost(n, &start) == SGL_OK)
+        syncs += start;
     const sgl_level_cost_t own = {
         .work = w0, .scatter = kdown * gd, .gather = kup * gu,
         .syncs = syncs, .exchange = xch, .supersteps = 1,

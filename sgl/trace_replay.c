@@ -1,7 +1,8 @@
 /* Trace replay: the recorded supersteps re-costed on a machine file's link
  * parameters. Communication and synchronisation come from the model
- * (k_down g_down + k_up g_up + 2 l + (p-1) header (g_down + g_up) per
- * superstep, sgl__sync_cost() as in the closed form), computation from the
+ * (k_down g_down + k_up g_up + 2 l + (p-1) o per superstep, o the
+ * measured per-child cost or header (g_down + g_up), sgl__sync_cost() as
+ * in the closed form, and the run's start), computation from the
  * run (workers' task times, masters' own time), so that the result is the
  * cost formula applied to what the program really did. sgl_trace_levels()
  * walks the same sorted steps down the measured critical path and says
@@ -218,7 +219,14 @@ int sgl_trace_replay(sgl_runtime_t *rt, const sgl_machine_t *params,
             rc = step_cost(&r, &r.steps[i], &c);
             sum += c;
         }
-        *ret_seconds = sum;
+        /* The trace does not mark where a run began: it is taken to hold
+         * one run (sgl_trace_clear() before it), whose first superstep
+         * waited for the last run's stop, as the closed form prices it. */
+        double start = 0;
+        const sgl_node_t *root = sgl_machine_root(params);
+        if (!rc && r.n && root && sgl_node_arity(root) > 0)
+            rc = sgl_node_start_cost(root, &start);
+        *ret_seconds = sum + start;
         free(r.steps);
     }
     free(all);

@@ -264,6 +264,40 @@ SGL_API int sgl_machine_level_header(const sgl_machine_t *m, unsigned level,
  *  the command in shared memory, inside the measured l).
  *  @return SGL_OK, or SGL_EINVAL for NULL or a worker. */
 SGL_API int sgl_node_header_bytes(const sgl_node_t *master, double *ret);
+
+/** The fan-out terms of a level measured at two fan-outs (docs/model.md,
+ *  "Fan-out"), where the header bytes at g are not the whole per-child
+ *  cost: a simulated network's small messages cross the link slower than
+ *  its g, and an MPI adds its own cost per message. */
+typedef struct sgl_fanout_params {
+    double o;       /**< seconds per remote child per superstep: its command
+                         and its reply at the master, in place of
+                         header * (g_down + g_up) */
+    double start_l; /**< seconds a run's first superstep waits for the
+                         previous run's stop, whatever the fan-out */
+    double start_o; /**< and per remote child (the stops leave the master
+                         one after another) */
+} sgl_fanout_params_t;
+
+/** Set the fan-out terms of every master at @p level: a superstep's
+ *  synchronisations cost 2 l + (p - 1) o, and the first superstep of a
+ *  run at the root start_l + (p - 1) start_o more.
+ *  @return SGL_OK, or SGL_EINVAL if the level has no masters, @p f is
+ *  NULL, or a value is negative or not finite (nothing changes then). */
+SGL_API int sgl_machine_set_level_fanout(sgl_machine_t *m, unsigned level,
+                                         const sgl_fanout_params_t *f);
+/** The fan-out terms set for @p level with sgl_machine_set_level_fanout()
+ *  (or a machine file's 'level L fanout' record).
+ *  @return SGL_OK, SGL_EINVAL for NULL, SGL_ERANGE if none were set. */
+SGL_API int sgl_machine_level_fanout(const sgl_machine_t *m, unsigned level,
+                                     sgl_fanout_params_t *ret);
+/** Seconds that a run's first superstep at @p master waits beyond the
+ *  others: start_l + (p - 1) start_o of its level's fan-out terms, 0
+ *  without them (a real MPI's eager protocol has the command waiting at
+ *  the child when the stop arrives; SimGrid's SMPI moves a message only
+ *  once its receive is posted).
+ *  @return SGL_OK, or SGL_EINVAL for NULL or a worker. */
+SGL_API int sgl_node_start_cost(const sgl_node_t *master, double *ret);
 /** Horizontal (exchange) parameters of a level (docs/design.md, "Exchange supersteps"): the
  *  cost of an exchange superstep among a master's children is
  *  l + g * h, where h is the most bytes any child's workers send to, or

@@ -1,7 +1,8 @@
 /* The synchronisation term that grows with the fan-out (issue 46): each
  * remote child's command and reply header priced at the link's g, its
- * machine-file record and its defaults, and PSRS with the routed
- * exchange by hand. The trace replay's side is in
+ * machine-file record and its defaults; the measured per-child cost o and
+ * the run's start that replace it (the 'fanout' record); and PSRS with
+ * the routed exchange by hand. The trace replay's side is in
  * tests/runtime/test_runtime.c (trace_replay_agrees_with_the_closed_form). */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -212,4 +213,125 @@ Test(fanout, routed_psrs_by_hand)
     cr_expect_not_null(strstr(sgl_error_last(), "routed"), "%s",
                        sgl_error_last());
     sgl_machine_free(m);
+}
+
+/* A hand-made file with the measured terms, as sim/probe writes them:
+ * rank:16, l 200 us, g 8 ns/B, o 2 us per remote child per superstep, a
+ * run's start 200 us + 0.8 us per remote child; kernels free. A reduce is
+ * one superstep, its first: syncs 2 * 200 + 15 * 2 + 200 + 15 * 0.8 =
+ * 642 us, and the gather of 16 partial sums 16 * 8 B * 8 ns = 1.024 us.
+ * The header (64 B by default) is not charged: o holds it. */
+#define FLAT16                                                                \
+    "sgl-machine 2\nshape rank:16\nlevel 0 link mpi p 16 l 200us g 8ns/B\n"
+Test(fanout, measured_terms_price_reduce_and_scan)
+{
+    sgl_machine_t *m = machine(FLAT16 "level 0 fanout o 2us start_l 200us "
+                                      "start_o 0.8us\nkernel sum 0\n"
+                                      "kernel scan 0\nend\n");
+    sgl_fanout_params_t f;
+    cr_assert_eq(sgl_machine_level_fanout(m, 0, &f), SGL_OK);
+    expect_near(f.o, 2e-6, "o");
+    expect_near(f.start_l, 200e-6, "start_l");
+    expect_near(f.start_o, 0.8e-6, "start_o");
+    double start = -1;
+    cr_assert_eq(sgl_node_start_cost(sgl_machine_root(m), &start), SGL_OK);
+    expect_near(start, 212e-6, "start");
+    sgl_prediction_t r = predict(m, SGL_PREDICT_REDUCE, 1e6, 0);
+    expect_near(r.level[0].syncs, 642e-6, "reduce syncs");
+    expect_near(r.total, 642e-6 + 1.024e-6, "reduce total");
+    /* Every superstep pays 2 l + 15 o, the first the start once more. */
+    sgl_prediction_t s = predict(m, SGL_PREDICT_SCAN, 1e6, 0);
+    expect_near(s.level[0].syncs, s.level[0].supersteps * 430e-6 + 212e-6,
+                "scan syncs");
+    sgl_machine_free(m);
+    /* Without the start terms only o counts. */
+    m = machine(FLAT16 "level 0 fanout o 2us\nkernel sum 0\nend\n");
+    expect_near(predict(m, SGL_PREDICT_REDUCE, 1e6, 0).level[0].syncs,
+                430e-6, "o alone");
+    sgl_machine_free(m);
+}
+
+/* Below the root a run's first command comes after the stop that readied
+ * the children: only the root's first superstep pays the start. */
+Test(fanout, the_start_is_the_roots)
+{
+    sgl_machine_t *m = machine(
+        "sgl-machine 2\nshape rack:2 rank:4\nlevel 0 l 100us g 8ns/B\n"
+        "level 1 l 10us g 8ns/B\n"
+        "level 0 fanout o 1us start_l 100us start_o 1us\n"
+        "level 1 fanout o 2us start_l 50us start_o 5us\n"
+        "kernel sum 0\nend\n");
+    sgl_prediction_t r = predict(m, SGL_PREDICT_REDUCE, 1e6, 0);
+    expect_near(r.level[0].syncs, 200e-6 + 1e-6 + 101e-6, "root");
+    expect_near(r.level[1].syncs, 20e-6 + 3 * 2e-6, "rack master");
+    double start = -1;
+    cr_assert_eq(sgl_node_start_cost(sgl_machine_master(m, 1, 0), &start),
+                 SGL_OK);
+    expect_near(start, 65e-6, "the rack master's own terms");
+    cr_expect_eq(sgl_node_start_cost(sgl_machine_worker(m, 0), &start),
+                 SGL_EINVAL);
+    sgl_machine_free(m);
+}
+
+/* A file without the record loads and prices as before (the header at
+ * g, no start); one with it writes and reads back; bad ones are refused
+ * with the file, the line and what is wrong. */
+Test(fanout, fanout_record_is_optional_and_checked)
+{
+    sgl_machine_t *m = machine(FLAT16 "kernel sum 0\nend\n");
+    sgl_fanout_params_t f;
+    cr_expect_eq(sgl_machine_level_fanout(m, 0, &f), SGL_ERANGE);
+    double start = -1;
+    cr_assert_eq(sgl_node_start_cost(sgl_machine_root(m), &start), SGL_OK);
+    cr_expect_eq(start, 0);
+    expect_near(predict(m, SGL_PREDICT_REDUCE, 1e6, 0).level[0].syncs,
+                400e-6 + 15 * 64 * 16e-9, "today's header term");
+    f = (sgl_fanout_params_t){1.5e-6, 2e-4, 7.5e-7};
+    cr_assert_eq(sgl_machine_set_level_fanout(m, 0, &f), SGL_OK);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    cr_assert_eq(sgl_machine_write(m, out), SGL_OK, "%s", sgl_error_last());
+    fclose(out);
+    sgl_machine_t *back = machine(text);
+    sgl_fanout_params_t g;
+    cr_assert_eq(sgl_machine_level_fanout(back, 0, &g), SGL_OK, "%s", text);
+    cr_expect(g.o == f.o && g.start_l == f.start_l && g.start_o == f.start_o,
+              "read back %g %g %g", g.o, g.start_l, g.start_o);
+    free(text);
+    sgl_machine_free(back);
+    f.o = -1;
+    cr_expect_eq(sgl_machine_set_level_fanout(m, 0, &f), SGL_EINVAL);
+    cr_expect_eq(sgl_machine_set_level_fanout(m, 0, NULL), SGL_EINVAL);
+    cr_expect_eq(sgl_machine_set_level_fanout(m, 3, &g), SGL_EINVAL);
+    sgl_machine_free(m);
+    static const struct {
+        const char *rec, *want;
+    } bad[] = {
+        {"level 0 fanout\n", "t.sgl:4: missing o of the fanout record"},
+        {"level 0 fanout o\n", "t.sgl:4: missing value of o"},
+        {"level 0 fanout o -1us\n", "t.sgl:4: "},
+        {"level 0 fanout o nan\n", "t.sgl:4: o is not a finite number"},
+        {"level 0 fanout o 1ns/B\n", "t.sgl:4: bad unit"},
+        {"level 0 fanout o 1us p 2\n", "t.sgl:4: unknown fanout parameter 'p'"},
+        {"level 0 fanout o 1us o 2us\n", "t.sgl:4: o given twice"},
+        {"level 0 fanout o 1us start_l 2us\n",
+         "t.sgl:4: start_l and start_o go together"},
+        {"level 0 fanout start_l 1us start_o 1us\n",
+         "t.sgl:4: missing o of the fanout record"},
+        {"level 0 fanout o 1us\nlevel 0 fanout o 1us\n",
+         "t.sgl:5: duplicate 'level 0 fanout' record"},
+        {"level 1 fanout o 1us\n", "t.sgl:4: "},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char file[512];
+        snprintf(file, sizeof file, FLAT16 "%skernel sum 1ns\nend\n",
+                 bad[i].rec);
+        sgl_machine_t *x = NULL;
+        cr_expect_neq(read_text(file, &x), SGL_OK, "%s accepted", bad[i].rec);
+        cr_expect_null(x);
+        cr_expect_not_null(strstr(sgl_error_last(), bad[i].want),
+                           "%s: '%s', expected '%s'", bad[i].rec,
+                           sgl_error_last(), bad[i].want);
+    }
 }
