@@ -79,6 +79,8 @@ struct sgl__level_params {
     sgl_exchange_params_t exchange;
     int header_set;         /* header bytes per child per sync */
     double header;
+    int view_set;           /* the view path's g (view.c) */
+    double view_g_down, view_g_up;
 };
 
 /* c of one kernel: all_c for every worker, per-worker values where
