@@ -15,12 +15,14 @@
  * scans exact: the elements are multiples of 0.5 below 500; the sort
  * sorted and equal to IPS4o's).
  *   bench_root [--sizes N,N...] [--reps R>=9] [--csv FILE] [--machine F]
+ *              [--no-sort]
  * Default sizes 1e7,1e8. With --machine (a file sgl-probe wrote on this
  * host's two-worker tree), each tree's sgl_reduce and sgl_scan medians
  * are printed beside the model's price of the path they run (a root
  * array: the view path, sgl_predict_algorithm() with centralised data;
  * core:1 is the file's one-worker time) and the relative error; the
- * prediction is not timed and the run is the same. The CSV (bench_csv.h) has one row per
+ * prediction is not timed and the run is the same. --no-sort leaves the
+ * sort out (its 1e8 trials take most of the run). The CSV (bench_csv.h) has one row per
  * measurement: n_elements, tree, implementation (sgl_reduce, loop_sum,
  * omp_reduction, sgl_scan, loop_scan, omp_scan, sgl_sort, ips4o_parallel),
  * threads, rep, time_s. */
@@ -70,6 +72,7 @@ static struct {
     double t[NROWS][MAX_REPS];
     const char *wrong;  /* the first wrong output, or NULL */
     sgl_machine_t *model; /* --machine, or NULL */
+    int no_sort;          /* --no-sort */
 } B;
 
 static void store(int r, int first, const double *t, int count)
@@ -294,7 +297,7 @@ static int run_size(size_t n, bench_csv_t *csv)
     B.sort = 0;
     if (run_tree("core:1", 1, csv, m1))
         return 1;
-    B.sort = 1;
+    B.sort = !B.no_sort;
     if (run_tree("core:2", 2, csv, m2))
         return 1;
     printf("%-6.0e core:2 over core:1 (x faster): sgl_reduce %.2f, "
@@ -329,12 +332,14 @@ static int parse(int argc, char **argv, size_t *ns, int *nn,
                                           {"csv", required_argument, 0, 'c'},
                                           {"machine", required_argument, 0,
                                            'm'},
+                                          {"no-sort", no_argument, 0, 's'},
                                           {"help", no_argument, 0, 'h'},
                                           {0, 0, 0, 0}};
     int opt;
     char *end;
     *nn = 0;
-    while ((opt = getopt_long(argc, argv, "z:r:c:h", longs, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "z:r:c:m:sh", longs, NULL)) !=
+           -1) {
         if (opt == 'z' && (*nn = parse_sizes(optarg, ns, 0)) < 0)
             return 2;
         else if (opt == 'r') {
@@ -354,9 +359,11 @@ static int parse(int argc, char **argv, size_t *ns, int *nn,
                         sgl_error_last());
                 return 2;
             }
+        } else if (opt == 's') {
+            B.no_sort = 1;
         } else if (opt != 'z') {
             fprintf(stderr, "usage: bench_root [--sizes N,N...] [--reps R>=9] "
-                            "[--csv FILE] [--machine FILE]\n");
+                            "[--csv FILE] [--machine FILE] [--no-sort]\n");
             return opt == 'h' ? 1 : 2;
         }
     }
