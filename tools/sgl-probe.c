@@ -210,6 +210,19 @@ static int put_bytes(sgl_ctx_t *ctx, const void *arg, size_t size)
     return sgl_put_buffer(ctx, 1, *(const size_t *)arg, &d);
 }
 
+/* put_bytes with the part written, as a kernel writes its output: the
+ * gather then copies real memory (an untouched buffer reads the zero
+ * page, which made a thread level's copying g_up come out near 0). */
+static int put_written(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)size;
+    void *d;
+    size_t each = *(const size_t *)arg;
+    SGL_TRY(sgl_put_buffer(ctx, 1, each, &d));
+    memset(d, 2, each);
+    return SGL_OK;
+}
+
 /* A child of the view path's scatter: it takes its part where it lies
  * and reads nothing (the reading is its kernel's, in the kernel's c). */
 static int view_bytes(sgl_ctx_t *ctx, const void *arg, size_t size)
@@ -222,20 +235,26 @@ static int view_bytes(sgl_ctx_t *ctx, const void *arg, size_t size)
 
 /* Which superstep time_superstep() times: the copying scatter and gather
  * the level's g_down and g_up come from, and the view path (children
- * read their parts in place, and put in place with sgl_gather_into()). */
-enum step_kind { STEP_DOWN, STEP_UP, STEP_VDOWN, STEP_VUP, STEP_KINDS };
+ * read their parts in place, and put in place with sgl_gather_into()),
+ * with the children writing their parts (STEP_VUPW) or not. */
+enum step_kind {
+    STEP_DOWN, STEP_UP, STEP_VDOWN, STEP_VUP, STEP_VUPW, STEP_KINDS
+};
 
 static int one_superstep(sgl_ctx_t *ctx, enum step_kind kind, size_t k,
                          size_t each, char *buf, size_t *counts)
 {
     int rc = SGL_OK;
-    if (kind == STEP_VUP)
+    int threads = sgl_node_link(sgl_ctx_node(ctx)) == SGL_LINK_THREADS;
+    if (kind == STEP_VUP || kind == STEP_VUPW)
         rc = sgl_gather_into(ctx, buf, 1, counts);
-    if (!rc && (kind == STEP_UP || kind == STEP_VUP)) {
-        /* The put buffer is the child's part of buf on the view path; the
-         * child's write into it belongs to its kernel (c counts writing
-         * its output), so it writes nothing here on either path. */
-        rc = sgl_pardo(ctx, put_bytes, &each, sizeof each);
+    if (!rc && kind != STEP_DOWN && kind != STEP_VDOWN) {
+        /* A thread level's copying gather and STEP_VUPW write their
+         * parts; probe_here() takes the write out again (the kernel's c
+         * counts writing its output), leaving the copy. */
+        int write = kind == STEP_VUPW || (kind == STEP_UP && threads);
+        rc = sgl_pardo(ctx, write ? put_written : put_bytes, &each,
+                       sizeof each);
         if (!rc)
             rc = sgl_gather(ctx, buf, 1, k, NULL);
         return rc;
@@ -398,8 +417,9 @@ static int probe_here(sgl_ctx_t *ctx, const struct plan *pl,
     memset(res, 0, sizeof *res);
     res->link = (unsigned)sgl_node_link(sgl_ctx_node(ctx));
     int rc = SGL_OK;
+    struct curve vupw;
     struct curve *curve[STEP_KINDS] = {&res->down, &res->up, &res->vdown,
-                                       &res->vup};
+                                       &res->vup, &vupw};
     /* An MPI link's parts travel on the view path too: no view curves. */
     int kinds = res->link == SGL_LINK_THREADS ? STEP_KINDS : STEP_VDOWN;
     for (size_t s = 0; !rc && s < pl->nsizes; s++) {
@@ -417,6 +437,11 @@ static int probe_here(sgl_ctx_t *ctx, const struct plan *pl,
     }
     free(buf);
     free(counts);
+    /* The copying gather less the children's write: what the copy adds
+     * to a view gather that writes nothing. */
+    for (size_t s = 0; !rc && kinds == STEP_KINDS && s < pl->nsizes; s++)
+        res->up.t[s] = fmax(res->vup.t[s], res->up.t[s] - vupw.t[s] +
+                                               res->vup.t[s]);
     if (!rc && res->link == SGL_LINK_THREADS)
         raw_threads(p, pl, res);
     return rc;
@@ -1781,6 +1806,8 @@ static int start_runtime(int *argc, char ***argv, sgl_runtime_t **rt)
         sgl_task_register(*rt, probe_task, "probe") ||
         sgl_task_register(*rt, nothing, "nothing") ||
         sgl_task_register(*rt, put_bytes, "put_bytes") ||
+        sgl_task_register(*rt, put_written, "put_written") ||
+        sgl_task_register(*rt, view_bytes, "view_bytes") ||
         register_kernel_tasks(*rt) || probe_workers_register(*rt)) {
         fprintf(stderr, "sgl-probe: %s\n", sgl_error_last());
         return 1;
