@@ -268,8 +268,10 @@ SGL_API int sgl_node_header_bytes(const sgl_node_t *master, double *ret);
  *  byte when children read their parts of the master's block where it
  *  lies (sgl_recv_view()) and write their outputs straight into the
  *  master's destination (sgl_gather_into()) instead of copying. On a
- *  threads link a view costs next to nothing down and one write up; an
- *  MPI link's parts travel, so its view price is its ordinary g.
+ *  threads link neither direction copies, and sgl-probe finds both near
+ *  0: the reading and the one write of the output are the kernels' and
+ *  in their c. An MPI link's parts travel, so its view price is its
+ *  ordinary g.
  *  The level's l stays the synchronisation cost (docs/model.md, "Thread
  *  level: the view path").
  *  @return SGL_OK, or SGL_EINVAL if the level has no masters or a value
