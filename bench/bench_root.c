@@ -14,8 +14,15 @@
  * the speed-up of the second worker. Every output is checked (sums and
  * scans exact: the elements are multiples of 0.5 below 500; the sort
  * sorted and equal to IPS4o's).
- *   bench_root [--sizes N,N...] [--reps R>=9] [--csv FILE]
- * Default sizes 1e7,1e8. The CSV (bench_csv.h) has one row per
+ *   bench_root [--sizes N,N...] [--reps R>=9] [--csv FILE] [--machine F]
+ *              [--no-sort]
+ * Default sizes 1e7,1e8. With --machine (a file sgl-probe wrote on this
+ * host's two-worker tree), each tree's sgl_reduce and sgl_scan medians
+ * are printed beside the model's price of the path they run (a root
+ * array: the view path, sgl_predict_algorithm() with centralised data;
+ * core:1 is the file's one-worker time) and the relative error; the
+ * prediction is not timed and the run is the same. --no-sort leaves the
+ * sort out (its 1e8 trials take most of the run). The CSV (bench_csv.h) has one row per
  * measurement: n_elements, tree, implementation (sgl_reduce, loop_sum,
  * omp_reduction, sgl_scan, loop_scan, omp_scan, sgl_sort, ips4o_parallel),
  * threads, rep, time_s. */
@@ -35,6 +42,7 @@
 #include "timing.h"
 
 #include <sgl/algorithms.h>
+#include <sgl/predict.h>
 #include <sgl/sgl_mpi.h>
 
 enum { MAX_REPS = 99, MAX_SIZES = 8, PEER_THREADS = 2 };
@@ -63,6 +71,8 @@ static struct {
     int reps, sort;     /* sort: this tree sorts too */
     double t[NROWS][MAX_REPS];
     const char *wrong;  /* the first wrong output, or NULL */
+    sgl_machine_t *model; /* --machine, or NULL */
+    int no_sort;          /* --no-sort */
 } B;
 
 static void store(int r, int first, const double *t, int count)
@@ -216,6 +226,39 @@ static void report(const char *shape, int workers, bench_csv_t *csv,
     fflush(stdout);
 }
 
+/* The model's price of @algo on @workers workers (1: the file's one-worker
+ * time) beside row @k's measured median and spread; 0 if the file cannot
+ * price it, with a message. */
+static int model_line(const char *shape, int workers, sgl_predict_algo_t algo,
+                      int k)
+{
+    sgl_predict_opts_t o;
+    sgl_predict_opts_default(&o);
+    o.centralised = 1;
+    sgl_prediction_t r;
+    if (sgl_predict_algorithm(B.model, algo, (double)B.n, &o, &r)) {
+        fprintf(stderr, "bench_root: --machine: %s\n", sgl_error_last());
+        return 0;
+    }
+    double pred = 1e3 * (workers == 1 ? r.sequential : r.total), med, lo, hi;
+    stats(k, &med, &lo, &hi);
+    printf("model  %-6.0e %-7s %-10s predicted %9.3f ms, measured %9.3f "
+           "(%.3f-%.3f), error %+6.1f%%\n",
+           (double)B.n, shape, row_names[k], pred, med, lo, hi,
+           100 * (pred - med) / med);
+    return 1;
+}
+
+static void model_report(const char *shape, int workers)
+{
+    if (!B.model)
+        return;
+    /* sgl_scan's default variant is REDUCE_FIRST: the root scan. */
+    if (model_line(shape, workers, SGL_PREDICT_REDUCE, R_REDUCE))
+        model_line(shape, workers, SGL_PREDICT_SCAN_RTS, R_SCAN);
+    fflush(stdout);
+}
+
 static int run_tree(const char *shape, int workers, bench_csv_t *csv,
                     double *med)
 {
@@ -242,6 +285,7 @@ static int run_tree(const char *shape, int workers, bench_csv_t *csv,
         return 1;
     }
     report(shape, workers, csv, med);
+    model_report(shape, workers);
     return 0;
 }
 
@@ -253,7 +297,7 @@ static int run_size(size_t n, bench_csv_t *csv)
     B.sort = 0;
     if (run_tree("core:1", 1, csv, m1))
         return 1;
-    B.sort = 1;
+    B.sort = !B.no_sort;
     if (run_tree("core:2", 2, csv, m2))
         return 1;
     printf("%-6.0e core:2 over core:1 (x faster): sgl_reduce %.2f, "
@@ -286,12 +330,16 @@ static int parse(int argc, char **argv, size_t *ns, int *nn,
     static const struct option longs[] = {{"sizes", required_argument, 0, 'z'},
                                           {"reps", required_argument, 0, 'r'},
                                           {"csv", required_argument, 0, 'c'},
+                                          {"machine", required_argument, 0,
+                                           'm'},
+                                          {"no-sort", no_argument, 0, 's'},
                                           {"help", no_argument, 0, 'h'},
                                           {0, 0, 0, 0}};
     int opt;
     char *end;
     *nn = 0;
-    while ((opt = getopt_long(argc, argv, "z:r:c:h", longs, NULL)) != -1) {
+    while ((opt = getopt_long(argc, argv, "z:r:c:m:sh", longs, NULL)) !=
+           -1) {
         if (opt == 'z' && (*nn = parse_sizes(optarg, ns, 0)) < 0)
             return 2;
         else if (opt == 'r') {
@@ -303,9 +351,19 @@ static int parse(int argc, char **argv, size_t *ns, int *nn,
             }
         } else if (opt == 'c')
             *csv_path = optarg;
-        else if (opt != 'z') {
+        else if (opt == 'm') {
+            sgl_machine_free(B.model);
+            B.model = NULL;
+            if (sgl_machine_load(optarg, &B.model)) {
+                fprintf(stderr, "bench_root: --machine: %s\n",
+                        sgl_error_last());
+                return 2;
+            }
+        } else if (opt == 's') {
+            B.no_sort = 1;
+        } else if (opt != 'z') {
             fprintf(stderr, "usage: bench_root [--sizes N,N...] [--reps R>=9] "
-                            "[--csv FILE]\n");
+                            "[--csv FILE] [--machine FILE] [--no-sort]\n");
             return opt == 'h' ? 1 : 2;
         }
     }
@@ -341,8 +399,10 @@ int main(int argc, char **argv)
     const char *csv_path = NULL;
     B.reps = 9;
     int rc = parse(argc, argv, ns, &nn, &csv_path);
-    if (rc)
+    if (rc) {
+        sgl_machine_free(B.model);
         return rc == 1 ? 0 : rc;
+    }
     if (!nn)
         ns[0] = 10000000, ns[1] = 100000000, nn = 2;
     size_t max = 0;
@@ -376,6 +436,7 @@ int main(int argc, char **argv)
         rc = 1;
     }
     free((void *)B.x), free((void *)B.keys), free(B.y), free(B.work);
+    sgl_machine_free(B.model);
     MPI_Finalize();
     return rc;
 }

@@ -11,6 +11,7 @@
  *   level L exchange l T g G         exchange among the children
  *   level L header B                 header bytes per child per sync
  *   level L fanout o T [start_l T start_o T]   measured per-child cost
+ *   level L view g_down G g_up G     the view path's g (no copies)
  *   master L I l T g_down G g_up G   override for master I of level L
  *   kernel NAME C [worker W]         c for every worker, or for worker W
  *   kernel NAME C n N [busy Q]       a point of the kernel's size table
@@ -134,6 +135,14 @@ static void write_level(const sgl_machine_t *m, unsigned l, FILE *out)
                 fmt_double(a, lp->fanout.o), fmt_double(b, lp->fanout.start_l),
                 fmt_double(c, lp->fanout.start_o));
     }
+    if (lp->view_set) {
+        char a[32], b[32];
+        fprintf(out, "level %u view g_down %s g_up %s", l,
+                fmt_double(a, lp->view_g_down), fmt_double(b, lp->view_g_up));
+        fprintf(out, "  # %.4g, %.4g ns/word\n",
+                lp->view_g_down * 1e9 * SGL_WORD_BYTES,
+                lp->view_g_up * 1e9 * SGL_WORD_BYTES);
+    }
     if (lp->memory != SGL_MEMORY_DEFAULT)
         fprintf(out, "level %u memory %s\n", l,
                 lp->memory == SGL_MEMORY_SHARED ? "shared" : "private");
@@ -216,6 +225,7 @@ enum level_seen {
     SEEN_EXCHANGE = 8, /* level L exchange ... */
     SEEN_HEADER = 16,  /* level L header ... */
     SEEN_FANOUT = 32,  /* level L fanout ... */
+    SEEN_VIEW = 64,    /* level L view ... */
 };
 
 struct reader {
@@ -620,6 +630,43 @@ static int rec_level_fanout(struct reader *r, unsigned long level)
     return rc ? rbad(r, rc, "%s", sgl_error_last()) : SGL_OK;
 }
 
+/* 'level L view g_down G g_up G' (or 'g G'): the view path's price. No
+ * l: a view superstep synchronises as any other, at the level's l. */
+static int rec_level_view(struct reader *r, unsigned long level)
+{
+    if (r->level_seen[level] & SEEN_VIEW)
+        return rbad(r, SGL_EPARSE, "duplicate 'level %lu view' record",
+                    level);
+    double v[2];
+    int have[2] = {0, 0}, rc = SGL_OK;
+    while (!rc && next(r)) {
+        int both = strcmp(r->tok, "g") == 0;
+        int i = strcmp(r->tok, "g_down") == 0 ? 0
+                : strcmp(r->tok, "g_up") == 0 ? 1 : both ? 0 : -1;
+        if (i < 0)
+            return rbad(r, SGL_EPARSE, "unknown view parameter '%.40s' "
+                        "(expected g_down, g_up or g)", r->tok);
+        if (have[i] || (both && have[1]))
+            return rbad(r, SGL_EPARSE, "view %s given twice",
+                        i ? "g_up" : "g_down");
+        rc = parse_value(r, both ? "view g" : i ? "view g_up" : "view g_down",
+                         UNIT_PER_BYTE, &v[i]);
+        have[i] = 1;
+        if (both) {
+            v[1] = v[0];
+            have[1] = 1;
+        }
+    }
+    if (!rc && !have[0])
+        rc = rbad(r, SGL_EPARSE, "missing view g_down");
+    if (!rc && !have[1])
+        rc = rbad(r, SGL_EPARSE, "missing view g_up");
+    if (rc)
+        return rc;
+    r->level_seen[level] |= SEEN_VIEW;
+    return sgl_machine_set_level_view(r->m, (unsigned)level, v[0], v[1]);
+}
+
 /* 'level L memory shared|private'. */
 static int rec_level_memory(struct reader *r, unsigned long level)
 {
@@ -726,6 +773,8 @@ static int rec_level(struct reader *r)
             return rec_level_header(r, level);
         if (strcmp(r->tok, "fanout") == 0)
             return rec_level_fanout(r, level);
+        if (strcmp(r->tok, "view") == 0)
+            return rec_level_view(r, level);
     }
     r->pos = save;
     return rec_level_params(r, level);

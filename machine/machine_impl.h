@@ -81,6 +81,8 @@ struct sgl__level_params {
     double header;
     int fanout_set;         /* o and the run's start, from two fan-outs */
     sgl_fanout_params_t fanout;
+    int view_set;           /* the view path's g (view.c) */
+    double view_g_down, view_g_up;
 };
 
 /* c of one kernel: all_c for every worker, per-worker values where

@@ -84,6 +84,19 @@ static void regime(const struct sgl_node *n, const double *bytes,
     *g = up ? lp->small.g_up : lp->small.g_down;
 }
 
+/* A step whose children read and put in place copies nothing at a thread
+ * link: its level's view price replaces g, and a level without one keeps
+ * the g it was probed with. No override of a master's own parameters:
+ * the view price belongs to the level's link kind, not to one master. */
+static void view_g(const struct sgl_node *n, double *gd, double *gu)
+{
+    const struct sgl__level_params *lp = &n->machine->params[n->level];
+    if (lp->view_set) {
+        *gd = lp->view_g_down;
+        *gu = lp->view_g_up;
+    }
+}
+
 /* Every field of @x added to @o's. */
 static void add_level_cost(sgl_level_cost_t *o, const sgl_level_cost_t *x)
 {
@@ -219,6 +232,8 @@ static int master_step(const struct eval *e, const struct sgl_node *n,
     double ld, gd, lu, gu;
     regime(n, st.down, p, &ld, &gd, 0);
     regime(n, st.up, p, &lu, &gu, 1);
+    if (st.view)
+        view_g(n, &gd, &gu);
     /* Cost_master = max_i Cost_child_i + w0*c0
      *               + k_down*g_down + k_up*g_up
      *               + 2*l + (p-1)*o   (o: header*(g_down + g_up)

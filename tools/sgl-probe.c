@@ -8,7 +8,11 @@
  *   thread level  l: OpenMP barrier (and the fork/join of a region);
  *                 g: every child memcpy's its share into its own buffer
  *   runtime       a superstep that scatters k bytes (t = 2 l + k g_down)
- *                 and one that gathers k bytes (t = 2 l + k g_up)
+ *                 and one that gathers k bytes (t = 2 l + k g_up); at a
+ *                 thread level also the view path (children take their
+ *                 parts with sgl_recv_view(), put into the master's
+ *                 destination with sgl_gather_into()): the 'level L
+ *                 view' record the predictor prices views with
  *   exchange      l_h, g_h (docs/design.md, "Exchange supersteps"), t = l_h + g_h h with h
  *                 the bytes each child sends and receives: at an MPI
  *                 level an MPI_Alltoall of b bytes per pair among one
@@ -187,6 +191,7 @@ struct probe_arg {
  * primitives (zero at an MPI level, which is measured outside the run). */
 struct level_result {
     struct curve down, up, raw_copy;
+    struct curve vdown, vup; /* the view path, thread level only */
     struct xcurve xchg; /* thread level only */
     double raw_barrier, raw_fork;
     unsigned link;
@@ -205,9 +210,65 @@ static int put_bytes(sgl_ctx_t *ctx, const void *arg, size_t size)
     return sgl_put_buffer(ctx, 1, *(const size_t *)arg, &d);
 }
 
-/* Time of one superstep that scatters (down) or gathers (up) k bytes. */
-static int time_superstep(sgl_ctx_t *ctx, size_t k, int up, char *buf,
-                          size_t *counts, int reps, double *ret)
+/* put_bytes with the part written, as a kernel writes its output: the
+ * gather then copies real memory (an untouched buffer reads the zero
+ * page, which made a thread level's copying g_up come out near 0). */
+static int put_written(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)size;
+    void *d;
+    size_t each = *(const size_t *)arg;
+    SGL_TRY(sgl_put_buffer(ctx, 1, each, &d));
+    memset(d, 2, each);
+    return SGL_OK;
+}
+
+/* A child of the view path's scatter: it takes its part where it lies
+ * and reads nothing (the reading is its kernel's, in the kernel's c). */
+static int view_bytes(sgl_ctx_t *ctx, const void *arg, size_t size)
+{
+    (void)arg, (void)size;
+    const void *d;
+    size_t n;
+    return sgl_recv_view(ctx, 1, &d, &n);
+}
+
+/* Which superstep time_superstep() times: the copying scatter and gather
+ * the level's g_down and g_up come from, and the view path (children
+ * read their parts in place, and put in place with sgl_gather_into()),
+ * with the children writing their parts (STEP_VUPW) or not. */
+enum step_kind {
+    STEP_DOWN, STEP_UP, STEP_VDOWN, STEP_VUP, STEP_VUPW, STEP_KINDS
+};
+
+static int one_superstep(sgl_ctx_t *ctx, enum step_kind kind, size_t k,
+                         size_t each, char *buf, size_t *counts)
+{
+    int rc = SGL_OK;
+    int threads = sgl_node_link(sgl_ctx_node(ctx)) == SGL_LINK_THREADS;
+    if (kind == STEP_VUP || kind == STEP_VUPW)
+        rc = sgl_gather_into(ctx, buf, 1, counts);
+    if (!rc && kind != STEP_DOWN && kind != STEP_VDOWN) {
+        /* A thread level's copying gather and STEP_VUPW write their
+         * parts; probe_here() takes the write out again (the kernel's c
+         * counts writing its output), leaving the copy. */
+        int write = kind == STEP_VUPW || (kind == STEP_UP && threads);
+        rc = sgl_pardo(ctx, write ? put_written : put_bytes, &each,
+                       sizeof each);
+        if (!rc)
+            rc = sgl_gather(ctx, buf, 1, k, NULL);
+        return rc;
+    }
+    rc = sgl_scatter(ctx, buf, 1, counts);
+    if (!rc)
+        rc = sgl_pardo(ctx, kind == STEP_VDOWN ? view_bytes : nothing, NULL,
+                       0);
+    return rc;
+}
+
+/* Time of one superstep that scatters or gathers k bytes. */
+static int time_superstep(sgl_ctx_t *ctx, size_t k, enum step_kind kind,
+                          char *buf, size_t *counts, int reps, double *ret)
 {
     unsigned p = sgl_ctx_children(ctx);
     size_t each = k / p;
@@ -215,16 +276,7 @@ static int time_superstep(sgl_ctx_t *ctx, size_t k, int up, char *buf,
         counts[i] = each;
     double t0 = bench_now();
     for (int r = 0; r < reps; r++) {
-        int rc;
-        if (up) {
-            rc = sgl_pardo(ctx, put_bytes, &each, sizeof each);
-            if (!rc)
-                rc = sgl_gather(ctx, buf, 1, k, NULL);
-        } else {
-            rc = sgl_scatter(ctx, buf, 1, counts);
-            if (!rc)
-                rc = sgl_pardo(ctx, nothing, NULL, 0);
-        }
+        int rc = one_superstep(ctx, kind, k, each, buf, counts);
         if (rc)
             return rc;
     }
@@ -365,21 +417,31 @@ static int probe_here(sgl_ctx_t *ctx, const struct plan *pl,
     memset(res, 0, sizeof *res);
     res->link = (unsigned)sgl_node_link(sgl_ctx_node(ctx));
     int rc = SGL_OK;
+    struct curve vupw;
+    struct curve *curve[STEP_KINDS] = {&res->down, &res->up, &res->vdown,
+                                       &res->vup, &vupw};
+    /* An MPI link's parts travel on the view path too: no view curves. */
+    int kinds = res->link == SGL_LINK_THREADS ? STEP_KINDS : STEP_VDOWN;
     for (size_t s = 0; !rc && s < pl->nsizes; s++) {
-        for (int up = 0; !rc && up < 2; up++) {
+        for (int kind = 0; !rc && kind < kinds; kind++) {
             double tr[TRIALS], once = 0;
-            rc = time_superstep(ctx, 4 * pl->words[s], up, buf, counts, 1,
+            rc = time_superstep(ctx, 4 * pl->words[s], kind, buf, counts, 1,
                                 &once);
             int reps = reps_for(once, pl->min_time);
             for (int t = 0; !rc && t < TRIALS; t++)
-                rc = time_superstep(ctx, 4 * pl->words[s], up, buf, counts,
+                rc = time_superstep(ctx, 4 * pl->words[s], kind, buf, counts,
                                     reps, &tr[t]);
             if (!rc)
-                (up ? &res->up : &res->down)->t[s] = bench_median(tr, TRIALS);
+                curve[kind]->t[s] = bench_median(tr, TRIALS);
         }
     }
     free(buf);
     free(counts);
+    /* The copying gather less the children's write: what the copy adds
+     * to a view gather that writes nothing. */
+    for (size_t s = 0; !rc && kinds == STEP_KINDS && s < pl->nsizes; s++)
+        res->up.t[s] = fmax(res->vup.t[s], res->up.t[s] - vupw.t[s] +
+                                               res->vup.t[s]);
     if (!rc && res->link == SGL_LINK_THREADS)
         raw_threads(p, pl, res);
     return rc;
@@ -1332,6 +1394,35 @@ static int write_exchange(sgl_machine_t *out, unsigned L,
     return 0;
 }
 
+/* Print a thread level's view-path fits (large regime, where g shows)
+ * and put its 'level L view' record into @p out and the interval ends.
+ * Returns 0, or 1 after saying what failed. */
+static int write_view(sgl_machine_t *out, unsigned L, const struct plan *pl,
+                      const struct level_result *r,
+                      struct probe_clamps *clamps, sgl_machine_t *ends[2])
+{
+    if (r->link != SGL_LINK_THREADS)
+        return 0;
+    struct probe_fit d = fit_line(pl, &r->vdown, 65536, 1e300);
+    struct probe_fit u = fit_line(pl, &r->vup, 65536, 1e300);
+    print_fit("sgl scatter, view path (sgl_recv_view)", &d, 0, clamps, L);
+    print_fit("sgl gather, view path (sgl_gather_into)", &u, 0, clamps, L);
+    double gd = probe_clamp(clamps, stderr, L, "view g_down", d.b,
+                            PROBE_SECONDS_PER_BYTE);
+    double gu = probe_clamp(clamps, stderr, L, "view g_up", u.b,
+                            PROBE_SECONDS_PER_BYTE);
+    int rc = sgl_machine_set_level_view(out, L, gd, gu);
+    for (int e = 0; !rc && e < 2; e++)
+        if (ends[e])
+            rc = sgl_machine_set_level_view(
+                ends[e], L, fmax(0, e ? d.b_hi : d.b_lo),
+                fmax(0, e ? u.b_hi : u.b_lo));
+    if (rc)
+        fprintf(stderr, "sgl-probe: level %u view: %s\n", L,
+                sgl_error_last());
+    return rc ? 1 : 0;
+}
+
 /* Print level @p L's fits and put its parameters into @p out: l from the
  * small regime, g from each regime's slope, the exchange from its own
  * curve (@p xmpi at an MPI level); negative values clamped into @p
@@ -1400,7 +1491,9 @@ static int write_level(sgl_machine_t *out, unsigned L, const struct plan *pl,
                 sgl_error_last());
         return 1;
     }
-    return write_exchange(out, L, r, xc, &fx, &xs, &xl, clamps);
+    sgl_machine_t *ends[2] = {lo, hi};
+    return write_view(out, L, pl, r, clamps, ends) ||
+           write_exchange(out, L, r, xc, &fx, &xs, &xl, clamps);
 }
 
 /* The path of an interval end: OUT.sgl -> OUT.lo.sgl (or OUT.hi.sgl);
@@ -1713,6 +1806,8 @@ static int start_runtime(int *argc, char ***argv, sgl_runtime_t **rt)
         sgl_task_register(*rt, probe_task, "probe") ||
         sgl_task_register(*rt, nothing, "nothing") ||
         sgl_task_register(*rt, put_bytes, "put_bytes") ||
+        sgl_task_register(*rt, put_written, "put_written") ||
+        sgl_task_register(*rt, view_bytes, "view_bytes") ||
         register_kernel_tasks(*rt) || probe_workers_register(*rt)) {
         fprintf(stderr, "sgl-probe: %s\n", sgl_error_last());
         return 1;

@@ -2,7 +2,9 @@
  * level.
  *   master: [scatter the blocks if centralised] pardo(reduce) ; gather p
  *           elements ; fold them: p*c(op)
- *   worker: m*c(op) */
+ *   worker: m*c(op)
+ * Centralised, the children read their blocks in place: the step is a
+ * view step (sgl_pstep_t::view), ~0 per byte below a thread link. */
 #include "cost.h"
 #include "cost_terms.h"
 
@@ -20,6 +22,9 @@ static int step(void *user, const sgl_node_t *master, const void *t,
     double eb = a->o.elem_bytes, p = st->arity;
     (void)s;
     sgl__cost_children(a, master, t, st, COST_REDUCE);
+    /* A root array's parts are read where they lie (reduce.c's
+     * sgl_recv_view()): priced at the view path where the level has it. */
+    st->view = a->o.centralised;
     for (unsigned i = 0; i < st->arity; i++) {
         st->down[i] = a->o.centralised ? child[i].n * eb : 0;
         st->up[i] = eb;

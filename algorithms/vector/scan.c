@@ -14,8 +14,9 @@
  * g_down in pass 2) + 2l. The variants differ only in the workers' work:
  * LOCAL_FIRST scans and adds offsets, REDUCE_FIRST reduces and scans
  * (scan_cost.c says which is cheaper where). AUTO takes the one the model
- * prices lower on the runtime's parameters (pick()); with no variant the
- * scan is REDUCE_FIRST.
+ * prices lower on the runtime's parameters (pick()), for a root array
+ * (sgl_scan()) by the prices of the paths a root array takes; with no
+ * variant the scan is REDUCE_FIRST.
  * Extra memory: p elements per master. Totals and offsets have the
  * element type (8-bit scans wrap modulo 2^8 throughout, which gives the
  * low 8 bits of the exact prefixes). */
@@ -199,21 +200,29 @@ static int check_flags(unsigned flags, const char *fn)
  * default, when there is nothing to price on (no parameters, fewer than
  * one element, a kernel or level missing from the file) and on a tie:
  * it writes n elements fewer. */
-static unsigned pick(sgl_ctx_t *root, size_t n)
+static unsigned pick(sgl_ctx_t *root, size_t n, int root_array)
 {
     const sgl_machine_t *m = sgl_ctx_params(root);
     sgl_prediction_t lf, rf;
+    sgl_predict_opts_t o;
+    sgl_predict_opts_default(&o);
+    /* A root array runs other paths than a distributed vector: the root
+     * scan in place (scan_root.c) against LOCAL_FIRST through a
+     * distributed vector that copies the array in and out; the closed
+     * forms price both as "centralised" (scan_cost.c). */
+    o.centralised = root_array;
     if (!m || n == 0 ||
-        sgl_predict_algorithm(m, SGL_PREDICT_SCAN, (double)n, NULL, &lf) ||
-        sgl_predict_algorithm(m, SGL_PREDICT_SCAN_RTS, (double)n, NULL, &rf))
+        sgl_predict_algorithm(m, SGL_PREDICT_SCAN, (double)n, &o, &lf) ||
+        sgl_predict_algorithm(m, SGL_PREDICT_SCAN_RTS, (double)n, &o, &rf))
         return SGL_SCAN_REDUCE_FIRST;
     return lf.total < rf.total ? SGL_SCAN_LOCAL_FIRST : SGL_SCAN_REDUCE_FIRST;
 }
 
-static unsigned variant(sgl_ctx_t *root, size_t n, unsigned flags)
+static unsigned variant(sgl_ctx_t *root, size_t n, unsigned flags,
+                        int root_array)
 {
     if (flags & SGL_SCAN_AUTO)
-        return pick(root, n);
+        return pick(root, n, root_array);
     return flags & SGL_SCAN_LOCAL_FIRST ? SGL_SCAN_LOCAL_FIRST
                                         : SGL_SCAN_REDUCE_FIRST;
 }
@@ -226,7 +235,19 @@ int sgl_scan_variant(sgl_ctx_t *root, size_t n, unsigned flags,
     if (!ret_variant)
         return sgl_error_set(SGL_EINVAL, "sgl_scan_variant: ret_variant is "
                                          "NULL");
-    *ret_variant = variant(root, n, flags);
+    *ret_variant = variant(root, n, flags, 0);
+    return SGL_OK;
+}
+
+int sgl_scan_root_variant(sgl_ctx_t *root, size_t n, unsigned flags,
+                          unsigned *ret_variant)
+{
+    SGL_TRY(sgl__algo_check_root(root, "sgl_scan_root_variant"));
+    SGL_TRY(check_flags(flags, "sgl_scan_root_variant"));
+    if (!ret_variant)
+        return sgl_error_set(SGL_EINVAL, "sgl_scan_root_variant: "
+                                         "ret_variant is NULL");
+    *ret_variant = variant(root, n, flags, 1);
     return SGL_OK;
 }
 
@@ -251,7 +272,7 @@ int sgl_dvec_scan(sgl_ctx_t *root, const sgl_dvec_t *in, sgl_dvec_t *out,
                              "sgl_dvec_scan: operator on %zu-byte elements, "
                              "vector of %zu-byte elements",
                              o.elem_size, in->elem_size);
-    flags = (flags & SGL_SCAN_EXCLUSIVE) | variant(root, in->n, flags);
+    flags = (flags & SGL_SCAN_EXCLUSIVE) | variant(root, in->n, flags, 0);
     struct scan_arg a = {{(uint32_t)in->dtype, op, in->id, flags, o.elem_size},
                          out->id, 0};
     unsigned char total[ALGO_MAX_ELEM];
@@ -287,7 +308,7 @@ int sgl_scan(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
     if (n && s != d && s < d + bytes && d < s + bytes)
         return sgl_error_set(SGL_EINVAL, "sgl_scan: src and dst overlap "
                                          "without being the same array");
-    if (variant(root, n, flags) == SGL_SCAN_REDUCE_FIRST) {
+    if (variant(root, n, flags, 1) == SGL_SCAN_REDUCE_FIRST) {
         struct algo_op_arg a = {(uint32_t)dtype, op, 0,
                                 flags & SGL_SCAN_EXCLUSIVE, o.elem_size};
         return sgl__algo_root_scan(root, &o, &a, src, dst, n);
@@ -297,7 +318,11 @@ int sgl_scan(sgl_ctx_t *root, sgl_dtype_t dtype, sgl_op_t op,
      * distributed vector. */
     sgl_dvec_t *v;
     SGL_TRY(sgl_dvec_scatter(root, dtype, o.elem_size, src, n, &v));
-    int rc = sgl_dvec_scan(root, v, v, op, flags);
+    /* The variant picked for the root array, not AUTO again: a
+     * distributed vector is priced otherwise and may pick the other. */
+    int rc = sgl_dvec_scan(root, v, v, op,
+                           (flags & SGL_SCAN_EXCLUSIVE) |
+                               SGL_SCAN_LOCAL_FIRST);
     if (!rc)
         rc = sgl_dvec_gather(root, v, dst, n);
     int rc2 = sgl_dvec_free(root, v);

@@ -10,7 +10,13 @@
  *   down: master scatters p offsets computed from its totals p*c(scan) ;
  *         worker scans from its offset m*c(scan)
  * With centralised data the up pass scatters the blocks and the down pass
- * gathers the results. One worker alone: m*c(scan).
+ * gathers the results. Centralised scan-rts is sgl_scan()'s root scan
+ * (scan_root.c): its steps are view steps (sgl_pstep_t::view: children
+ * read their parts in place and put in place), and across an MPI link
+ * pass 2 sends the parts again. Centralised scan is sgl_scan()'s
+ * LOCAL_FIRST, which goes through a distributed vector: the workers copy
+ * their blocks in (m*c(copy) where the machine has "copy") and the
+ * gather copies them out. One worker alone: m*c(scan).
  *
  * The variants move the same words in the same supersteps, and each
  * makes one scan pass over a worker's block (about 0.85 ns per element on
@@ -51,9 +57,15 @@ static int step(void *user, const sgl_node_t *master, const void *t,
     enum cost_phase ph = root ? (s == 0 ? COST_UP : COST_DOWN) : task->phase;
     int rts = a->algo == SGL_PREDICT_SCAN_RTS;
     sgl__cost_children(a, master, task, st, ph);
+    /* The root scan (scan_root.c) reads its parts in place in both passes
+     * and puts in place in the second; across an MPI link the parts
+     * travel in both passes. */
+    int root_scan = rts && a->o.centralised;
+    int again = root_scan && sgl_node_link(master) == SGL_LINK_MPI;
+    st->view = root_scan;
     for (unsigned i = 0; i < st->arity; i++) {
         double block = a->o.centralised ? child[i].n * eb : 0;
-        st->down[i] = ph == COST_UP ? block : eb;
+        st->down[i] = ph == COST_UP ? block : eb + (again ? block : 0);
         st->up[i] = ph == COST_UP ? eb : block;
     }
     if (ph == COST_UP)
@@ -72,6 +84,11 @@ static int work(void *user, const sgl_node_t *worker, const void *t,
     const struct cost_task *task = t;
     double m = task->n;
     int rts = a->algo == SGL_PREDICT_SCAN_RTS;
+    /* sgl_scan()'s LOCAL_FIRST copies a root array into a distributed
+     * vector first (sgl_dvec_scatter()): a copy per element, where the
+     * machine prices copies. */
+    if (task->phase == COST_UP && !rts && a->o.centralised && a->copy)
+        sgl__cost_add(w, "copy", m, m);
     if (task->phase == COST_UP)
         sgl__cost_add(w, rts ? "sum" : "scan", m, m);
     else if (rts || task->phase == COST_ROOT)

@@ -274,8 +274,9 @@ enum {
 
 /** Which variant a scan of @p n elements with @p flags runs on @p root's
  *  runtime: SGL_SCAN_LOCAL_FIRST or SGL_SCAN_REDUCE_FIRST, AUTO resolved
- *  as sgl_dvec_scan() and sgl_scan() resolve it (they run exactly this
- *  variant for the same n, flags and parameters). The root picks, and
+ *  as sgl_dvec_scan() resolves it (it runs exactly this variant for the
+ *  same n, flags and parameters; sgl_scan() of a root array resolves it
+ *  as sgl_scan_root_variant()). The root picks, and
  *  the workers of every process run its pick.
  *  @param root         the root context.
  *  @param n            the number of elements the scan would take.
@@ -286,6 +287,22 @@ enum {
  *          SGL_ESTATE (not the root context). */
 SGL_API int sgl_scan_variant(sgl_ctx_t *root, size_t n, unsigned flags,
                              unsigned *ret_variant);
+/** Which variant sgl_scan() of a root array of @p n elements runs with
+ *  @p flags: as sgl_scan_variant(), but AUTO priced on the paths a root
+ *  array takes: REDUCE_FIRST is the root scan, whose children read their
+ *  parts in place and write their outputs in place (sgl_recv_view(),
+ *  sgl_gather_into(); the view price of a machine file's
+ *  'level L view' record), LOCAL_FIRST copies the array into a
+ *  distributed vector and back (c of "copy" and the level's g).
+ *  @param root         the root context.
+ *  @param n            the number of elements of the root array.
+ *  @param flags        as for sgl_scan().
+ *  @param ret_variant  SGL_SCAN_LOCAL_FIRST or SGL_SCAN_REDUCE_FIRST; set
+ *                      on success only.
+ *  @return SGL_OK, SGL_EINVAL (NULL, unknown flags, several variants),
+ *          SGL_ESTATE (not the root context). */
+SGL_API int sgl_scan_root_variant(sgl_ctx_t *root, size_t n, unsigned flags,
+                                  unsigned *ret_variant);
 
 /** Scan a distributed vector into @p out (same type and block sizes, e.g.
  *  from sgl_dvec_create() with SGL_FILL_NONE; may be @p in itself). Two

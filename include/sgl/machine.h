@@ -298,6 +298,34 @@ SGL_API int sgl_machine_level_fanout(const sgl_machine_t *m, unsigned level,
  *  once its receive is posted).
  *  @return SGL_OK, or SGL_EINVAL for NULL or a worker. */
 SGL_API int sgl_node_start_cost(const sgl_node_t *master, double *ret);
+/** Set the view path's price at @p level: g_down and g_up in seconds per
+ *  byte when children read their parts of the master's block where it
+ *  lies (sgl_recv_view()) and write their outputs straight into the
+ *  master's destination (sgl_gather_into()) instead of copying. On a
+ *  threads link neither direction copies, and sgl-probe finds both near
+ *  0: the reading and the one write of the output are the kernels' and
+ *  in their c. An MPI link's parts travel, so its view price is its
+ *  ordinary g.
+ *  The level's l stays the synchronisation cost (docs/model.md, "Thread
+ *  level: the view path").
+ *  @return SGL_OK, or SGL_EINVAL if the level has no masters or a value
+ *  is negative or not finite (nothing changes then). */
+SGL_API int sgl_machine_set_level_view(sgl_machine_t *m, unsigned level,
+                                       double g_down, double g_up);
+/** The view path's g_down and g_up set for @p level with
+ *  sgl_machine_set_level_view() (or a machine file's
+ *  'level L view g_down G g_up G' record).
+ *  @return SGL_OK, SGL_EINVAL for NULL, SGL_ERANGE if none were set. */
+SGL_API int sgl_machine_level_view(const sgl_machine_t *m, unsigned level,
+                                   double *ret_g_down, double *ret_g_up);
+/** Parameters of @p master's link for a superstep whose children read in
+ *  place and put in place: sgl_node_params() with g_down and g_up
+ *  replaced by its level's view price where the level has one, unchanged
+ *  where it has none (files written before the view record price the
+ *  view path as the copying one, as they were probed).
+ *  @return as sgl_node_params(). */
+SGL_API int sgl_node_view_params(const sgl_node_t *master,
+                                 sgl_link_params_t *ret);
 /** Horizontal (exchange) parameters of a level (docs/design.md, "Exchange supersteps"): the
  *  cost of an exchange superstep among a master's children is
  *  l + g * h, where h is the most bytes any child's workers send to, or

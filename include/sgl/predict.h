@@ -96,6 +96,11 @@ typedef struct sgl_pstep {
     int exchange;      /**< nonzero: the step includes an exchange at this
                             master, costing l_h + max_i h[i] * g_h on top
                             of the vertical terms; h must stay 0 without */
+    int view;          /**< nonzero: the children read their parts of the
+                            master's block in place (sgl_recv_view()) and
+                            put in place (sgl_gather_into()), so down and
+                            up are priced at the level's view g
+                            (sgl_node_view_params()) where it has one */
 } sgl_pstep_t;
 
 /** A program for the predictor. Tasks are opaque blocks of task_size bytes

@@ -4,6 +4,7 @@
  * and bad flags. Correctness only: nothing here is timed. */
 #include <criterion/criterion.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check_helpers.h"
@@ -31,24 +32,78 @@ struct ask {
     size_t n;
     unsigned flags, variant;
     int rc;
+    int root_array; /* ask sgl_scan_root_variant() instead */
 };
 
 static int ask_main(sgl_ctx_t *root, const void *arg, size_t size)
 {
     (void)size;
     struct ask *a = (struct ask *)(uintptr_t)*(const uintptr_t *)arg;
-    a->rc = sgl_scan_variant(root, a->n, a->flags, &a->variant);
+    a->rc = a->root_array
+                ? sgl_scan_root_variant(root, a->n, a->flags, &a->variant)
+                : sgl_scan_variant(root, a->n, a->flags, &a->variant);
     return SGL_OK;
 }
 
-static unsigned variant(sgl_runtime_t *rt, size_t n, unsigned flags)
+static unsigned ask(sgl_runtime_t *rt, size_t n, unsigned flags,
+                    int root_array)
 {
-    struct ask a = {n, flags, 0, 0};
+    struct ask a = {n, flags, 0, 0, root_array};
     uintptr_t p = (uintptr_t)&a;
     RUN_OK(sgl_run(rt, ask_main, &p, sizeof p));
     cr_assert_eq(a.rc, SGL_OK, "sgl_scan_variant(n=%zu, flags %#x): %s", n,
                  flags, sgl_error_last());
     return a.variant;
+}
+
+static unsigned variant(sgl_runtime_t *rt, size_t n, unsigned flags)
+{
+    return ask(rt, n, flags, 0);
+}
+
+/* A hand-made machine file for core:2: copies dear (g 1 ns/B, c(copy)
+ * 1 ns), views free, the offset add cheaper than the reduction. */
+static void set_file(sgl_runtime_t *rt, const char *kernels)
+{
+    char text[512];
+    snprintf(text, sizeof text,
+             "sgl-machine 2\nshape core:2\n"
+             "level 0 link threads p 2 l 1us g 1ns/B\n"
+             "level 0 view g_down 0 g_up 0\n%send\n",
+             kernels);
+    FILE *f = fmemopen(text, strlen(text), "r");
+    cr_assert_not_null(f);
+    sgl_machine_t *m = NULL;
+    int rc = sgl_machine_read(f, "hand.sgl", &m);
+    fclose(f);
+    cr_assert_eq(rc, SGL_OK, "%s", sgl_error_last());
+    RUN_OK(sgl_runtime_set_params(rt, m));
+    sgl_machine_free(m);
+}
+
+/* A root array is priced on the paths it takes (issue 47): the root scan
+ * reads and writes in place, LOCAL_FIRST copies the array into a
+ * distributed vector and back. Where copies are dear, AUTO scans a root
+ * array REDUCE_FIRST though it scans distributed data LOCAL_FIRST, and
+ * sgl_scan() runs that pick; where the reduction is dear enough,
+ * LOCAL_FIRST wins for both. */
+Test(scan_auto, root_array_priced_by_its_own_path)
+{
+    sgl_runtime_t *rt = start("core:2");
+    set_file(rt, "kernel sum 1ns\nkernel scan 1ns\nkernel offset 0.1ns\n"
+                 "kernel copy 1ns\n");
+    cr_expect_eq(ask(rt, 100003, SGL_SCAN_AUTO, 0), SGL_SCAN_LOCAL_FIRST);
+    cr_expect_eq(ask(rt, 100003, SGL_SCAN_AUTO, 1), SGL_SCAN_REDUCE_FIRST);
+    cr_expect_eq(ask(rt, 100003, SGL_SCAN_LOCAL_FIRST, 1),
+                 SGL_SCAN_LOCAL_FIRST, "a named variant stays");
+    /* scan_auto_check() checks sgl_scan()'s AUTO bits against the root
+     * pick and sgl_dvec_scan()'s against this one. */
+    RUN_OK(scan_auto_check(rt, 100003, SGL_SCAN_LOCAL_FIRST));
+    set_file(rt, "kernel sum 40ns\nkernel scan 1ns\nkernel offset 0.1ns\n"
+                 "kernel copy 0.1ns\n");
+    cr_expect_eq(ask(rt, 100003, SGL_SCAN_AUTO, 0), SGL_SCAN_LOCAL_FIRST);
+    cr_expect_eq(ask(rt, 100003, SGL_SCAN_AUTO, 1), SGL_SCAN_LOCAL_FIRST);
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
 Test(scan_auto, pick_follows_the_parameters)

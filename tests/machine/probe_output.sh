@@ -45,6 +45,18 @@ done <"$dir/steps"
 # less the headers' price (a threads level has none).
 grep -Eq '^level 0 header [0-9.e+-]+$' "$dir/out.sgl" ||
     fail "no 'level 0 header' record: $(grep '^level 0' "$dir/out.sgl")"
+# A thread level carries its view path's price (sgl_recv_view(),
+# sgl_gather_into()), which the root array's reduce and scan use.
+if grep -q '^level 0 link threads' "$dir/out.sgl"; then
+    grep -Eq '^level 0 view g_down [0-9.e+-]+ g_up [0-9.e+-]+( |$)' \
+        "$dir/out.sgl" ||
+        fail "no 'level 0 view' record: $(grep '^level 0' "$dir/out.sgl")"
+    grep -q 'view path (sgl_gather_into)' "$dir/out" ||
+        fail "the view path's fits are not printed"
+fi
+"$predict" --algo=reduce --centralised --n=1e6 --machine="$dir/out.sgl" \
+    >"$dir/predict" 2>&1 ||
+    fail "sgl-predict cannot price a root array: $(cat "$dir/predict")"
 "$predict" --algo=psrs --n=1e6 --machine="$dir/out.sgl" >"$dir/predict" 2>&1 ||
     fail "sgl-predict cannot read the probe's file: $(cat "$dir/predict")"
 echo "ok: sgl-probe --output=FILE wrote FILE in $n counted steps; sgl-predict reads it"
