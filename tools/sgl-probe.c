@@ -809,6 +809,7 @@ static sgl_runtime_t *g_krt; /* the kernel runtime, for its trace */
 /* --budget: the kernels' passes stop when the next would not fit, and
  * the first pass's tables end where it would overrun. */
 static struct probe_budget g_budget;
+#define PASS_RESERVE 0.2 /* of the budget, kept from the later passes */
 
 static int kernels_task(sgl_ctx_t *root, const void *arg, size_t size)
 {
@@ -929,9 +930,13 @@ static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k,
     int rank = sgl_runtime_rank(world), rc = SGL_OK, pass;
     double t_passes = bench_now();
     for (pass = 0; pass < KPASSES && !rc; pass++) {
-        /* --budget: rank 0 decides for all, or the ranks part ways. */
-        int more = rank != 0 || probe_budget_more(&g_budget, pass, t_passes,
-                                                  bench_now(), 0);
+        /* --budget: rank 0 decides for all, or the ranks part ways. What
+         * follows the passes (copy, the files) and a pass slower than the
+         * mean get PASS_RESERVE of the budget: with none, two passes of
+         * core:2 at load 8-13 ended a 72 s probe at 92 s. */
+        int more = rank != 0 ||
+                   probe_budget_more(&g_budget, pass, t_passes, bench_now(),
+                                     PASS_RESERVE * g_budget.seconds);
         MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
         if (!more) {
             /* The passes left are not run: the ETA counts them no more. */
