@@ -28,7 +28,15 @@
 # probe's). A set whose terms are nearly dependent (its column-scaled
 # determinant under 1e-4: the work and the scatter both grow as n) is
 # left out; where no set is left, the scatter and gather take the work's
-# factor (one term fewer) and the sets are formed again. -v method=lsq is
+# factor (one term fewer) and the sets are formed again. The Theil-Sen
+# fit takes the -v near= (default 8; 0: all) other sizes nearest the
+# left-out one in log n: the probe's kernel tables carry their own noise
+# over n (c(sum) on one worker 0.28 ns at 3e6 elements and 0.69 ns at
+# 1e7 in one probe at load 6-15, where the sweep measured 0.30 and 0.32),
+# which one factor for all sizes cannot undo; in the 9 cells of that run
+# near=8 cut the held-out error where it was largest (1x1 reduce 60% ->
+# 14%, 1x2 scan 43% -> 35%) and moved no other cell by more than 1.2
+# points (docs/results/2026-12-07-budget.md). -v method=lsq is
 # the earlier fit: least absolute relative error by reweighted least
 # squares with a ridge pulling each factor towards 1 (fit_lsq()).
 #
@@ -59,6 +67,7 @@ BEGIN {
     if (irls == "") irls = 10
     if (min_fit == "") min_fit = 3
     if (method == "") method = "ts"
+    if (near == "") near = 8
     if (method != "ts" && method != "lsq") {
         printf "heldout.awk: -v method='%s': ts or lsq\n", method > "/dev/stderr"
         bad = 1; exit 2
@@ -187,15 +196,26 @@ function fit(key, out, a) {
 }
 # Theil-Sen-like fit (see the header): the medians over every well-posed
 # set of k fitted points of the factors that price the set exactly.
-function fit_ts(key, out, a,    j, np, k, m, idx, seen, merged, ns, sets, c) {
+function fit_ts(key, out, a,    j, np, k, m, idx, seen, merged, c, d, q, t) {
     fit_list = ""; np = 0
     for (j = 1; j <= ncell[key]; j++) {
         if (j == out || t_of[key, j] <= 0) continue
         idx[++np] = j
-        fit_list = fit_list (fit_list == "" ? "" : ";") n_of[key, j]
+        dist[np] = abs(log(n_of[key, j] / n_of[key, out]))
     }
     fit_sets = 0; fit_terms = ""
     if (np < min_fit) return 0
+    # -v near=K: the K other sizes nearest the left-out one (in log n).
+    if (near > 0 && np > near) {
+        for (m = 2; m <= np; m++) {
+            d = dist[m]; q = idx[m]
+            for (t = m - 1; t >= 1 && dist[t] > d; t--) { dist[t + 1] = dist[t]; idx[t + 1] = idx[t] }
+            dist[t + 1] = d; idx[t + 1] = q
+        }
+        np = near
+    }
+    for (m = 1; m <= np; m++)
+        fit_list = fit_list (fit_list == "" ? "" : ";") n_of[key, idx[m]]
     for (merged = 0; merged <= 1; merged++) {
         # The terms of each point (relative to its time), G into W when merged.
         for (m = 1; m <= np; m++) {
@@ -317,8 +337,8 @@ END {
         if (nfit && method == "lsq")
             what = sprintf("lsq: %d-%d other sizes of %d each (median repetition)", lo, hi, ncell[key])
         else if (nfit)
-            what = sprintf("Theil-Sen: terms %s, medians of %d exact fits, %d-%d other sizes of %d each (median repetition)",
-                           terms_seen, median(nset, nfit), lo, hi, ncell[key])
+            what = sprintf("Theil-Sen: terms %s, medians of %d exact fits, the %d-%d other sizes %sof %d (median repetition)",
+                           terms_seen, median(nset, nfit), lo, hi, near > 0 ? "nearest in log n " : "", ncell[key])
         printf "%-22s %-7s %6d %12s %12s %24s  %s\n", kc[1], kc[2], np,
                np ? pct(pf) (pf <= goal ? " ok" : " miss") : "-",
                nh ? pct(ho) (ho <= goal ? " ok" : " miss") : "-", fac, what

@@ -132,6 +132,15 @@ awk -F, 'NR > 1 && $1 == "1x1" {
         if (e > 1e-9 || $14 != "l g=c" || ($9 - 1.5)^2 > 1e-12 || ($10 - 1.2)^2 > 1e-12 || ($11 - 1.2)^2 > 1e-12) {
             print "not ok: 2x1 n=" $3 " error " $8 " terms " $14 " factors " $9 " " $10 " " $11; bad = 1 } }
     END { exit bad }' "$tmp/ts-out.csv" || fail "Theil-Sen cells"
+# -v near=2: each fit on the 2 other sizes nearest in log n (for 1e4:
+# 3e4 and 3e3; for 1e3, the smallest: 3e3 and 1e4); for 1e7, 3e6 (slow:
+# 2.6) and 1e6 (1.3), whose median is their mean, 1.95.
+held "$tmp/ts.csv" "$tmp/ts-near.csv" -v near=2 > /dev/null || fail "heldout.awk failed (near=2)"
+awk -F, 'NR > 1 && $1 == "1x1" { f[$3 + 0] = $13; p[$3 + 0] = $12; c[$3 + 0] = $11 }
+    END { if (p[1e4] != 2 || f[1e4] != "30000;3000") { print "not ok: near=2 at 1e4: " p[1e4] " sizes " f[1e4]; bad = 1 }
+          if (f[1000] != "3000;10000") { print "not ok: near=2 at 1e3: " f[1000]; bad = 1 }
+          if ((c[1e7] - 1.95)^2 > 1e-12) { print "not ok: near=2 at 1e7 (3e6 slow, 1e6 not): c factor " c[1e7]; bad = 1 }
+          exit bad }' "$tmp/ts-near.csv" || fail "near sizes"
 # The same 1x1 cell by least squares: the slow points move its factor.
 held "$tmp/ts.csv" "$tmp/ts-lsq.csv" "${exact[@]}" > /dev/null || fail "heldout.awk failed (lsq)"
 awk -F, 'NR > 1 && $1 == "1x1" && ($11 - 1.3)^2 > 1e-4 { moved++ } END { exit !moved }' \
