@@ -33,10 +33,10 @@
 # left-out one in log n: the probe's kernel tables carry their own noise
 # over n (c(sum) on one worker 0.28 ns at 3e6 elements and 0.69 ns at
 # 1e7 in one probe at load 6-15, where the sweep measured 0.30 and 0.32),
-# which one factor for all sizes cannot undo; in the 9 cells of that run
-# near=8 cut the held-out error where it was largest (1x1 reduce 60% ->
-# 14%, 1x2 scan 43% -> 35%) and moved no other cell by more than 1.2
-# points (docs/results/2026-12-07-budget.md). -v method=lsq is
+# which one factor for all sizes cannot undo; over the 9 cells near=8
+# cut the summed held-out error from 267 to 198 points in that run (1x1
+# reduce 60% -> 14%) and from 261 to 251 in the next, where 2x1 reduce
+# went from 42% to 62% (docs/results/2026-12-07-budget.md). -v method=lsq is
 # the earlier fit: least absolute relative error by reweighted least
 # squares with a ridge pulling each factor towards 1 (fit_lsq()).
 #
