@@ -11,7 +11,11 @@
  *   peers        in the same run, alternating with SGL: OpenMP reduction
  *                loop, streaming read bound, two-pass and `omp scan`,
  *                std::sort and __gnu_parallel::sort; with several ranks,
- *                MPI_Reduce / MPI_Exscan hybrids (OpenMP inside a rank)
+ *                MPI_Reduce / MPI_Exscan hybrids (OpenMP inside a rank);
+ *                under --budget in the first 3 repetitions only
+ *
+ * The sizes run interleaved (smallest, largest, second smallest, ...);
+ * the files list them by size.
  *
  * The prediction tree is the runtime's tree (its shape string, single
  * levels as the runtime has them) with, for every level, the parameters of
@@ -1184,7 +1188,9 @@ static void usage(FILE *f)
             "  --reps R           timed repetitions per point (default 5)\n"
             "  --budget SECONDS   aim the sweep at SECONDS: fewer repetitions\n"
             "                     (3 at least) once the pace says the rest\n"
-            "                     would not fit; points.csv's reps says how many\n"
+            "                     would not fit; points.csv's reps says how many;\n"
+            "                     the peers run in the first 3 repetitions, the\n"
+            "                     state sensor once a point, a sort without warm-up\n"
             "  --algos LIST       subset of reduce,scan,psrs\n"
             "  --algo-sizes ALGO:LIST  ALGO's own element counts (repeatable;\n"
             "                     the others keep --sizes)\n"
