@@ -11,7 +11,11 @@
  *   peers        in the same run, alternating with SGL: OpenMP reduction
  *                loop, streaming read bound, two-pass and `omp scan`,
  *                std::sort and __gnu_parallel::sort; with several ranks,
- *                MPI_Reduce / MPI_Exscan hybrids (OpenMP inside a rank)
+ *                MPI_Reduce / MPI_Exscan hybrids (OpenMP inside a rank);
+ *                under --budget in the first 3 repetitions only
+ *
+ * The sizes run interleaved (smallest, largest, second smallest, ...);
+ * the files list them by size.
  *
  * The prediction tree is the runtime's tree (its shape string, single
  * levels as the runtime has them) with, for every level, the parameters of
@@ -74,6 +78,9 @@ void bench_peer_std_sort(double *x, size_t n);
 #define MAX_SIZES 64
 #define MAX_PARAMS 8
 #define MAX_REPS 101
+/* --budget: the repetitions that also run the peers: three make a median
+ * and a spread, and the ratios are the peers' medians over SGL's. */
+#define PEER_REPS 3
 
 enum { A_REDUCE, A_SCAN, A_PSRS, NALGO };
 static const char *algo_names[NALGO] = {"reduce", "scan", "psrs"};
@@ -425,6 +432,7 @@ struct point {
     sgl_trace_level_t *lv_rep;
     int lv_at;
     int nreps; /* the timed repetitions run: --reps, fewer under --budget */
+    int npeer; /* the first npeer repetitions also ran the peers */
 };
 
 /* One name per peer, the same in the table, the CSV files and the plots.
@@ -688,7 +696,7 @@ static int write_measurements(const char *path, const struct run_info *ri,
         const struct point *p = &pts[i];
         for (int r = 0; r < p->nreps; r++) {
             measurement_row(&c, ri, p, "sgl", r + 1, p->rep_s[r]);
-            for (int k = 0; k < 2; k++)
+            for (int k = 0; k < 2 && r < p->npeer; k++)
                 measurement_row(&c, ri, p, peer_names[p->algo][k], r + 1,
                                 p->peer_rep_s[k][r]);
         }
@@ -772,7 +780,7 @@ static int write_json(const char *path, const struct run_info *ri,
         json_reps(&j, "replay_rep_s", p->replay_rep_s, p->nreps);
         for (int k = 0; k < 2; k++) {
             snprintf(key, sizeof key, "%s_rep_s", peer_names[p->algo][k]);
-            json_reps(&j, key, p->peer_rep_s[k], p->nreps);
+            json_reps(&j, key, p->peer_rep_s[k], p->npeer);
         }
         sgl__json_end_object(&j);
     }
@@ -1075,6 +1083,26 @@ static int sweep_reps(double budget, int reps, double t_first,
     return r < 3 ? 3 : r;
 }
 
+/* The size index to run @p i-th of @p n: the smallest, the largest, the
+ * second smallest, the second largest, ... A slow stretch of the shared
+ * box then falls on sizes far apart, not on a run of neighbours that the
+ * held-out fit (bench/heldout.awk) would take for a change with n: the
+ * scan on one worker measured 14.0, 8.2 and 19.1 ms at 3e6, 5e6 and 7e6
+ * in ascending order (docs/results/2026-12-budget.md). */
+static int interleaved(int i, int n)
+{
+    return i % 2 ? n - 1 - i / 2 : i / 2;
+}
+
+/* qsort order of points: by algorithm, then size. */
+static int point_order(const void *x, const void *y)
+{
+    const struct point *a = x, *b = y;
+    if (a->algo != b->algo)
+        return a->algo < b->algo ? -1 : 1;
+    return (a->n > b->n) - (a->n < b->n);
+}
+
 static int parse_sizes(const char *s, double *out, int max)
 {
     int n = 0;
@@ -1160,7 +1188,9 @@ static void usage(FILE *f)
             "  --reps R           timed repetitions per point (default 5)\n"
             "  --budget SECONDS   aim the sweep at SECONDS: fewer repetitions\n"
             "                     (3 at least) once the pace says the rest\n"
-            "                     would not fit; points.csv's reps says how many\n"
+            "                     would not fit; points.csv's reps says how many;\n"
+            "                     the peers run in the first 3 repetitions, the\n"
+            "                     state sensor once a point, a sort without warm-up\n"
             "  --algos LIST       subset of reduce,scan,psrs\n"
             "  --algo-sizes ALGO:LIST  ALGO's own element counts (repeatable;\n"
             "                     the others keep --sizes)\n"
@@ -1457,7 +1487,8 @@ int main(int argc, char **argv)
     for (int a = 0; a < NALGO && !status; a++) {
         if (!want[a])
             continue;
-        for (int si = 0; si < nsizes && !status; si++) {
+        for (int oi = 0; oi < nsizes && !status; oi++) {
+            int si = interleaved(oi, nsizes);
             size_t n = (size_t)sizes[si];
             if (n < workers || !use[a][si])
                 continue;
@@ -1507,9 +1538,22 @@ int main(int argc, char **argv)
             int nr = sweep_reps(budget, reps, t_first, work_all, work_done);
             MPI_Bcast(&nr, 1, MPI_INT, 0, p.comm);
             pt->nreps = nr;
+            /* --budget: a sweep point at the 3-repetition floor took 3-4x
+             * its timed runs at load 15 (docs/results/2026-12-budget.md),
+             * the peers, the state sensor and a full warm-up being most
+             * of it. So under a budget the peers run in the first
+             * PEER_REPS repetitions only (their medians are all the
+             * report takes), the sensor reads once per point (the
+             * verdict takes a point's median reading), and the warm-up
+             * runs SGL alone; a sort has no warm-up repetition, as each
+             * repetition already sorts once untimed before it. */
+            int lean = budget > 0;
+            pt->npeer = lean && nr > PEER_REPS ? PEER_REPS : nr;
             /* Rep 0 is the warm-up. */
-            for (int k = 0; k <= nr && !rc; k++) {
-                double c_now = k > 0 ? state_sensor_read(&sensor, rt) : NAN;
+            for (int k = lean && a == A_PSRS; k <= nr && !rc; k++) {
+                int sense = k > 0 && (!lean || k == 1);
+                int peers = lean ? k >= 1 && k <= pt->npeer : 1;
+                double c_now = sense ? state_sensor_read(&sensor, rt) : NAN;
                 if (isfinite(c_now))
                     sensed[nsensed++] = c_now;
                 /* Each sort right after an untimed one, as the probe
@@ -1579,24 +1623,26 @@ int main(int argc, char **argv)
                     rc = sgl_run(rt, job_main, &j, sizeof j);
                 }
                 double t1 = NAN, t2 = NAN;
-                if (a == A_REDUCE) {
+                if (peers && a == A_REDUCE) {
                     bench_flush_caches(p.threads);
                     t1 = peer_reduce(&p);
                     bench_flush_caches(p.threads);
                     t2 = peer_read(&p);
-                } else if (a == A_SCAN) {
+                } else if (peers && a == A_SCAN) {
                     bench_flush_caches(p.threads);
                     t1 = peer_scan2(&p);
                     bench_flush_caches(p.threads);
                     t2 = peer_omp_scan(&p);
-                } else {
+                } else if (peers) {
                     peer_sorts(&p, 100 + (uint64_t)k, (int)workers, &t1, &t2);
                 }
                 if (k == 0)
                     continue;
                 pt->rep_s[k - 1] = g_time;
-                pt->peer_rep_s[0][k - 1] = t1;
-                pt->peer_rep_s[1][k - 1] = t2;
+                if (peers) {
+                    pt->peer_rep_s[0][k - 1] = t1;
+                    pt->peer_rep_s[1][k - 1] = t2;
+                }
                 pt->replay_rep_s[k - 1] = rs;
                 if (isfinite(rs))
                     repl[nrepl++] = rs;
@@ -1629,8 +1675,8 @@ int main(int argc, char **argv)
                             pt->lv_at = q;
                         }
                 }
-                pt->peer[0] = median_of(pt->peer_rep_s[0], nr);
-                pt->peer[1] = median_of(pt->peer_rep_s[1], nr);
+                pt->peer[0] = median_of(pt->peer_rep_s[0], pt->npeer);
+                pt->peer[1] = median_of(pt->peer_rep_s[1], pt->npeer);
                 sgl_prediction_t r;
                 pt->closed = pt->seq_pred = NAN;
                 if (pred && predict_one(pred, a, (double)n, &r) == SGL_OK) {
@@ -1676,6 +1722,10 @@ int main(int argc, char **argv)
             npts++;
         }
     }
+    /* The files list each algorithm's points by size, whatever the order
+     * they ran in. */
+    if (p.rank == 0)
+        qsort(pts, (size_t)npts, sizeof *pts, point_order);
     if (p.rank == 0 && !status) {
         ri.config = config;
         ri.shape = shape;

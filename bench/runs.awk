@@ -1,9 +1,11 @@
 # The README's result table from several bench/run results folders (POSIX
 # awk): per configuration and algorithm, each run's probe-first and
 # held-out median |error| over the points >= min_s (default 1 ms), then
-# the median over the runs and their spread (max - min), and the sizes
-# the held-out fits used; a line per run with its duration, budget and
-# load (elapsed.txt beside each heldout.csv). Markdown on stdout.
+# the median over the runs and their spread (max - min), and what the
+# held-out fits used (the terms fitted, the factors' medians over every
+# point of every run, the other sizes); a line per run with its
+# duration, budget and load (elapsed.txt beside each heldout.csv) and
+# where the time went (phases.txt). Markdown on stdout.
 #   awk -f bench/csv.awk -f bench/stats.awk -f bench/runs.awk R1/heldout.csv R2/heldout.csv ...
 # A file without heldout.csv's columns is refused with exit status 2.
 function fail(msg) {
@@ -22,10 +24,29 @@ function over_runs(c, k,    r, n, v, lo, hi) {
     return n ? pct(median(v, n)) " (" pct(hi - lo) ")" : "-"
 }
 BEGIN { if (min_s == "") min_s = 0.001 }
+# What cell c's held-out fits used, over every run.
+function fit_used(c,    k, n, v, m) {
+    if (fitp[c] == "") return "none"
+    m = ""
+    for (k = 1; k <= 3 && nfac[c]; k++) {
+        for (n = 1; n <= nfac[c]; n++) v[n] = fac[c, k, n]
+        m = m (k > 1 ? " / " : "") sprintf("%.2f", median(v, nfac[c]))
+    }
+    return "terms " terms[c] (m == "" ? "" : ", factors l / g / c " m) ", on the other " \
+           (fitp[c] == fitq[c] ? fitp[c] : fitp[c] "-" fitq[c]) " sizes (median repetition each), leave-one-size-out"
+}
+# The lines of FILE joined by sep, "" when it cannot be read.
+function joined(file, sep,    l, s) {
+    s = ""
+    while ((getline l < file) > 0) s = s (s == "" ? "" : sep) l
+    close(file)
+    return s
+}
 FNR == 1 {
     nruns++
     run_file[nruns] = FILENAME
     have_header = 0
+    split("", col)
 }
 {
     if (!csv_record($0)) next
@@ -47,6 +68,17 @@ FNR == 1 {
         nh[c, nruns]++
         he[c, nruns, nh[c, nruns]] = abs(f[col["heldout_rel_err"]])
         fitp[c] = fitp[c] == "" || f[col["fit_points"]] + 0 < fitp[c] ? f[col["fit_points"]] + 0 : fitp[c]
+        fitq[c] = fitq[c] == "" || f[col["fit_points"]] + 0 > fitq[c] ? f[col["fit_points"]] + 0 : fitq[c]
+        # The factors of every fit, and its terms where heldout.csv says
+        # (heldout.awk since its Theil-Sen fit).
+        if ("l_factor" in col && num(f[col["l_factor"]])) {
+            nfac[c]++
+            fac[c, 1, nfac[c]] = f[col["l_factor"]]
+            fac[c, 2, nfac[c]] = f[col["g_factor"]]
+            fac[c, 3, nfac[c]] = f[col["c_factor"]]
+        }
+        tm = "fit_terms" in col ? f[col["fit_terms"]] : "l g c (least squares)"
+        if (index(terms[c], "[" tm "]") == 0) terms[c] = terms[c] "[" tm "]"
     }
     if (!((c, nruns) in nsz)) nsz[c, nruns] = 0
     nsz[c, nruns]++
@@ -75,23 +107,22 @@ END {
         for (r = 1; r <= nruns; r++)
             printf " %s / %s |", (c, "p", r) in cellv ? pct(cellv[c, "p", r]) : "-",
                    (c, "h", r) in cellv ? pct(cellv[c, "h", r]) : "-"
-        printf " %s | %s | %s |\n", over_runs(c, "p"), over_runs(c, "h"),
-               fitp[c] == "" ? "none" : "l, g, c on the other " fitp[c] " sizes, leave-one-size-out"
+        printf " %s | %s | %s |\n", over_runs(c, "p"), over_runs(c, "h"), fit_used(c)
     }
     print ""
     for (r = 1; r <= nruns; r++) {
         d = run_file[r]
         sub(/[^\/]*$/, "", d)
-        line = ""
-        while ((getline l < (d "elapsed.txt")) > 0) line = line (line == "" ? "" : ", ") l
-        close(d "elapsed.txt")
+        line = joined(d "elapsed.txt", ", ")
+        ph = joined(d "phases.txt", "; ")
         ok1 = 0; ok2 = 0; n1 = 0; n2 = 0
         for (ci = 1; ci <= ncells; ci++) {
             c = cells[ci]
             if ((c, "p", r) in cellv) { n1++; ok1 += cellv[c, "p", r] <= 0.10 }
             if ((c, "h", r) in cellv) { n2++; ok2 += cellv[c, "h", r] <= 0.10 }
         }
-        printf "- run %d (%s): probe-first within 10%% in %d of %d cells, held-out in %d of %d; %s\n",
-               r, run_file[r], ok1, n1, ok2, n2, line == "" ? "no elapsed.txt" : line
+        printf "- run %d (%s): probe-first within 10%% in %d of %d cells, held-out in %d of %d; %s%s\n",
+               r, run_file[r], ok1, n1, ok2, n2, line == "" ? "no elapsed.txt" : line,
+               ph == "" ? "" : "; phases (s): " ph
     }
 }

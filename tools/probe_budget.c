@@ -33,6 +33,21 @@ int probe_budget_more(const struct probe_budget *b, int done, double pass_start,
     return now + per_pass + after <= b->start + b->seconds;
 }
 
+/* The first pass's share of a budget: on the 2-core VM at load 5-17 the
+ * first pass was 80-85% of a 105-165 s probe with 1e7 elements per worker
+ * (docs/results/2026-12-budget.md); 60% leaves the link parameters their
+ * time. */
+#define FIRST_PASS_SHARE 0.6
+
+int probe_budget_size_fits(const struct probe_budget *b, double last,
+                           double table, double ratio, double now)
+{
+    if (b->seconds <= 0)
+        return 1;
+    double next = last * ratio;
+    return now + table + 2 * next <= b->start + FIRST_PASS_SHARE * b->seconds;
+}
+
 void probe_budget_report(const struct probe_budget *b, double now)
 {
     if (b->seconds <= 0)

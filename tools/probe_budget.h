@@ -31,6 +31,17 @@ double probe_budget_min_time(const struct probe_budget *b, double min_time,
 int probe_budget_more(const struct probe_budget *b, int done, double pass_start,
                       double now, double after);
 
+/* Whether the kernel tables' first pass may go on to its next size: the
+ * last size took @p last seconds on one worker, the table so far @p
+ * table seconds, the next size has @p ratio times the elements. The next
+ * size is priced at last * ratio on one worker and as much again on all
+ * workers (the same elements per worker), the all-workers table's sizes
+ * so far at @p table; they must end within FIRST_PASS_SHARE of the
+ * budget, the rest being the link parameters' and the later passes'.
+ * Always 1 without a budget. */
+int probe_budget_size_fits(const struct probe_budget *b, double last,
+                           double table, double ratio, double now);
+
 /* One line on stderr: the budget, the time it took, the passes run. */
 void probe_budget_report(const struct probe_budget *b, double now);
 

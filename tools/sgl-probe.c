@@ -662,6 +662,11 @@ static void raw_mpi_exchange(const sgl_machine_t *m, unsigned L, int rank,
 #define KSIZES_MAX 8
 #define KPASSES 3      /* passes over the kernel tables */
 #define KTRIALS_MAX 21 /* timed runs per point, over the passes */
+/* --budget never ends the tables below this many elements per worker:
+ * 2.4 MB of doubles, past the 512 KiB L2 of this project's EPYC VM, so
+ * that the last point, which prices every larger n, streams from memory
+ * as large blocks do rather than from a private cache. */
+#define KTOP_MIN 300000
 enum { K_SUM, K_PRODUCT, K_SCAN, K_OFFSET, K_SORT, K_MERGE, K_COPY,
        NKERNELS };
 static const char *const kernel_names[NKERNELS] = {
@@ -863,6 +868,10 @@ static int measure_copy(struct kernels *k, int many)
 }
 
 static sgl_runtime_t *g_krt; /* the kernel runtime, for its trace */
+/* --budget: the kernels' passes stop when the next would not fit, and
+ * the first pass's tables end where it would overrun. */
+static struct probe_budget g_budget;
+#define PASS_RESERVE 0.2 /* of the budget, kept from the later passes */
 
 static int kernels_task(sgl_ctx_t *root, const void *arg, size_t size)
 {
@@ -909,7 +918,23 @@ static int kernels_private(const char *shape, unsigned workers, int pass,
                            struct kernels *k, struct progress *prog)
 {
     int rc = kernel_runtime(shape, workers, &g_krt);
+    double t_table = bench_now(), t_size = t_table;
     for (size_t s = 0; !rc && s < k->nsizes; s++) {
+        /* --budget: the first pass on one worker decides where the tables
+         * end, for the all-workers table and the later passes too. */
+        if (pass == 0 && workers == 1 && s > 0 && k->n[s - 1] >= KTOP_MIN &&
+            !probe_budget_size_fits(&g_budget, bench_now() - t_size,
+                                    bench_now() - t_table,
+                                    (double)k->n[s] / (double)k->n[s - 1],
+                                    bench_now())) {
+            prog->steps -= KPASSES * 2 * (int)(k->nsizes - s);
+            fprintf(stderr, "sgl-probe: budget: kernel tables end at %zu "
+                            "elements per worker (%zu of %zu sizes)\n",
+                    k->n[s - 1], s, k->nsizes);
+            k->nsizes = s;
+            break;
+        }
+        t_size = bench_now();
         progress(prog, "kernels, pass %d of %d, %s x %zu elements", pass + 1,
                  KPASSES, shape, k->n[s]);
         struct kjob j = {k->n[s] * workers, workers, workers, s, pass, k};
@@ -948,8 +973,6 @@ static int kernel_steps(int quick)
  * as threads), else a private "core:Q" runtime of rank 0. copy: threads of
  * rank 0. @return SGL_OK or an error (with sgl_error_last()), the same on
  * every rank. */
-/* --budget: the kernels' passes stop when the next would not fit. */
-static struct probe_budget g_budget;
 
 static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k,
                            struct progress *prog)
@@ -969,9 +992,13 @@ static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k,
     int rank = sgl_runtime_rank(world), rc = SGL_OK, pass;
     double t_passes = bench_now();
     for (pass = 0; pass < KPASSES && !rc; pass++) {
-        /* --budget: rank 0 decides for all, or the ranks part ways. */
-        int more = rank != 0 || probe_budget_more(&g_budget, pass, t_passes,
-                                                  bench_now(), 0);
+        /* --budget: rank 0 decides for all, or the ranks part ways. What
+         * follows the passes (copy, the files) and a pass slower than the
+         * mean get PASS_RESERVE of the budget: with none, two passes of
+         * core:2 at load 8-13 ended a 72 s probe at 92 s. */
+        int more = rank != 0 ||
+                   probe_budget_more(&g_budget, pass, t_passes, bench_now(),
+                                     PASS_RESERVE * g_budget.seconds);
         MPI_Bcast(&more, 1, MPI_INT, 0, MPI_COMM_WORLD);
         if (!more) {
             /* The passes left are not run: the ETA counts them no more. */
@@ -981,6 +1008,10 @@ static int measure_kernels(sgl_runtime_t *world, int quick, struct kernels *k,
         if (rank == 0)
             rc = kernels_private("core:1", 1, pass, k, prog);
         MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        /* The tables' end as the budget cut it on rank 0. */
+        unsigned long ns = k->nsizes;
+        MPI_Bcast(&ns, 1, MPI_UNSIGNED_LONG, 0, MPI_COMM_WORLD);
+        k->nsizes = ns;
         if (!rc && flat) {
             g_krt = world;
             for (size_t s = 0; !rc && s < k->nsizes; s++) {

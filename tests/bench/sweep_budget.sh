@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bench_main --budget: past its budget the sweep runs fewer repetitions,
 # never under 3, and says so per point; measurements.csv holds exactly
-# each point's repetitions; a bad budget is refused with exit status 2.
+# each point's repetitions (the peers' only the first 3); a bad budget is refused with exit status 2.
 # (After the first point, 1e5 of the 8.2e6 weighed elements, the pace
 # projects 81 times its time for the rest: past a budget of 1 s on any
 # box where that point takes over 12 ms, as its state sensor alone does.)
@@ -26,6 +26,15 @@ awk -F, 'FNR == 1 { f++; next } f == 1 { want[$7 " " $8] = $9 }
     f == 2 && $7 == "sgl" { got[$5 " " $6]++ }
     END { for (k in want) if (got[k] != want[k]) { print "not ok: " k ": " got[k] " rows, " want[k] " reps"; bad = 1 }
           exit bad }' "$tmp/points.csv" "$tmp/meas.csv" || fail "measurements rows"
+# Under a budget the peers run in the first 3 repetitions only: each
+# peer's rows per point = min(reps, 3), numbered 1..3.
+awk -F, 'FNR == 1 { f++; next } f == 1 { want[$7 " " $8] = $9 < 3 ? $9 : 3 }
+    f == 2 && $7 != "sgl" && $7 != "replay" && $7 != "closed_form" {
+        got[$5 " " $6 " " $7]++; peer[$5 " " $6 " " $7] = $5 " " $6
+        if ($8 > 3) { print "not ok: " $5 " n=" $6 " peer " $7 " in repetition " $8; bad = 1 } }
+    END { for (k in got) if (got[k] != want[peer[k]]) { print "not ok: " k ": " got[k] " peer rows, want " want[peer[k]]; bad = 1 }
+          if (length(got) == 0) { print "not ok: no peer rows"; bad = 1 }
+          exit bad }' "$tmp/points.csv" "$tmp/meas.csv" || fail "peer rows under a budget"
 st=0; "$bin" --budget 0 > /dev/null 2> "$tmp/err" || st=$?
 [ $st = 2 ] && grep -q -- "--budget needs seconds" "$tmp/err" || fail "--budget 0: exit $st"
 echo "ok: sweep budget"
