@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sgl/blocks.h>
+
 #include "local_sort.h"
 
 int sgl__stay_chosen(const size_t *count, size_t k, size_t own, size_t m)
@@ -100,6 +102,34 @@ static void shift_in(sgl_dtype_t t, size_t es, char *a, size_t lo, size_t hi,
     /* Left here: [from, to), before arrival j == lo, which moves by 0. */
 }
 
+/* Many arrivals (more than 1/16 of the part, as where a worker that kept
+ * its block receives half of another's): a plain two-way merge into fresh
+ * memory, one pass, where a gallop and a move per arrival would cost far
+ * more. */
+static int merge_out(sgl_dtype_t t, size_t es, void **a, size_t *cap,
+                     size_t lo, size_t hi, const char *in, size_t n)
+{
+    size_t m = hi - lo + n;
+    char *d = sgl_mem_alloc(m * es);
+    if (!d)
+        return sgl_error_set(SGL_ENOMEM,
+                             "sort: out of memory for a block of %zu "
+                             "elements",
+                             m);
+    const char *p = (const char *)*a;
+    size_t i = lo, j = 0, o = 0;
+    while (i < hi && j < n) {
+        int take_in = key_at(t, es, in, j) < key_at(t, es, p, i);
+        memcpy(d + o++ * es, take_in ? in + j++ * es : p + i++ * es, es);
+    }
+    memcpy(d + o * es, p + i * es, (hi - i) * es);
+    memcpy(d + (o + hi - i) * es, in + j * es, (n - j) * es);
+    free(*a);
+    *a = d;
+    *cap = m;
+    return SGL_OK;
+}
+
 /* Where the merged block does not fit in the block's memory, the block
  * grows by realloc(): a large block comes from sgl_mem_alloc(), an
  * mmap()ed chunk that glibc grows with mremap(), without a copy (5e6
@@ -109,6 +139,11 @@ int sgl__stay_merge(sgl_dtype_t t, size_t es, void **a, size_t *cap,
                     size_t *ret_m)
 {
     size_t m = hi - lo + n;
+    if (n > (hi - lo) / 16) {
+        SGL_TRY(merge_out(t, es, a, cap, lo, hi, in, n));
+        *ret_m = m;
+        return SGL_OK;
+    }
     if (m > *cap) {
         void *g = realloc(*a, m * es);
         if (!g)

@@ -25,7 +25,9 @@ int sgl__stay_chosen(const size_t *count, size_t k, size_t own, size_t m);
  * holds @cap elements, leaving the merged block at the block's start
  * (*ret_m elements). Each element of the part moves once, by the number
  * of arrivals before it less @lo (those in a stretch of shift 0 not at
- * all); the block grows by realloc() where it must (*@a, *@cap updated).
+ * all); the block grows by realloc() where it must. More than
+ * (hi - lo) / 16 arrivals are merged into fresh memory instead, the old
+ * block freed (*@a, *@cap updated either way).
  * Returns SGL_OK, or SGL_ENOMEM (the block as it was). */
 int sgl__stay_merge(sgl_dtype_t t, size_t es, void **a, size_t *cap,
                     size_t lo, size_t hi, const void *in, size_t n,
