@@ -62,6 +62,10 @@ struct algo_block {
     size_t elem_size;
     unsigned char *value; /* last broadcast result (the reduction's
                              acc_size bytes, 8 for an 8-bit vector) */
+    size_t stay_lo, stay_hi; /* PSRS's stay path, from its partition to
+                                its merge step: the part of the block
+                                that stayed (psrs_stay.h) */
+    int stay;
 };
 
 /* The state every context of the algorithms keeps: blocks on workers, a

@@ -26,16 +26,26 @@
  *     sorted     the blocks concatenate in order: the workers skipped
  *                their local sort, nothing moves (records: a finish step
  *                maps their keys back);
- *     reversed   they concatenate in reverse order: each local sort
- *                reversed its block, the mirror step stages it whole for
- *                worker P-1-w, the exchange moves it, the merge step (of
- *                one run) copies it into place: no pivots;
+ *     reversed   they concatenate in reverse order: each block stays as
+ *                it came (the sample step reads its samples backwards),
+ *                the mirror step stages it whole for worker P-1-w, the
+ *                exchange moves it, the merge step copies it backwards
+ *                into place (copy_backwards()): no pivots, no reversal
+ *                of its own;
  *     samples    anything else, or a worker that would end up more than
- *                1/16 above its share: steps 2 to 5 as below.
+ *                1/16 above its share: steps 2 to 5 as below (a block
+ *                left in reverse order is reversed first,
+ *                settle_reversed()).
  * The local sort itself chooses by what it sees (local_sort.c): one pass
  * for a block in order or reversed, two for a nearly sorted one, else
  * the radix sort; the choice goes up with the samples
  * (sgl_sort_stats_t.local).
+ *
+ * The stay path (flat, plain keys; psrs_stay.c): a worker of which at most
+ * 1/16 of the sorted block leaves, all on one side of its own bucket
+ * (almost sorted input), stages only the leavers, from where they lie,
+ * and merges the arrivals into its own bucket in place, instead of
+ * sending its whole block through the exchange to itself.
  *
  * Two variants (sgl_sort_variant()):
  *   flat      X is the root and its groups are all P workers, s = P: the
@@ -60,8 +70,10 @@
  * Memory per worker: at most twice its block: the block and the radix
  * sort's buffer in step 1, the block (staged in place) and the incoming
  * runs in step 4, the runs and the merged block in step 5 (the old block
- * is freed first, the runs right after the merge). The closed forms of
- * the cost are in psrs_cost.c. */
+ * is freed first, the runs right after the merge; on the stay path the
+ * block grows by the arrivals, which it then merges). The root holds
+ * P max(P, 256) samples (level_samples()). The closed forms of the cost
+ * are in psrs_cost.c (which still prices P samples per worker). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -75,6 +87,7 @@
 #include "cost.h"
 #include "local_sort.h"
 #include "psrs_runs.h"
+#include "psrs_stay.h"
 #include "records.h"
 
 /* ---- keys: an order-preserving bijection from values to unsigned ---- */
@@ -341,6 +354,12 @@ struct sort_arg {
     uint32_t last;   /* this level's merge is the sort's last (records
                         map their keys back after it) */
     uint32_t workers; /* P, for the mirror step: w's partner is P-1-w */
+    uint32_t lazy;    /* the sample step leaves a block that came in
+                         reverse order as it came (flat, at the top): the
+                         reverse path reads it backwards, the partition
+                         step reverses it first (settle_reversed()) */
+    uint32_t reversed; /* the merge step of the reverse path: the one run
+                          is a block in reverse order, copied backwards */
 };
 
 static struct rec_layout layout_of(const struct sort_arg *a,
@@ -400,26 +419,69 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
                              "sort: worker %zu holds %zu "
                              "elements, more than 2^40",
                              w, m);
+    b->stay = 0; /* a sort that failed before its merge step left it */
     struct samples_msg *msg;
     SGL_TRY(sgl_put_buffer(ctx, samples_msg_size(s), 1, (void **)&msg));
     msg->shape = (struct runs_unit){m, 0, 0, 0};
     if (!a->sorted)
         sgl__runs_classify(t, &L, b->data, m, &msg->shape);
     int in_order = (msg->shape.shape & RUNS_UP) != 0;
-    SGL_TRY(sort_block(a, b, in_order));
+    int backwards = !in_order && a->lazy && (msg->shape.shape & RUNS_DOWN);
+    SGL_TRY(sort_block(a, b, in_order || backwards));
     SGL_TRY(declare_sort(ctx, a, m));
     msg->count = m;
     msg->ns = m ? s : 0;
-    msg->local = a->sorted  ? 0
-                 : in_order ? SGL_SORT_LOCAL_PRESORTED
-                            : local_choice(&L);
+    msg->local = a->sorted                ? 0
+                 : in_order || backwards ? SGL_SORT_LOCAL_PRESORTED
+                                         : local_choice(&L);
+    /* A block left backwards: sorted position pos holds the key at
+     * m-1-pos (equal keys are equal keys, whichever record holds them). */
     for (size_t j = 0; m && j < s; j++) {
         size_t pos = (size_t)(((algo_u128)j * m) / s);
         size_t next = (size_t)(((algo_u128)(j + 1) * m) / s);
-        msg->s[j] = (struct sample){key_of(t, &L, b->data, pos), at_of(w, pos),
+        size_t raw = backwards ? m - 1 - pos : pos;
+        msg->s[j] = (struct sample){key_of(t, &L, b->data, raw), at_of(w, pos),
                                     next - pos};
     }
     return SGL_OK;
+}
+
+/* A block the sample step left in reverse order (a->lazy) where the
+ * blocks were not in reverse order as a whole: sorted now, before it is
+ * split. Only such a block has its first key above its last, as a sorted
+ * one cannot. Records carry their keys mapped already. */
+static int settle_reversed(const struct sort_arg *a, const struct rec_layout *L,
+                           struct algo_block *b)
+{
+    sgl_dtype_t t = (sgl_dtype_t)a->dtype;
+    size_t m = b->count;
+    if (m < 2 || key_of(t, L, b->data, 0) <= key_of(t, L, b->data, m - 1))
+        return SGL_OK;
+    return is_plain(L) ? sort_in_place(t, L, b->data, m)
+                       : sort_records(L, b->data, m);
+}
+
+/* The stay path (flat, plain keys, sgl__stay_chosen()): the worker's own
+ * bucket @own of the buckets @count[0..@k) stays where it lies; the
+ * others, all on one side of it, go out from the block; the merge step
+ * merges the arrivals into the part that stayed (merge_stay()). */
+static int stage_leavers(sgl_ctx_t *ctx, struct algo_block *b,
+                         const size_t *count, size_t k, size_t own,
+                         size_t first)
+{
+    size_t lo = 0;
+    for (size_t i = 0; i < own; i++)
+        lo += count[i];
+    b->stay = 1;
+    b->stay_lo = lo;
+    b->stay_hi = lo + count[own];
+    if (lo)
+        return sgl_exchange_put(ctx, b->data, b->elem_size, first, own, count);
+    if (b->stay_hi == b->count)
+        return SGL_OK; /* nothing leaves */
+    return sgl_exchange_put(ctx, (char *)b->data + b->stay_hi * b->elem_size,
+                            b->elem_size, first + own + 1, k - own - 1,
+                            count + own + 1);
 }
 
 /* Partition step, worker: split the sorted block at the pivots into one
@@ -437,6 +499,9 @@ static int partition_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
     if (!b)
         return SGL_ESTATE;
     struct rec_layout L = layout_of(a, b);
+    b->stay = 0;
+    if (a->lazy)
+        SGL_TRY(settle_reversed(a, &L, b));
     size_t w = sgl_ctx_first_worker(ctx), m = b->count;
     const struct group *last = &pv.group[pv.k - 1];
     size_t wx = (size_t)(last->first + last->workers) - pv.first;
@@ -456,7 +521,10 @@ static int partition_worker(sgl_ctx_t *ctx, const struct sort_arg *a,
         count[(size_t)g->first + to - pv.first] = cut - prev;
         prev = cut;
     }
-    int rc = sgl_exchange_put(ctx, b->data, b->elem_size, pv.first, wx, count);
+    int rc = a->levels || !is_plain(&L) || !sgl__stay_chosen(count, wx, r, m)
+                 ? sgl_exchange_put(ctx, b->data, b->elem_size, pv.first, wx,
+                                    count)
+                 : stage_leavers(ctx, b, count, wx, r, pv.first);
     free(count);
     return rc;
 }
@@ -476,6 +544,85 @@ static void *output_memory(void *old, size_t had, size_t m, size_t es)
     return old ? old : sgl_mem_alloc(m * es);
 }
 
+/* The @nrun runs of lengths @lens at @runs, merged into @out (@scratch: 3
+ * nrun entries). */
+static void merge_runs(const struct sort_arg *a, const struct rec_layout *L,
+                       const void *runs, const uint64_t *lens, size_t nrun,
+                       void *out, size_t *scratch)
+{
+    sgl_dtype_t t = (sgl_dtype_t)a->dtype;
+    size_t *pos = scratch + nrun, *end = scratch + 2 * nrun;
+    if (!is_plain(L))
+        sgl__rec_merge(L, runs, lens, nrun, out, scratch);
+    else if (L->es == 4)
+        sgl__algo_merge_f32(runs, lens, nrun, out, scratch, pos, end);
+    else if (t == SGL_F64)
+        sgl__algo_merge_f64(runs, lens, nrun, out, scratch, pos, end);
+    else if (t == SGL_I64)
+        sgl__algo_merge_i64(runs, lens, nrun, out, scratch, pos, end);
+    else
+        sgl__algo_merge_u64(runs, lens, nrun, out, scratch, pos, end);
+}
+
+/* The reverse path's merge: the mirror's block, in reverse order as it
+ * came, copied backwards into @out: one read and one write, where
+ * reversing it in place and then copying it cost two of each. Records
+ * with equal keys must keep their order: each such stretch, reversed by
+ * the copy, is reversed back (records carry their keys mapped). */
+static void copy_backwards(const struct rec_layout *L, const void *in,
+                           size_t m, void *out)
+{
+    size_t es = L->es;
+    if (es == 8) {
+        const uint64_t *s = in;
+        uint64_t *d = out;
+        for (size_t i = 0; i < m; i++)
+            d[i] = s[m - 1 - i];
+    } else if (es == 4) {
+        const uint32_t *s = in;
+        uint32_t *d = out;
+        for (size_t i = 0; i < m; i++)
+            d[i] = s[m - 1 - i];
+    } else {
+        for (size_t i = 0; i < m; i++)
+            memcpy((char *)out + i * es, (const char *)in + (m - 1 - i) * es,
+                   es);
+    }
+    if (!is_plain(L))
+        sgl__rec_unreverse_equal(L, out, m);
+}
+
+/* Merge step of the stay path (stage_leavers()): each run that came in,
+ * merged in place into the part of the block that stayed; the new size
+ * up. */
+static int merge_stay(sgl_ctx_t *ctx, const struct sort_arg *a,
+                      struct algo_block *b)
+{
+    void *runs;
+    size_t m, nsrc, lo = b->stay_lo, hi = b->stay_hi, cap = b->count;
+    const size_t *len;
+    b->stay = 0;
+    SGL_TRY(sgl_exchange_recv(ctx, b->elem_size, &runs, &m, &len, &nsrc,
+                              NULL));
+    const char *in = runs;
+    int rc = SGL_OK;
+    for (size_t i = 0; !rc && i < nsrc; in += len[i++] * b->elem_size) {
+        if (!len[i])
+            continue;
+        rc = sgl__stay_merge((sgl_dtype_t)a->dtype, b->elem_size, &b->data,
+                             &cap, lo, hi, in, len[i], &hi);
+        lo = 0;
+    }
+    if (!rc && lo) /* nothing came in: the part that stayed to the start */
+        memmove(b->data, (char *)b->data + lo * b->elem_size,
+                (hi - lo) * b->elem_size);
+    b->count = hi - lo;
+    int rc2 = sgl_exchange_release(ctx);
+    uint64_t count = b->count;
+    rc = rc ? rc : rc2;
+    return rc ? rc : sgl_put(ctx, &count, sizeof count, 1);
+}
+
 /* Merge step, worker: the block went out in the exchange; merge the runs
  * that came in, reading them where they lie, and hand up the new size. */
 static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
@@ -483,6 +630,8 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     struct algo_block *b = my_block(ctx, a->id);
     if (!b)
         return SGL_ESTATE;
+    if (b->stay)
+        return merge_stay(ctx, a, b);
     void *old = b->data;
     size_t had = b->count;
     b->data = NULL;
@@ -514,18 +663,10 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
         if (len[i])
             lens[nrun++] = len[i];
     struct rec_layout L = layout_of(a, b);
-    sgl_dtype_t t = (sgl_dtype_t)a->dtype;
-    size_t *pos = scratch + nrun, *end = scratch + 2 * nrun;
-    if (!is_plain(&L))
-        sgl__rec_merge(&L, runs, lens, nrun, out, scratch);
-    else if (es == 4)
-        sgl__algo_merge_f32(runs, lens, nrun, out, scratch, pos, end);
-    else if (t == SGL_F64)
-        sgl__algo_merge_f64(runs, lens, nrun, out, scratch, pos, end);
-    else if (t == SGL_I64)
-        sgl__algo_merge_i64(runs, lens, nrun, out, scratch, pos, end);
+    if (a->reversed)
+        copy_backwards(&L, runs, m, out);
     else
-        sgl__algo_merge_u64(runs, lens, nrun, out, scratch, pos, end);
+        merge_runs(a, &L, runs, lens, nrun, out, scratch);
     free(scratch);
     free(lens);
     /* The runs are merged: free them before the block is handed on. */
@@ -542,9 +683,9 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
 
 /* ---- presorted input ---- */
 
-/* Mirror step, worker: the blocks were in reverse order and each is
- * reversed now (its local sort found it so), so worker w's whole block
- * belongs to worker P-1-w; stage it there, in place. */
+/* Mirror step, worker: the blocks were in reverse order (each left as it
+ * came, a->lazy), so worker w's whole block belongs, read backwards, to
+ * worker P-1-w; stage it there as it lies. */
 static int mirror_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
 {
     struct algo_block *b = my_block(ctx, a->id);
@@ -800,16 +941,20 @@ static int choose_pivots(void *msgs, size_t units, size_t s, size_t k,
 
 /* Regular samples per unit. k samples (one per group, the paper's P in
  * the flat variant) place a cut within about n / k^2 elements of its
- * target, fine for equal shares; a slow group's share can be far
+ * target where the blocks' keys interleave (random input), but within
+ * n / k of it where they do not: almost sorted input on 2 workers cut
+ * at a quarter, 7.5e6 of 1e7 elements on one worker (traced, bench_psrs
+ * --dist almost_sorted). So every master takes at least 256 (n / 256k
+ * where the blocks are disjoint; the root sorts 256 k samples, not k^2,
+ * below k = 256); a slow group's share can be far
  * smaller, so uneven weights take up to 16x as many (the heaviest over
- * the lightest, 4x). By level, every master takes at least 256: above
+ * the lightest, 4x). By level, 256 matter for another reason too: above
  * other masters its units stand for whole subtrees, whose imbalance the
  * levels below inherit, and below the top the blocks it splits are
  * uneven (each holds what a range of senders sent it), where k regular
  * samples per block bound a cut only by the largest block / k. Beyond
  * k, the master's units x samples stay below 2^22. */
-static size_t level_samples(const uint64_t *wsum, size_t k, size_t units,
-                            int by_level)
+static size_t level_samples(const uint64_t *wsum, size_t k, size_t units)
 {
     uint64_t lo = UINT64_MAX, hi = 0;
     for (size_t i = 0; i < k; i++) {
@@ -820,7 +965,7 @@ static size_t level_samples(const uint64_t *wsum, size_t k, size_t units,
     size_t f = (size_t)((4 * hi + lo - 1) / lo);
     f = f > 1 && hi != lo ? (f < 16 ? f : 16) : 1;
     size_t s = k * f, room = ((size_t)1 << 22) / units;
-    if (by_level && s < 256)
+    if (s < 256)
         s = 256;
     room = room > k ? room : k;
     return s < room ? s : room;
@@ -843,9 +988,9 @@ static int worker_shares(sgl_ctx_t *root, size_t n, uint64_t *share)
     return SGL_OK;
 }
 
-/* The reverse path: every block, reversed by its local sort, moves whole
- * to its mirror worker (mirror step, the exchange) and is copied into
- * place there (the merge step, of one run); the new sizes up. */
+/* The reverse path: every block, as it came, moves whole to its mirror
+ * worker (mirror step, the exchange) and is copied backwards into place
+ * there (the merge step, copy_backwards()); the new sizes up. */
 static int mirror_blocks(sgl_ctx_t *x, struct sort_arg *arg, uint64_t *counts)
 {
     arg->step = STEP_MIRROR;
@@ -853,8 +998,10 @@ static int mirror_blocks(sgl_ctx_t *x, struct sort_arg *arg, uint64_t *counts)
     SGL_TRY(sgl_exchange(x));
     arg->step = STEP_MERGE;
     arg->last = 1;
-    SGL_TRY(sgl_pardo(x, sort_task, arg, sizeof *arg));
-    return sgl_gather(x, counts, MSG_WORD, sgl_ctx_workers(x), NULL);
+    arg->reversed = 1;
+    int rc = sgl_pardo(x, sort_task, arg, sizeof *arg);
+    arg->reversed = 0;
+    return rc ? rc : sgl_gather(x, counts, MSG_WORD, sgl_ctx_workers(x), NULL);
 }
 
 /* After the sample step at the root of a flat sort (@msgs: one unit per
@@ -987,9 +1134,10 @@ static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
     int rc = l.wsum && l.group
                  ? level_groups(x, &l)
                  : sgl_error_set(SGL_ENOMEM, "sort: out of memory");
-    arg.s = rc ? 0 : level_samples(l.wsum, l.k, l.units, a->levels);
+    arg.s = rc ? 0 : level_samples(l.wsum, l.k, l.units);
     arg.step = STEP_SAMPLE;
     arg.last = !l.by_child;
+    arg.lazy = !a->sorted && !a->levels;
     void *msgs = rc ? NULL : malloc(l.units * samples_msg_size(arg.s));
     if (!rc && !msgs)
         rc = sgl_error_set(SGL_ENOMEM, "sort: out of memory at a master");

@@ -68,21 +68,52 @@ RUNS_INLINE unsigned scan(sgl_dtype_t t, const unsigned char *a, size_t n,
     return shape;
 }
 
+/* The scan of plain keys, one copy per key type. The library is built
+ * for the baseline x86-64, which has no 64-bit vector compare: there the
+ * scan of sorted doubles ran at 6.4 ms per 5e6, against 1.44 ms built
+ * with AVX2 (one thread, -O3, the same loop; load 14): on a presorted
+ * block the scan is all the sort does, so where the CPU has AVX2 a copy
+ * built for it runs. */
+RUNS_INLINE unsigned scan_plain(sgl_dtype_t t, const unsigned char *p,
+                                size_t n)
+{
+    if (t == SGL_F64)
+        return scan(SGL_F64, p, n, 8, 0);
+    if (t == SGL_I64)
+        return scan(SGL_I64, p, n, 8, 0);
+    if (t == SGL_U64)
+        return scan(SGL_U64, p, n, 8, 0);
+    return scan(SGL_F32, p, n, 4, 0);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) static unsigned
+scan_plain_avx2(sgl_dtype_t t, const unsigned char *p, size_t n)
+{
+    return scan_plain(t, p, n);
+}
+
+static unsigned scan_plain_best(sgl_dtype_t t, const unsigned char *p,
+                                size_t n)
+{
+    if (__builtin_cpu_supports("avx2"))
+        return scan_plain_avx2(t, p, n);
+    return scan_plain(t, p, n);
+}
+#else
+static unsigned scan_plain_best(sgl_dtype_t t, const unsigned char *p,
+                                size_t n)
+{
+    return scan_plain(t, p, n);
+}
+#endif
+
 void sgl__runs_classify(sgl_dtype_t t, const struct rec_layout *L,
                         const void *a, size_t n, struct runs_unit *u)
 {
     const unsigned char *p = a;
-    unsigned shape;
-    if (plain(t, L) && t == SGL_F64)
-        shape = scan(SGL_F64, p, n, 8, 0);
-    else if (plain(t, L) && t == SGL_I64)
-        shape = scan(SGL_I64, p, n, 8, 0);
-    else if (plain(t, L) && t == SGL_U64)
-        shape = scan(SGL_U64, p, n, 8, 0);
-    else if (plain(t, L))
-        shape = scan(SGL_F32, p, n, 4, 0);
-    else
-        shape = scan(t, p, n, L->es, L->ko);
+    unsigned shape = plain(t, L) ? scan_plain_best(t, p, n)
+                                 : scan(t, p, n, L->es, L->ko);
     *u = (struct runs_unit){n, shape, 0, 0};
     if (n) {
         u->first = key_at(t, p, 0, L->es, L->ko);

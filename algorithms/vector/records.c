@@ -162,3 +162,28 @@ void sgl__rec_merge(const struct rec_layout *L, const void *data,
         heap[c] = s;
     }
 }
+
+/* Swap records @l and @r of @es bytes, a piece of at most 64 bytes at a
+ * time: no buffer to allocate, whatever the record size. */
+static void swap_records(char *a, size_t l, size_t r, size_t es)
+{
+    char tmp[64];
+    for (size_t o = 0; o < es; o += sizeof tmp) {
+        size_t k = es - o < sizeof tmp ? es - o : sizeof tmp;
+        memcpy(tmp, a + l * es + o, k);
+        memcpy(a + l * es + o, a + r * es + o, k);
+        memcpy(a + r * es + o, tmp, k);
+    }
+}
+
+void sgl__rec_unreverse_equal(const struct rec_layout *L, void *data, size_t n)
+{
+    char *a = data;
+    for (size_t l = 0, r; l < n; l = r + 1) {
+        uint64_t k = sgl__rec_key(L, a, l);
+        for (r = l; r + 1 < n && sgl__rec_key(L, a, r + 1) == k;)
+            r++;
+        for (size_t i = l, j = r; i < j; i++, j--)
+            swap_records(a, i, j, L->es);
+    }
+}

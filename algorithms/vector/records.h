@@ -48,4 +48,9 @@ size_t sgl__rec_bound(const struct rec_layout *L, const void *a, size_t n,
 void sgl__rec_merge(const struct rec_layout *L, const void *in,
                     const uint64_t *len, size_t p, void *out, size_t *scratch);
 
+/* In @a (n records, keys in order), reverse every stretch of records
+ * with equal keys: after a block in reverse order was copied backwards,
+ * its equal records stand in their original order again (stable). */
+void sgl__rec_unreverse_equal(const struct rec_layout *L, void *a, size_t n);
+
 #endif

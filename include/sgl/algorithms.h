@@ -381,7 +381,12 @@ enum {
 enum {
     SGL_SORT_PATH_SAMPLES = 0,  /**< PSRS: sample, pivots, partition,
                                      exchange, merge (and on one worker,
-                                     its local sort) */
+                                     its local sort); on a flat sort of
+                                     plain values, a worker that keeps
+                                     all but 1/16 of its block, the
+                                     leavers on one side, sends only
+                                     those and merges the arrivals into
+                                     its block in place */
     SGL_SORT_PATH_SORTED = 1,   /**< the blocks were in order already,
                                      each worker's before the next one's:
                                      nothing moved (no exchange in the
@@ -390,10 +395,11 @@ enum {
     SGL_SORT_PATH_REVERSED = 2, /**< the blocks were in reverse order
                                      (for records, keys strictly
                                      decreasing across workers): each
-                                     block reversed by its local sort and
-                                     moved whole from worker w to worker
-                                     P-1-w, without pivots (the sample
-                                     step, then one exchange and a copy) */
+                                     block moved whole, as it came, from
+                                     worker w to worker P-1-w and copied
+                                     backwards into place there, without
+                                     pivots (the sample step, then one
+                                     exchange and the backward copy) */
 };
 
 /** PSRS variants (sgl_sort_variant()). */

@@ -1,5 +1,5 @@
-/* Multi-rank driver: PSRS on the eleven distributions of issue 47 on the
- * shape in SGL_SHAPE under mpiexec (psrs_paths_programs.h). Every rank
+/* Multi-rank driver: PSRS on the eleven distributions of issue 47 and
+ * three mixed cases on the shape in SGL_SHAPE under mpiexec (psrs_paths_programs.h). Every rank
  * runs every program; rank 0 prints TAP. */
 #include <stdio.h>
 

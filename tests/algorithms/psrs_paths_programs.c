@@ -1,4 +1,5 @@
-/* PSRS on the eleven distributions of issue 47 and the paths they take
+/* PSRS on the eleven distributions of issue 47 (and three of its own
+ * mixed cases) and the paths they take
  * (psrs_paths_programs.h). The references are sequential: qsort for the
  * values, and for records a check that needs none (every index once,
  * its key unchanged, keys in order, equal keys by index). */
@@ -16,7 +17,8 @@
 const char *const psrs_dist_names[DIST_COUNT] = {
     "uniform",     "normal", "exponential",   "huge-range",
     "zipf",        "few-unique", "root-dup",  "sorted",
-    "reverse",     "almost-sorted", "all-equal", "reverse-runs"};
+    "reverse",     "almost-sorted", "all-equal", "reverse-runs",
+    "reverse-halves", "rotated"};
 
 static double unit(uint64_t *s)
 {
@@ -59,6 +61,11 @@ static double draw(enum psrs_dist d, size_t i, size_t n, uint64_t *s)
         return (double)(n - i);
     case DIST_REVERSE_RUNS:
         return (double)((n - i) / 4);
+    case DIST_REVERSE_HALVES:
+        return i < n / 2 ? (double)((n / 2 - i) / 2)
+                         : (double)(n + (n - i) / 2);
+    case DIST_ROTATED:
+        return (double)((i + n / 128 + 1) % (n ? n : 1));
     default:
         return 42.0;
     }

@@ -25,6 +25,11 @@ enum psrs_dist {
     DIST_ALL_EQUAL,
     DIST_REVERSE_RUNS, /* nonincreasing with runs of 4 equal keys, which
                           may straddle two workers: stability */
+    DIST_REVERSE_HALVES, /* two halves, each nonincreasing with runs of 2
+                            equal keys, the second above the first: blocks
+                            in reverse order, not the whole */
+    DIST_ROTATED, /* sorted, rotated left by n/128 + 1: each worker's top
+                     keys belong to the next, the lowest to the first */
     DIST_COUNT
 };
 

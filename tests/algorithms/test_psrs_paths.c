@@ -1,5 +1,6 @@
-/* PSRS on the eleven distributions of issue 47, on thread levels: every
- * size that catches uneven splits (0, 1, 2, p-1, p+1, not divisible by
+/* PSRS on the eleven distributions of issue 47 and three mixed cases
+ * (psrs_paths_programs.h), on thread levels: every size that catches
+ * uneven splits (0, 1, 2, p-1, p+1, not divisible by
  * p, 1e5, and 1e5 per worker: enough for the nearly sorted local sort),
  * on one worker, flat, odd and two-level trees; each check sorts values
  * and records and names the path and local sorts the input must take
