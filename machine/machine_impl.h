@@ -172,6 +172,11 @@ double sgl__sync_cost(const struct sgl_node *master, double l_down,
 int sgl__size_cost(const struct sgl_node *master, const double *bytes,
                    size_t stride, int up, double g, double *ret_t,
                    double *ret_l);
+/* A direct exchange of @master whose busiest child moves @h bytes, at
+ * @xp: l_h + h g_h, or with size classes l_h + l + h g of the class of
+ * one worker's block to another (h over the master's workers less one). */
+double sgl__size_exchange(const struct sgl_node *master, double h,
+                          const sgl_exchange_params_t *xp);
 /* SGL_OK if @p name is a valid kernel name (sgl__valid_name()), else
  * SGL_EINVAL with a message naming @p fn and the name. */
 int sgl__check_kernel_name(const char *fn, const char *name);

@@ -224,8 +224,11 @@ static int master_step(const struct eval *e, const struct sgl_node *n,
      *               + 2*l + (p-1)*o   (o: header*(g_down + g_up)
      *                                  unless measured)
      *               [+ the run's start at the root's first superstep]
-     *               [+ l_h + max_i h_i * g_h  with an exchange] */
-    double xch = st.exchange ? xp.l + hmax * xp.g : 0;
+     *               [+ l_h + max_i h_i * g_h  with an exchange]
+     * With size classes, each block at its class's g plus the largest
+     * class l per direction, and the exchange at the class of one
+     * worker's block to another (docs/model.md, "Message sizes"). */
+    double xch = st.exchange ? sgl__size_exchange(n, hmax, &xp) : 0;
     double syncs = sgl__sync_cost(n, ld, gd, lu, gu);
     /* With size classes, each block at its class's g, and each direction
      * waits for its largest class's l (docs/model.md, "Message sizes"). */

@@ -1,7 +1,8 @@
 /* Message-size classes of a level (docs/model.md, "Message sizes"): l and
  * g by the size of a child's block, set from a machine file's
  * 'level L size' records, and the price of one direction of a superstep
- * on them, shared by the closed form (predict.c) and the trace replay. */
+ * and of a direct exchange on them, shared by the closed form (predict.c)
+ * and the trace replay. */
 #include <math.h>
 
 #include "machine_impl.h"
@@ -105,4 +106,20 @@ int sgl__size_cost(const struct sgl_node *master, const double *bytes,
     *ret_t = t;
     *ret_l = l;
     return 1;
+}
+
+double sgl__size_exchange(const struct sgl_node *master, double h,
+                          const sgl_exchange_params_t *xp)
+{
+    const struct sgl__level_params *lp =
+        master->machine ? &master->machine->params[master->level] : NULL;
+    const sgl_size_class_t *c = NULL;
+    /* Every worker sends every other one a block: for even keys the
+     * busiest child's h spread over the others' workers. A flat level's
+     * blocks are exactly that; a deeper one's are priced as if. */
+    if (lp && lp->nsize && !master->has_params && master->workers > 1 && h > 0)
+        c = class_of(lp, h / (double)(master->workers - 1));
+    if (!c)
+        return xp->l + h * xp->g;
+    return xp->l + c->l_down + h * c->g_down;
 }

@@ -152,7 +152,7 @@ static int step_cost(const struct replay *r, const struct rstep *s,
     if (direct &&
         (rc = sgl_node_exchange_params(m, &xp, NULL)))
         return rc;
-    double x = direct ? xp.l + h * xp.g : 0;
+    double x = direct ? sgl__size_exchange(m, h, &xp) : 0;
     /* The blocks by their size classes, as the closed form does. */
     double tdown = down * pd->g_down, tup = up * pu->g_up, xl = 0;
     double syncs = sgl__sync_cost(m, pd->l, pd->g_down, pu->l, pu->g_up);

@@ -88,6 +88,33 @@ Test(size_classes, routed_psrs_by_hand)
     sgl_machine_free(m);
 }
 
+/* The direct exchange at the class of one worker's block to another: n =
+ * 3200, m = 800, the busiest child sends h = m (P-1)/P + 8 (P-1) = 624 B
+ * (its blocks and counts), 208 B to each other worker: the upper class,
+ * l_h + 50 + 624 * 0.5 = 402 with 'exchange l 40 g 1' (40 + 624 without
+ * classes). n = 800: 58 B each, the lower class, 40 + 0 + 174 * 2. */
+Test(size_classes, direct_exchange_by_hand)
+{
+    sgl_machine_t *m[2] = {
+        machine(FLAT4 "level 0 exchange l 40 g 1\n" KERNELS),
+        machine(FLAT4 "level 0 exchange l 40 g 1\n" CLASSES KERNELS)};
+    sgl_predict_opts_t o;
+    sgl_predict_opts_default(&o);
+    o.elem_bytes = 1;
+    sgl_prediction_t r[2];
+    for (int k = 0; k < 2; k++)
+        cr_assert_eq(sgl_predict_algorithm(m[k], SGL_PREDICT_PSRS, 3200, &o,
+                                           &r[k]),
+                     SGL_OK, "%s", sgl_error_last());
+    expect_near(r[0].level[0].exchange, 664, "without classes");
+    expect_near(r[1].level[0].exchange, 402, "upper class");
+    cr_assert_eq(sgl_predict_algorithm(m[1], SGL_PREDICT_PSRS, 800, &o, &r[1]),
+                 SGL_OK, "%s", sgl_error_last());
+    expect_near(r[1].level[0].exchange, 388, "lower class");
+    sgl_machine_free(m[0]);
+    sgl_machine_free(m[1]);
+}
+
 /* Present: read in any order, kept sorted, written and read back. */
 Test(size_classes, record_reads_and_writes_back)
 {
