@@ -12,6 +12,8 @@
  *   level L header B                 header bytes per child per sync
  *   level L fanout o T [start_l T start_o T]   measured per-child cost
  *   level L view g_down G g_up G     the view path's g (no copies)
+ *   level L size from B l_down T g_down G l_up T g_up G   a message-size
+ *                                                  class (any number)
  *   master L I l T g_down G g_up G   override for master I of level L
  *   kernel NAME C [worker W]         c for every worker, or for worker W
  *   kernel NAME C n N [busy Q]       a point of the kernel's size table
@@ -142,6 +144,15 @@ static void write_level(const sgl_machine_t *m, unsigned l, FILE *out)
         fprintf(out, "  # %.4g, %.4g ns/word\n",
                 lp->view_g_down * 1e9 * SGL_WORD_BYTES,
                 lp->view_g_up * 1e9 * SGL_WORD_BYTES);
+    }
+    for (unsigned k = 0; k < lp->nsize; k++) {
+        const sgl_size_class_t *c = &lp->size[k];
+        char a[32], b[32], d[32], e[32], f[32];
+        fprintf(out, "level %u size from %s l_down %s g_down %s l_up %s "
+                     "g_up %s\n",
+                l, fmt_double(a, c->from), fmt_double(b, c->l_down),
+                fmt_double(d, c->g_down), fmt_double(e, c->l_up),
+                fmt_double(f, c->g_up));
     }
     if (lp->memory != SGL_MEMORY_DEFAULT)
         fprintf(out, "level %u memory %s\n", l,
@@ -667,6 +678,40 @@ static int rec_level_view(struct reader *r, unsigned long level)
     return sgl_machine_set_level_view(r->m, (unsigned)level, v[0], v[1]);
 }
 
+/* 'level L size from B l_down T g_down G l_up T g_up G': all five, the
+ * four after from in any order. */
+static int rec_level_size(struct reader *r, unsigned long level)
+{
+    static const char *const key[] = {"l_down", "g_down", "l_up", "g_up"};
+    static const enum unit unit[] = {UNIT_TIME, UNIT_PER_BYTE, UNIT_TIME,
+                                     UNIT_PER_BYTE};
+    sgl_size_class_t c = {0, 0, 0, 0, 0};
+    double *val[] = {&c.l_down, &c.g_down, &c.l_up, &c.g_up};
+    int have[4] = {0, 0, 0, 0};
+    if (!next(r) || strcmp(r->tok, "from") != 0)
+        return rbad(r, SGL_EPARSE,
+                    "expected 'from B' after 'level %lu size'", level);
+    int rc = parse_value(r, "from", UNIT_BYTES, &c.from);
+    while (!rc && next(r)) {
+        int k = 0;
+        while (k < 4 && strcmp(r->tok, key[k]) != 0)
+            k++;
+        rc = k == 4 ? rbad(r, SGL_EPARSE, "unknown size parameter '%.40s' "
+                                          "(expected l_down, g_down, l_up "
+                                          "or g_up)",
+                           r->tok)
+             : have[k]++ ? rbad(r, SGL_EPARSE, "%s given twice", key[k])
+                         : parse_value(r, key[k], unit[k], val[k]);
+    }
+    for (int k = 0; !rc && k < 4; k++)
+        if (!have[k])
+            rc = rbad(r, SGL_EPARSE, "missing %s of the size record", key[k]);
+    if (rc)
+        return rc;
+    rc = sgl_machine_add_level_size_class(r->m, (unsigned)level, &c);
+    return rc ? rbad(r, SGL_EPARSE, "%s", sgl_error_last()) : SGL_OK;
+}
+
 /* 'level L memory shared|private'. */
 static int rec_level_memory(struct reader *r, unsigned long level)
 {
@@ -775,6 +820,8 @@ static int rec_level(struct reader *r)
             return rec_level_fanout(r, level);
         if (strcmp(r->tok, "view") == 0)
             return rec_level_view(r, level);
+        if (strcmp(r->tok, "size") == 0)
+            return rec_level_size(r, level);
     }
     r->pos = save;
     return rec_level_params(r, level);

@@ -83,6 +83,8 @@ struct sgl__level_params {
     sgl_fanout_params_t fanout;
     int view_set;           /* the view path's g (view.c) */
     double view_g_down, view_g_up;
+    unsigned nsize;         /* message-size classes, sorted by from */
+    sgl_size_class_t size[SGL_SIZE_CLASSES_MAX];
 };
 
 /* c of one kernel: all_c for every worker, per-worker values where
@@ -163,6 +165,20 @@ int sgl__check_value(const char *fn, const char *what, double v);
  * replay both call it, so that they price the same l. */
 double sgl__sync_cost(const struct sgl_node *master, double l_down,
                       double g_down, double l_up, double g_up);
+/* One direction of a superstep of @master priced by its level's size
+ * classes (size_classes.c): @bytes[i * @stride] the block of child i, @up
+ * the direction, @g the level's g for blocks below every class. Sets
+ * *ret_t to the blocks' time and *ret_l to the largest class l among
+ * them, and returns 1; returns 0 and sets nothing without classes (or
+ * with the master's own parameters, which no class refines). */
+int sgl__size_cost(const struct sgl_node *master, const double *bytes,
+                   size_t stride, int up, double g, double *ret_t,
+                   double *ret_l);
+/* A direct exchange of @master whose busiest child moves @h bytes, at
+ * @xp: l_h + h g_h, or with size classes l_h + l + h g of the class of
+ * one worker's block to another (h over the master's workers less one). */
+double sgl__size_exchange(const struct sgl_node *master, double h,
+                          const sgl_exchange_params_t *xp);
 /* SGL_OK if @p name is a valid kernel name (sgl__valid_name()), else
  * SGL_EINVAL with a message naming @p fn and the name. */
 int sgl__check_kernel_name(const char *fn, const char *name);

@@ -239,9 +239,19 @@ static int master_step(const struct eval *e, const struct sgl_node *n,
      *               + 2*l + (p-1)*o   (o: header*(g_down + g_up)
      *                                  unless measured)
      *               [+ the run's start at the root's first superstep]
-     *               [+ l_h + max_i h_i * g_h  with an exchange] */
-    double xch = st.exchange ? xp.l + hmax * xp.g : 0;
+     *               [+ l_h + max_i h_i * g_h  with an exchange]
+     * With size classes, each block at its class's g plus the largest
+     * class l per direction, and the exchange at the class of one
+     * worker's block to another (docs/model.md, "Message sizes"). */
+    double xch = st.exchange ? sgl__size_exchange(n, hmax, &xp) : 0;
     double syncs = sgl__sync_cost(n, ld, gd, lu, gu);
+    /* With size classes, each block at its class's g, and each direction
+     * waits for its largest class's l (docs/model.md, "Message sizes"). */
+    double scatter = kdown * gd, gather = kup * gu, xl = 0;
+    if (sgl__size_cost(n, st.down, 1, 0, gd, &scatter, &xl))
+        syncs += xl;
+    if (sgl__size_cost(n, st.up, 1, 1, gu, &gather, &xl))
+        syncs += xl;
     /* The program is a run of its own: its first superstep at the root
      * waits for the last run's stop (sgl_node_start_cost()). Below the
      * root, a command comes after the stop that readied its children. */
@@ -249,12 +259,12 @@ static int master_step(const struct eval *e, const struct sgl_node *n,
     if (s == 0 && !n->parent && sgl_node_start_cost(n, &start) == SGL_OK)
         syncs += start;
     const sgl_level_cost_t own = {
-        .work = w0, .scatter = kdown * gd, .gather = kup * gu,
+        .work = w0, .scatter = scatter, .gather = gather,
         .syncs = syncs, .exchange = xch, .supersteps = 1,
         .bytes_down = kdown, .bytes_up = kup, .bytes_h = hmax,
     };
     add_level_cost(&out[n->level], &own);
-    *total += tmax + w0 + kdown * gd + kup * gu + syncs + xch;
+    *total += tmax + w0 + scatter + gather + syncs + xch;
     return SGL_OK;
 }
 

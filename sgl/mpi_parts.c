@@ -100,6 +100,20 @@ int sgl__recv_parts(MPI_Comm comm, int src, int tag,
     return SGL_OK;
 }
 
+int sgl__irecv_bytes(void *buf, size_t n, int src, int tag, MPI_Comm comm,
+                     MPI_Request *req)
+{
+    if (n > (size_t)INT_MAX) {
+        struct sgl__part whole = {buf, n};
+        return sgl__recv_parts(comm, src, tag, &whole, 1, req);
+    }
+    if (MPI_Irecv(buf, (int)n, MPI_BYTE, src, tag, comm, req) != MPI_SUCCESS)
+        return sgl_error_set(SGL_EMPI, "MPI_Irecv of %zu bytes from rank %d "
+                                       "failed",
+                             n, src);
+    return SGL_OK;
+}
+
 int sgl__recv_bytes(void *buf, size_t n, int src, int tag, MPI_Comm comm)
 {
     int rc;

@@ -37,6 +37,10 @@ int sgl__recv_parts(MPI_Comm comm, int src, int tag,
                     const struct sgl__part *parts, int nparts,
                     MPI_Request *req);
 
+/* Start receiving exactly @n bytes into @buf, in one message of any size. */
+int sgl__irecv_bytes(void *buf, size_t n, int src, int tag, MPI_Comm comm,
+                     MPI_Request *req);
+
 /* Receive exactly @n bytes into @buf, in one message of any size. */
 int sgl__recv_bytes(void *buf, size_t n, int src, int tag, MPI_Comm comm);
 

@@ -152,10 +152,17 @@ static int step_cost(const struct replay *r, const struct rstep *s,
     if (direct &&
         (rc = sgl_node_exchange_params(m, &xp, NULL)))
         return rc;
-    double x = direct ? xp.l + h * xp.g : 0;
-    *ret = (direct ? 0 : s->master) + children + down * pd->g_down +
-           up * pu->g_up + sgl__sync_cost(m, pd->l, pd->g_down, pu->l,
-                                          pu->g_up) + x;
+    double x = direct ? sgl__size_exchange(m, h, &xp) : 0;
+    /* The blocks by their size classes, as the closed form does. */
+    double tdown = down * pd->g_down, tup = up * pu->g_up, xl = 0;
+    double syncs = sgl__sync_cost(m, pd->l, pd->g_down, pu->l, pu->g_up);
+    if (sgl__size_cost(m, s->child, SGL__TRACE_CHILD, 0, pd->g_down, &tdown,
+                       &xl))
+        syncs += xl;
+    if (sgl__size_cost(m, s->child + 1, SGL__TRACE_CHILD, 1, pu->g_up, &tup,
+                       &xl))
+        syncs += xl;
+    *ret = (direct ? 0 : s->master) + children + tdown + tup + syncs + x;
     return SGL_OK;
 }
 

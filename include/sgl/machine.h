@@ -291,6 +291,40 @@ SGL_API int sgl_machine_set_level_fanout(sgl_machine_t *m, unsigned level,
  *  @return SGL_OK, SGL_EINVAL for NULL, SGL_ERANGE if none were set. */
 SGL_API int sgl_machine_level_fanout(const sgl_machine_t *m, unsigned level,
                                      sgl_fanout_params_t *ret);
+/** Most size classes a level may have. */
+#define SGL_SIZE_CLASSES_MAX 16
+
+/** One message-size class of a level (docs/model.md, "Message sizes"):
+ *  an MPI prices a message by its size (eager below a limit, a rendezvous
+ *  above; SimGrid's SMPI by piecewise latency and bandwidth factors), which
+ *  one l and g per direction cannot follow from bytes to megabytes. */
+typedef struct sgl_size_class {
+    double from;   /**< bytes per child: the class holds the messages of at
+                        least this many bytes, up to the next class's */
+    double l_down; /**< seconds a scatter adds when the largest class among
+                        its children's blocks is this one */
+    double g_down; /**< seconds per byte of such a block, down */
+    double l_up;   /**< the same for a gather's blocks */
+    double g_up;   /**< seconds per byte of such a block, up */
+} sgl_size_class_t;
+
+/** Add a message-size class to every master at @p level. A child's block
+ *  of b bytes is then priced b * g of the class with the largest from <=
+ *  b (the level's g below every class), and each direction of a
+ *  superstep adds the largest l of its remote children's classes.
+ *  @return SGL_OK, or SGL_EINVAL if the level has no masters, @p c is
+ *  NULL, a value is negative or not finite, the level has a class with
+ *  the same from, or SGL_SIZE_CLASSES_MAX already (nothing changes then). */
+SGL_API int sgl_machine_add_level_size_class(sgl_machine_t *m, unsigned level,
+                                             const sgl_size_class_t *c);
+/** The size classes of @p level in order of from: up to @p max of them
+ *  into @p ret, their number into @p ret_n.
+ *  @return SGL_OK (none: *ret_n = 0), or SGL_EINVAL for NULL or a level
+ *  out of range. */
+SGL_API int sgl_machine_level_size_classes(const sgl_machine_t *m,
+                                           unsigned level,
+                                           sgl_size_class_t *ret,
+                                           unsigned max, unsigned *ret_n);
 /** Seconds that a run's first superstep at @p master waits beyond the
  *  others: start_l + (p - 1) start_o of its level's fan-out terms, 0
  *  without them (a real MPI's eager protocol has the command waiting at

@@ -597,6 +597,57 @@ Test(runtime, trace_replay_prices_the_measured_fan_out_terms)
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
 }
 
+Test(runtime, trace_replay_prices_the_size_classes)
+{
+    /* With size classes the replay and the closed form price every
+     * child's block at its class's g and wait for the largest class l,
+     * both through sgl__size_cost(): they agree, and the classes show. */
+    sgl_runtime_t *rt = start("core:4");
+    sgl_trace_clear(rt);
+    RUN_OK(prog_random_blocks(rt, 11, 3));
+    sgl_machine_opts_t mo;
+    sgl_machine_opts_default(&mo);
+    sgl_machine_t *m;
+    RUN_OK(sgl_machine_from_shape("core:4", &mo, &m));
+    sgl_link_params_t lp = {1e-3, 1e-6, 2e-6};
+    RUN_OK(sgl_machine_set_level_params(m, 0, &lp));
+    RUN_OK(sgl_machine_set_level_header(m, 0, 0));
+    sgl_size_class_t c0 = {0, 0, 3e-6, 0, 4e-6};
+    sgl_size_class_t c1 = {16, 2e-4, 5e-7, 3e-4, 6e-7};
+    RUN_OK(sgl_machine_add_level_size_class(m, 0, &c1));
+    RUN_OK(sgl_machine_add_level_size_class(m, 0, &c0));
+    struct mirror mi = {rt, (unsigned)sgl_trace_steps(rt)};
+    cr_assert_gt(mi.steps, 1, "too few supersteps recorded");
+    double computed = 0;
+    sgl_trace_step_t st;
+    for (unsigned q = 0; q < mi.steps; q++) {
+        RUN_OK(sgl_trace_step(rt, q, &st));
+        double slowest = 0;
+        for (unsigned i = 0; i < st.children; i++)
+            slowest = fmax(slowest, st.child_time[i]);
+        computed += st.master_time + slowest;
+    }
+    sgl_program_t prog = {.name = "mirror", .task_size = 1, .user = &mi,
+                          .nsteps = mirror_nsteps, .step = mirror_step,
+                          .work = mirror_work};
+    char task = 0;
+    sgl_prediction_t r;
+    RUN_OK(sgl_predict_program(m, &prog, &task, &r));
+    double replay;
+    RUN_OK(sgl_trace_replay(rt, m, &replay));
+    cr_assert_float_eq(replay, computed + r.total, 1e-12,
+                       "replay %.9g, closed form %.9g + computed %.9g",
+                       replay, r.total, computed);
+    cr_expect_gt(r.level[0].syncs, mi.steps * 2 * lp.l,
+                 "a class l was charged: %.9g", r.level[0].syncs);
+    cr_expect_neq(r.level[0].scatter + r.level[0].gather,
+                  r.level[0].bytes_down * lp.g_down +
+                      r.level[0].bytes_up * lp.g_up,
+                  "the blocks went at their classes' g");
+    sgl_machine_free(m);
+    cr_assert_eq(sgl_finalize(rt), SGL_OK);
+}
+
 Test(runtime, trace_replay_prices_a_direct_exchange_by_the_model)
 {
     /* A direct exchange's measured time (master_time, the workers' copies)
