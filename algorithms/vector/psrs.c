@@ -73,7 +73,7 @@
  * is freed first, the runs right after the merge; on the stay path the
  * block grows by the arrivals, which it then merges). The root holds
  * P max(P, 256) samples (level_samples()). The closed forms of the cost
- * are in psrs_cost.c (which still prices P samples per worker). */
+ * are in psrs_cost.c. */
 #include <stdlib.h>
 #include <string.h>
 

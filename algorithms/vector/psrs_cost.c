@@ -5,10 +5,10 @@
  * superstep of its own (so each costs 2 l at every level):
  *   S1: worker radix-sorts its block by key: m*c(sort) (per element,
  *       all passes; records' keys mapped too); hands up its size and
- *       P regular samples (key, place, mass): 3P+2 words of 8 bytes;
- *       every master concatenates its children's hand-ups:
- *       (3P+2)*W_X*c(copy) (per word); the root sorts the P^2 samples,
- *       P^2*log2(P)*c(merge), and picks P-1 pivots.
+ *       s = max(P, 256) regular samples (key, place, mass): 3s+2 words
+ *       of 8 bytes; every master concatenates its children's hand-ups:
+ *       (3s+2)*W_X*c(copy) (per word); the root merges the P s samples,
+ *       P*s*log2(P)*c(merge), and picks P-1 pivots.
  *   S2: the pivots (2 words each) and the P groups (first worker and
  *       size: 2 words each) go down, 4P words per child; worker splits
  *       its block at the pivots: P*log2(m)*c(merge); hands up nothing
@@ -91,6 +91,15 @@ static double records(const struct cost_algo *a, double workers, double n)
     return workers * (32 + 8 * a->P) + n * a->o.elem_bytes;
 }
 
+/* Samples per unit at a level's master (level_samples() in psrs.c, for
+ * equal weights): the flat sort's P workers take max(P, 256) each too. */
+static double level_s(double k, double units)
+{
+    double s = k < 256 ? 256 : k, room = floor(4194304.0 / units);
+    room = room > k ? room : k;
+    return s < room ? s : room;
+}
+
 /* A routed exchange superstep at @master: every child's records cross
  * its link, up in XUP, down in XDOWN. The masters copy them in memory
  * (c(copy) per 8 bytes): in XUP each concatenates its children's into
@@ -122,6 +131,7 @@ static int step(void *user, const sgl_node_t *master, const void *t,
     const struct cost_task *task = t;
     double eb = a->o.elem_bytes, P = a->P;
     double wx = (double)sgl_node_workers(master), m = task->n / wx;
+    double sp = level_s(P, P); /* samples per worker: max(P, 256) */
     int root = task->phase == COST_ROOT;
     enum cost_phase ph = !root        ? task->phase
                          : a->o.routed ? routed_steps[s]
@@ -136,7 +146,7 @@ static int step(void *user, const sgl_node_t *master, const void *t,
         double wi = (double)sgl_node_workers(sgl_node_child(master, i));
         switch (ph) {
         case COST_S1:
-            st->up[i] = wi * (3 * P + 2) * 8;
+            st->up[i] = wi * (3 * sp + 2) * 8;
             break;
         case COST_S2:
             st->down[i] = 4 * P * 8;
@@ -150,9 +160,10 @@ static int step(void *user, const sgl_node_t *master, const void *t,
         }
     }
     if (ph == COST_S1 && a->copy)
-        sgl__cost_add(&st->master, "copy", (3 * P + 2) * wx, (3 * P + 2) * wx);
+        sgl__cost_add(&st->master, "copy", (3 * sp + 2) * wx,
+                      (3 * sp + 2) * wx);
     if (ph == COST_S1 && root)
-        sgl__cost_add(&st->master, "merge", P * P * sgl__cost_lg(P), P * P);
+        sgl__cost_add(&st->master, "merge", P * sp * sgl__cost_lg(P), P * sp);
     return SGL_OK;
 }
 
@@ -252,14 +263,6 @@ static unsigned levels_nsteps(void *user, const sgl_node_t *master,
     return sgl__cost_split_by_children(master) ? 5 : 4;
 }
 
-/* Samples per unit at a level's master (level_samples() in psrs.c, for
- * equal weights). */
-static double level_s(double k, double units)
-{
-    double s = k < 256 ? 256 : k, room = floor(4194304.0 / units);
-    room = room > k ? room : k;
-    return s < room ? s : room;
-}
 
 static int levels_step(void *user, const sgl_node_t *master, const void *t,
                        unsigned s, sgl_pstep_t *st)

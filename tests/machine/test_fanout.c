@@ -173,14 +173,15 @@ Test(fanout, old_files_load_and_headers_round_trip)
  * (threads) l 10, g 0.5, no header: 20. c(copy) = 1 per 8 bytes, every
  * other c 0, so only bytes, syncs and copies count. A worker's record is
  * 32 + 8P + m = 164 bytes, a node's two 328, all four 656.
+ * A worker's samples are 3s+2 = 770 words (s = max(P, 256)), 6160 B.
  * Node (2 workers, 200 elements):
- *   S1    up 2*112 B *0.5 = 112, copy 14*2 = 28, +20         = 160
+ *   S1    up 2*6160 B *0.5 = 6160, copy 770*2 = 1540, +20    = 7720
  *   S2    down 2*128 B *0.5 = 128, +20                       = 148
  *   XUP   up 328*0.5 = 164, copy 328/8 = 41, worker 100/8, +20 = 237.5
  *   XDOWN down 164, copy 41, worker (164+100)/8 = 33, +20    = 258
  *   S3    up 2*8 *0.5 = 8, +20                               = 28
  * Root:
- *   S1    160 + up 2*224 + copy 14*4 = 56 + 328              = 992
+ *   S1    7720 + up 2*12320 + copy 770*4 = 3080 + 328        = 35768
  *   S2    148 + down 2*128 + 328                             = 732
  *   XUP   237.5 + up 656 + reorder 656/8 = 82 + 328          = 1303.5
  *   XDOWN 258 + down 656 + 328 (the root copies nothing)     = 1242
@@ -198,13 +199,13 @@ Test(fanout, routed_psrs_by_hand)
     sgl_prediction_t r;
     cr_assert_eq(sgl_predict_algorithm(m, SGL_PREDICT_PSRS, 400, &o, &r),
                  SGL_OK, "%s", sgl_error_last());
-    expect_near(r.total, 992 + 732 + 1303.5 + 1242 + 388, "total");
+    expect_near(r.total, 35768 + 732 + 1303.5 + 1242 + 388, "total");
     cr_expect_eq(r.level[0].supersteps, 5);
     expect_near(r.level[0].syncs, 5 * 328, "root's syncs");
-    cr_expect_eq(r.level[0].bytes_up, 448 + 656 + 32);
+    cr_expect_eq(r.level[0].bytes_up, 24640 + 656 + 32);
     cr_expect_eq(r.level[0].bytes_down, 256 + 656);
     cr_expect_eq(r.level[0].exchange, 0, "nothing moves sideways");
-    expect_near(r.level[0].work, 56 + 82, "root's copies");
+    expect_near(r.level[0].work, 3080 + 82, "root's copies");
     expect_near(r.level[2].work, 12.5 + 33, "worker's copies");
     /* PSRS by level has no routed price: refused, not priced direct. */
     cr_expect_eq(sgl_predict_algorithm(m, SGL_PREDICT_PSRS_LEVELS, 400, &o,

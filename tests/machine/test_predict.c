@@ -115,36 +115,37 @@ Test(predict, flat_bsp_prefix_sum)
      * parameters are set, so l_h = l and g_h = max(g_down, g_up) = 1 s
      * per byte. The local sort is a linear radix sort: c(sort) per
      * element. In bytes (eb = 4):
-     * S1: sort m = 1562500; 3P+2 words of 8 bytes up per worker (its
-     *     size, P samples of key, place, mass); the root merges the P^2
-     *     samples, P^2 log2 P = 4096 * 6 = 24576
+     * S1: sort m = 1562500; 3s+2 words of 8 bytes up per worker (its
+     *     size, s = max(P, 256) = 256 samples of key, place, mass); the
+     *     root merges the P s samples, P s log2 P = 16384 * 6 = 98304
      * S2: 4P words down per worker (pivots, groups); split P log2 m;
      *     nothing up
      * X:  each worker sends m/P elements to each of the P-1 others and a
      *     count of 8 bytes to each: h = m (P-1)/P * 4 + 8 (P-1); nothing
      *     through the root
      * S3: merge m log2 P = 9375000; its size (8 bytes) up.
-     * Workers: W1 = 1562500 + 64 log2(1562500) + 9375000; root: 24576. */
+     * Workers: W1 = 1562500 + 64 log2(1562500) + 9375000; root: 98304. */
     double mm = n / p;
     double W1 = 1562500 + p * log2(mm) + 9375000;
-    double B = p * (3 * p + 2) * 8 + p * 4 * p * 8 + p * 8;
+    double s = 256; /* samples per worker: max(P, 256) */
+    double B = p * (3 * s + 2) * 8 + p * 4 * p * 8 + p * 8;
     double h = mm * (p - 1) / p * 4 + 8 * (p - 1);
     r = predict(m, SGL_PREDICT_PSRS, n, 4);
-    expect_near(r.total, W1 + 24576 + B + 8 * l + l + h, "psrs");
+    expect_near(r.total, W1 + 98304 + B + 8 * l + l + h, "psrs");
     expect_near(r.level[1].work, W1, "psrs workers' work");
-    expect_near(r.level[0].work, 24576, "psrs root's work");
+    expect_near(r.level[0].work, 98304, "psrs root's work");
     expect_near(r.level[0].exchange, l + h, "psrs exchange");
     cr_expect_eq(r.level[0].bytes_h, h);
     cr_expect_eq(r.level[0].supersteps, 4);
     /* One worker: its radix sort of all n elements, n * c(sort). */
     cr_expect_eq(r.sequential, 1e8, "psrs sequential %.17g", r.sequential);
     /* With a "copy" kernel (c = 2): the root concatenates the samples,
-     * (3P+2) P words; the workers copy nothing (buckets are staged and
+     * (3s+2) P words; the workers copy nothing (buckets are staged and
      * runs merged in place). */
     cr_assert_eq(sgl_machine_set_kernel(m, "copy", 2), SGL_OK);
     r = predict(m, SGL_PREDICT_PSRS, n, 4);
     expect_near(r.level[1].work, W1, "psrs workers' work, copy");
-    expect_near(r.level[0].work, 24576 + 2 * 194 * 64,
+    expect_near(r.level[0].work, 98304 + 2 * 770 * 64,
                 "psrs root's work, copy");
     cr_expect_eq(r.sequential, 1e8, "psrs sequential, copy");
     sgl_machine_free(m);
@@ -192,14 +193,15 @@ Test(predict, two_levels)
     cr_expect_eq(r.level[0].bytes_up, 2);
     cr_expect_eq(r.sequential, 600);
     /* PSRS copies only (every other c 0, copy 1), n = 600, P = 6: every
-     * master concatenates the 3P+2 = 20 sample words of each worker
-     * below it: a node 60, the root 120; workers copy nothing. */
+     * master concatenates the 3s+2 = 770 sample words (s = max(P, 256))
+     * of each worker below it: a node 2310, the root 4620; workers copy
+     * nothing. */
     set_all_kernels(m, 0);
     cr_assert_eq(sgl_machine_set_kernel(m, "copy", 1), SGL_OK);
     r = predict(m, SGL_PREDICT_PSRS, 600, 1);
     cr_expect_eq(r.level[2].work, 0);
-    cr_expect_eq(r.level[1].work, 60);
-    cr_expect_eq(r.level[0].work, 120);
+    cr_expect_eq(r.level[1].work, 2310);
+    cr_expect_eq(r.level[0].work, 4620);
     sgl_machine_free(m);
 }
 
@@ -213,14 +215,15 @@ Test(predict, two_levels)
  * 7 + 132*3 = 403 at the root and 1 + 33*2 = 67 at a node; nothing of
  * the exchange passes through a master.
  * Workers: S1 100, S2 4 log2 100, X 0, S3 100 log2 4 = 200.
- * Node, per superstep (2l = 20); a worker's samples are 3*4+2 = 14
- * words (112 bytes), the pivots 4*4 words (128 bytes):
- *   S1 100 + 2*112 bytes up *0.5 + 20                 = 232
+ * Node, per superstep (2l = 20); a worker's samples are 3*256+2 = 770
+ * words (6160 bytes: s = max(P, 256) samples), the pivots 4*4 words
+ * (128 bytes):
+ *   S1 100 + 2*6160 bytes up *0.5 + 20                = 6280
  *   S2 4 log2 100 + 2*128 down *0.5 + 20              = 148 + 4 log2 100
  *   X  0 + 20 + 67                                    = 87
  *   S3 200 + 2*8 up *0.5 + 20                         = 228
  * Root (2l = 200):
- *   S1 232 + 4*112 up + 200 + merge 4^2 log2 4 = 32   = 912
+ *   S1 6280 + 4*6160 up + 200 + merge 4*256 log2 4    = 33168
  *   S2 (148 + 4 log2 100) + 2*128 down + 200          = 604 + 4 log2 100
  *   X  87 + 200 + 403                                 = 690
  *   S3 228 + 4*8 up + 200                             = 460 */
@@ -234,7 +237,7 @@ Test(predict, psrs_exchange_by_hand)
     cr_assert_eq(sgl_machine_set_level_exchange(m, 0, &x0), SGL_OK);
     cr_assert_eq(sgl_machine_set_level_exchange(m, 1, &x1), SGL_OK);
     sgl_prediction_t r = predict(m, SGL_PREDICT_PSRS, 400, 1);
-    double total = 912 + 604 + 4 * log2(100) + 690 + 460;
+    double total = 33168 + 604 + 4 * log2(100) + 690 + 460;
     expect_near(r.total, total, "psrs total");
     expect_near(r.level[0].exchange, 403, "root's exchange");
     expect_near(r.level[1].exchange, 67, "node's exchange");

@@ -48,7 +48,7 @@ static sgl_prediction_t routed_psrs(const sgl_machine_t *m, double n)
 /* rank:4, l 100, g 1, o 10 per remote child: 2*100 + 3*10 = 230 of syncs
  * per superstep; kernels free (no copy), so only bytes and syncs count.
  * Routed PSRS of n = 800, eb = 1, P = 4, m = 200: per child S1 hands up
- * (3P+2)*8 = 112 B, S2 sends 4P*8 = 128 B, XUP and XDOWN a record of
+ * (3s+2)*8 = 6160 B (s = max(P, 256) samples), S2 sends 4P*8 = 128 B, XUP and XDOWN a record of
  * 32 + 8P + m = 264 B, S3 hands up 8 B. */
 #define FLAT4                                                                 \
     "sgl-machine 2\nshape rank:4\nlevel 0 link mpi p 4 l 100 g 1\n"          \
@@ -59,15 +59,15 @@ static sgl_prediction_t routed_psrs(const sgl_machine_t *m, double n)
     "level 0 size from 0 l_down 0 g_down 2 l_up 0 g_up 3\n"
 
 /* Without classes every child's bytes go at g, the master's own first
- * child's too (as before): S1 230 + 4*112, S2 230 + 4*128, XUP and XDOWN
- * 230 + 4*264 each, S3 230 + 4*8 = 4254. With the classes only the three
+ * child's too (as before): S1 230 + 4*6160, S2 230 + 4*128, XUP and XDOWN
+ * 230 + 4*264 each, S3 230 + 4*8 = 28446. With the classes only the three
  * remote children's blocks count, each at its class's g, and a direction
  * with a block of the upper class waits its l:
- *   S1    230 + 3*112*3                = 1238
+ *   S1    230 + 70 + 3*6160*0.25       = 4920
  *   S2    230 + 3*128*2                =  998
  *   XUP   230 + 70 + 3*264*0.25        =  498
  *   XDOWN 230 + 50 + 3*264*0.5         =  676
- *   S3    230 + 3*8*3                  =  302   in all 3712. */
+ *   S3    230 + 3*8*3                  =  302   in all 7394. */
 Test(size_classes, routed_psrs_by_hand)
 {
     sgl_machine_t *m = machine(FLAT4 KERNELS);
@@ -75,15 +75,15 @@ Test(size_classes, routed_psrs_by_hand)
     cr_assert_eq(sgl_machine_level_size_classes(m, 0, NULL, 0, &n), SGL_OK);
     cr_expect_eq(n, 0, "no record, no class");
     sgl_prediction_t r = routed_psrs(m, 800);
-    expect_near(r.total, 4254, "without classes, as before");
+    expect_near(r.total, 28446, "without classes, as before");
     sgl_machine_free(m);
     m = machine(FLAT4 CLASSES KERNELS);
     r = routed_psrs(m, 800);
-    expect_near(r.total, 3712, "with classes");
-    expect_near(r.level[0].syncs, 5 * 230 + 70 + 50, "syncs");
-    expect_near(r.level[0].gather, 1008 + 198 + 72, "gather");
+    expect_near(r.total, 7394, "with classes");
+    expect_near(r.level[0].syncs, 5 * 230 + 70 + 70 + 50, "syncs");
+    expect_near(r.level[0].gather, 4620 + 198 + 72, "gather");
     expect_near(r.level[0].scatter, 768 + 396, "scatter");
-    cr_expect_eq(r.level[0].bytes_up, 4 * (112 + 264 + 8),
+    cr_expect_eq(r.level[0].bytes_up, 4 * (6160 + 264 + 8),
                  "bytes are counted as before");
     sgl_machine_free(m);
 }
@@ -136,7 +136,7 @@ Test(size_classes, record_reads_and_writes_back)
     cr_assert_eq(sgl_machine_level_size_classes(back, 0, d, 4, &n), SGL_OK);
     cr_expect_eq(n, 2, "%s", text);
     cr_expect(memcmp(c, d, 2 * sizeof *c) == 0, "%s", text);
-    expect_near(routed_psrs(back, 800).total, 3712, "read back");
+    expect_near(routed_psrs(back, 800).total, 7394, "read back");
     free(text);
     sgl_machine_free(back);
     /* The setter refuses a duplicate, bad values and a 17th class. */
