@@ -33,6 +33,12 @@ has_algo() { [[ " $algos " == *" $1 "* ]]; }
 
 # Why ALGO is left out on HOSTS unless named in --algos (empty: it runs).
 left_out() { # left_out ALGO HOSTS PLATFORM
+    if [ "$work" = 1 ]; then
+        case $1 in
+        psrs*) echo "no --work price: PSRS declares its elements and the model prices n log n sorting and merging"; return ;;
+        heat) echo "no --work price: the machine files have no c for Heat's kernel"; return ;;
+        esac
+    fi
     [ "$algos_given" = 0 ] || return 0
     if [ "$3" = fattree-1024-flat ] && [ "$1" != heat ]; then
         case $1 in psrs*)
