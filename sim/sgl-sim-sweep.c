@@ -182,9 +182,11 @@ static int parse(int argc, char **argv, struct cfg *c)
         }
         i++;
     }
-    if (c->n < 3 && has_algo(c, ALGO_HEAT))
-        return usage("heat needs --n 3 at least (the grid's side)");
-    return c->nalgos && c->n ? 0 : usage("--algo and --n are needed");
+    if (!c->nalgos || !c->n)
+        return usage("--algo and --n are needed");
+    return c->n < 3 && has_algo(c, ALGO_HEAT)
+               ? usage("heat needs --n 3 at least (the grid's side)")
+               : 0;
 }
 
 static int cmp_double(const void *a, const void *b)
