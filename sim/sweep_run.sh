@@ -12,11 +12,14 @@ csv_empty() { # csv_empty PLATFORM SHAPE HOSTS ALGOS N NOTE
 }
 
 # The CSV rows of sgl-sim-sweep's lines ("sweep ALGO n N P W sim S min
-# MIN max MAX pred PRED"), with the run's wall time and resources.
-csv_rows() { # csv_rows PLATFORM SHAPE ALGO-LABEL WALL < LINES
-    awk -v name="$1" -v shape="$2" -v label="$3" -v wall="$4" \
-        -v rss="$(awk '{print $2}' "$out/time")" \
-        -v cpu="$(awk '{print $3 + $4}' "$out/time")" '
+# MIN max MAX pred PRED"), with the run's wall time and resources (the
+# "rss" line of /usr/bin/time's file: after a failure or a stop at the
+# budget's end it is preceded by "Command exited with non-zero status",
+# which once split a row in two).
+csv_rows() { # csv_rows PLATFORM SHAPE ALGO-LABEL WALL [NOTE] < LINES
+    awk -v name="$1" -v shape="$2" -v label="$3" -v wall="$4" -v extra="${5:-}" \
+        -v rss="$(awk '$1 == "rss" { print $2 }' "$out/time")" \
+        -v cpu="$(awk '$1 == "rss" { print $3 + $4 }' "$out/time")" '
         { sim = $8; pred = $14; algo = $2 == "psrs" ? label : $2
           err = pred == "nan" ? "" : sprintf("%.1f", 100 * (pred - sim) / sim)
           note = pred == "nan" ? "no price" : ""
@@ -24,6 +27,8 @@ csv_rows() { # csv_rows PLATFORM SHAPE ALGO-LABEL WALL < LINES
               note = (note == "" ? "" : note "; ") "n: grid side; time per step"
           if (sim != $12)
               note = (note == "" ? "" : note "; ") "runs differ: max " $12
+          if (extra != "")
+              note = (note == "" ? "" : note "; ") extra
           printf "%s,%s,%s,%s,%s,%s,%s,%s,%.1f,%s,%.1f,\"%s\"\n", name, shape, $6,
                  algo, $4, sim, pred == "nan" ? "" : pred, err, wall, rss, cpu, note }' >> "$csv"
 }
@@ -54,12 +59,16 @@ run_one() { # run_one NAME ALGOS N LIMIT
            --machine "$mfile" 2>> "$out/stderr") || st=$?
     t1=$(date +%s.%N)
     lines=$(grep '^sweep ' <<< "$lines" || true)
-    if [ -n "$lines" ]; then
-        csv_rows "$name" "$shape" "$algos_run" "$(echo "$t1 - $t0" | bc)" <<< "$lines"
-    fi
+    local why="" partial=""
     if [ "$st" != 0 ] || [ "$(grep -c . <<< "$lines")" != "$(tr ',' '\n' <<< "$algos_run" | grep -c .)" ]; then
-        local why="failed (exit $st; see $out/stderr)"
+        why="failed (exit $st; see $out/stderr)"
         [ "$st" != 124 ] && [ "$st" != 137 ] || why="stopped at the budget's end ($limit s)"
+        partial="then the run $why: wall; CPU and RSS of the part that ran"
+    fi
+    if [ -n "$lines" ]; then
+        csv_rows "$name" "$shape" "$algos_run" "$(echo "$t1 - $t0" | bc)" "$partial" <<< "$lines"
+    fi
+    if [ -n "$why" ]; then
         echo "sim/sweep: $name $algos_run n=$n $why" >&2
         # The algorithms that printed no line.
         for a in ${algos_run//,/ }; do
