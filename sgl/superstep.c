@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "level.h"
+#include "sim_work.h"
 #include "watchdog.h"
 #include <sgl/blocks.h>
 
@@ -634,7 +635,7 @@ int sgl_ctx_add_work(sgl_ctx_t *ctx, double units)
     if (!ctx || !ctx->in_task)
         return sgl_error_set(SGL_ESTATE, "sgl_ctx_add_work: outside a task");
     ctx->work += units;
-    return SGL_OK;
+    return sgl__sim_work_charge(units);
 }
 
 int sgl_put(sgl_ctx_t *ctx, const void *src, size_t elem_size, size_t count)
