@@ -1549,8 +1549,11 @@ int main(int argc, char **argv)
              * repetition already sorts once untimed before it. */
             int lean = budget > 0;
             pt->npeer = lean && nr > PEER_REPS ? PEER_REPS : nr;
-            /* Rep 0 is the warm-up. */
-            for (int k = lean && a == A_PSRS; k <= nr && !rc; k++) {
+            /* Rep 0 is the warm-up; k0 the first repetition that runs,
+             * which says what went wrong once a point (a lean sort has
+             * no warm-up to say it). */
+            const int k0 = lean && a == A_PSRS;
+            for (int k = k0; k <= nr && !rc; k++) {
                 int sense = k > 0 && (!lean || k == 1);
                 int peers = lean ? k >= 1 && k <= pt->npeer : 1;
                 double c_now = sense ? state_sensor_read(&sensor, rt) : NAN;
@@ -1588,7 +1591,7 @@ int main(int argc, char **argv)
                     break;
                 double rs = NAN;
                 if (pred && sgl_trace_replay(rt, pred, &rs) != SGL_OK) {
-                    if (p.rank == 0 && k == 0)
+                    if (p.rank == 0 && k == k0)
                         fprintf(stderr, "  replay: %s\n", sgl_error_last());
                     rs = NAN;
                 }
