@@ -15,7 +15,9 @@
  *                under --budget in the first 3 repetitions only
  *
  * The sizes run interleaved (smallest, largest, second smallest, ...);
- * the files list them by size.
+ * under --budget so do the repetitions: in rounds, each one repetition
+ * of every point, a reduction and a scan at one size on one fill. The
+ * files list the points by size.
  *
  * The prediction tree is the runtime's tree (its shape string, single
  * levels as the runtime has them) with, for every level, the parameters of
@@ -433,6 +435,9 @@ struct point {
     int lv_at;
     int nreps; /* the timed repetitions run: --reps, fewer under --budget */
     int npeer; /* the first npeer repetitions also ran the peers */
+    /* The state sensor's readings (state_sensor.h) */
+    double sensed[MAX_REPS];
+    int nsensed;
 };
 
 /* One name per peer, the same in the table, the CSV files and the plots.
@@ -1061,28 +1066,6 @@ static int repredict(const char *shape, const char *config,
     return status;
 }
 
-/* ---- main ---- */
-
-/* --budget SECONDS: the timed repetitions of the next point. While the
- * points left, at the pace of those done (weighed by max(n, 1e5), as
- * the ETA), fit in the budget, all @p reps; else fewer in proportion,
- * never under 3 (a median and a spread need three). On a box 5-9 jobs
- * per core deep the same sweep took 240-316 s instead of about 45 s, so
- * a fixed count overruns; fewer repetitions widen the spread that
- * points.csv reports (q1_s, q3_s) rather than hide it. */
-static int sweep_reps(double budget, int reps, double t_first,
-                      double work_all, double work_done)
-{
-    if (budget <= 0 || work_done <= 0 || reps <= 3)
-        return reps;
-    double spent = bench_now() - t_first, left = budget - spent;
-    double rest = spent * (work_all - work_done) / work_done;
-    if (rest <= left)
-        return reps;
-    int r = left > 0 ? (int)(reps * left / rest) : 0;
-    return r < 3 ? 3 : r;
-}
-
 /* The size index to run @p i-th of @p n: the smallest, the largest, the
  * second smallest, the second largest, ... A slow stretch of the shared
  * box then falls on sizes far apart, not on a run of neighbours that the
@@ -1093,6 +1076,300 @@ static int interleaved(int i, int n)
 {
     return i % 2 ? n - 1 - i / 2 : i / 2;
 }
+
+/* ---- the sweep's repetitions ---- */
+
+/* What every repetition of the sweep needs, whichever point it is of. */
+struct sweep {
+    sgl_runtime_t *rt;
+    struct peers *p;
+    struct state_sensor *sensor;
+    const sgl_machine_t *pred;
+    unsigned nlev;
+    /* --budget: peers in the first PEER_REPS repetitions only, the
+     * sensor once a point, no sort warm-up (see sweep_lean()) */
+    int lean;
+};
+
+/* The arrays of point @p pt of algorithm @p a at @p n, for @p reps
+ * repetitions at most (and per level where @p levels). */
+static int point_start(struct point *pt, int a, size_t n, int reps,
+                       unsigned nlev, int levels)
+{
+    pt->algo = a;
+    pt->n = n;
+    pt->lv_at = -1;
+    double *reps_all = malloc(4 * (size_t)reps * sizeof *reps_all);
+    if (!reps_all)
+        return -1;
+    pt->rep_s = reps_all;
+    pt->peer_rep_s[0] = reps_all + reps;
+    pt->peer_rep_s[1] = reps_all + 2 * reps;
+    pt->replay_rep_s = reps_all + 3 * reps;
+    if (levels) {
+        pt->pred_lv = calloc(nlev, sizeof *pt->pred_lv);
+        pt->lv_rep = calloc((size_t)reps * nlev, sizeof *pt->lv_rep);
+        if (!pt->pred_lv || !pt->lv_rep)
+            return -1;
+    }
+    return 0;
+}
+
+/* The data of size index @p si: the peers' (their arrays on the pages
+ * the library's blocks get) and, but for a sort, which makes its own in
+ * each repetition, the root's vector; with @p a a scan also its output,
+ * so that a reduction at the same size runs on the same fill. */
+static int data_make(const struct sweep *s, size_t n, int si, int a)
+{
+    struct peers *p = s->p;
+    p->n = n;
+    p->lo = n * (size_t)p->rank / (size_t)p->ranks;
+    p->hi = n * (size_t)(p->rank + 1) / (size_t)p->ranks;
+    p->x = sgl_mem_alloc((p->hi - p->lo + 1) * sizeof *p->x);
+    p->y = sgl_mem_alloc((p->hi - p->lo + 1) * sizeof *p->y);
+    if (!p->x || !p->y)
+        return sgl_error_set(SGL_ENOMEM, "out of memory");
+    peer_fill(p, 7 + (uint64_t)si);
+    struct job j = {JOB_CREATE, a, n, 7 + (uint64_t)si};
+    return a == A_PSRS ? SGL_OK : sgl_run(s->rt, job_main, &j, sizeof j);
+}
+
+/* Frees what data_make() made; returns @p rc, or the free's error. */
+static int data_drop(const struct sweep *s, int a, int rc)
+{
+    if (a != A_PSRS && !rc) {
+        struct job j = {JOB_FREE, a, 0, 0};
+        rc = sgl_run(s->rt, job_main, &j, sizeof j);
+    }
+    sgl_trace_clear(s->rt);
+    free(s->p->x);
+    free(s->p->y);
+    s->p->x = s->p->y = NULL;
+    return rc;
+}
+
+/* The root's measured time that no superstep accounts for (all of it on
+ * a one-worker tree; after the last superstep otherwise): computation,
+ * as replay takes a child master's. The time before each superstep is
+ * already in replay, as that step's master_time. */
+static double time_outside(sgl_runtime_t *rt)
+{
+    double inside = 0;
+    sgl_trace_step_t st;
+    for (size_t q = 0; q < sgl_trace_steps(rt); q++)
+        if (sgl_trace_step(rt, q, &st) == SGL_OK && st.level == 0)
+            inside += st.end - st.start + st.master_time;
+    return g_time - inside;
+}
+
+/* The peers of @p pt's algorithm once, into @p t1, @p t2. */
+static void peers_once(struct peers *p, const struct point *pt, int k,
+                       size_t workers, double *t1, double *t2)
+{
+    if (pt->algo == A_REDUCE) {
+        bench_flush_caches(p->threads);
+        *t1 = peer_reduce(p);
+        bench_flush_caches(p->threads);
+        *t2 = peer_read(p);
+    } else if (pt->algo == A_SCAN) {
+        bench_flush_caches(p->threads);
+        *t1 = peer_scan2(p);
+        bench_flush_caches(p->threads);
+        *t2 = peer_omp_scan(p);
+    } else {
+        peer_sorts(p, 100 + (uint64_t)k, (int)workers, t1, t2);
+    }
+}
+
+/* Each sort right after an untimed one, as the probe measured c and as
+ * the peers run right after SGL: the peers' sorts leave SGL's memory
+ * freed for over a second, and on this project's VM such memory came
+ * back 16-24x slower on 2 MiB pages
+ * (docs/results/2026-12-probe-vs-sweep.md, "Why a probe and a sweep
+ * differed"), which the model does not price. Reductions and scans start
+ * cold, as the probe measured their c; sorts warm from the fill. */
+static int rep_prepare(const struct sweep *s, const struct point *pt, int k)
+{
+    static const enum job_step untimed_sort[] = {JOB_CREATE, JOB_RUN,
+                                                 JOB_FREE, JOB_CREATE};
+    int rc = SGL_OK;
+    struct job j = {JOB_CREATE, pt->algo, pt->n, 100 + (uint64_t)k};
+    for (size_t w = 0; pt->algo == A_PSRS && w < 4 && !rc; w++) {
+        j.what = untimed_sort[w];
+        rc = sgl_run(s->rt, job_main, &j, sizeof j);
+    }
+    if (pt->algo != A_PSRS) {
+        bench_flush_caches(s->p->threads);
+        /* Every rank done flushing before the root's clock starts, or
+         * the run waits for the slowest one. */
+        if (s->p->ranks > 1)
+            MPI_Barrier(s->p->comm);
+    }
+    return rc;
+}
+
+/* Repetition @p k of point @p pt (0: the warm-up, kept nowhere) on the
+ * data of data_make(); @p say: print why a replay failed. */
+static int sweep_rep(const struct sweep *s, struct point *pt, int k, int say,
+                     size_t workers)
+{
+    struct peers *p = s->p;
+    int sense = k > 0 && (!s->lean || k == 1);
+    int peers = s->lean ? k >= 1 && k <= PEER_REPS : 1;
+    double c_now = sense ? state_sensor_read(s->sensor, s->rt) : NAN;
+    if (isfinite(c_now) && pt->nsensed < MAX_REPS)
+        pt->sensed[pt->nsensed++] = c_now;
+    int rc = rep_prepare(s, pt, k);
+    if (rc)
+        return rc;
+    sgl_trace_clear(s->rt);
+    struct job j = {JOB_RUN, pt->algo, pt->n, 100 + (uint64_t)k};
+    if ((rc = sgl_run(s->rt, job_main, &j, sizeof j)))
+        return rc;
+    double rs = NAN, outside = 0;
+    if (s->pred && sgl_trace_replay(s->rt, s->pred, &rs) != SGL_OK) {
+        if (p->rank == 0 && say)
+            fprintf(stderr, "  replay: %s\n", sgl_error_last());
+        rs = NAN;
+    }
+    if (p->rank == 0) {
+        outside = time_outside(s->rt);
+        if (isfinite(rs))
+            rs += fmax(0, outside);
+    }
+    /* The measured split per level, the root's outside time in its work
+     * (unclamped, so that the levels add up to the repetition's time). */
+    if (pt->lv_rep && k > 0) {
+        sgl_trace_level_t *lv = pt->lv_rep + (size_t)(k - 1) * s->nlev;
+        if ((rc = sgl_trace_levels(s->rt, lv, s->nlev)))
+            return rc;
+        lv[0].work += outside;
+    }
+    j.what = JOB_FREE;
+    if (pt->algo == A_PSRS && (rc = sgl_run(s->rt, job_main, &j, sizeof j)))
+        return rc;
+    double t1 = NAN, t2 = NAN;
+    if (peers)
+        peers_once(p, pt, k, workers, &t1, &t2);
+    if (k == 0)
+        return SGL_OK;
+    pt->rep_s[k - 1] = g_time;
+    if (peers) {
+        pt->peer_rep_s[0][k - 1] = t1;
+        pt->peer_rep_s[1][k - 1] = t2;
+    }
+    pt->replay_rep_s[k - 1] = rs;
+    return SGL_OK;
+}
+
+/* Rank 0: point @p pt's medians and predictions once its repetitions
+ * are done, and its row of the table. */
+static void point_finish(const struct sweep *s, const char *config,
+                         struct point *pt, sgl_machine_t *const pred_end[2])
+{
+    int nr = pt->nreps, nrepl = 0;
+    double repl[MAX_REPS];
+    for (int q = 0; q < nr; q++)
+        if (isfinite(pt->replay_rep_s[q]))
+            repl[nrepl++] = pt->replay_rep_s[q];
+    pt->meas = stats_of(pt->rep_s, nr);
+    pt->replay = median_of(repl, nrepl);
+    /* The repetition at the median's place (the lower middle for an even
+     * count): its levels add up to its time. */
+    double best = INFINITY;
+    for (int q = 0; pt->lv_rep && q < nr; q++)
+        if (fabs(pt->rep_s[q] - pt->meas.med) < best) {
+            best = fabs(pt->rep_s[q] - pt->meas.med);
+            pt->lv_at = q;
+        }
+    pt->peer[0] = median_of(pt->peer_rep_s[0], pt->npeer);
+    pt->peer[1] = median_of(pt->peer_rep_s[1], pt->npeer);
+    sgl_prediction_t r;
+    pt->closed = pt->seq_pred = NAN;
+    if (s->pred && predict_one(s->pred, pt->algo, (double)pt->n, &r) == SGL_OK) {
+        pt->closed = r.total;
+        pt->seq_pred = r.sequential;
+        if (pt->pred_lv && r.levels == s->nlev)
+            memcpy(pt->pred_lv, r.level, s->nlev * sizeof *r.level);
+        else if (pt->pred_lv) {
+            fprintf(stderr,
+                    "  levels: the prediction tree has %u levels, the "
+                    "run's %u: no rows\n",
+                    r.levels, s->nlev);
+            pt->lv_at = -1;
+        }
+    }
+    pt->state_c = pt->nsensed ? median_of(pt->sensed, pt->nsensed) : NAN;
+    pt->state_drift = pt->state_c / s->sensor->ref - 1;
+    pt->closed_lo = pt->closed_hi = NAN;
+    for (int e = 0; e < 2; e++)
+        if (pred_end[e] &&
+            predict_one(pred_end[e], pt->algo, (double)pt->n, &r) == SGL_OK)
+            *(e ? &pt->closed_hi : &pt->closed_lo) = r.total;
+    print_point(config, pt);
+    fflush(stdout);
+}
+
+/* --budget: the sweep in rounds, each one repetition of every point,
+ * the sizes in interleaved() order, so that a slow minute of the shared
+ * box falls on every size alike rather than on the points that happened
+ * to run in it (the held-out fit reads drift between sizes as a change
+ * with n). A reduction and a scan at one size share one fill and one
+ * warm-up (the scan's, whose output is touched first there); a sort has
+ * no warm-up, as each repetition sorts once untimed before it. Rounds
+ * go on to @p reps while one more fits in @p budget at the pace of those
+ * done, 3 at least (a median and a spread). @p at[a * nsizes + si]: the
+ * point of algorithm a at size index si, or -1. Returns the rounds run,
+ * or -1 on an error (said). */
+static int sweep_lean(const struct sweep *s, struct point *pts, const int *at,
+                      const double *sizes, int nsizes, int reps,
+                      double budget, size_t workers)
+{
+    double t_first = bench_now();
+    int rc = SGL_OK, r = 0, more = 1;
+    while (more) {
+        r++;
+        for (int oi = 0; oi < nsizes && !rc; oi++) {
+            int si = interleaved(oi, nsizes);
+            int ar = at[A_REDUCE * nsizes + si], as = at[A_SCAN * nsizes + si];
+            int ap = at[A_PSRS * nsizes + si];
+            size_t n = (size_t)sizes[si];
+            if (ar >= 0 || as >= 0) {
+                int a = as >= 0 ? A_SCAN : A_REDUCE;
+                rc = data_make(s, n, si, a);
+                if (!rc)
+                    rc = sweep_rep(s, &pts[as >= 0 ? as : ar], 0, 0, workers);
+                if (!rc && ar >= 0)
+                    rc = sweep_rep(s, &pts[ar], r, r == 1, workers);
+                if (!rc && as >= 0)
+                    rc = sweep_rep(s, &pts[as], r, r == 1, workers);
+                rc = data_drop(s, a, rc);
+            }
+            if (!rc && ap >= 0) {
+                rc = data_make(s, n, si, A_PSRS);
+                rc = data_drop(s, A_PSRS,
+                               rc ? rc : sweep_rep(s, &pts[ap], r, r == 1, workers));
+            }
+            if (rc && s->p->rank == 0)
+                fprintf(stderr, "bench_main: n=%zu, round %d: %s\n", n, r,
+                        sgl_error_last());
+        }
+        if (rc)
+            return -1;
+        double spent = bench_now() - t_first;
+        more = r < reps && (r < 3 || spent * (r + 1) / r <= budget);
+        /* Rank 0's pace decides for every rank: the rounds are collective. */
+        MPI_Bcast(&more, 1, MPI_INT, 0, s->p->comm);
+        if (s->p->rank == 0)
+            fprintf(stderr,
+                    "  round %d: every point once, %.1f s in all; %s\n", r,
+                    spent,
+                    more ? "one more fits" : "the last");
+    }
+    return r;
+}
+
+/* ---- main ---- */
 
 /* qsort order of points: by algorithm, then size. */
 static int point_order(const void *x, const void *y)
@@ -1186,11 +1463,12 @@ static void usage(FILE *f)
             "  --sizes LIST       element counts, e.g. 1e3,1e4,1e5 (default "
             "1e3..1e7)\n"
             "  --reps R           timed repetitions per point (default 5)\n"
-            "  --budget SECONDS   aim the sweep at SECONDS: fewer repetitions\n"
-            "                     (3 at least) once the pace says the rest\n"
+            "  --budget SECONDS   aim the sweep at SECONDS: repetitions in rounds\n"
+            "                     over all points (sizes interleaved), no more\n"
+            "                     rounds (3 at least) once the pace says the next\n"
             "                     would not fit; points.csv's reps says how many;\n"
-            "                     the peers run in the first 3 repetitions, the\n"
-            "                     state sensor once a point, a sort without warm-up\n"
+            "                     the peers run in the first 3 rounds, the state\n"
+            "                     sensor in the first, a sort without warm-up\n"
             "  --algos LIST       subset of reduce,scan,psrs\n"
             "  --algo-sizes ALGO:LIST  ALGO's own element counts (repeatable;\n"
             "                     the others keep --sizes)\n"
@@ -1471,191 +1749,63 @@ int main(int argc, char **argv)
     }
 
     struct point *pts = calloc((size_t)(NALGO * nsizes), sizeof *pts);
+    int *at = malloc((size_t)(NALGO * nsizes) * sizeof *at);
     int npts = 0;
-    double host_t = 0;
+    struct sweep sw = {rt, &p, &sensor, pred, nlev, budget > 0};
+    if (!pts || !at) {
+        fprintf(stderr, "bench_main: out of memory\n");
+        status = 1;
+    }
     /* Progress: a point's time grows about as its n above 1e5 and is
      * mostly fixed costs below, so the ETA weighs the points left by
      * max(n, 1e5), not by their number. */
     int nsteps = 0, step = 0;
     double work_all = 0, work_done = 0, t_first = bench_now();
-    for (int a = 0; a < NALGO; a++)
-        for (int si = 0; want[a] && si < nsizes; si++)
-            if ((size_t)sizes[si] >= workers && use[a][si]) {
-                nsteps++;
-                work_all += fmax(sizes[si], 1e5);
+    for (int a = 0; a < NALGO && !status; a++)
+        for (int si = 0; si < nsizes; si++) {
+            int on = want[a] && (size_t)sizes[si] >= workers && use[a][si];
+            at[a * nsizes + si] = on ? nsteps : -1;
+            if (!on)
+                continue;
+            nsteps++;
+            work_all += fmax(sizes[si], 1e5);
+            if (sw.lean && point_start(&pts[npts++], a, (size_t)sizes[si],
+                                       reps, nlev, levels && pred)) {
+                fprintf(stderr, "bench_main: out of memory\n");
+                status = 1;
             }
-    for (int a = 0; a < NALGO && !status; a++) {
-        if (!want[a])
-            continue;
+        }
+    if (sw.lean && !status) {
+        int nr = sweep_lean(&sw, pts, at, sizes, nsizes, reps, budget,
+                            workers);
+        status = nr < 0;
+        for (int i = 0; i < npts && !status; i++) {
+            pts[i].nreps = nr;
+            pts[i].npeer = nr > PEER_REPS ? PEER_REPS : nr;
+            if (p.rank == 0)
+                point_finish(&sw, config, &pts[i], pred_end);
+        }
+    }
+    for (int a = 0; a < NALGO && !status && !sw.lean; a++) {
         for (int oi = 0; oi < nsizes && !status; oi++) {
             int si = interleaved(oi, nsizes);
             size_t n = (size_t)sizes[si];
-            if (n < workers || !use[a][si])
+            if (at[a * nsizes + si] < 0)
                 continue;
             double t0pt = bench_now();
             struct point *pt = &pts[npts];
-            pt->algo = a;
-            pt->n = n;
-            double *reps_all = malloc(4 * (size_t)reps * sizeof *reps_all);
-            if (!reps_all) {
+            int nr = reps;
+            if (point_start(pt, a, n, reps, nlev, levels && pred)) {
                 fprintf(stderr, "bench_main: out of memory\n");
                 status = 1;
                 break;
             }
-            pt->rep_s = reps_all;
-            pt->peer_rep_s[0] = reps_all + reps;
-            pt->peer_rep_s[1] = reps_all + 2 * reps;
-            pt->replay_rep_s = reps_all + 3 * reps;
-            pt->lv_at = -1;
-            if (levels && pred) {
-                pt->pred_lv = calloc(nlev, sizeof *pt->pred_lv);
-                pt->lv_rep = calloc((size_t)reps * nlev, sizeof *pt->lv_rep);
-                if (!pt->pred_lv || !pt->lv_rep) {
-                    fprintf(stderr, "bench_main: out of memory\n");
-                    status = 1;
-                    break;
-                }
-            }
-            double repl[MAX_REPS], sensed[MAX_REPS];
-            int nrepl = 0, nsensed = 0;
-            p.n = n;
-            p.lo = n * (size_t)p.rank / (size_t)p.ranks;
-            p.hi = n * (size_t)(p.rank + 1) / (size_t)p.ranks;
-            /* The peers' arrays on the pages the library's blocks get. */
-            p.x = sgl_mem_alloc((p.hi - p.lo + 1) * sizeof *p.x);
-            p.y = sgl_mem_alloc((p.hi - p.lo + 1) * sizeof *p.y);
-            if (!p.x || !p.y) {
-                fprintf(stderr, "bench_main: out of memory\n");
-                status = 1;
-                break;
-            }
-            peer_fill(&p, 7 + (uint64_t)si);
-            struct job j = {JOB_CREATE, a, n, 7 + (uint64_t)si};
-            if (a != A_PSRS)
-                rc = sgl_run(rt, job_main, &j, sizeof j);
-            /* --budget: rank 0's pace decides for every rank, whose
-             * repetitions are collective. */
-            int nr = sweep_reps(budget, reps, t_first, work_all, work_done);
-            MPI_Bcast(&nr, 1, MPI_INT, 0, p.comm);
-            pt->nreps = nr;
-            /* --budget: a sweep point at the 3-repetition floor took 3-4x
-             * its timed runs at load 15 (docs/results/2026-12-budget.md),
-             * the peers, the state sensor and a full warm-up being most
-             * of it. So under a budget the peers run in the first
-             * PEER_REPS repetitions only (their medians are all the
-             * report takes), the sensor reads once per point (the
-             * verdict takes a point's median reading), and the warm-up
-             * runs SGL alone; a sort has no warm-up repetition, as each
-             * repetition already sorts once untimed before it. */
-            int lean = budget > 0;
-            pt->npeer = lean && nr > PEER_REPS ? PEER_REPS : nr;
+            pt->nreps = pt->npeer = nr;
+            rc = data_make(&sw, n, si, a);
             /* Rep 0 is the warm-up. */
-            for (int k = lean && a == A_PSRS; k <= nr && !rc; k++) {
-                int sense = k > 0 && (!lean || k == 1);
-                int peers = lean ? k >= 1 && k <= pt->npeer : 1;
-                double c_now = sense ? state_sensor_read(&sensor, rt) : NAN;
-                if (isfinite(c_now))
-                    sensed[nsensed++] = c_now;
-                /* Each sort right after an untimed one, as the probe
-                 * measured c and as the peers run right after SGL: the
-                 * peers' sorts leave SGL's memory freed for over a second,
-                 * and on this project's VM such memory came back 16-24x
-                 * slower on 2 MiB pages (docs/results/2026-12-probe-vs-sweep.md,
-                 * "Why a probe and a sweep differed"), which the model does not price. */
-                static const enum job_step untimed_sort[] = {
-                    JOB_CREATE, JOB_RUN, JOB_FREE, JOB_CREATE};
-                const size_t steps = sizeof untimed_sort / sizeof *untimed_sort;
-                for (size_t w = 0; a == A_PSRS && w < steps && !rc; w++) {
-                    j.what = untimed_sort[w];
-                    j.seed = 100 + (uint64_t)k;
-                    rc = sgl_run(rt, job_main, &j, sizeof j);
-                }
-                if (rc)
-                    break;
-                /* Reductions and scans start cold, as the probe measured
-                 * their c; sorts start warm from the fill, as probed. */
-                if (a != A_PSRS) {
-                    bench_flush_caches(p.threads);
-                    /* Every rank done flushing before the root's clock
-                     * starts, or the run waits for the slowest one. */
-                    if (p.ranks > 1)
-                        MPI_Barrier(p.comm);
-                }
-                sgl_trace_clear(rt);
-                j.what = JOB_RUN;
-                rc = sgl_run(rt, job_main, &j, sizeof j);
-                if (rc)
-                    break;
-                double rs = NAN;
-                if (pred && sgl_trace_replay(rt, pred, &rs) != SGL_OK) {
-                    if (p.rank == 0 && k == 0)
-                        fprintf(stderr, "  replay: %s\n", sgl_error_last());
-                    rs = NAN;
-                }
-                /* The root's measured time that no superstep accounts
-                 * for (all of it on a one-worker tree; after the last
-                 * superstep otherwise) is computation, as replay takes a
-                 * child master's: add it. The time before each superstep
-                 * is already in replay, as that step's master_time. */
-                double outside = 0;
-                if (p.rank == 0) {
-                    double inside = 0;
-                    sgl_trace_step_t st;
-                    for (size_t q = 0; q < sgl_trace_steps(rt); q++)
-                        if (sgl_trace_step(rt, q, &st) == SGL_OK &&
-                            st.level == 0)
-                            inside += st.end - st.start + st.master_time;
-                    outside = g_time - inside;
-                    if (isfinite(rs))
-                        rs += fmax(0, outside);
-                }
-                /* The measured split per level, the root's outside time
-                 * in its work (unclamped, so that the levels add up to
-                 * the repetition's time). */
-                if (pt->lv_rep && k > 0) {
-                    sgl_trace_level_t *lv = pt->lv_rep + (size_t)(k - 1) * nlev;
-                    if ((rc = sgl_trace_levels(rt, lv, nlev)))
-                        break;
-                    lv[0].work += outside;
-                }
-                if (a == A_PSRS) {
-                    j.what = JOB_FREE;
-                    rc = sgl_run(rt, job_main, &j, sizeof j);
-                }
-                double t1 = NAN, t2 = NAN;
-                if (peers && a == A_REDUCE) {
-                    bench_flush_caches(p.threads);
-                    t1 = peer_reduce(&p);
-                    bench_flush_caches(p.threads);
-                    t2 = peer_read(&p);
-                } else if (peers && a == A_SCAN) {
-                    bench_flush_caches(p.threads);
-                    t1 = peer_scan2(&p);
-                    bench_flush_caches(p.threads);
-                    t2 = peer_omp_scan(&p);
-                } else if (peers) {
-                    peer_sorts(&p, 100 + (uint64_t)k, (int)workers, &t1, &t2);
-                }
-                if (k == 0)
-                    continue;
-                pt->rep_s[k - 1] = g_time;
-                if (peers) {
-                    pt->peer_rep_s[0][k - 1] = t1;
-                    pt->peer_rep_s[1][k - 1] = t2;
-                }
-                pt->replay_rep_s[k - 1] = rs;
-                if (isfinite(rs))
-                    repl[nrepl++] = rs;
-            }
-            if (a != A_PSRS && !rc) {
-                j.what = JOB_FREE;
-                rc = sgl_run(rt, job_main, &j, sizeof j);
-            }
-            sgl_trace_clear(rt);
-            free(p.x);
-            free(p.y);
-            p.x = p.y = NULL;
-            if (rc) {
+            for (int k = 0; k <= nr && !rc; k++)
+                rc = sweep_rep(&sw, pt, k, k == 0, workers);
+            if ((rc = data_drop(&sw, a, rc))) {
                 if (p.rank == 0)
                     fprintf(stderr, "bench_main: %s n=%zu: %s\n",
                             algo_names[a], n, sgl_error_last());
@@ -1663,46 +1813,7 @@ int main(int argc, char **argv)
                 break;
             }
             if (p.rank == 0) {
-                pt->meas = stats_of(pt->rep_s, nr);
-                pt->replay = median_of(repl, nrepl);
-                /* The repetition at the median's place (the lower middle
-                 * for an even count): its levels add up to its time. */
-                if (pt->lv_rep) {
-                    double best = INFINITY;
-                    for (int q = 0; q < nr; q++)
-                        if (fabs(pt->rep_s[q] - pt->meas.med) < best) {
-                            best = fabs(pt->rep_s[q] - pt->meas.med);
-                            pt->lv_at = q;
-                        }
-                }
-                pt->peer[0] = median_of(pt->peer_rep_s[0], pt->npeer);
-                pt->peer[1] = median_of(pt->peer_rep_s[1], pt->npeer);
-                sgl_prediction_t r;
-                pt->closed = pt->seq_pred = NAN;
-                if (pred && predict_one(pred, a, (double)n, &r) == SGL_OK) {
-                    pt->closed = r.total;
-                    pt->seq_pred = r.sequential;
-                    if (pt->pred_lv && r.levels == nlev)
-                        memcpy(pt->pred_lv, r.level, nlev * sizeof *r.level);
-                    else if (pt->pred_lv) {
-                        fprintf(stderr,
-                                "  levels: the prediction tree has "
-                                "%u levels, the run's %u: no rows\n",
-                                r.levels, nlev);
-                        pt->lv_at = -1;
-                    }
-                }
-                pt->state_c = nsensed ? median_of(sensed, nsensed) : NAN;
-                pt->state_drift = pt->state_c / sensor.ref - 1;
-                pt->closed_lo = pt->closed_hi = NAN;
-                if (pred_end[0] &&
-                    predict_one(pred_end[0], a, (double)n, &r) == SGL_OK)
-                    pt->closed_lo = r.total;
-                if (pred_end[1] &&
-                    predict_one(pred_end[1], a, (double)n, &r) == SGL_OK)
-                    pt->closed_hi = r.total;
-                print_point(config, pt);
-                fflush(stdout);
+                point_finish(&sw, config, pt, pred_end);
                 step++;
                 work_done += fmax((double)n, 1e5);
                 char state[48] = "";
@@ -1718,10 +1829,10 @@ int main(int argc, char **argv)
                         (bench_now() - t_first) * (work_all - work_done) /
                             work_done);
             }
-            host_t += bench_now() - t0pt;
             npts++;
         }
     }
+    free(at);
     /* The files list each algorithm's points by size, whatever the order
      * they ran in. */
     if (p.rank == 0)

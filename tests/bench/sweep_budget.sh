@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# bench_main --budget: past its budget the sweep runs fewer repetitions,
-# never under 3, and says so per point; measurements.csv holds exactly
+# bench_main --budget: the repetitions run in rounds over all points,
+# past its budget fewer, never under 3, and says so per point; measurements.csv holds exactly
 # each point's repetitions (the peers' only the first 3); a bad budget is refused with exit status 2.
-# (After the first point, 1e5 of the 8.2e6 weighed elements, the pace
-# projects 81 times its time for the rest: past a budget of 1 s on any
-# box where that point takes over 12 ms, as its state sensor alone does.)
+# (Three rounds over 6 points at up to 3e6 elements, state sensor and
+# peers included, take over 1 s on any box: the floor of 3 is reached.)
 #   sweep_budget.sh BENCH_MAIN SRCDIR
 set -euo pipefail
 bin=$1 src=$2
@@ -16,11 +15,26 @@ SGL_SHAPE=core:2 OMP_NUM_THREADS=2 timeout -k 5 120 "$bin" --config b \
     --params "$src/machine/machines/paper-16x8.sgl" --csv "$tmp/points.csv" \
     --measurements "$tmp/meas.csv" > /dev/null 2> "$tmp/err" ||
     { cat "$tmp/err" >&2; fail "bench_main --budget 1"; }
-# The first point runs all 9 (no pace yet); the others 3..9, fewer in all.
+# Under a budget the repetitions run in rounds over all points: every
+# point the same count, 3 (the floor) when the budget is spent, each
+# round said.
 awk -F, 'NR > 1 { n++; r = $9; total += r
-    if (r < 3 || r > 9) { print "not ok: " $7 " n=" $8 " ran " r " repetitions"; bad = 1 } }
-    END { if (n != 6 || total >= 6 * 9) { print "not ok: " n " points, " total " repetitions in all"; bad = 1 }
+    if (r != 3) { print "not ok: " $7 " n=" $8 " ran " r " repetitions"; bad = 1 } }
+    END { if (n != 6) { print "not ok: " n " points, " total " repetitions in all"; bad = 1 }
           exit bad }' "$tmp/points.csv" || fail "repetitions per point"
+for r in 1 2 3; do
+    grep -q "round $r: every point once" "$tmp/err" || fail "no round $r on stderr"
+done
+grep -q "round 3: every point once.*the last" "$tmp/err" || fail "round 3 not the last"
+# A budget that holds them all: every point its --reps, in as many rounds.
+SGL_SHAPE=core:2 OMP_NUM_THREADS=2 timeout -k 5 120 "$bin" --config b \
+    --sizes 1e3,1e4 --algos reduce,scan,psrs --reps 5 --budget 1000 \
+    --params "$src/machine/machines/paper-16x8.sgl" --csv "$tmp/points5.csv" \
+    > /dev/null 2> "$tmp/err5" || { cat "$tmp/err5" >&2; fail "bench_main --budget 1000"; }
+awk -F, 'NR > 1 { n++; if ($9 != 5) { print "not ok: " $7 " n=" $8 " ran " $9; bad = 1 } }
+    END { if (n != 6) { print "not ok: " n " points"; bad = 1 }; exit bad }' \
+    "$tmp/points5.csv" || fail "all repetitions within a large budget"
+grep -q "round 5: every point once.*the last" "$tmp/err5" || fail "5 rounds"
 # measurements.csv: SGL's rows per point = that point's reps.
 awk -F, 'FNR == 1 { f++; next } f == 1 { want[$7 " " $8] = $9 }
     f == 2 && $7 == "sgl" { got[$5 " " $6]++ }
