@@ -16,20 +16,7 @@
 set -uo pipefail
 build=$1 mpiexec=$2 platform=$3 hosts=$4 ranks=$5 shape=$6
 shift 6
-if ! command -v smpirun > /dev/null; then
-    echo "1..0 # SKIP smpirun not found: install libsimgrid-dev (SimGrid SMPI)"
-    exit 77
-fi
-export SGL_SIM_BUILD=${SGL_SIM_BUILD:-$build/smpi-build}
-. "$(dirname "$0")/../../sim/env.sh"
-if ! out=$(sgl_sim_build 2>&1); then
-    echo "1..1"
-    echo "not ok 1 - the simulation build (-Dmpi=smpi) builds"
-    echo "$out" | tail -20 | sed 's/^/# /'
-    exit 1
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/prepare.sh" "$build"
 sgl_sim_hostfile "$tmp/hosts" 0 $((hosts - 1))
 echo "1..$#"
 i=0 fails=0

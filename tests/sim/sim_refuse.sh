@@ -4,20 +4,7 @@
 # (a worker thread reading SMPI's clock crashed in smpi_clock_gettime).
 # Usage: sim_refuse.sh BUILD. TAP; exit 77 (SKIP) without smpirun.
 set -uo pipefail
-if ! command -v smpirun > /dev/null; then
-    echo "1..0 # SKIP smpirun not found: install libsimgrid-dev (SimGrid SMPI)"
-    exit 77
-fi
-export SGL_SIM_BUILD=${SGL_SIM_BUILD:-$1/smpi-build}
-. "$(dirname "$0")/../../sim/env.sh"
-if ! out=$(sgl_sim_build 2>&1); then
-    echo "1..1"
-    echo "not ok 1 - the simulation build (-Dmpi=smpi) builds"
-    echo "$out" | tail -20 | sed 's/^/# /'
-    exit 1
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/prepare.sh" "$1"
 sgl_sim_hostfile "$tmp/hosts" 0 1
 err=$(SGL_SHAPE="rank:2 core:2" sgl_sim_run paper-16 "$tmp/hosts" 2 \
       "$SGL_SIM_BUILD/examples/sgl-example-reduction" 1000 2>&1 > /dev/null)

@@ -5,21 +5,7 @@
 # price per step; a grid too small is refused with a message, not run.
 # Usage: sim_sweep_heat.sh BUILD. TAP; exit 77 (SKIP) without smpirun.
 set -uo pipefail
-if ! command -v smpirun > /dev/null; then
-    echo "1..0 # SKIP smpirun not found: install libsimgrid-dev (SimGrid SMPI)"
-    exit 77
-fi
-export SGL_SIM_BUILD=${SGL_SIM_BUILD:-$1/smpi-build}
-root=$(cd "$(dirname "$0")/../.." && pwd)
-. "$root/sim/env.sh"
-if ! out=$(sgl_sim_build 2>&1); then
-    echo "1..1"
-    echo "not ok 1 - the simulation build (-Dmpi=smpi) builds"
-    echo "$out" | tail -20 | sed 's/^/# /'
-    exit 1
-fi
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+. "$(dirname "$0")/prepare.sh" "$1"
 sgl_sim_hostfile "$tmp/hosts" 0 15
 sed 's/^kernel \([A-Za-z0-9_]*\) [^ #]*/kernel \1 0/' \
     "$root/sim/machines/paper-16.sgl" > "$tmp/m.sgl"
