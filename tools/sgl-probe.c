@@ -620,14 +620,15 @@ static void raw_mpi_exchange(const sgl_machine_t *m, unsigned L, int rank,
 /* c of each kernel as the closed form (the files *_cost.c of algorithms/)
  * charges it, measured on the code the algorithms run, over a table of
  * block sizes (1e4 .. 1e7 elements per worker; 1e4 .. 1e6 with --quick),
- * each point a median of ktrials() timed runs (more at small sizes, where
+ * each point the lower quartile of ktrials() timed runs (finish_kernels();
+ * more at small sizes, where
  * a run is short and the box's noise large), taken in KPASSES passes over
  * all sizes and both tables, each run of a pass after one warm-up: this
  * box's speed moves in phases of seconds (the busy-2 sort at 16.5 ns per
  * element at 3e5 and 11.7 at the next size, 1e6, in one probe; 15.4 and
  * 16.6 in the next), and a point measured in one stretch inherits its
- * phase, where a point measured in three stretches takes the median over
- * them; reductions
+ * phase, where a point measured in three stretches takes its quiet
+ * quarter over them; reductions
  * and scans from cold caches (bench_flush_task() on every worker), sorts right
  * after the fill of a fresh vector, each as bench_main runs them. Two
  * tables:
@@ -678,7 +679,7 @@ struct kernels {
     unsigned busy;        /* Q */
     /* c[0]: one worker, c[1]: Q at once; NAN where not measured */
     double c[2][NKERNELS][KSIZES_MAX];
-    /* the 95% interval of each c, the median's (probe_median_interval()) */
+    /* the 95% interval of each c (probe_low_quartile()) */
     double lo[2][NKERNELS][KSIZES_MAX], hi[2][NKERNELS][KSIZES_MAX];
     /* the trials so far, over the passes */
     double trial[2][NKERNELS][KSIZES_MAX][KTRIALS_MAX];
@@ -700,7 +701,11 @@ static void add_trials(struct kernels *k, int many, int q, size_t si,
         k->trial[many][q][si][(*have)++] = v[t];
 }
 
-/* c of every point with trials: their median, and its interval. */
+/* c of every point with trials: their lower quartile, and its interval.
+ * Not the median: a busy neighbour only ever slows a trial, and over the
+ * passes the quiet quarter of them is what the sweep's runs share; one
+ * probe's median c(sum) was 0.28 ns at 3e6 elements and 0.69 ns at 1e7
+ * where the sweep measured 0.30 and 0.32 (docs/results/2026-12-07-budget.md). */
 static void finish_kernels(struct kernels *k)
 {
     for (int b = 0; b < 2; b++)
@@ -710,8 +715,9 @@ static void finish_kernels(struct kernels *k)
                 if (n == 0)
                     continue;
                 double *v = k->trial[b][q][s];
-                k->c[b][q][s] = bench_median(v, n);
-                probe_median_interval(v, n, &k->lo[b][q][s], &k->hi[b][q][s]);
+                qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
+                probe_low_quartile(v, n, &k->c[b][q][s], &k->lo[b][q][s],
+                                   &k->hi[b][q][s]);
             }
 }
 
