@@ -9,6 +9,8 @@
 #include <sgl/machine.h>
 #include <sgl/predict.h>
 
+#include "machine_text.h"
+
 static sgl_machine_t *shape(const char *s)
 {
     sgl_machine_t *m = NULL;
@@ -63,13 +65,6 @@ static sgl_prediction_t predict(const sgl_machine_t *m,
                                 double elem_bytes)
 {
     return predict_split(m, algo, n, elem_bytes, 0);
-}
-
-static void expect_near(double got, double want, const char *what)
-{
-    cr_expect(fabs(got - want) <= 1e-12 * fabs(want), "%s: %.17g, expected "
-                                                      "%.17g",
-              what, got, want);
 }
 
 /* Flat BSP, p = 64, g = 4 per word, l = 50000, c = 1, n = 1e8 prefix sum

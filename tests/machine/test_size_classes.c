@@ -10,28 +10,7 @@
 #include <sgl/machine.h>
 #include <sgl/predict.h>
 
-static int read_text(const char *text, sgl_machine_t **ret)
-{
-    FILE *f = fmemopen((void *)text, strlen(text), "r");
-    cr_assert_not_null(f);
-    int rc = sgl_machine_read(f, "t.sgl", ret);
-    fclose(f);
-    return rc;
-}
-
-static sgl_machine_t *machine(const char *text)
-{
-    sgl_machine_t *m = NULL;
-    cr_assert_eq(read_text(text, &m), SGL_OK, "%s", sgl_error_last());
-    return m;
-}
-
-static void expect_near(double got, double want, const char *what)
-{
-    cr_expect(fabs(got - want) <= 1e-12 * fabs(want), "%s: %.17g, expected "
-                                                      "%.17g",
-              what, got, want);
-}
+#include "machine_text.h"
 
 static sgl_prediction_t routed_psrs(const sgl_machine_t *m, double n)
 {

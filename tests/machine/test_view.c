@@ -11,21 +11,7 @@
 #include <sgl/machine.h>
 #include <sgl/predict.h>
 
-static int read_text(const char *text, sgl_machine_t **ret)
-{
-    FILE *f = fmemopen((void *)text, strlen(text), "r");
-    cr_assert_not_null(f);
-    int rc = sgl_machine_read(f, "t.sgl", ret);
-    fclose(f);
-    return rc;
-}
-
-static sgl_machine_t *machine(const char *text)
-{
-    sgl_machine_t *m = NULL;
-    cr_assert_eq(read_text(text, &m), SGL_OK, "%s", sgl_error_last());
-    return m;
-}
+#include "machine_text.h"
 
 static sgl_prediction_t predict(const sgl_machine_t *m,
                                 sgl_predict_algo_t algo, double n)
@@ -39,7 +25,7 @@ static sgl_prediction_t predict(const sgl_machine_t *m,
     return r;
 }
 
-static void expect_near(double got, double want, const char *what)
+static void expect_about(double got, double want, const char *what)
 {
     cr_expect(fabs(got - want) <= 1e-9 * fabs(want) + 1e-18,
               "%s: %.17g, expected %.17g", what, got, want);
@@ -58,11 +44,11 @@ Test(view, record_reads_writes_and_prices)
     double gd = -1, gu = -1;
     cr_assert_eq(sgl_machine_level_view(m, 0, &gd, &gu), SGL_OK);
     cr_expect_eq(gd, 0);
-    expect_near(gu, 0.1e-9, "view g_up");
+    expect_about(gu, 0.1e-9, "view g_up");
     sgl_link_params_t p;
     cr_assert_eq(sgl_node_view_params(sgl_machine_root(m), &p), SGL_OK);
-    expect_near(p.l, 1e-6, "view l is the level's");
-    expect_near(p.g_up, 0.1e-9, "view params' g_up");
+    expect_about(p.l, 1e-6, "view l is the level's");
+    expect_about(p.g_up, 0.1e-9, "view params' g_up");
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -91,7 +77,7 @@ Test(view, absent_record_keeps_the_old_price)
     cr_expect(v.l == p.l && v.g_down == p.g_down && v.g_up == p.g_up);
     /* n = 1000 doubles, 500 per worker: 1000 ns of sum... see below. */
     sgl_prediction_t r = predict(m, SGL_PREDICT_REDUCE, 1000);
-    expect_near(r.total, 500e-9 + 2e-9 + 8000e-9 + 16 * 2e-9 + 2e-6,
+    expect_about(r.total, 500e-9 + 2e-9 + 8000e-9 + 16 * 2e-9 + 2e-6,
                 "reduce of a root array, copying g");
     sgl_machine_free(m);
     cr_assert_eq(sgl_machine_load(SGL_MACHINES_DIR "/paper-16x8.sgl", &m),
@@ -111,17 +97,17 @@ Test(view, predictor_prices_view_steps)
 {
     sgl_machine_t *m = machine(CORE2 VIEW KERNELS);
     sgl_prediction_t r = predict(m, SGL_PREDICT_REDUCE, 1000);
-    expect_near(r.total, 500e-9 + 2e-9 + 1.6e-9 + 2e-6, "reduce");
-    expect_near(r.level[0].scatter, 0, "reduce's scatter");
+    expect_about(r.total, 500e-9 + 2e-9 + 1.6e-9 + 2e-6, "reduce");
+    expect_about(r.level[0].scatter, 0, "reduce's scatter");
     r = predict(m, SGL_PREDICT_SCAN_RTS, 1000);
-    expect_near(r.total, 2503.6e-9 + 3804e-9, "root scan");
-    expect_near(r.level[0].gather, 1.6e-9 + 800e-9, "root scan's gathers");
+    expect_about(r.total, 2503.6e-9 + 3804e-9, "root scan");
+    expect_about(r.level[0].gather, 1.6e-9 + 800e-9, "root scan's gathers");
     cr_expect_eq(r.level[0].bytes_down, 8000 + 16, "threads: parts once");
     /* Distributed data takes no view: the same as before the record. */
     sgl_prediction_t d;
     cr_assert_eq(sgl_predict_algorithm(m, SGL_PREDICT_REDUCE, 1000, NULL, &d),
                  SGL_OK);
-    expect_near(d.total, 500e-9 + 2e-9 + 16 * 2e-9 + 2e-6, "distributed");
+    expect_about(d.total, 500e-9 + 2e-9 + 16 * 2e-9 + 2e-6, "distributed");
     sgl_machine_free(m);
     /* Across an MPI link pass 2 sends the parts again. */
     m = machine("sgl-machine 2\nshape rank:2\n"
