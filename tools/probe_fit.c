@@ -126,35 +126,13 @@ void probe_median_interval(const double *sorted, int n, double *ret_lo,
     *ret_hi = sorted[n - k];
 }
 
-int probe_low_quartile(const double *sorted, int n, double *ret_c,
-                       double *ret_lo, double *ret_hi)
+int probe_median(const double *sorted, int n, double *ret_c, double *ret_lo,
+                 double *ret_hi)
 {
     if (n < 1)
         return -1;
-    /* x(ceil(n / 4)), 1-based: the minimum up to 4 trials. */
-    int at = (n + 3) / 4;
-    *ret_c = sorted[at - 1];
-    /* X ~ Binomial(n, 1/4) values below the quartile: [x(l), x(u)] holds
-     * it with P(l <= X < u) >= 95%, l the largest with P(X < l) <= 2.5%,
-     * u the smallest with P(X < u) >= 97.5%; the extremes where no l
-     * exists, as P(X = 0) > 2.5% below 13 trials. */
-    int l = 1, u = n;
-    double cdf = 0, term = pow(0.75, n); /* P(X = 0) */
-    int tail = term <= 0.025;
-    for (int j = 0; j < n; j++) {
-        cdf += term;                               /* P(X <= j) */
-        if (cdf <= 0.025)
-            l = j + 1;
-        if (cdf >= 0.975) {
-            u = j + 1;
-            break;
-        }
-        term = term * (n - j) / (j + 1) / 3;       /* P(X = j + 1) */
-    }
-    if (!tail) /* under 13 trials no order statistic bounds the tail */
-        u = n;
-    *ret_lo = sorted[(l < at ? l : at) - 1];
-    *ret_hi = sorted[(u > at ? u : at) - 1];
+    *ret_c = n % 2 ? sorted[n / 2] : 0.5 * (sorted[n / 2 - 1] + sorted[n / 2]);
+    probe_median_interval(sorted, n, ret_lo, ret_hi);
     return 0;
 }
 

@@ -38,13 +38,12 @@ void probe_fit_interval(const double *x, const double *t, size_t n,
 void probe_median_interval(const double *sorted, int n, double *ret_lo,
                            double *ret_hi);
 
-/* The lower quartile of @p n > 0 values sorted ascending (the
- * ceil(n/4)-th: the minimum for 4 or fewer) into @p ret_c, and its
- * distribution-free 95% interval (order statistics, binomial with
- * p = 1/4) into @p ret_lo, @p ret_hi: for 21 trials the 6th, in [2nd,
- * 10th]; under 13 trials the extremes. Returns -1 for n < 1. */
-int probe_low_quartile(const double *sorted, int n, double *ret_c,
-                       double *ret_lo, double *ret_hi);
+/* The median of @p n > 0 values sorted ascending (the mean of the two
+ * middle ones for even n) into @p ret_c, and its distribution-free 95%
+ * interval (probe_median_interval()) into @p ret_lo, @p ret_hi.
+ * Returns -1 for n < 1. */
+int probe_median(const double *sorted, int n, double *ret_c, double *ret_lo,
+                 double *ret_hi);
 
 /* The fits clamped so far, as one line for the machine file's provenance
  * "note" (empty while none). */

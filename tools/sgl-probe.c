@@ -620,7 +620,7 @@ static void raw_mpi_exchange(const sgl_machine_t *m, unsigned L, int rank,
 /* c of each kernel as the closed form (the files *_cost.c of algorithms/)
  * charges it, measured on the code the algorithms run, over a table of
  * block sizes (1e4 .. 1e7 elements per worker; 1e4 .. 1e6 with --quick),
- * each point the lower quartile of ktrials() timed runs (finish_kernels();
+ * each point the median of ktrials() timed runs (finish_kernels();
  * more at small sizes, where
  * a run is short and the box's noise large), taken in KPASSES passes over
  * all sizes and both tables, each run of a pass after one warm-up: this
@@ -679,7 +679,7 @@ struct kernels {
     unsigned busy;        /* Q */
     /* c[0]: one worker, c[1]: Q at once; NAN where not measured */
     double c[2][NKERNELS][KSIZES_MAX];
-    /* the 95% interval of each c (probe_low_quartile()) */
+    /* the 95% interval of each c (probe_median()) */
     double lo[2][NKERNELS][KSIZES_MAX], hi[2][NKERNELS][KSIZES_MAX];
     /* the trials so far, over the passes */
     double trial[2][NKERNELS][KSIZES_MAX][KTRIALS_MAX];
@@ -701,11 +701,14 @@ static void add_trials(struct kernels *k, int many, int q, size_t si,
         k->trial[many][q][si][(*have)++] = v[t];
 }
 
-/* c of every point with trials: their lower quartile, and its interval.
- * Not the median: a busy neighbour only ever slows a trial, and over the
- * passes the quiet quarter of them is what the sweep's runs share; one
- * probe's median c(sum) was 0.28 ns at 3e6 elements and 0.69 ns at 1e7
- * where the sweep measured 0.30 and 0.32 (docs/results/2026-12-07-budget.md). */
+/* c of every point with trials: their median, and its interval. The
+ * sweep the closed form is judged against reports medians, and on a quiet
+ * box (Intel Xeon VM, 7 December 2026) the lower quartile priced every
+ * kernel at about the sweep's fastest run: 1x1 reduction -2 to -8%, PSRS
+ * -4 to -14%, every 1x2 and 2x1 PSRS point low. Over three passes a
+ * busy neighbour's spike in one of them leaves the median in the other
+ * two's trials (docs/results/2026-12-07-budget.md has the quartile's
+ * runs). */
 static void finish_kernels(struct kernels *k)
 {
     for (int b = 0; b < 2; b++)
@@ -716,8 +719,8 @@ static void finish_kernels(struct kernels *k)
                     continue;
                 double *v = k->trial[b][q][s];
                 qsort(v, (size_t)n, sizeof *v, bench_cmp_double);
-                probe_low_quartile(v, n, &k->c[b][q][s], &k->lo[b][q][s],
-                                   &k->hi[b][q][s]);
+                probe_median(v, n, &k->c[b][q][s], &k->lo[b][q][s],
+                             &k->hi[b][q][s]);
             }
 }
 

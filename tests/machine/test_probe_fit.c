@@ -221,31 +221,32 @@ Test(probe_fit, negative_printed_fit_is_warned_and_noted)
     free(buf);
 }
 
-/* The kernels' c is the lower quartile (the ceil(n/4)-th of n trials),
- * so that a quarter of trials slowed by a busy neighbour, however much,
- * moves it by nothing; its interval is of order statistics (binomial,
- * p = 1/4), the extremes under 13 trials; no trials is refused. */
-Test(probe_fit, low_quartile)
+/* The kernels' c is the median of its trials (the mean of the middle two
+ * for even n), so that it prices what the sweep's medians measure, with
+ * the median's interval of order statistics; a quarter of trials slowed
+ * by a busy neighbour, however much, moves it by at most one rank; no
+ * trials is refused. */
+Test(probe_fit, median)
 {
     double v[21];
     for (int i = 0; i < 21; i++)
         v[i] = i + 1;
     static const int n[] = {1, 4, 5, 12, 13, 21};
-    static const double c[] = {1, 1, 2, 3, 4, 6};
-    static const double lo[] = {1, 1, 1, 1, 1, 2}, hi[] = {1, 4, 5, 12, 7, 10};
+    static const double c[] = {1, 2.5, 3, 6.5, 7, 11};
+    static const double lo[] = {1, 1, 1, 3, 3, 6}, hi[] = {1, 4, 5, 10, 11, 16};
     for (size_t i = 0; i < sizeof n / sizeof *n; i++) {
         double q, a, b;
-        cr_assert_eq(probe_low_quartile(v, n[i], &q, &a, &b), 0);
-        cr_expect_eq(q, c[i], "n %d: quartile %g, expected %g", n[i], q, c[i]);
+        cr_assert_eq(probe_median(v, n[i], &q, &a, &b), 0);
+        cr_expect_eq(q, c[i], "n %d: median %g, expected %g", n[i], q, c[i]);
         cr_expect_eq(a, lo[i], "n %d: low %g, expected %g", n[i], a, lo[i]);
         cr_expect_eq(b, hi[i], "n %d: high %g, expected %g", n[i], b, hi[i]);
     }
-    /* 12 trials, the slowest 3 spoiled 10x: the quartile holds. */
+    /* 12 trials, the slowest 3 spoiled 10x: the median holds. */
     double w[12];
     for (int i = 0; i < 12; i++)
         w[i] = i < 9 ? 0.30 : 3.0;
     double q, a, b;
-    probe_low_quartile(w, 12, &q, &a, &b);
-    cr_expect_eq(q, 0.30, "quartile %g with 3 of 12 trials slowed", q);
-    cr_expect_eq(probe_low_quartile(w, 0, &q, &a, &b), -1);
+    probe_median(w, 12, &q, &a, &b);
+    cr_expect_eq(q, 0.30, "median %g with 3 of 12 trials slowed", q);
+    cr_expect_eq(probe_median(w, 0, &q, &a, &b), -1);
 }
