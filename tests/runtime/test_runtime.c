@@ -503,22 +503,29 @@ static int mirror_work(void *user, const sgl_node_t *worker,
     return SGL_OK;
 }
 
-Test(runtime, trace_replay_agrees_with_the_closed_form)
+/* A 4-worker random-blocks run recorded on @p rt ("core:4") and a core:4
+ * machine with link @p lp at level 0, for the mirror tests below. */
+static sgl_machine_t *mirror_setup(sgl_runtime_t *rt,
+                                   const sgl_link_params_t *lp)
 {
-    /* Replay = measured computation + the model's communication, and the
-     * closed form of the same supersteps prices that communication: the
-     * two must agree to rounding, the fan-out's header term included
-     * (set here, as a threads level has none by default). */
-    sgl_runtime_t *rt = start("core:4");
     sgl_trace_clear(rt);
     RUN_OK(prog_random_blocks(rt, 11, 3));
     sgl_machine_opts_t mo;
     sgl_machine_opts_default(&mo);
     sgl_machine_t *m;
     RUN_OK(sgl_machine_from_shape("core:4", &mo, &m));
-    sgl_link_params_t lp = {1e-3, 1e-6, 2e-6};
-    RUN_OK(sgl_machine_set_level_params(m, 0, &lp));
-    RUN_OK(sgl_machine_set_level_header(m, 0, 100));
+    RUN_OK(sgl_machine_set_level_params(m, 0, lp));
+    return m;
+}
+
+/* The replay of @p rt's trace on @p m against its measured computation
+ * plus the closed form of the same supersteps (the mirror program): they
+ * must agree to rounding. The closed form into @p r; returns the number
+ * of supersteps. */
+static unsigned replay_is_computation_plus_closed_form(sgl_runtime_t *rt,
+                                                       const sgl_machine_t *m,
+                                                       sgl_prediction_t *r)
+{
     struct mirror mi = {rt, (unsigned)sgl_trace_steps(rt)};
     cr_assert_gt(mi.steps, 1, "too few supersteps recorded");
     double computed = 0;
@@ -535,16 +542,30 @@ Test(runtime, trace_replay_agrees_with_the_closed_form)
                           .nsteps = mirror_nsteps, .step = mirror_step,
                           .work = mirror_work};
     char task = 0;
-    sgl_prediction_t r;
-    RUN_OK(sgl_predict_program(m, &prog, &task, &r));
+    RUN_OK(sgl_predict_program(m, &prog, &task, r));
     double replay;
     RUN_OK(sgl_trace_replay(rt, m, &replay));
-    cr_assert_float_eq(replay, computed + r.total, 1e-12,
+    cr_assert_float_eq(replay, computed + r->total, 1e-12,
                        "replay %.9g, closed form %.9g + computed %.9g",
-                       replay, r.total, computed);
+                       replay, r->total, computed);
+    return mi.steps;
+}
+
+Test(runtime, trace_replay_agrees_with_the_closed_form)
+{
+    /* Replay = measured computation + the model's communication, and the
+     * closed form of the same supersteps prices that communication: the
+     * two must agree to rounding, the fan-out's header term included
+     * (set here, as a threads level has none by default). */
+    sgl_runtime_t *rt = start("core:4");
+    sgl_link_params_t lp = {1e-3, 1e-6, 2e-6};
+    sgl_machine_t *m = mirror_setup(rt, &lp);
+    RUN_OK(sgl_machine_set_level_header(m, 0, 100));
+    sgl_prediction_t r;
+    unsigned steps = replay_is_computation_plus_closed_form(rt, m, &r);
     /* The header term is in both: 3 remote children, 100 B each way. */
     cr_assert_float_eq(r.level[0].syncs,
-                       mi.steps * (2 * lp.l + 3 * 100 * (lp.g_down + lp.g_up)),
+                       steps * (2 * lp.l + 3 * 100 * (lp.g_down + lp.g_up)),
                        1e-15, "syncs %.9g", r.level[0].syncs);
     sgl_machine_free(m);
     cr_assert_eq(sgl_finalize(rt), SGL_OK);
@@ -556,41 +577,15 @@ Test(runtime, trace_replay_prices_the_measured_fan_out_terms)
      * form both charge o per remote child per superstep in place of the
      * header, and the run's start once. */
     sgl_runtime_t *rt = start("core:4");
-    sgl_trace_clear(rt);
-    RUN_OK(prog_random_blocks(rt, 11, 3));
-    sgl_machine_opts_t mo;
-    sgl_machine_opts_default(&mo);
-    sgl_machine_t *m;
-    RUN_OK(sgl_machine_from_shape("core:4", &mo, &m));
     sgl_link_params_t lp = {1e-3, 1e-6, 2e-6};
-    RUN_OK(sgl_machine_set_level_params(m, 0, &lp));
+    sgl_machine_t *m = mirror_setup(rt, &lp);
     RUN_OK(sgl_machine_set_level_header(m, 0, 100));
     sgl_fanout_params_t f = {5e-4, 2e-3, 1e-4};
     RUN_OK(sgl_machine_set_level_fanout(m, 0, &f));
-    struct mirror mi = {rt, (unsigned)sgl_trace_steps(rt)};
-    cr_assert_gt(mi.steps, 1, "too few supersteps recorded");
-    double computed = 0;
-    sgl_trace_step_t st;
-    for (unsigned q = 0; q < mi.steps; q++) {
-        RUN_OK(sgl_trace_step(rt, q, &st));
-        double slowest = 0;
-        for (unsigned i = 0; i < st.children; i++)
-            slowest = fmax(slowest, st.child_time[i]);
-        computed += st.master_time + slowest;
-    }
-    sgl_program_t prog = {.name = "mirror", .task_size = 1, .user = &mi,
-                          .nsteps = mirror_nsteps, .step = mirror_step,
-                          .work = mirror_work};
-    char task = 0;
     sgl_prediction_t r;
-    RUN_OK(sgl_predict_program(m, &prog, &task, &r));
-    double replay;
-    RUN_OK(sgl_trace_replay(rt, m, &replay));
-    cr_assert_float_eq(replay, computed + r.total, 1e-12,
-                       "replay %.9g, closed form %.9g + computed %.9g",
-                       replay, r.total, computed);
+    unsigned steps = replay_is_computation_plus_closed_form(rt, m, &r);
     cr_assert_float_eq(r.level[0].syncs,
-                       mi.steps * (2 * lp.l + 3 * f.o) + f.start_l +
+                       steps * (2 * lp.l + 3 * f.o) + f.start_l +
                            3 * f.start_o,
                        1e-15, "syncs %.9g", r.level[0].syncs);
     sgl_machine_free(m);
@@ -603,42 +598,16 @@ Test(runtime, trace_replay_prices_the_size_classes)
      * child's block at its class's g and wait for the largest class l,
      * both through sgl__size_cost(): they agree, and the classes show. */
     sgl_runtime_t *rt = start("core:4");
-    sgl_trace_clear(rt);
-    RUN_OK(prog_random_blocks(rt, 11, 3));
-    sgl_machine_opts_t mo;
-    sgl_machine_opts_default(&mo);
-    sgl_machine_t *m;
-    RUN_OK(sgl_machine_from_shape("core:4", &mo, &m));
     sgl_link_params_t lp = {1e-3, 1e-6, 2e-6};
-    RUN_OK(sgl_machine_set_level_params(m, 0, &lp));
+    sgl_machine_t *m = mirror_setup(rt, &lp);
     RUN_OK(sgl_machine_set_level_header(m, 0, 0));
     sgl_size_class_t c0 = {0, 0, 3e-6, 0, 4e-6};
     sgl_size_class_t c1 = {16, 2e-4, 5e-7, 3e-4, 6e-7};
     RUN_OK(sgl_machine_add_level_size_class(m, 0, &c1));
     RUN_OK(sgl_machine_add_level_size_class(m, 0, &c0));
-    struct mirror mi = {rt, (unsigned)sgl_trace_steps(rt)};
-    cr_assert_gt(mi.steps, 1, "too few supersteps recorded");
-    double computed = 0;
-    sgl_trace_step_t st;
-    for (unsigned q = 0; q < mi.steps; q++) {
-        RUN_OK(sgl_trace_step(rt, q, &st));
-        double slowest = 0;
-        for (unsigned i = 0; i < st.children; i++)
-            slowest = fmax(slowest, st.child_time[i]);
-        computed += st.master_time + slowest;
-    }
-    sgl_program_t prog = {.name = "mirror", .task_size = 1, .user = &mi,
-                          .nsteps = mirror_nsteps, .step = mirror_step,
-                          .work = mirror_work};
-    char task = 0;
     sgl_prediction_t r;
-    RUN_OK(sgl_predict_program(m, &prog, &task, &r));
-    double replay;
-    RUN_OK(sgl_trace_replay(rt, m, &replay));
-    cr_assert_float_eq(replay, computed + r.total, 1e-12,
-                       "replay %.9g, closed form %.9g + computed %.9g",
-                       replay, r.total, computed);
-    cr_expect_gt(r.level[0].syncs, mi.steps * 2 * lp.l,
+    unsigned steps = replay_is_computation_plus_closed_form(rt, m, &r);
+    cr_expect_gt(r.level[0].syncs, steps * 2 * lp.l,
                  "a class l was charged: %.9g", r.level[0].syncs);
     cr_expect_neq(r.level[0].scatter + r.level[0].gather,
                   r.level[0].bytes_down * lp.g_down +
