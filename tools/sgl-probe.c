@@ -1167,6 +1167,41 @@ static void drift_row(struct drift_out *d, const char *param, long level,
     bench_csv_end(&d->csv);
 }
 
+/* The rows of each level's link, small-message, exchange and view
+ * parameters that both files have. */
+static void drift_levels(struct drift_out *d, const sgl_machine_t *before,
+                         const sgl_machine_t *after)
+{
+    for (unsigned L = 0; L < sgl_machine_depth(after); L++) {
+        sgl_link_params_t b, a;
+        double mb;
+        if (sgl_machine_level_params(before, L, &b) == SGL_OK &&
+            sgl_machine_level_params(after, L, &a) == SGL_OK) {
+            drift_row(d, "l", L, NULL, 0, 0, "s", b.l, a.l);
+            drift_row(d, "g_down", L, NULL, 0, 0, "s/B", b.g_down, a.g_down);
+            drift_row(d, "g_up", L, NULL, 0, 0, "s/B", b.g_up, a.g_up);
+        }
+        if (sgl_machine_level_small_params(before, L, &b, &mb) == SGL_OK &&
+            sgl_machine_level_small_params(after, L, &a, &mb) == SGL_OK) {
+            drift_row(d, "small_g_down", L, NULL, 0, 0, "s/B", b.g_down,
+                      a.g_down);
+            drift_row(d, "small_g_up", L, NULL, 0, 0, "s/B", b.g_up, a.g_up);
+        }
+        double vbd, vbu, vad, vau;
+        if (sgl_machine_level_view(before, L, &vbd, &vbu) == SGL_OK &&
+            sgl_machine_level_view(after, L, &vad, &vau) == SGL_OK) {
+            drift_row(d, "view_g_down", L, NULL, 0, 0, "s/B", vbd, vad);
+            drift_row(d, "view_g_up", L, NULL, 0, 0, "s/B", vbu, vau);
+        }
+        sgl_exchange_params_t xb, xa;
+        if (sgl_machine_level_exchange(before, L, &xb) == SGL_OK &&
+            sgl_machine_level_exchange(after, L, &xa) == SGL_OK) {
+            drift_row(d, "exchange_l", L, NULL, 0, 0, "s", xb.l, xa.l);
+            drift_row(d, "exchange_g", L, NULL, 0, 0, "s/B", xb.g, xa.g);
+        }
+    }
+}
+
 /* Every parameter the re-measure wrote, @p before (BASE as read) against
  * @p after (BASE with the re-measured values): on stdout, and as rows of
  * the drift CSV if @p pl names one. Returns 0, or 1 after saying why the
@@ -1189,28 +1224,7 @@ static int write_drift(const struct plan *pl, const sgl_machine_t *before,
     printf("drift against %s (probed %s): before, after (us for l, ns/B "
            "for g, ns/element for c), change\n",
            pl->drift_base, d.base_date ? d.base_date : "at an unknown date");
-    for (unsigned L = 0; L < sgl_machine_depth(after); L++) {
-        sgl_link_params_t b, a;
-        double mb;
-        if (sgl_machine_level_params(before, L, &b) == SGL_OK &&
-            sgl_machine_level_params(after, L, &a) == SGL_OK) {
-            drift_row(&d, "l", L, NULL, 0, 0, "s", b.l, a.l);
-            drift_row(&d, "g_down", L, NULL, 0, 0, "s/B", b.g_down, a.g_down);
-            drift_row(&d, "g_up", L, NULL, 0, 0, "s/B", b.g_up, a.g_up);
-        }
-        if (sgl_machine_level_small_params(before, L, &b, &mb) == SGL_OK &&
-            sgl_machine_level_small_params(after, L, &a, &mb) == SGL_OK) {
-            drift_row(&d, "small_g_down", L, NULL, 0, 0, "s/B", b.g_down,
-                      a.g_down);
-            drift_row(&d, "small_g_up", L, NULL, 0, 0, "s/B", b.g_up, a.g_up);
-        }
-        sgl_exchange_params_t xb, xa;
-        if (sgl_machine_level_exchange(before, L, &xb) == SGL_OK &&
-            sgl_machine_level_exchange(after, L, &xa) == SGL_OK) {
-            drift_row(&d, "exchange_l", L, NULL, 0, 0, "s", xb.l, xa.l);
-            drift_row(&d, "exchange_g", L, NULL, 0, 0, "s/B", xb.g, xa.g);
-        }
-    }
+    drift_levels(&d, before, after);
     const sgl_node_t *wb = sgl_machine_worker(before, 0);
     const sgl_node_t *wa = sgl_machine_worker(after, 0);
     for (int q = 0; q < NKERNELS; q++) {

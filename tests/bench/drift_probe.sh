@@ -64,8 +64,8 @@ if command -v /usr/bin/python3 > /dev/null; then
     /usr/bin/python3 - "$tmp/drift.csv" "$base" "$tmp/probe.out" << 'EOF' || fail "drift.csv"
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1], newline="")))
-want = {"l", "g_down", "g_up", "small_g_down", "small_g_up", "exchange_l",
-        "exchange_g", "c"}
+want = {"l", "g_down", "g_up", "small_g_down", "small_g_up", "view_g_down",
+        "view_g_up", "exchange_l", "exchange_g", "c"}
 got = {r["parameter"] for r in rows}
 assert got == want, got
 assert all(r["label"] == "a,b" for r in rows), "label"
