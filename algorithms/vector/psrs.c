@@ -341,6 +341,13 @@ enum psrs_step {
     STEP_FINISH = 6
 };
 
+/* A block handed from one worker to its mirror on the reverse path
+ * without the exchange: its memory and size. */
+struct mirror_slot {
+    void *data;
+    size_t count;
+};
+
 struct sort_arg {
     uint32_t id;
     uint32_t dtype;  /* of the key */
@@ -360,6 +367,10 @@ struct sort_arg {
                          step reverses it first (settle_reversed()) */
     uint32_t reversed; /* the merge step of the reverse path: the one run
                           is a block in reverse order, copied backwards */
+    struct mirror_slot *handoff; /* the reverse path where every worker
+                                    shares the root's process: one slot
+                                    per worker (mirror_blocks()); else
+                                    NULL (the exchange) */
 };
 
 static struct rec_layout layout_of(const struct sort_arg *a,
@@ -683,17 +694,69 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
 
 /* ---- presorted input ---- */
 
+/* A block in reverse order put in order in place: one read and one
+ * write of each element, no second buffer. Records with equal keys keep
+ * their order (each such stretch, reversed too, is reversed back). */
+static void reverse_block(const struct rec_layout *L, void *a, size_t m)
+{
+    if (L->es == 8) {
+        uint64_t *d = a;
+        for (size_t i = 0; i < m / 2; i++) {
+            uint64_t t = d[i];
+            d[i] = d[m - 1 - i];
+            d[m - 1 - i] = t;
+        }
+    } else if (L->es == 4) {
+        uint32_t *d = a;
+        for (size_t i = 0; i < m / 2; i++) {
+            uint32_t t = d[i];
+            d[i] = d[m - 1 - i];
+            d[m - 1 - i] = t;
+        }
+    } else {
+        sgl__rec_reverse(L, a, m);
+    }
+    if (!is_plain(L))
+        sgl__rec_unreverse_equal(L, a, m);
+}
+
 /* Mirror step, worker: the blocks were in reverse order (each left as it
  * came, a->lazy), so worker w's whole block belongs, read backwards, to
- * worker P-1-w; stage it there as it lies. */
+ * worker P-1-w. In one process it is reversed in place and its memory
+ * handed over (a->handoff: no copy, no fresh memory); else it is staged
+ * for the exchange as it lies, and the mirror copies it backwards. */
 static int mirror_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
 {
     struct algo_block *b = my_block(ctx, a->id);
     if (!b)
         return SGL_ESTATE;
-    size_t to = (size_t)a->workers - 1 - sgl_ctx_first_worker(ctx);
+    size_t w = sgl_ctx_first_worker(ctx), to = (size_t)a->workers - 1 - w;
     size_t count = b->count;
-    return sgl_exchange_put(ctx, b->data, b->elem_size, to, 1, &count);
+    if (!a->handoff)
+        return sgl_exchange_put(ctx, b->data, b->elem_size, to, 1, &count);
+    struct rec_layout L = layout_of(a, b);
+    reverse_block(&L, b->data, count);
+    a->handoff[w] = (struct mirror_slot){b->data, count};
+    b->data = NULL;
+    b->count = 0;
+    return SGL_OK;
+}
+
+/* Merge step of the reverse path in one process: the mirror's block,
+ * reversed by the mirror step, becomes this worker's; the size up. */
+static int take_mirror(sgl_ctx_t *ctx, const struct sort_arg *a)
+{
+    struct algo_block *b = my_block(ctx, a->id);
+    if (!b)
+        return SGL_ESTATE;
+    struct mirror_slot *s =
+        &a->handoff[(size_t)a->workers - 1 - sgl_ctx_first_worker(ctx)];
+    free(b->data); /* empty since the mirror step, unless it failed */
+    b->data = s->data;
+    b->count = s->count;
+    *s = (struct mirror_slot){NULL, 0};
+    uint64_t count = b->count;
+    return sgl_put(ctx, &count, sizeof count, 1);
 }
 
 /* Records carry their keys mapped until the last merge of the sort. */
@@ -884,7 +947,7 @@ static int sort_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         return partition_worker(ctx, a, pivots_view(pv));
     }
     default: {
-        SGL_TRY(merge_worker(ctx, a));
+        SGL_TRY(a->handoff ? take_mirror(ctx, a) : merge_worker(ctx, a));
         struct algo_block *b = my_block(ctx, a->id);
         if (!b)
             return SGL_ESTATE;
@@ -988,20 +1051,45 @@ static int worker_shares(sgl_ctx_t *root, size_t n, uint64_t *share)
     return SGL_OK;
 }
 
-/* The reverse path: every block, as it came, moves whole to its mirror
- * worker (mirror step, the exchange) and is copied backwards into place
- * there (the merge step, copy_backwards()); the new sizes up. */
+/* Whether every worker of @x runs in @x's process (threads only), where
+ * the workers can hand each other memory. */
+static int one_process(const sgl_ctx_t *x)
+{
+    const sgl_machine_t *m = sgl_ctx_machine(x);
+    int rank = sgl_node_rank(sgl_ctx_node(x));
+    size_t first = sgl_ctx_first_worker(x), p = sgl_ctx_workers(x);
+    for (size_t w = first; w < first + p; w++)
+        if (sgl_node_rank(sgl_machine_worker(m, w)) != rank)
+            return 0;
+    return 1;
+}
+
+/* The reverse path: every block, as it came, goes whole to its mirror
+ * worker. In one process each worker reverses its block in place and
+ * the mirror takes its memory (one pass, the peers' cost: no exchange,
+ * no receive buffer to fault in); across processes the block moves in
+ * the exchange and is copied backwards into place there (the merge step,
+ * copy_backwards()). The new sizes up. */
 static int mirror_blocks(sgl_ctx_t *x, struct sort_arg *arg, uint64_t *counts)
 {
+    size_t p = sgl_ctx_workers(x);
+    arg->handoff = one_process(x) ? calloc(p, sizeof *arg->handoff) : NULL;
     arg->step = STEP_MIRROR;
-    SGL_TRY(sgl_pardo(x, sort_task, arg, sizeof *arg));
-    SGL_TRY(sgl_exchange(x));
+    int rc = sgl_pardo(x, sort_task, arg, sizeof *arg);
+    if (!rc && !arg->handoff)
+        rc = sgl_exchange(x);
     arg->step = STEP_MERGE;
     arg->last = 1;
     arg->reversed = 1;
-    int rc = sgl_pardo(x, sort_task, arg, sizeof *arg);
+    if (!rc)
+        rc = sgl_pardo(x, sort_task, arg, sizeof *arg);
     arg->reversed = 0;
-    return rc ? rc : sgl_gather(x, counts, MSG_WORD, sgl_ctx_workers(x), NULL);
+    /* A block left in its slot (a failed step) is no worker's now. */
+    for (size_t w = 0; arg->handoff && w < p; w++)
+        free(arg->handoff[w].data);
+    free(arg->handoff);
+    arg->handoff = NULL;
+    return rc ? rc : sgl_gather(x, counts, MSG_WORD, p, NULL);
 }
 
 /* After the sample step at the root of a flat sort (@msgs: one unit per
