@@ -341,8 +341,8 @@ enum psrs_step {
     STEP_FINISH = 6
 };
 
-/* A block handed from one worker to its mirror on the reverse path
- * without the exchange: its memory and size. */
+/* A worker's block as its sample step left it, which its mirror takes
+ * on the reverse path without the exchange: its memory and size. */
 struct mirror_slot {
     void *data;
     size_t count;
@@ -367,10 +367,13 @@ struct sort_arg {
                          step reverses it first (settle_reversed()) */
     uint32_t reversed; /* the merge step of the reverse path: the one run
                           is a block in reverse order, copied backwards */
-    struct mirror_slot *handoff; /* the reverse path where every worker
-                                    shares the root's process: one slot
-                                    per worker (mirror_blocks()); else
-                                    NULL (the exchange) */
+    struct mirror_slot *handoff; /* where every worker shares the root's
+                                    process (flat, at the top): one slot
+                                    per worker, which its sample step
+                                    fills with its block (reversed there
+                                    if it came in reverse order) for the
+                                    reverse path's take step; else NULL
+                                    (the reverse path's exchange) */
 };
 
 static struct rec_layout layout_of(const struct sort_arg *a,
@@ -415,6 +418,32 @@ static int declare_sort(sgl_ctx_t *ctx, const struct sort_arg *a, size_t n)
     return a->sorted ? SGL_OK : sgl_ctx_add_work(ctx, (double)n);
 }
 
+/* A block in reverse order put in order in place: one read and one
+ * write of each element, no second buffer. Records with equal keys keep
+ * their order (each such stretch, reversed too, is reversed back). */
+static void reverse_block(const struct rec_layout *L, void *a, size_t m)
+{
+    if (L->es == 8) {
+        uint64_t *d = a;
+        for (size_t i = 0; i < m / 2; i++) {
+            uint64_t t = d[i];
+            d[i] = d[m - 1 - i];
+            d[m - 1 - i] = t;
+        }
+    } else if (L->es == 4) {
+        uint32_t *d = a;
+        for (size_t i = 0; i < m / 2; i++) {
+            uint32_t t = d[i];
+            d[i] = d[m - 1 - i];
+            d[m - 1 - i] = t;
+        }
+    } else {
+        sgl__rec_reverse(L, a, m);
+    }
+    if (!is_plain(L))
+        sgl__rec_unreverse_equal(L, a, m);
+}
+
 /* Sample step, worker: sort the block, hand up its size and s regular
  * samples. */
 static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
@@ -445,6 +474,12 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     msg->local = a->sorted                ? 0
                  : in_order || backwards ? SGL_SORT_LOCAL_PRESORTED
                                          : local_choice(&L);
+    if (a->handoff) { /* one process: in order now, the mirror may take it */
+        if (backwards)
+            reverse_block(&L, b->data, m);
+        backwards = 0;
+        a->handoff[w] = (struct mirror_slot){b->data, m};
+    }
     /* A block left backwards: sorted position pos holds the key at
      * m-1-pos (equal keys are equal keys, whichever record holds them). */
     for (size_t j = 0; m && j < s; j++) {
@@ -694,67 +729,32 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
 
 /* ---- presorted input ---- */
 
-/* A block in reverse order put in order in place: one read and one
- * write of each element, no second buffer. Records with equal keys keep
- * their order (each such stretch, reversed too, is reversed back). */
-static void reverse_block(const struct rec_layout *L, void *a, size_t m)
-{
-    if (L->es == 8) {
-        uint64_t *d = a;
-        for (size_t i = 0; i < m / 2; i++) {
-            uint64_t t = d[i];
-            d[i] = d[m - 1 - i];
-            d[m - 1 - i] = t;
-        }
-    } else if (L->es == 4) {
-        uint32_t *d = a;
-        for (size_t i = 0; i < m / 2; i++) {
-            uint32_t t = d[i];
-            d[i] = d[m - 1 - i];
-            d[m - 1 - i] = t;
-        }
-    } else {
-        sgl__rec_reverse(L, a, m);
-    }
-    if (!is_plain(L))
-        sgl__rec_unreverse_equal(L, a, m);
-}
-
-/* Mirror step, worker: the blocks were in reverse order (each left as it
- * came, a->lazy), so worker w's whole block belongs, read backwards, to
- * worker P-1-w. In one process it is reversed in place and its memory
- * handed over (a->handoff: no copy, no fresh memory); else it is staged
- * for the exchange as it lies, and the mirror copies it backwards. */
+/* Mirror step, worker (across processes): the blocks were in reverse
+ * order (each left as it came, a->lazy), so worker w's whole block
+ * belongs, read backwards, to worker P-1-w; stage it there as it lies. */
 static int mirror_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
 {
     struct algo_block *b = my_block(ctx, a->id);
     if (!b)
         return SGL_ESTATE;
-    size_t w = sgl_ctx_first_worker(ctx), to = (size_t)a->workers - 1 - w;
+    size_t to = (size_t)a->workers - 1 - sgl_ctx_first_worker(ctx);
     size_t count = b->count;
-    if (!a->handoff)
-        return sgl_exchange_put(ctx, b->data, b->elem_size, to, 1, &count);
-    struct rec_layout L = layout_of(a, b);
-    reverse_block(&L, b->data, count);
-    a->handoff[w] = (struct mirror_slot){b->data, count};
-    b->data = NULL;
-    b->count = 0;
-    return SGL_OK;
+    return sgl_exchange_put(ctx, b->data, b->elem_size, to, 1, &count);
 }
 
-/* Merge step of the reverse path in one process: the mirror's block,
- * reversed by the mirror step, becomes this worker's; the size up. */
+/* Take step of the reverse path in one process: the mirror's block, put
+ * in order by its sample step (a->handoff), becomes this worker's, and
+ * this worker's the mirror's (w and P-1-w swap, so every block keeps one
+ * owner); the size up. */
 static int take_mirror(sgl_ctx_t *ctx, const struct sort_arg *a)
 {
     struct algo_block *b = my_block(ctx, a->id);
     if (!b)
         return SGL_ESTATE;
-    struct mirror_slot *s =
+    const struct mirror_slot *s =
         &a->handoff[(size_t)a->workers - 1 - sgl_ctx_first_worker(ctx)];
-    free(b->data); /* empty since the mirror step, unless it failed */
     b->data = s->data;
     b->count = s->count;
-    *s = (struct mirror_slot){NULL, 0};
     uint64_t count = b->count;
     return sgl_put(ctx, &count, sizeof count, 1);
 }
@@ -947,7 +947,8 @@ static int sort_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         return partition_worker(ctx, a, pivots_view(pv));
     }
     default: {
-        SGL_TRY(a->handoff ? take_mirror(ctx, a) : merge_worker(ctx, a));
+        SGL_TRY(a->reversed && a->handoff ? take_mirror(ctx, a)
+                                          : merge_worker(ctx, a));
         struct algo_block *b = my_block(ctx, a->id);
         if (!b)
             return SGL_ESTATE;
@@ -1064,32 +1065,26 @@ static int one_process(const sgl_ctx_t *x)
     return 1;
 }
 
-/* The reverse path: every block, as it came, goes whole to its mirror
- * worker. In one process each worker reverses its block in place and
- * the mirror takes its memory (one pass, the peers' cost: no exchange,
- * no receive buffer to fault in); across processes the block moves in
- * the exchange and is copied backwards into place there (the merge step,
- * copy_backwards()). The new sizes up. */
+/* The reverse path: every block goes whole to its mirror worker. In one
+ * process the sample step put each block in order in place and left it
+ * in its slot (arg->handoff): one take step swaps the blocks' memory
+ * (no exchange, no copy, no receive buffer to fault in; one superstep).
+ * Across processes each block moves as it came in the exchange and is
+ * copied backwards into place there (the merge step, copy_backwards()).
+ * The new sizes up. */
 static int mirror_blocks(sgl_ctx_t *x, struct sort_arg *arg, uint64_t *counts)
 {
-    size_t p = sgl_ctx_workers(x);
-    arg->handoff = one_process(x) ? calloc(p, sizeof *arg->handoff) : NULL;
     arg->step = STEP_MIRROR;
-    int rc = sgl_pardo(x, sort_task, arg, sizeof *arg);
-    if (!rc && !arg->handoff)
-        rc = sgl_exchange(x);
+    if (!arg->handoff) {
+        SGL_TRY(sgl_pardo(x, sort_task, arg, sizeof *arg));
+        SGL_TRY(sgl_exchange(x));
+    }
     arg->step = STEP_MERGE;
     arg->last = 1;
     arg->reversed = 1;
-    if (!rc)
-        rc = sgl_pardo(x, sort_task, arg, sizeof *arg);
+    int rc = sgl_pardo(x, sort_task, arg, sizeof *arg);
     arg->reversed = 0;
-    /* A block left in its slot (a failed step) is no worker's now. */
-    for (size_t w = 0; arg->handoff && w < p; w++)
-        free(arg->handoff[w].data);
-    free(arg->handoff);
-    arg->handoff = NULL;
-    return rc ? rc : sgl_gather(x, counts, MSG_WORD, p, NULL);
+    return rc ? rc : sgl_gather(x, counts, MSG_WORD, sgl_ctx_workers(x), NULL);
 }
 
 /* After the sample step at the root of a flat sort (@msgs: one unit per
@@ -1226,6 +1221,10 @@ static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
     arg.step = STEP_SAMPLE;
     arg.last = !l.by_child;
     arg.lazy = !a->sorted && !a->levels;
+    /* The slots live in this process: only where every worker does. */
+    arg.handoff = !rc && arg.lazy && l.units == l.wx && one_process(x)
+                      ? calloc(l.wx, sizeof *arg.handoff)
+                      : NULL;
     void *msgs = rc ? NULL : malloc(l.units * samples_msg_size(arg.s));
     if (!rc && !msgs)
         rc = sgl_error_set(SGL_ENOMEM, "sort: out of memory at a master");
@@ -1240,6 +1239,8 @@ static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
      * moved; else 2-6. */
     if (!rc && !a->sorted && l.units == l.wx)
         rc = presorted(x, &arg, msgs, counts, &rep->path);
+    free(arg.handoff); /* the slots own nothing: the blocks do */
+    arg.handoff = NULL;
     if (!rc && rep->path == SGL_SORT_PATH_SAMPLES)
         rc = split_level(x, &arg, msgs, &l, counts, &rep->samples);
     free(msgs);
