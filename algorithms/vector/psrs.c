@@ -463,7 +463,12 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     struct samples_msg *msg;
     SGL_TRY(sgl_put_buffer(ctx, samples_msg_size(s), 1, (void **)&msg));
     msg->shape = (struct runs_unit){m, 0, 0, 0};
-    if (!a->sorted)
+    /* In one process a block in reverse order is put in order now, with
+     * the scan where it can (plain keys), as the mirror takes it so. */
+    int done = 0;
+    if (!a->sorted && a->handoff && a->lazy)
+        done = sgl__runs_classify_reverse(t, &L, b->data, m, &msg->shape);
+    else if (!a->sorted)
         sgl__runs_classify(t, &L, b->data, m, &msg->shape);
     int in_order = (msg->shape.shape & RUNS_UP) != 0;
     int backwards = !in_order && a->lazy && (msg->shape.shape & RUNS_DOWN);
@@ -475,7 +480,7 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
                  : in_order || backwards ? SGL_SORT_LOCAL_PRESORTED
                                          : local_choice(&L);
     if (a->handoff) { /* one process: in order now, the mirror may take it */
-        if (backwards)
+        if (backwards && !done)
             reverse_block(&L, b->data, m);
         backwards = 0;
         a->handoff[w] = (struct mirror_slot){b->data, m};
