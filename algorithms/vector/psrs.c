@@ -26,12 +26,17 @@
  *     sorted     the blocks concatenate in order: the workers skipped
  *                their local sort, nothing moves (records: a finish step
  *                maps their keys back);
- *     reversed   they concatenate in reverse order: each block stays as
- *                it came (the sample step reads its samples backwards),
- *                the mirror step stages it whole for worker P-1-w, the
- *                exchange moves it, the merge step copies it backwards
- *                into place (copy_backwards()): no pivots, no reversal
- *                of its own;
+ *     reversed   they concatenate in reverse order: worker w's block
+ *                goes whole to worker P-1-w, no pivots. Where every
+ *                worker shares the root's process the sample step put
+ *                each block in order in place (plain keys: in the scan's
+ *                own pass, sgl__runs_classify_reverse()) and left it in
+ *                a slot (sort_arg.handoff); one take step swaps the
+ *                blocks' memory: no exchange, no copy. Across processes
+ *                each block stays as it came (the sample step reads its
+ *                samples backwards), the mirror step stages it whole
+ *                for worker P-1-w, the exchange moves it, the merge step
+ *                copies it backwards into place (copy_backwards());
  *     samples    anything else, or a worker that would end up more than
  *                1/16 above its share: steps 2 to 5 as below (a block
  *                left in reverse order is reversed first,
@@ -71,7 +76,10 @@
  * sort's buffer in step 1, the block (staged in place) and the incoming
  * runs in step 4, the runs and the merged block in step 5 (the old block
  * is freed first, the runs right after the merge; on the stay path the
- * block grows by the arrivals, which it then merges). The root holds
+ * block grows by the arrivals, which it then merges; on the reverse path
+ * in one process nothing more: the blocks change hands, so a block's
+ * memory was first touched by its mirror, which on a NUMA machine may
+ * sit on another node). The root holds
  * P max(P, 256) samples (level_samples()). The closed forms of the cost
  * are in psrs_cost.c. */
 #include <stdlib.h>
