@@ -26,12 +26,17 @@
  *     sorted     the blocks concatenate in order: the workers skipped
  *                their local sort, nothing moves (records: a finish step
  *                maps their keys back);
- *     reversed   they concatenate in reverse order: each block stays as
- *                it came (the sample step reads its samples backwards),
- *                the mirror step stages it whole for worker P-1-w, the
- *                exchange moves it, the merge step copies it backwards
- *                into place (copy_backwards()): no pivots, no reversal
- *                of its own;
+ *     reversed   they concatenate in reverse order: worker w's block
+ *                goes whole to worker P-1-w, no pivots. Where every
+ *                worker shares the root's process the sample step put
+ *                each block in order in place (plain keys: in the scan's
+ *                own pass, sgl__runs_classify_reverse()) and left it in
+ *                a slot (sort_arg.handoff); one take step swaps the
+ *                blocks' memory: no exchange, no copy. Across processes
+ *                each block stays as it came (the sample step reads its
+ *                samples backwards), the mirror step stages it whole
+ *                for worker P-1-w, the exchange moves it, the merge step
+ *                copies it backwards into place (copy_backwards());
  *     samples    anything else, or a worker that would end up more than
  *                1/16 above its share: steps 2 to 5 as below (a block
  *                left in reverse order is reversed first,
@@ -71,7 +76,10 @@
  * sort's buffer in step 1, the block (staged in place) and the incoming
  * runs in step 4, the runs and the merged block in step 5 (the old block
  * is freed first, the runs right after the merge; on the stay path the
- * block grows by the arrivals, which it then merges). The root holds
+ * block grows by the arrivals, which it then merges; on the reverse path
+ * in one process nothing more: the blocks change hands, so a block's
+ * memory was first touched by its mirror, which on a NUMA machine may
+ * sit on another node). The root holds
  * P max(P, 256) samples (level_samples()). The closed forms of the cost
  * are in psrs_cost.c. */
 #include <stdlib.h>
@@ -341,6 +349,13 @@ enum psrs_step {
     STEP_FINISH = 6
 };
 
+/* A worker's block as its sample step left it, which its mirror takes
+ * on the reverse path without the exchange: its memory and size. */
+struct mirror_slot {
+    void *data;
+    size_t count;
+};
+
 struct sort_arg {
     uint32_t id;
     uint32_t dtype;  /* of the key */
@@ -360,6 +375,13 @@ struct sort_arg {
                          step reverses it first (settle_reversed()) */
     uint32_t reversed; /* the merge step of the reverse path: the one run
                           is a block in reverse order, copied backwards */
+    struct mirror_slot *handoff; /* where every worker shares the root's
+                                    process (flat, at the top): one slot
+                                    per worker, which its sample step
+                                    fills with its block (reversed there
+                                    if it came in reverse order) for the
+                                    reverse path's take step; else NULL
+                                    (the reverse path's exchange) */
 };
 
 static struct rec_layout layout_of(const struct sort_arg *a,
@@ -404,6 +426,32 @@ static int declare_sort(sgl_ctx_t *ctx, const struct sort_arg *a, size_t n)
     return a->sorted ? SGL_OK : sgl_ctx_add_work(ctx, (double)n);
 }
 
+/* A block in reverse order put in order in place: one read and one
+ * write of each element, no second buffer. Records with equal keys keep
+ * their order (each such stretch, reversed too, is reversed back). */
+static void reverse_block(const struct rec_layout *L, void *a, size_t m)
+{
+    if (L->es == 8) {
+        uint64_t *d = a;
+        for (size_t i = 0; i < m / 2; i++) {
+            uint64_t t = d[i];
+            d[i] = d[m - 1 - i];
+            d[m - 1 - i] = t;
+        }
+    } else if (L->es == 4) {
+        uint32_t *d = a;
+        for (size_t i = 0; i < m / 2; i++) {
+            uint32_t t = d[i];
+            d[i] = d[m - 1 - i];
+            d[m - 1 - i] = t;
+        }
+    } else {
+        sgl__rec_reverse(L, a, m);
+    }
+    if (!is_plain(L))
+        sgl__rec_unreverse_equal(L, a, m);
+}
+
 /* Sample step, worker: sort the block, hand up its size and s regular
  * samples. */
 static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
@@ -423,7 +471,12 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     struct samples_msg *msg;
     SGL_TRY(sgl_put_buffer(ctx, samples_msg_size(s), 1, (void **)&msg));
     msg->shape = (struct runs_unit){m, 0, 0, 0};
-    if (!a->sorted)
+    /* In one process a block in reverse order is put in order now, with
+     * the scan where it can (plain keys), as the mirror takes it so. */
+    int done = 0;
+    if (!a->sorted && a->handoff && a->lazy)
+        done = sgl__runs_classify_reverse(t, &L, b->data, m, &msg->shape);
+    else if (!a->sorted)
         sgl__runs_classify(t, &L, b->data, m, &msg->shape);
     int in_order = (msg->shape.shape & RUNS_UP) != 0;
     int backwards = !in_order && a->lazy && (msg->shape.shape & RUNS_DOWN);
@@ -434,6 +487,12 @@ static int sample_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     msg->local = a->sorted                ? 0
                  : in_order || backwards ? SGL_SORT_LOCAL_PRESORTED
                                          : local_choice(&L);
+    if (a->handoff) { /* one process: in order now, the mirror may take it */
+        if (backwards && !done)
+            reverse_block(&L, b->data, m);
+        backwards = 0;
+        a->handoff[w] = (struct mirror_slot){b->data, m};
+    }
     /* A block left backwards: sorted position pos holds the key at
      * m-1-pos (equal keys are equal keys, whichever record holds them). */
     for (size_t j = 0; m && j < s; j++) {
@@ -683,9 +742,9 @@ static int merge_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
 
 /* ---- presorted input ---- */
 
-/* Mirror step, worker: the blocks were in reverse order (each left as it
- * came, a->lazy), so worker w's whole block belongs, read backwards, to
- * worker P-1-w; stage it there as it lies. */
+/* Mirror step, worker (across processes): the blocks were in reverse
+ * order (each left as it came, a->lazy), so worker w's whole block
+ * belongs, read backwards, to worker P-1-w; stage it there as it lies. */
 static int mirror_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
 {
     struct algo_block *b = my_block(ctx, a->id);
@@ -694,6 +753,23 @@ static int mirror_worker(sgl_ctx_t *ctx, const struct sort_arg *a)
     size_t to = (size_t)a->workers - 1 - sgl_ctx_first_worker(ctx);
     size_t count = b->count;
     return sgl_exchange_put(ctx, b->data, b->elem_size, to, 1, &count);
+}
+
+/* Take step of the reverse path in one process: the mirror's block, put
+ * in order by its sample step (a->handoff), becomes this worker's, and
+ * this worker's the mirror's (w and P-1-w swap, so every block keeps one
+ * owner); the size up. */
+static int take_mirror(sgl_ctx_t *ctx, const struct sort_arg *a)
+{
+    struct algo_block *b = my_block(ctx, a->id);
+    if (!b)
+        return SGL_ESTATE;
+    const struct mirror_slot *s =
+        &a->handoff[(size_t)a->workers - 1 - sgl_ctx_first_worker(ctx)];
+    b->data = s->data;
+    b->count = s->count;
+    uint64_t count = b->count;
+    return sgl_put(ctx, &count, sizeof count, 1);
 }
 
 /* Records carry their keys mapped until the last merge of the sort. */
@@ -884,7 +960,8 @@ static int sort_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         return partition_worker(ctx, a, pivots_view(pv));
     }
     default: {
-        SGL_TRY(merge_worker(ctx, a));
+        SGL_TRY(a->reversed && a->handoff ? take_mirror(ctx, a)
+                                          : merge_worker(ctx, a));
         struct algo_block *b = my_block(ctx, a->id);
         if (!b)
             return SGL_ESTATE;
@@ -988,14 +1065,33 @@ static int worker_shares(sgl_ctx_t *root, size_t n, uint64_t *share)
     return SGL_OK;
 }
 
-/* The reverse path: every block, as it came, moves whole to its mirror
- * worker (mirror step, the exchange) and is copied backwards into place
- * there (the merge step, copy_backwards()); the new sizes up. */
+/* Whether every worker of @x runs in @x's process (threads only), where
+ * the workers can hand each other memory. */
+static int one_process(const sgl_ctx_t *x)
+{
+    const sgl_machine_t *m = sgl_ctx_machine(x);
+    int rank = sgl_node_rank(sgl_ctx_node(x));
+    size_t first = sgl_ctx_first_worker(x), p = sgl_ctx_workers(x);
+    for (size_t w = first; w < first + p; w++)
+        if (sgl_node_rank(sgl_machine_worker(m, w)) != rank)
+            return 0;
+    return 1;
+}
+
+/* The reverse path: every block goes whole to its mirror worker. In one
+ * process the sample step put each block in order in place and left it
+ * in its slot (arg->handoff): one take step swaps the blocks' memory
+ * (no exchange, no copy, no receive buffer to fault in; one superstep).
+ * Across processes each block moves as it came in the exchange and is
+ * copied backwards into place there (the merge step, copy_backwards()).
+ * The new sizes up. */
 static int mirror_blocks(sgl_ctx_t *x, struct sort_arg *arg, uint64_t *counts)
 {
     arg->step = STEP_MIRROR;
-    SGL_TRY(sgl_pardo(x, sort_task, arg, sizeof *arg));
-    SGL_TRY(sgl_exchange(x));
+    if (!arg->handoff) {
+        SGL_TRY(sgl_pardo(x, sort_task, arg, sizeof *arg));
+        SGL_TRY(sgl_exchange(x));
+    }
     arg->step = STEP_MERGE;
     arg->last = 1;
     arg->reversed = 1;
@@ -1138,6 +1234,10 @@ static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
     arg.step = STEP_SAMPLE;
     arg.last = !l.by_child;
     arg.lazy = !a->sorted && !a->levels;
+    /* The slots live in this process: only where every worker does. */
+    arg.handoff = !rc && arg.lazy && l.units == l.wx && one_process(x)
+                      ? calloc(l.wx, sizeof *arg.handoff)
+                      : NULL;
     void *msgs = rc ? NULL : malloc(l.units * samples_msg_size(arg.s));
     if (!rc && !msgs)
         rc = sgl_error_set(SGL_ENOMEM, "sort: out of memory at a master");
@@ -1152,6 +1252,8 @@ static int sort_level(sgl_ctx_t *x, const struct sort_arg *a, uint64_t *counts,
      * moved; else 2-6. */
     if (!rc && !a->sorted && l.units == l.wx)
         rc = presorted(x, &arg, msgs, counts, &rep->path);
+    free(arg.handoff); /* the slots own nothing: the blocks do */
+    arg.handoff = NULL;
     if (!rc && rep->path == SGL_SORT_PATH_SAMPLES)
         rc = split_level(x, &arg, msgs, &l, counts, &rep->samples);
     free(msgs);

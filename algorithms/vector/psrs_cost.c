@@ -55,8 +55,13 @@
  * presorted blocks stops after its first 1024-key chunk there, and its
  * shape adds 4 words to each hand-up (both left out). Presorted input
  * costs less than priced: in order, S1 is one read pass and S2, X and S3
- * do not run; in reverse order, S1 is about two passes, X moves each
- * block whole and S3 copies one run, with no S2. Nearly sorted blocks
+ * do not run; in reverse order, with every worker in one process, S1 is
+ * one pass that reads and writes each element (the scan reverses the
+ * block as it goes; records: a read pass, then a reversal and a pass
+ * over runs of equal keys) and one more superstep swaps the blocks'
+ * memory: no S2, no X, no copy in S3; across processes S1 is one read
+ * pass, X moves each block whole and S3 copies it backwards, with no
+ * S2. Nearly sorted blocks
  * (local_sort.c) sort in about two passes instead of c(sort)'s, and a
  * merge of two runs of which one is tiny copies instead of comparing.
  * A prediction for such input is an upper bound. */

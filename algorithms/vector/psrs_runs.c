@@ -121,6 +121,111 @@ void sgl__runs_classify(sgl_dtype_t t, const struct rec_layout *L,
     }
 }
 
+/* The pairs of the chunk [c0, c1) of the front half of a[0..n) and of
+ * its mirror in the back half where the key goes up: the front pairs
+ * (i, i+1) and the back pairs (n-2-i, n-1-i), together every adjacent
+ * pair once the halves are done. Reads only elements not yet swapped. */
+RUNS_INLINE size_t up_pairs(sgl_dtype_t t, const unsigned char *a, size_t n,
+                            size_t es, size_t c0, size_t c1)
+{
+    size_t up = 0;
+    for (size_t i = c0; i < c1; i++) {
+        up += key_at(t, a, i, es, 0) < key_at(t, a, i + 1, es, 0);
+        up += key_at(t, a, n - 2 - i, es, 0) < key_at(t, a, n - 1 - i, es, 0);
+    }
+    return up;
+}
+
+/* Swap a[i] and a[n-1-i] for i in [c0, c1). */
+RUNS_INLINE void swap_ends(unsigned char *a, size_t n, size_t es, size_t c0,
+                           size_t c1)
+{
+    if (es == 8) {
+        uint64_t *d = (uint64_t *)(void *)a;
+        for (size_t i = c0; i < c1; i++) {
+            uint64_t x = d[i];
+            d[i] = d[n - 1 - i];
+            d[n - 1 - i] = x;
+        }
+        return;
+    }
+    uint32_t *d = (uint32_t *)(void *)a;
+    for (size_t i = c0; i < c1; i++) {
+        uint32_t x = d[i];
+        d[i] = d[n - 1 - i];
+        d[n - 1 - i] = x;
+    }
+}
+
+/* Reverse a[0..n) in place if its keys never go up, chunk by chunk from
+ * both ends, each chunk checked before it is swapped; else undo the
+ * chunks swapped so far (the block as it came: a record sort's equal
+ * keys keep their order, a local sort sees what came) and return 0. */
+RUNS_INLINE int reverse_down(sgl_dtype_t t, unsigned char *a, size_t n,
+                             size_t es)
+{
+    size_t half = n / 2;
+    for (size_t c0 = 0; c0 < half; c0 += RUNS_CHUNK) {
+        size_t c1 = half - c0 < RUNS_CHUNK ? half : c0 + RUNS_CHUNK;
+        if (up_pairs(t, a, n, es, c0, c1)) {
+            swap_ends(a, n, es, 0, c0);
+            return 0;
+        }
+        swap_ends(a, n, es, c0, c1);
+    }
+    return 1;
+}
+
+/* reverse_down() of plain keys, one copy per key type (as scan_plain()). */
+RUNS_INLINE int reverse_plain(sgl_dtype_t t, unsigned char *p, size_t n)
+{
+    if (t == SGL_F64)
+        return reverse_down(SGL_F64, p, n, 8);
+    if (t == SGL_I64)
+        return reverse_down(SGL_I64, p, n, 8);
+    if (t == SGL_U64)
+        return reverse_down(SGL_U64, p, n, 8);
+    return reverse_down(SGL_F32, p, n, 4);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("avx2"))) static int
+reverse_plain_avx2(sgl_dtype_t t, unsigned char *p, size_t n)
+{
+    return reverse_plain(t, p, n);
+}
+
+static int reverse_plain_best(sgl_dtype_t t, unsigned char *p, size_t n)
+{
+    if (__builtin_cpu_supports("avx2"))
+        return reverse_plain_avx2(t, p, n);
+    return reverse_plain(t, p, n);
+}
+#else
+static int reverse_plain_best(sgl_dtype_t t, unsigned char *p, size_t n)
+{
+    return reverse_plain(t, p, n);
+}
+#endif
+
+int sgl__runs_classify_reverse(sgl_dtype_t t, const struct rec_layout *L,
+                               void *a, size_t n, struct runs_unit *u)
+{
+    unsigned char *p = a;
+    size_t head = n < RUNS_CHUNK + 1 ? n : RUNS_CHUNK + 1;
+    /* The first chunk decides whether the fused pass is worth its try:
+     * random input and input in order leave here. */
+    if (!plain(t, L) || scan_plain_best(t, p, head) != RUNS_DOWN) {
+        sgl__runs_classify(t, L, a, n, u);
+        return 0;
+    }
+    *u = (struct runs_unit){n, 0, key_at(t, p, 0, L->es, 0),
+                            key_at(t, p, n - 1, L->es, 0)};
+    int done = reverse_plain_best(t, p, n);
+    u->shape = done ? RUNS_DOWN : 0;
+    return done;
+}
+
 /* Whether the nonempty blocks all have shape @dir and follow each other
  * in it: in order, the next block's first key is not below the last key
  * before it; in reverse order, not above it (@strict: below it). */

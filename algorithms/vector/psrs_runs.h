@@ -31,6 +31,16 @@ struct runs_unit {
 void sgl__runs_classify(sgl_dtype_t t, const struct rec_layout *L,
                         const void *a, size_t n, struct runs_unit *u);
 
+/* As sgl__runs_classify(), but a block of plain keys (8 bytes, 4 for
+ * SGL_F32) found in reverse order, strictly so from its first chunk on,
+ * is put in order in the same pass (each chunk checked from both ends,
+ * then swapped end for end): one read and one write of each element
+ * where a scan and then a reversal cost two reads. Returns 1 where it
+ * reversed the block, else 0 (the block as it came; records always).
+ * @u describes the block as it came. */
+int sgl__runs_classify_reverse(sgl_dtype_t t, const struct rec_layout *L,
+                               void *a, size_t n, struct runs_unit *u);
+
 /* The path the sort of the @p blocks described by @u takes
  * (SGL_SORT_PATH_*): SORTED where the blocks, concatenated, are in order;
  * REVERSED where they are in reverse order (@strict: keys equal across

@@ -176,6 +176,12 @@ static void swap_records(char *a, size_t l, size_t r, size_t es)
     }
 }
 
+void sgl__rec_reverse(const struct rec_layout *L, void *data, size_t n)
+{
+    for (size_t i = 0, j = n ? n - 1 : 0; i < j; i++, j--)
+        swap_records(data, i, j, L->es);
+}
+
 void sgl__rec_unreverse_equal(const struct rec_layout *L, void *data, size_t n)
 {
     char *a = data;

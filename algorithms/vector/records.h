@@ -53,4 +53,9 @@ void sgl__rec_merge(const struct rec_layout *L, const void *in,
  * its equal records stand in their original order again (stable). */
 void sgl__rec_unreverse_equal(const struct rec_layout *L, void *a, size_t n);
 
+/* Reverse @n records of @a in place, any record size (a block in reverse
+ * order put in order without a second buffer); the caller unreverses
+ * equal keys where it needs stability. */
+void sgl__rec_reverse(const struct rec_layout *L, void *a, size_t n);
+
 #endif

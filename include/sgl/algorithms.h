@@ -395,11 +395,17 @@ enum {
     SGL_SORT_PATH_REVERSED = 2, /**< the blocks were in reverse order
                                      (for records, keys strictly
                                      decreasing across workers): each
-                                     block moved whole, as it came, from
-                                     worker w to worker P-1-w and copied
-                                     backwards into place there, without
-                                     pivots (the sample step, then one
-                                     exchange and the backward copy) */
+                                     block went whole from worker w to
+                                     worker P-1-w, without pivots. With
+                                     every worker in one process, each
+                                     reversed its block in place in the
+                                     sample step (plain keys: in the
+                                     scan's pass) and the mirrors swapped
+                                     the blocks' memory (one more
+                                     superstep, no exchange in the
+                                     trace); across processes each block
+                                     moved as it came in one exchange
+                                     and was copied backwards into place */
 };
 
 /** PSRS variants (sgl_sort_variant()). */

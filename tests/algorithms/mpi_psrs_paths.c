@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "psrs_paths_programs.h"
+#include "psrs_reverse_programs.h"
 #include "test_util.h"
 
 int main(int argc, char **argv)
@@ -15,7 +16,8 @@ int main(int argc, char **argv)
         return 1;
     }
     tally.report = sgl_runtime_rank(rt) == 0;
-    if (psrs_paths_register(rt) != SGL_OK) {
+    if (psrs_paths_register(rt) != SGL_OK ||
+        psrs_reverse_register(rt) != SGL_OK) {
         fprintf(stderr, "register: %s\n", sgl_error_last());
         return 1;
     }
@@ -28,6 +30,16 @@ int main(int argc, char **argv)
                      psrs_dist_names[d], sizes[i]);
             test_check(&tally, what, psrs_paths_check(rt, (enum psrs_dist)d,
                                                       sizes[i], 17 + i));
+        }
+    /* The reverse path's blocks across processes (the exchange), uneven,
+     * three sorts in a row, every element kind. */
+    size_t rsizes[] = {4 * p + 1, 30011 * p + 3};
+    for (int k = 0; k < REV_KINDS; k++)
+        for (size_t i = 0; i < sizeof rsizes / sizeof *rsizes; i++) {
+            snprintf(what, sizeof what, "reverse %s n=%zu, 3 rounds",
+                     rev_kind_names[k], rsizes[i]);
+            test_check(&tally, what, psrs_reverse_check(rt, (enum rev_kind)k,
+                                                        rsizes[i], 3));
         }
     if (sgl_finalize(rt) != SGL_OK)
         tally.failed++;

@@ -43,7 +43,8 @@ int psrs_paths_register(sgl_runtime_t *rt);
  * sorted, a permutation of the input, records stable, every worker's
  * block within the documented bound, the path the one this input must
  * take, and in this process's trace (rank 0) no exchange on the sorted
- * path, one on the reversed path. */
+ * path, nor on the reversed path where every worker shares that process
+ * (the workers hand each other their blocks), else one. */
 int psrs_paths_check(sgl_runtime_t *rt, enum psrs_dist d, size_t n,
                      uint64_t seed);
 
