@@ -15,14 +15,19 @@
  * scans exact: the elements are multiples of 0.5 below 500; the sort
  * sorted and equal to IPS4o's).
  *   bench_root [--sizes N,N...] [--reps R>=9] [--csv FILE] [--machine F]
- *              [--no-sort]
+ *              [--no-sort] [--cold]
  * Default sizes 1e7,1e8. With --machine (a file sgl-probe wrote on this
  * host's two-worker tree), each tree's sgl_reduce and sgl_scan medians
  * are printed beside the model's price of the path they run (a root
  * array: the view path, sgl_predict_algorithm() with centralised data;
  * core:1 is the file's one-worker time) and the relative error; the
  * prediction is not timed and the run is the same. --no-sort leaves the
- * sort out (its 1e8 trials take most of the run). The CSV (bench_csv.h) has one row per
+ * sort out (its 1e8 trials take most of the run). --cold evicts the caches
+ * (bench_flush_task() on every worker of the tree, as the probe does
+ * before it times a kernel) before every timed call of a reduction or a
+ * scan, SGL's and the peers' alike: the model prices cold data, while
+ * without it the array, read by every contestant in turn, stays in a
+ * last-level cache that holds it. The CSV (bench_csv.h) has one row per
  * measurement: n_elements, tree, implementation (sgl_reduce, loop_sum,
  * omp_reduction, sgl_scan, loop_scan, omp_scan, sgl_sort, ips4o_parallel),
  * threads, rep, time_s. */
@@ -36,6 +41,7 @@
 #include "bench_csv.h"
 #include "bench_env.h"
 #include "build_info.h"
+#include "flush_task.h"
 #include "root_peers.h"
 #include "sort_keys.h"
 #include "sort_peers.h"
@@ -73,12 +79,22 @@ static struct {
     const char *wrong;  /* the first wrong output, or NULL */
     sgl_machine_t *model; /* --machine, or NULL */
     int no_sort;          /* --no-sort */
+    int cold;             /* --cold */
+    size_t flush;         /* bytes each worker writes to evict, --cold */
 } B;
 
 static void store(int r, int first, const double *t, int count)
 {
     for (int k = 0; r >= 0 && k < count; k++)
         B.t[first + k][r] = t[k];
+}
+
+/* --cold: every worker of @ctx's tree evicts the caches before the next
+ * timed call, so that it reads the array from memory, as the probe's
+ * kernels did. */
+static int cold(sgl_ctx_t *ctx)
+{
+    return B.cold ? bench_flush_task(ctx, &B.flush, sizeof B.flush) : SGL_OK;
 }
 
 static void wrong(const char *what)
@@ -94,6 +110,7 @@ static int trial_reduce(sgl_ctx_t *ctx, int r)
     double s[3], t[3];
     for (int j = 0; j < 3; j++) {
         int k = r % 2 ? 2 - j : j;
+        SGL_TRY(cold(ctx));
         double t0 = bench_now();
         if (k == 0)
             SGL_TRY(sgl_reduce(ctx, SGL_F64, SGL_OP_SUM, B.x, B.n, &s[0]));
@@ -125,6 +142,7 @@ static int trial_scan(sgl_ctx_t *ctx, int r)
     double t[3];
     for (int j = 0; j < 3; j++) {
         int k = r % 2 ? 2 - j : j;
+        SGL_TRY(cold(ctx));
         double t0 = bench_now();
         if (k == 0)
             SGL_TRY(sgl_scan(ctx, SGL_F64, SGL_OP_SUM, B.x, B.y, B.n,
@@ -184,7 +202,8 @@ static int root_task(sgl_ctx_t *ctx, const void *arg, size_t size)
         if (B.sort)
             SGL_TRY(trial_sort(ctx, r));
     }
-    return SGL_OK;
+    size_t none = 0; /* the flush buffers go */
+    return B.cold ? bench_flush_task(ctx, &none, sizeof none) : SGL_OK;
 }
 
 /* Median (of a copy), min and max of row @k, in ms. */
@@ -271,6 +290,9 @@ static int run_tree(const char *shape, int workers, bench_csv_t *csv,
     if (!rc)
         rc = sgl_algorithms_register(rt);
     if (!rc)
+        rc = sgl_task_register(rt, bench_flush_task, "bench_root.flush");
+    B.flush = bench_flush_bytes((size_t)workers);
+    if (!rc)
         bench_warn(rt, "bench_root");
     if (!rc)
         rc = sgl_run(rt, root_task, NULL, 0);
@@ -333,6 +355,7 @@ static int parse(int argc, char **argv, size_t *ns, int *nn,
                                           {"machine", required_argument, 0,
                                            'm'},
                                           {"no-sort", no_argument, 0, 's'},
+                                          {"cold", no_argument, 0, 'C'},
                                           {"help", no_argument, 0, 'h'},
                                           {0, 0, 0, 0}};
     int opt;
@@ -361,9 +384,12 @@ static int parse(int argc, char **argv, size_t *ns, int *nn,
             }
         } else if (opt == 's') {
             B.no_sort = 1;
+        } else if (opt == 'C') {
+            B.cold = 1;
         } else if (opt != 'z') {
             fprintf(stderr, "usage: bench_root [--sizes N,N...] [--reps R>=9] "
-                            "[--csv FILE] [--machine FILE] [--no-sort]\n");
+                            "[--csv FILE] [--machine FILE] [--no-sort] "
+                            "[--cold]\n");
             return opt == 'h' ? 1 : 2;
         }
     }
@@ -422,10 +448,13 @@ int main(int argc, char **argv)
     }
     if (!rc) {
         bench_build_print(stdout);
-        printf("# data at the root; OMP_WAIT_POLICY=%s; medians of %d in ms, "
-               "min-max; speed = peer / SGL, same tree's run (> 1: SGL "
-               "faster)\n",
-               getenv("OMP_WAIT_POLICY"), B.reps);
+        printf("# data at the root; OMP_WAIT_POLICY=%s; caches %s; medians "
+               "of %d in ms, min-max; speed = peer / SGL, same tree's run "
+               "(> 1: SGL faster)\n",
+               getenv("OMP_WAIT_POLICY"),
+               B.cold ? "evicted before every reduce and scan (--cold)"
+                      : "as the last contestant left them",
+               B.reps);
         printf("%-6s %-7s %-22s %9s %9s %9s   %6s\n", "n", "tree", "what",
                "median", "min", "max", "speed");
     }
