@@ -117,6 +117,39 @@ Test(view, predictor_prices_view_steps)
     sgl_machine_free(m);
 }
 
+/* The view path with size tables: both threads read their halves of the
+ * root array at once, from one memory, so a worker's work is priced at
+ * the kernel's busy-2 c (the probe's "busy Q" table), and the one-worker
+ * time at busy 1; a master's fold runs alone (busy 1). By hand, n = 1000
+ * doubles, 500 per worker, c in ns: sum 1 alone, 3 with both busy; scan
+ * 2 alone, 5 with both busy (each a single point: that c at every n).
+ *   reduce: 500 x 3 + 2 x 1 + 16 B x 0.1 + 2000 = 3503.6
+ *   root scan, pass 1: the reduce's 3503.6
+ *              pass 2: 500 x 5 + 2 x 2 + 8000 B x 0.1 + 2000 = 5304
+ *   one worker: reduce 1000 x 1, root scan 1000 x 2 */
+Test(view, view_steps_price_workers_busy_together)
+{
+    sgl_machine_t *m = machine(CORE2 VIEW
+                               "kernel sum 1ns n 1000 busy 1\n"
+                               "kernel sum 3ns n 1000 busy 2\n"
+                               "kernel scan 2ns n 1000 busy 1\n"
+                               "kernel scan 5ns n 1000 busy 2\nend\n");
+    sgl_prediction_t r = predict(m, SGL_PREDICT_REDUCE, 1000);
+    expect_about(r.level[1].work, 1500e-9, "reduce: a worker, both busy");
+    expect_about(r.total, 3503.6e-9, "reduce");
+    expect_about(r.sequential, 1000e-9, "reduce on one worker, alone");
+    r = predict(m, SGL_PREDICT_SCAN_RTS, 1000);
+    expect_about(r.level[1].work, 1500e-9 + 2500e-9, "root scan's workers");
+    expect_about(r.total, 3503.6e-9 + 5304e-9, "root scan");
+    expect_about(r.sequential, 2000e-9, "root scan on one worker, alone");
+    /* Private memory (no bandwidth shared): the workers at busy 1. */
+    cr_assert_eq(sgl_machine_set_level_memory(m, 0, SGL_MEMORY_PRIVATE),
+                 SGL_OK);
+    r = predict(m, SGL_PREDICT_REDUCE, 1000);
+    expect_about(r.total, 500e-9 + 2e-9 + 1.6e-9 + 2e-6, "private memory");
+    sgl_machine_free(m);
+}
+
 Test(view, malformed_records_are_refused)
 {
     static const struct {
