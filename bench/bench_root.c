@@ -21,9 +21,7 @@
  * are printed beside the model's price of the path they run (a root
  * array: the view path, sgl_predict_algorithm() with centralised data;
  * core:1 is the file's one-worker time) and the relative error; the
- * prediction is not timed and the run is the same; the lower quartile's
- * error follows the median's, since the probe prices c by that quartile of
- * its trials. --no-sort leaves the
+ * prediction is not timed and the run is the same. --no-sort leaves the
  * sort out (its 1e8 trials take most of the run). --cold evicts the caches
  * (bench_flush_task() on every worker of the tree, as the probe does
  * before it times a kernel) before every timed call of a reduction or a
@@ -247,18 +245,6 @@ static void report(const char *shape, int workers, bench_csv_t *csv,
     fflush(stdout);
 }
 
-/* The lower quartile of row @k, in ms: the ceil(R/4)-th fastest trial,
- * the order statistic sgl-probe prices each kernel's c by
- * (probe_low_quartile(): a busy neighbour only ever slows a trial), so
- * the model's price is a price of such a trial. */
-static double low_quartile(int k)
-{
-    double v[MAX_REPS];
-    memcpy(v, B.t[k], (size_t)B.reps * sizeof *v);
-    qsort(v, (size_t)B.reps, sizeof *v, bench_cmp_double);
-    return 1e3 * v[(B.reps + 3) / 4 - 1];
-}
-
 /* The model's price of @algo on @workers workers (1: the file's one-worker
  * time) beside row @k's measured median and spread; 0 if the file cannot
  * price it, with a message. */
@@ -275,12 +261,10 @@ static int model_line(const char *shape, int workers, sgl_predict_algo_t algo,
     }
     double pred = 1e3 * (workers == 1 ? r.sequential : r.total), med, lo, hi;
     stats(k, &med, &lo, &hi);
-    double q1 = low_quartile(k);
     printf("model  %-6.0e %-7s %-10s predicted %9.3f ms, measured %9.3f "
-           "(%.3f-%.3f), error %+6.1f%%; lower quartile %.3f, error "
-           "%+6.1f%%\n",
+           "(%.3f-%.3f), error %+6.1f%%\n",
            (double)B.n, shape, row_names[k], pred, med, lo, hi,
-           100 * (pred - med) / med, q1, 100 * (pred - q1) / q1);
+           100 * (pred - med) / med);
     return 1;
 }
 
