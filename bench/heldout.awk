@@ -233,7 +233,7 @@ function fit_ts(key, out, a,    j, np, k, m, idx, seen, merged, c, d, q, t) {
         if (k == 0) return 0
         ns = 0
         subsets(np, k, 1, 0)
-        if (nsol > 0) break
+        if (nsol > 0 && (merged || !lost_term(k))) break
         if (k < 2) return 0
     }
     if (nsol == 0) return 0
@@ -249,6 +249,21 @@ function fit_ts(key, out, a,    j, np, k, m, idx, seen, merged, c, d, q, t) {
     for (c = 1; c <= k; c++)
         fit_terms = fit_terms (c > 1 ? " " : "") (term[c] == 1 ? "l" : term[c] == 2 ? "g" : merged ? "g=c" : "c")
     return np
+}
+# Whether a fit of g and c apart lost one of them: its median factor at
+# or below 0. Both grow as n does (the bytes moved and the elements
+# worked), so a sweep over n may not tell them apart (PSRS on 1x2, a
+# quiet run: g 156x, c 0); their sum is then fitted as one term (g=c).
+function lost_term(k,    c, m, both) {
+    both = 0
+    for (c = 1; c <= k; c++) if (term[c] >= 2) both++
+    if (both < 2) return 0
+    for (c = 1; c <= k; c++) {
+        if (term[c] < 2) continue
+        for (m = 1; m <= nsol; m++) fcol[m] = sol[m, c]
+        if (median(fcol, nsol) <= 0) return 1
+    }
+    return 0
 }
 # Every set of k of the np points (chosen in pick[1..depth]) solved
 # exactly; well-posed solutions into sol[1..nsol]. Called with depth 0.
