@@ -13,6 +13,7 @@
 
 #include "algo_programs.h"
 #include "test_util.h"
+#include "one_process.h"
 
 const char *const psrs_dist_names[DIST_COUNT] = {
     "uniform",     "normal", "exponential",   "huge-range",
@@ -276,17 +277,6 @@ static size_t exchanges(sgl_runtime_t *rt)
             k++;
     }
     return k;
-}
-
-/* Whether all of @rt's workers run in one process (threads only). */
-static int one_process(sgl_runtime_t *rt)
-{
-    const sgl_machine_t *m = sgl_runtime_machine(rt);
-    for (size_t w = 1; w < sgl_machine_workers(m); w++)
-        if (sgl_node_rank(sgl_machine_worker(m, w)) !=
-            sgl_node_rank(sgl_machine_worker(m, 0)))
-            return 0;
-    return 1;
 }
 
 /* The trace of one round on rank 0 (the root's process): the sorted path

@@ -10,6 +10,7 @@
 #include <sgl/trace.h>
 
 #include "test_util.h"
+#include "one_process.h"
 
 const char *const rev_kind_names[REV_KINDS] = {"f64", "f32", "record16",
                                                "record8", "record12"};
@@ -197,17 +198,6 @@ static int rev_main(sgl_ctx_t *root, const void *arg, size_t size)
     free(b.got);
     free(b.before);
     return rc;
-}
-
-/* Whether all of @rt's workers run in one process (threads only). */
-static int one_process(sgl_runtime_t *rt)
-{
-    const sgl_machine_t *m = sgl_runtime_machine(rt);
-    for (size_t w = 1; w < sgl_machine_workers(m); w++)
-        if (sgl_node_rank(sgl_machine_worker(m, w)) !=
-            sgl_node_rank(sgl_machine_worker(m, 0)))
-            return 0;
-    return 1;
 }
 
 int psrs_reverse_check(sgl_runtime_t *rt, enum rev_kind kind, size_t n,
