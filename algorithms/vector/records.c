@@ -189,7 +189,6 @@ void sgl__rec_unreverse_equal(const struct rec_layout *L, void *data, size_t n)
         uint64_t k = sgl__rec_key(L, a, l);
         for (r = l; r + 1 < n && sgl__rec_key(L, a, r + 1) == k;)
             r++;
-        for (size_t i = l, j = r; i < j; i++, j--)
-            swap_records(a, i, j, L->es);
+        sgl__rec_reverse(L, a + l * L->es, r - l + 1);
     }
 }
