@@ -431,23 +431,10 @@ static int declare_sort(sgl_ctx_t *ctx, const struct sort_arg *a, size_t n)
  * their order (each such stretch, reversed too, is reversed back). */
 static void reverse_block(const struct rec_layout *L, void *a, size_t m)
 {
-    if (L->es == 8) {
-        uint64_t *d = a;
-        for (size_t i = 0; i < m / 2; i++) {
-            uint64_t t = d[i];
-            d[i] = d[m - 1 - i];
-            d[m - 1 - i] = t;
-        }
-    } else if (L->es == 4) {
-        uint32_t *d = a;
-        for (size_t i = 0; i < m / 2; i++) {
-            uint32_t t = d[i];
-            d[i] = d[m - 1 - i];
-            d[m - 1 - i] = t;
-        }
-    } else {
+    if (L->es == 8 || L->es == 4)
+        sgl__runs_reverse_plain(a, m, L->es);
+    else
         sgl__rec_reverse(L, a, m);
-    }
     if (!is_plain(L))
         sgl__rec_unreverse_equal(L, a, m);
 }

@@ -208,6 +208,11 @@ static int reverse_plain_best(sgl_dtype_t t, unsigned char *p, size_t n)
 }
 #endif
 
+void sgl__runs_reverse_plain(void *a, size_t n, size_t es)
+{
+    swap_ends(a, n, es, 0, n / 2);
+}
+
 int sgl__runs_classify_reverse(sgl_dtype_t t, const struct rec_layout *L,
                                void *a, size_t n, struct runs_unit *u)
 {

@@ -41,6 +41,10 @@ void sgl__runs_classify(sgl_dtype_t t, const struct rec_layout *L,
 int sgl__runs_classify_reverse(sgl_dtype_t t, const struct rec_layout *L,
                                void *a, size_t n, struct runs_unit *u);
 
+/* Reverse @n elements of @es bytes (8 or 4: plain keys, or records of
+ * that size) at @a in place, end for end. */
+void sgl__runs_reverse_plain(void *a, size_t n, size_t es);
+
 /* The path the sort of the @p blocks described by @u takes
  * (SGL_SORT_PATH_*): SORTED where the blocks, concatenated, are in order;
  * REVERSED where they are in reverse order (@strict: keys equal across
